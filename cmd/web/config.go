@@ -1,0 +1,156 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/sessions"
+)
+
+// Config is every setting of the dashboard, read from the environment once
+// at start and validated as a whole.
+type Config struct {
+	Addr string
+
+	// The marketplace's base URLs; all three empty means demo mode (the
+	// built-in sandbox).
+	B2BURL, B2BTestURL, SellerURL string
+
+	DatabaseURL string
+	// SessionKeys seal sessions; the first signs, the rest still open
+	// (rotation). Empty means "generate and keep beside the SQLite file".
+	SessionKeys [][]byte
+
+	IdleTimeout, AbsoluteTimeout time.Duration
+	LogLevel                     slog.Level
+	LogJSON                      bool
+	DemoHostile                  bool
+	TrustProxyHeaders            bool
+}
+
+// Demo reports whether the dashboard runs against the built-in sandbox.
+func (c Config) Demo() bool { return c.B2BURL == "" && c.B2BTestURL == "" && c.SellerURL == "" }
+
+// Postgres reports whether sessions live in PostgreSQL.
+func (c Config) Postgres() bool {
+	return strings.HasPrefix(c.DatabaseURL, "postgres://") || strings.HasPrefix(c.DatabaseURL, "postgresql://")
+}
+
+// KeyFile is where a generated session key is kept for a SQLite database.
+func (c Config) KeyFile() string {
+	return filepath.Join(filepath.Dir(c.DatabaseURL), filepath.Base(c.DatabaseURL)+".key")
+}
+
+// loadConfig reads SELLERDESK_* settings. Every problem is reported at once,
+// each naming its variable; values that may be secret are never echoed.
+func loadConfig(getenv func(string) string) (Config, error) {
+	c := Config{
+		Addr:            ":8080",
+		DatabaseURL:     "sellerdesk.db",
+		IdleTimeout:     8 * time.Hour,
+		AbsoluteTimeout: 7 * 24 * time.Hour,
+		LogLevel:        slog.LevelInfo,
+	}
+	var errs []error
+	bad := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{name}, args...)...))
+	}
+	get := func(name string) string { return strings.TrimSpace(getenv(name)) }
+
+	if v := get("SELLERDESK_ADDR"); v != "" {
+		if _, _, err := net.SplitHostPort(v); err != nil {
+			bad("SELLERDESK_ADDR", "want host:port or :port, like :8080")
+		}
+		c.Addr = v
+	}
+	urls := []struct {
+		name string
+		dst  *string
+	}{{"SELLERDESK_B2B_URL", &c.B2BURL}, {"SELLERDESK_B2B_TEST_URL", &c.B2BTestURL}, {"SELLERDESK_SELLER_URL", &c.SellerURL}}
+	set := 0
+	for _, u := range urls {
+		v := get(u.name)
+		if v == "" {
+			continue
+		}
+		set++
+		p, err := url.Parse(v)
+		if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.User != nil || p.RawQuery != "" {
+			bad(u.name, "want an absolute http(s) URL without credentials or query, like https://api.example.com")
+			continue
+		}
+		*u.dst = strings.TrimRight(v, "/")
+	}
+	if set != 0 && set != len(urls) {
+		errs = append(errs, errors.New("SELLERDESK_B2B_URL, SELLERDESK_B2B_TEST_URL and SELLERDESK_SELLER_URL: set all three (real marketplace) or none (demo sandbox)"))
+	}
+	if v := get("SELLERDESK_DATABASE_URL"); v != "" {
+		c.DatabaseURL = v
+	}
+	if v := get("SELLERDESK_SESSION_KEY"); v != "" {
+		keys, err := sessions.ParseKeys(v)
+		if err != nil {
+			bad("SELLERDESK_SESSION_KEY", "want one or more comma-separated keys of 64 hex characters (generate one with: openssl rand -hex 32)")
+		}
+		c.SessionKeys = keys
+	} else if c.Postgres() {
+		errs = append(errs, errors.New("SELLERDESK_SESSION_KEY: required with PostgreSQL (the same key on every instance; never stored beside the data it seals)"))
+	}
+	durations := []struct {
+		name string
+		dst  *time.Duration
+	}{{"SELLERDESK_SESSION_IDLE", &c.IdleTimeout}, {"SELLERDESK_SESSION_MAX_AGE", &c.AbsoluteTimeout}}
+	for _, d := range durations {
+		if v := get(d.name); v != "" {
+			parsed, err := time.ParseDuration(v)
+			if err != nil || parsed < time.Minute {
+				bad(d.name, "want a duration of at least 1m, like 8h")
+				continue
+			}
+			*d.dst = parsed
+		}
+	}
+	if c.IdleTimeout > c.AbsoluteTimeout {
+		errs = append(errs, errors.New("SELLERDESK_SESSION_IDLE: may not exceed SELLERDESK_SESSION_MAX_AGE"))
+	}
+	switch v := strings.ToLower(get("SELLERDESK_LOG_LEVEL")); v {
+	case "", "info":
+	case "debug":
+		c.LogLevel = slog.LevelDebug
+	case "warn":
+		c.LogLevel = slog.LevelWarn
+	case "error":
+		c.LogLevel = slog.LevelError
+	default:
+		bad("SELLERDESK_LOG_LEVEL", "want debug, info, warn or error")
+	}
+	switch v := strings.ToLower(get("SELLERDESK_LOG_FORMAT")); v {
+	case "", "text":
+	case "json":
+		c.LogJSON = true
+	default:
+		bad("SELLERDESK_LOG_FORMAT", "want text or json")
+	}
+	for _, b := range []struct {
+		name string
+		dst  *bool
+	}{{"SELLERDESK_DEMO_HOSTILE", &c.DemoHostile}, {"SELLERDESK_TRUST_PROXY_HEADERS", &c.TrustProxyHeaders}} {
+		switch v := strings.ToLower(get(b.name)); v {
+		case "", "0", "false", "no":
+		case "1", "true", "yes":
+			*b.dst = true
+		default:
+			bad(b.name, "want true or false")
+		}
+	}
+	if len(errs) > 0 {
+		return Config{}, fmt.Errorf("configuration: %w", errors.Join(errs...))
+	}
+	return c, nil
+}

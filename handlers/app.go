@@ -1,0 +1,97 @@
+// Package handlers is the dashboard's HTTP layer: the router, one file per
+// screen area, and the shared render, error and htmx helpers. Handlers bind
+// and validate input, call the marketplace through apiclient with the
+// request's context, map answers to view models and render templ pages.
+package handlers
+
+import (
+	"errors"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/views/pages"
+)
+
+// Deps is everything the dashboard needs from the outside, passed in by
+// cmd/web (or a test) rather than reached through globals.
+type Deps struct {
+	API      *apiclient.Client
+	Sessions *sessions.Store
+	Logger   *slog.Logger
+	// Demo marks a dashboard running against the built-in sandbox; the login
+	// page then says so and offers DemoCredentials.
+	Demo            bool
+	DemoCredentials []pages.DemoCredential
+	// Now is the clock for countdowns and token ages; nil means time.Now.
+	Now func() time.Time
+	// ChunkSize is how many items one mass-update request carries; 0 means
+	// DefaultChunkSize.
+	ChunkSize int
+	// PageRetryBudget bounds how long a page waits out 429/503 answers before
+	// it tells the user the marketplace is busy; 0 means 3 s.
+	PageRetryBudget time.Duration
+	// BulkRetryBudget bounds the wait of one mass-update chunk; 0 means 60 s.
+	BulkRetryBudget time.Duration
+}
+
+// DefaultChunkSize is the number of rows one set-prices or store request
+// carries when Deps.ChunkSize is zero.
+const DefaultChunkSize = 500
+
+// App is the dashboard as an http.Handler.
+type App struct {
+	deps    Deps
+	echo    *echo.Echo
+	handler http.Handler
+	locks   *sellerLocks
+}
+
+// New builds the dashboard. It fails only on missing dependencies.
+func New(d Deps) (*App, error) {
+	if d.API == nil || d.Sessions == nil {
+		return nil, errors.New("handlers: API client and session store are required")
+	}
+	if d.Logger == nil {
+		d.Logger = slog.New(slog.DiscardHandler)
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.ChunkSize <= 0 {
+		d.ChunkSize = DefaultChunkSize
+	}
+	if d.PageRetryBudget <= 0 {
+		d.PageRetryBudget = 3 * time.Second
+	}
+	if d.BulkRetryBudget <= 0 {
+		d.BulkRetryBudget = 60 * time.Second
+	}
+	a := &App{deps: d, locks: newSellerLocks()}
+	a.echo = a.routes()
+	a.handler = a.protect(a.echo)
+	return a, nil
+}
+
+// ServeHTTP serves the dashboard.
+func (a *App) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a.handler.ServeHTTP(w, r)
+}
+
+// Route is one registered method and path, for tests that walk them all.
+type Route struct {
+	Method, Path string
+}
+
+// Routes lists every registered route.
+func (a *App) Routes() []Route {
+	var out []Route
+	for _, r := range a.echo.Routes() {
+		out = append(out, Route{Method: r.Method, Path: r.Path})
+	}
+	return out
+}

@@ -1,0 +1,184 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/pages"
+)
+
+// account is the marketplace client for the logged-in user, with tokens kept
+// in their session.
+func (a *App) account(c echo.Context) *apiclient.Account {
+	sess := session(c)
+	d := sess.Data()
+	creds := apiclient.Credentials{ClientID: d.ClientID, ClientSecret: d.ClientSecret, Environment: apiclient.Environment(d.Environment)}
+	return a.deps.API.Account(creds, sessionTokens{store: a.deps.Sessions, id: sess.ID()})
+}
+
+// pageContext bounds how long a page waits out a busy marketplace before it
+// says so.
+func (a *App) pageContext(c echo.Context) context.Context {
+	return apiclient.WithRetryBudget(c.Request().Context(), a.deps.PageRetryBudget)
+}
+
+// LoginForm shows the login page (or the overview to someone logged in).
+func (a *App) LoginForm(c echo.Context) error {
+	if loggedIn(session(c)) {
+		return a.redirect(c, "/")
+	}
+	f := pages.LoginForm{Environment: "production", Next: localOr(c.QueryParam("next"), "")}
+	if a.deps.Demo {
+		f.Environment = "test"
+	}
+	// Someone sent back here after their credentials were rejected gets
+	// their client id and seller pre-filled.
+	if d := session(c).Data(); d.ClientID != "" {
+		f.ClientID, f.Environment, f.DisplayName = d.ClientID, d.Environment, d.DisplayName
+		if d.SellerID > 0 {
+			f.SellerID = strconv.FormatInt(d.SellerID, 10)
+		}
+	}
+	if c.QueryParam("logged_out") == "1" {
+		f.FormNote = "You are logged out."
+	}
+	return a.renderLogin(c, http.StatusOK, f)
+}
+
+func (a *App) renderLogin(c echo.Context, status int, f pages.LoginForm) error {
+	f.Demo = a.deps.DemoCredentials
+	return a.render(c, status, pages.LoginPage(a.chrome(c, "Log in", ""), f), nil)
+}
+
+// loginInput is the login form as typed, validated.
+type loginInput struct {
+	form     pages.LoginForm
+	secret   string
+	sellerID int64
+}
+
+func bindLogin(c echo.Context) loginInput {
+	in := loginInput{form: pages.LoginForm{
+		ClientID:    strings.TrimSpace(c.FormValue("client_id")),
+		SellerID:    strings.TrimSpace(c.FormValue("seller_id")),
+		Environment: c.FormValue("environment"),
+		DisplayName: strings.TrimSpace(format.Clean(c.FormValue("display_name"))),
+		Next:        localOr(c.FormValue("next"), ""),
+		Errors:      map[string]string{},
+	}}
+	in.secret = c.FormValue("client_secret")
+	f := &in.form
+	switch {
+	case f.ClientID == "":
+		f.Errors["client_id"] = "Enter the client id your sales manager gave you."
+	case utf8.RuneCountInString(f.ClientID) > 200 || strings.ContainsFunc(f.ClientID, func(r rune) bool { return r < 0x21 || r == 0x7f }):
+		f.Errors["client_id"] = "A client id is at most 200 characters, without spaces."
+	}
+	switch {
+	case in.secret == "":
+		f.Errors["client_secret"] = "Enter the client secret."
+	case len(in.secret) > 500:
+		f.Errors["client_secret"] = "A client secret is at most 500 characters."
+	}
+	id, err := strconv.ParseInt(f.SellerID, 10, 64)
+	switch {
+	case f.SellerID == "":
+		f.Errors["seller_id"] = "Enter your seller id (a number)."
+	case err != nil || id <= 0:
+		f.Errors["seller_id"] = "A seller id is a whole number above zero."
+	default:
+		in.sellerID = id
+	}
+	if f.Environment != "production" && f.Environment != "test" {
+		f.Errors["environment"] = "Choose production or test."
+		f.Environment = "production"
+	}
+	if utf8.RuneCountInString(f.DisplayName) > 80 {
+		f.Errors["display_name"] = "Keep the name under 80 characters."
+	}
+	return in
+}
+
+// LoginSubmit checks the credentials against the marketplace (both tokens,
+// and access to the seller) before it opens a session, so mistakes are
+// reported at once, beside the form.
+func (a *App) LoginSubmit(c echo.Context) error {
+	in := bindLogin(c)
+	f := in.form
+	if len(f.Errors) > 0 {
+		f.FormError = "Check the highlighted fields."
+		return a.renderLogin(c, http.StatusUnprocessableEntity, f)
+	}
+	creds := apiclient.Credentials{ClientID: f.ClientID, ClientSecret: in.secret, Environment: apiclient.Environment(f.Environment)}
+	captured := newCapturedTokens()
+	acct := a.deps.API.Account(creds, captured)
+	ctx := a.pageContext(c)
+	err := acct.Login(ctx)
+	if err == nil {
+		_, err = acct.Seller.ListNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: in.sellerID, Page: 1, Limit: 1})
+		if errors.Is(err, apiclient.ErrForbidden) {
+			f.Errors["seller_id"] = fmt.Sprintf("These credentials have no access to seller %d.", in.sellerID)
+			f.FormError = "Check the seller id."
+			return a.renderLogin(c, http.StatusUnprocessableEntity, f)
+		}
+	}
+	if err != nil {
+		a.logger(c.Request().Context()).Info("login refused", "client_id", f.ClientID, "environment", f.Environment, "err", err)
+		status, msg := loginFailure(err, f.Environment)
+		if status == 0 {
+			return err
+		}
+		f.FormError = msg
+		return a.renderLogin(c, status, f)
+	}
+
+	sess := session(c)
+	sess.Renew()
+	d := sess.Data()
+	d.ClientID, d.ClientSecret, d.Environment, d.SellerID, d.DisplayName = f.ClientID, in.secret, f.Environment, in.sellerID, f.DisplayName
+	captured.mu.Lock()
+	for name, t := range captured.tokens {
+		sess.SetToken(name, storedToken(t))
+	}
+	captured.mu.Unlock()
+	a.logger(c.Request().Context()).Info("logged in", "client_id", f.ClientID, "seller_id", in.sellerID, "environment", f.Environment)
+	return a.redirect(c, sess.PopReturnTo(localOr(f.Next, "/")))
+}
+
+// loginFailure explains a refused login; status 0 means "not a login
+// problem": let the central handler explain it.
+func loginFailure(err error, env string) (int, string) {
+	var rl *apiclient.RateLimitError
+	switch {
+	case errors.Is(err, apiclient.ErrUnauthorized):
+		return http.StatusUnprocessableEntity, fmt.Sprintf("The marketplace rejected these credentials for the %s environment. Check the client id and secret (test and production usually have separate credentials).", env)
+	case errors.As(err, &rl):
+		return http.StatusServiceUnavailable, fmt.Sprintf("The marketplace is busy. Try again at %s.", format.Clock(rl.RetryAt))
+	case errors.Is(err, apiclient.ErrValidation):
+		return http.StatusUnprocessableEntity, "The marketplace refused these credentials as malformed."
+	}
+	return 0, ""
+}
+
+// Logout deletes the session record and its cookie.
+func (a *App) Logout(c echo.Context) error {
+	sess := session(c)
+	if loggedIn(sess) {
+		a.logger(c.Request().Context()).Info("logged out", "client_id", sess.Data().ClientID)
+	}
+	sess.Destroy()
+	if err := a.saveSession(c); err != nil {
+		return err
+	}
+	// No new session just for a goodbye: the login page reads the query.
+	return a.redirect(c, "/login?logged_out=1")
+}

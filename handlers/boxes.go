@@ -1,0 +1,44 @@
+package handlers
+
+import (
+	"net/http"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/pages"
+)
+
+var boxLimits = []int{20, 50, 100}
+
+// ReturnBoxesList shows a page of return boxes, filtered by status.
+func (a *App) ReturnBoxesList(c echo.Context) error {
+	q := parseListQuery(c, boxLimits, boxLimits[0], boxStatuses)
+	list, err := a.account(c).ReturnBoxes.List(a.pageContext(c), &apiclient.ListReturnBoxesOptions{
+		SellerID: session(c).Data().SellerID, Page: q.Page, Limit: q.Limit, Status: q.Status,
+	})
+	if err != nil {
+		return err
+	}
+	v := pages.BoxesView{
+		Status:   q.Status,
+		Limit:    strconv.Itoa(q.Limit),
+		Statuses: statusOptions(boxStatuses, "All statuses"),
+		Limits:   limitOptions(boxLimits),
+		Pager:    q.pager("/return-boxes", list.Pages, list.Total),
+		Rows:     make([]pages.BoxRow, 0, len(list.Boxes)),
+	}
+	for _, b := range list.Boxes {
+		row := pages.BoxRow{
+			Code: b.Code, Status: b.Status, Dimension: b.DimensionSymbol, Items: b.ItemQuantity,
+			Created: format.DateTime(b.CreatedAt), Updated: format.DateTime(b.UpdatedAt),
+		}
+		if b.ShippedAt != nil {
+			row.Shipped = format.DateTime(*b.ShippedAt)
+		}
+		v.Rows = append(v.Rows, row)
+	}
+	return a.render(c, http.StatusOK, pages.ReturnBoxesPage(a.chrome(c, "Return boxes", "return-boxes"), v), nil)
+}

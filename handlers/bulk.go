@@ -1,0 +1,176 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/views/format"
+)
+
+// sellerLocks allows one mass-update request in flight per seller, as the
+// marketplace asks for sequential requests (spec §8). Waiting respects the
+// request's context.
+type sellerLocks struct {
+	mu sync.Mutex
+	m  map[int64]chan struct{}
+}
+
+func newSellerLocks() *sellerLocks { return &sellerLocks{m: map[int64]chan struct{}{}} }
+
+func (l *sellerLocks) lock(ctx context.Context, seller int64) (func(), error) {
+	l.mu.Lock()
+	ch, ok := l.m[seller]
+	if !ok {
+		ch = make(chan struct{}, 1)
+		l.m[seller] = ch
+	}
+	l.mu.Unlock()
+	select {
+	case ch <- struct{}{}:
+		return func() { <-ch }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// outcome is what became of one submitted row.
+type outcome struct {
+	state    string // accepted, rejected, unsent
+	messages []string
+}
+
+// bulkReport accounts for every row of a mass update exactly once.
+type bulkReport struct {
+	outcomes map[string]outcome
+	accepted int
+	rejected int
+	unsent   int
+	stopped  error // why sending stopped early, if it did
+	// unmatched holds item errors keyed in the other shape (a set-prices
+	// error by warehouse and barcode, say), for the caller to resolve.
+	unmatched map[string][]string
+}
+
+// reject turns an accepted row into a rejected one (an error matched late).
+func (b *bulkReport) reject(key string, msgs []string) {
+	o, ok := b.outcomes[key]
+	if !ok {
+		return
+	}
+	switch o.state {
+	case "accepted":
+		b.accepted--
+		b.rejected++
+	case "unsent":
+		return
+	}
+	b.outcomes[key] = outcome{state: "rejected", messages: append(o.messages, msgs...)}
+}
+
+func (b *bulkReport) note() string {
+	if b.stopped == nil {
+		return ""
+	}
+	return fmt.Sprintf("Sending stopped early (%s): %s not sent. Submit again to send them.",
+		stopReason(b.stopped), format.Count(b.unsent, "row was", "rows were"))
+}
+
+func stopReason(err error) string {
+	var rl *apiclient.RateLimitError
+	switch {
+	case errors.As(err, &rl):
+		return "the marketplace is busy until " + format.Clock(rl.RetryAt)
+	case errors.Is(err, apiclient.ErrRateLimited), errors.Is(err, apiclient.ErrUnavailable):
+		return "the marketplace is busy"
+	case errors.Is(err, apiclient.ErrOutcomeUnknown):
+		return "no answer came for the last batch, so its rows may or may not have been applied: reload to check"
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "the request was cancelled"
+	default:
+		return "the marketplace refused the request"
+	}
+}
+
+// sendChunks sends keyed items in chunks, one request at a time for the
+// seller, and accounts for every key: accepted, rejected with the
+// marketplace's messages, or not sent. keyOf maps an item error back to its
+// row key. A request-level failure stops the run; credentials rejected (or a
+// lost session store) is returned as an error for the central handler.
+func sendChunks[T any](ctx context.Context, a *App, seller int64, items []T, keyOfItem func(T) string,
+	send func(context.Context, []T) (*apiclient.UpdateResult, error), keyOfError func(apiclient.ItemError) string) (*bulkReport, error) {
+	rep := &bulkReport{outcomes: make(map[string]outcome, len(items))}
+	unlock, err := a.locks.lock(ctx, seller)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	ctx = apiclient.WithRetryBudget(ctx, a.deps.BulkRetryBudget)
+	size := a.deps.ChunkSize
+	for start := 0; start < len(items); start += size {
+		chunk := items[start:min(start+size, len(items))]
+		res, err := send(ctx, chunk)
+		if err != nil {
+			var ss *sessionStoreError
+			if errors.Is(err, apiclient.ErrUnauthorized) || errors.As(err, &ss) {
+				if start == 0 {
+					return nil, err
+				}
+			}
+			rep.stopped = err
+			for _, it := range items[start:] {
+				rep.outcomes[keyOfItem(it)] = outcome{state: "unsent"}
+				rep.unsent++
+			}
+			return rep, nil
+		}
+		rejected := map[string][]string{}
+		for _, ie := range res.Errors {
+			k := keyOfError(ie)
+			msgs := ie.Messages
+			if len(msgs) == 0 {
+				msgs = []string{fmt.Sprintf("Rejected by the marketplace (code %d).", ie.Code)}
+			}
+			rejected[k] = append(rejected[k], msgs...)
+		}
+		for _, it := range chunk {
+			k := keyOfItem(it)
+			if msgs, ok := rejected[k]; ok {
+				rep.outcomes[k] = outcome{state: "rejected", messages: msgs}
+				rep.rejected++
+			} else {
+				rep.outcomes[k] = outcome{state: "accepted"}
+				rep.accepted++
+			}
+		}
+		for k, msgs := range rejected {
+			if _, ok := rep.outcomes[k]; !ok {
+				if rep.unmatched == nil {
+					rep.unmatched = map[string][]string{}
+				}
+				rep.unmatched[k] = append(rep.unmatched[k], msgs...)
+			}
+		}
+	}
+	return rep, nil
+}
+
+func priceKey(u apiclient.PriceUpdate) string { return u.MarketplaceSKU }
+
+func priceErrorKey(e apiclient.ItemError) string {
+	if e.MarketplaceSKU != "" {
+		return e.MarketplaceSKU
+	}
+	return e.WarehouseCode + "|" + e.Barcode
+}
+
+func stockKey(i apiclient.StoreItem) string { return i.WarehouseCode + "|" + i.Barcode }
+
+func stockErrorKey(e apiclient.ItemError) string {
+	if e.WarehouseCode != "" || e.Barcode != "" {
+		return e.WarehouseCode + "|" + e.Barcode
+	}
+	return e.MarketplaceSKU
+}

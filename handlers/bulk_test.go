@@ -1,0 +1,224 @@
+package handlers_test
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+)
+
+func money(t *testing.T, s string) apiclient.Money {
+	t.Helper()
+	m, err := apiclient.ParseMoney(s)
+	if err != nil {
+		t.Fatalf("parse %q: %v", s, err)
+	}
+	return m
+}
+
+func rowSel(sku string) string { return "tr[data-testid='price-" + sku + "']" }
+
+func TestPricesMixedResults(t *testing.T) {
+	app := testapp.New(t, testapp.Options{ChunkSize: 7}) // several chunks for 20 rows
+	b := app.Browser(t)
+	b.LoginDemo()
+
+	page := b.Get("/prices")
+	form := page.FormValues("#prices-form")
+	skus := form["sku"]
+	if len(skus) < 20 {
+		t.Fatalf("prices page lists %d products, want 20", len(skus))
+	}
+	rejected := map[string]bool{}
+	want := map[string]string{}
+	for i := range skus[:20] {
+		cur := money(t, form["orig_price"][i])
+		if i%7 == 3 { // rows 3, 10 and 17: a 99 % drop trips the marketplace's guard
+			form["price"][i] = "1.00"
+			form["sale"][i] = ""
+			rejected[skus[i]] = true
+			continue
+		}
+		form["price"][i] = (cur + 100).Decimal()
+		form["sale"][i] = ""
+		want[skus[i]] = (cur + 100).String()
+	}
+	before := app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices]
+	res := b.Post("/prices", form)
+	if res.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("submit: %d, want 422", res.Status)
+	}
+	if got := res.Text("[data-testid=summary]"); !strings.Contains(got, "17 updated, 3 rejected") {
+		t.Errorf("summary %q", got)
+	}
+	if n := app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices] - before; n != 3 {
+		t.Errorf("%d set-prices requests for 20 rows in chunks of 7, want 3", n)
+	}
+	for sku := range rejected {
+		row := res.Doc.Find(rowSel(sku))
+		if !row.HasClass("rejected") {
+			t.Errorf("%s: not marked rejected", sku)
+		}
+		if msg := row.Find(".row-msg").Text(); !strings.Contains(msg, "90%") {
+			t.Errorf("%s: message %q lacks the marketplace's reason", sku, msg)
+		}
+		if v := row.Find("input[name=price]").AttrOr("value", ""); v != "1.00" {
+			t.Errorf("%s: typed value not kept: %q", sku, v)
+		}
+	}
+	for sku, newPrice := range want {
+		row := res.Doc.Find(rowSel(sku))
+		if !row.HasClass("accepted") || !strings.Contains(row.Find("[data-testid=result]").Text(), "→ "+newPrice) {
+			t.Errorf("%s: result %q, want accepted → %s", sku, row.Find("[data-testid=result]").Text(), newPrice)
+		}
+	}
+
+	// Fix the three and resubmit: only they are sent, and all are accepted.
+	form2 := res.FormValues("#prices-form")
+	for i, sku := range form2["sku"] {
+		if rejected[sku] {
+			cur := money(t, form2["orig_price"][i])
+			form2["price"][i] = (cur - 1).Decimal()
+			want[sku] = (cur - 1).String()
+		}
+	}
+	before = app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices]
+	res2 := b.Post("/prices", form2)
+	if res2.Status != http.StatusSeeOther {
+		t.Fatalf("resubmit: %d, want 303; summary %q", res2.Status, res2.Text("[data-testid=summary]"))
+	}
+	if n := app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices] - before; n != 1 {
+		t.Errorf("resubmit sent %d requests, want 1 (three rows)", n)
+	}
+	after := b.Follow(res2)
+	if got := after.Text("#flash-area"); !strings.Contains(got, "3 prices updated") {
+		t.Errorf("flash %q", got)
+	}
+	// A reload shows the marketplace's new prices.
+	reload := b.Get("/prices")
+	for sku, p := range want {
+		if got := reload.Doc.Find(rowSel(sku) + " [data-testid=current]").Text(); got != p {
+			t.Errorf("%s: current price %q after reload, want %q", sku, got, p)
+		}
+	}
+}
+
+func TestPricesLocalValidation(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	page := b.Get("/prices")
+	form := page.FormValues("#prices-form")
+	cases := []struct {
+		price, sale, start, end string
+		field, want             string
+	}{
+		{price: "abc", field: "price", want: "Enter a number"},
+		{price: "-5", field: "price", want: "above zero"},
+		{price: "1.234", field: "price", want: "at most 2 decimals"},
+		{price: "100.00", sale: "150.00", field: "sale", want: "may not exceed the price"},
+		{price: "", field: "price", want: "Enter a price"},
+		{price: "1e309", field: "price", want: "Enter a number"},
+		{price: "NaN", field: "price", want: "Enter a number"},
+		{price: "١٢٣", field: "price", want: "Enter a number"},
+		{price: "99999999999999999999", field: "price", want: "too large"},
+		{price: "200", sale: "100", start: "2026-12-10", end: "2026-12-01", field: "end", want: "end on or after"},
+		{price: "200", start: "2026-12-10", field: "sale", want: "sale price for the sale window"},
+	}
+	for i, c := range cases {
+		form["price"][i], form["sale"][i], form["start"][i], form["end"][i] = c.price, c.sale, c.start, c.end
+	}
+	before := app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices]
+	res := b.Post("/prices", form)
+	if res.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d, want 422", res.Status)
+	}
+	if n := app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices] - before; n != 0 {
+		t.Errorf("%d set-prices requests despite invalid rows", n)
+	}
+	for i, c := range cases {
+		id := "#" + c.field + "-" + strconv.Itoa(i) + "-error"
+		if got := res.Text(id); !strings.Contains(got, c.want) {
+			t.Errorf("row %d (%q): %s says %q, want %q", i, c.price, id, got, c.want)
+		}
+		if v := res.Doc.Find("#price-" + strconv.Itoa(i)).AttrOr("value", "?"); v != c.price {
+			t.Errorf("row %d: typed price not kept: %q", i, v)
+		}
+	}
+	if got := res.Text("[data-testid=summary]"); !strings.Contains(got, "Nothing was sent") {
+		t.Errorf("summary %q", got)
+	}
+}
+
+func TestPricesHTMXFragment(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	form := b.Get("/prices").FormValues("#prices-form")
+	form["price"][0] = "abc"
+	b.HTMX = true
+	res := b.Post("/prices", form)
+	if res.Status != http.StatusUnprocessableEntity || res.Has("html header.top") || !res.Has("#prices-form") {
+		t.Fatalf("htmx answer: %d, full page %t", res.Status, res.Has("header.top"))
+	}
+	if !strings.Contains(res.Header.Get("Vary"), "HX-Request") {
+		t.Error("no Vary: HX-Request")
+	}
+}
+
+func TestNomenclatureMassUpdate(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	page := b.Get("/nomenclature?limit=20")
+	form := page.FormValues("#nomenclature-form")
+	if len(form["wh"]) != 20 {
+		t.Fatalf("%d rows", len(form["wh"]))
+	}
+	// Four real changes and one for a barcode the marketplace does not know.
+	for i := 0; i < 4; i++ {
+		q, _ := strconv.Atoi(form["orig_qty"][i])
+		form["qty"][i] = strconv.Itoa(q + 5)
+	}
+	form["status"][1] = "disabled"
+	form["bc"][4] = "0000000000000"
+	form["qty"][4] = "7"
+	res := b.Post("/nomenclature?limit=20", form)
+	if res.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d", res.Status)
+	}
+	if got := res.Text("[data-testid=summary]"); !strings.Contains(got, "4 updated, 1 rejected") {
+		t.Errorf("summary %q", got)
+	}
+	bad := res.Doc.Find("tr[data-testid='row-" + form["wh"][4] + "_0000000000000']")
+	if !bad.HasClass("rejected") || bad.Find(".row-msg").Text() == "" {
+		t.Errorf("unknown barcode row: class %q msg %q", bad.AttrOr("class", ""), bad.Find(".row-msg").Text())
+	}
+	accepted := res.Doc.Find("tr.accepted").Length()
+	if accepted != 4 {
+		t.Errorf("%d rows marked accepted, want 4", accepted)
+	}
+	reload := b.Get("/nomenclature?limit=20")
+	if got := reload.FormValues("#nomenclature-form")["status"][1]; got != "disabled" {
+		t.Errorf("status after reload %q", got)
+	}
+
+	t.Run("local validation sends nothing", func(t *testing.T) {
+		form := reload.FormValues("#nomenclature-form")
+		form["qty"][0], form["qty"][1], form["qty"][2], form["status"][3] = "-1", "2.5", "abc", "sold_out"
+		before := app.Sandbox.Counters().Requests[sandbox.RouteRPCStore]
+		res := b.Post("/nomenclature?limit=20", form)
+		if res.Status != http.StatusUnprocessableEntity || app.Sandbox.Counters().Requests[sandbox.RouteRPCStore] != before {
+			t.Fatalf("status %d, store calls %d → %d", res.Status, before, app.Sandbox.Counters().Requests[sandbox.RouteRPCStore])
+		}
+		for id, want := range map[string]string{"#qty-0-error": "negative", "#qty-1-error": "whole number", "#qty-2-error": "whole number", "#status-3-error": "listed statuses"} {
+			if got := res.Text(id); !strings.Contains(got, want) {
+				t.Errorf("%s says %q, want %q", id, got, want)
+			}
+		}
+	})
+}

@@ -1,0 +1,423 @@
+package handlers
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/pages"
+)
+
+// catalogLimits are the page sizes of the nomenclature and prices screens.
+// Sizes above upstreamPageLimit are fetched as several marketplace pages.
+var catalogLimits = []int{20, 50, 100, 200, 500, 1000}
+
+// upstreamPageLimit is the largest page asked of the marketplace at once.
+const upstreamPageLimit = 100
+
+// fetchCatalogPage reads one screen page of the seller's nomenclature,
+// sequentially, as marketplace pages of at most upstreamPageLimit records.
+func fetchCatalogPage(ctx context.Context, acct *apiclient.Account, seller int64, q listQuery) ([]apiclient.Nomenclature, int, int, error) {
+	if q.Limit <= upstreamPageLimit {
+		list, err := acct.Seller.ListNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: seller, Page: q.Page, Limit: q.Limit})
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		return list.Nomenclatures, list.Total, list.Pages, nil
+	}
+	per := q.Limit / upstreamPageLimit
+	first := (q.Page-1)*per + 1
+	var recs []apiclient.Nomenclature
+	total := 0
+	for p := first; p < first+per; p++ {
+		list, err := acct.Seller.ListNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: seller, Page: p, Limit: upstreamPageLimit})
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		recs = append(recs, list.Nomenclatures...)
+		total = list.Total
+		if p >= list.Pages {
+			break
+		}
+	}
+	return recs, total, (total + q.Limit - 1) / q.Limit, nil
+}
+
+func catalogQuery(c echo.Context) listQuery { return parseListQuery(c, catalogLimits, 50, nil) }
+
+// pricesQuery reads the prices view. Its pages count marketplace records
+// (one per product and warehouse), shown once per product, so the default
+// is larger than the nomenclature's.
+func pricesQuery(c echo.Context) listQuery { return parseListQuery(c, catalogLimits, 100, nil) }
+
+// ---- prices ----
+
+// PricesList shows the price editor for a page of products.
+func (a *App) PricesList(c echo.Context) error {
+	q := pricesQuery(c)
+	sess := session(c)
+	var inputs map[string]priceInput
+	if d := sess.PopDraft("prices"); d != nil {
+		if rows, err := bindPriceInputs(d); err == nil && len(rows) > 0 {
+			inputs = map[string]priceInput{}
+			for _, r := range rows {
+				inputs[r.SKU] = r
+			}
+			sess.AddFlash("info", "Your unsent price changes were restored. Review them and submit again.")
+		}
+	}
+	var done map[string][]string
+	if d := sess.PopDraft("prices-done"); d != nil {
+		done = d
+	}
+	v, err := a.pricesView(c, q, inputs, nil, nil, done)
+	if err != nil {
+		return err
+	}
+	return a.render(c, http.StatusOK, pages.PricesPage(a.chrome(c, "Prices", "prices"), v), pages.PricesForm(v))
+}
+
+// PricesSubmit validates the edited rows, sends only changed ones through
+// set-prices, and shows each row's fate in place: accepted old → new,
+// rejected with the marketplace's reason and the typed value kept.
+func (a *App) PricesSubmit(c echo.Context) error {
+	q := pricesQuery(c)
+	form, err := c.FormParams()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+	}
+	rows, err := bindPriceInputs(form)
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+	}
+	inputs := map[string]priceInput{}
+	invalid := map[string]map[string]string{}
+	var updates []apiclient.PriceUpdate
+	for _, r := range rows {
+		if !r.changed() {
+			continue
+		}
+		if _, dup := inputs[r.SKU]; dup {
+			invalid[r.SKU] = map[string]string{"price": "This SKU appears twice in the form; change it in one row only."}
+			continue
+		}
+		inputs[r.SKU] = r
+		upd, errs := r.validate()
+		if errs != nil {
+			invalid[r.SKU] = errs
+			continue
+		}
+		updates = append(updates, upd)
+	}
+	sess := session(c)
+	back := withQuery("/prices", q.values())
+	if len(invalid) > 0 {
+		summary := &pages.Summary{Invalid: len(invalid), Note: "Nothing was sent: fix the marked fields first"}
+		return a.renderPricesResult(c, http.StatusUnprocessableEntity, q, inputs, invalid, nil, summary)
+	}
+	if len(updates) == 0 {
+		sess.AddFlash("info", "No prices were changed, so nothing was sent.")
+		return a.redirect(c, back)
+	}
+	acct := a.account(c)
+	rep, err := sendChunks(c.Request().Context(), a, sess.Data().SellerID, updates, priceKey, func(ctx context.Context, chunk []apiclient.PriceUpdate) (*apiclient.UpdateResult, error) {
+		return acct.Seller.SetPrices(ctx, &apiclient.SetPricesRequest{Prices: chunk})
+	}, priceErrorKey)
+	if err != nil {
+		return err
+	}
+	a.logger(c.Request().Context()).Info("prices submitted", "sent", len(updates), "accepted", rep.accepted, "rejected", rep.rejected, "unsent", rep.unsent)
+	if rep.rejected == 0 && rep.unsent == 0 && len(rep.unmatched) == 0 {
+		sess.AddFlash("ok", format.Count(rep.accepted, "price", "prices")+" updated.")
+		done := map[string][]string{}
+		for _, u := range updates {
+			if len(done) < 300 {
+				done[u.MarketplaceSKU] = []string{inputs[u.MarketplaceSKU].OrigPrice, format.MoneyInput(int64(u.Price))}
+			}
+		}
+		sess.SetDraft("prices-done", done)
+		return a.redirect(c, back)
+	}
+	summary := &pages.Summary{Updated: rep.accepted, Rejected: rep.rejected, Note: rep.note()}
+	return a.renderPricesResult(c, http.StatusUnprocessableEntity, q, inputs, invalid, rep, summary)
+}
+
+func (a *App) renderPricesResult(c echo.Context, status int, q listQuery, inputs map[string]priceInput, invalid map[string]map[string]string, rep *bulkReport, s *pages.Summary) error {
+	v, err := a.pricesView(c, q, inputs, invalid, rep, nil)
+	if err != nil {
+		return err
+	}
+	if rep != nil {
+		s.Rejected, s.Updated = rep.rejected, rep.accepted
+	}
+	v.Summary = s
+	return a.render(c, status, pages.PricesPage(a.chrome(c, "Prices", "prices"), v), pages.PricesForm(v))
+}
+
+// pricesView fetches the page and lays the user's typed values and each
+// row's outcome over it. Products are listed once per SKU (a price belongs
+// to the product, not to a warehouse).
+func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]priceInput, invalid map[string]map[string]string,
+	rep *bulkReport, done map[string][]string) (pages.PricesView, error) {
+	sess := session(c)
+	recs, total, npages, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
+	if err != nil {
+		return pages.PricesView{}, err
+	}
+	v := pages.PricesView{
+		Limit:  strconv.Itoa(q.Limit),
+		Limits: limitOptions(catalogLimits),
+		Pager:  q.pager("/prices", npages, total),
+		Action: withQuery("/prices", q.values()),
+	}
+	index := map[string]int{}
+	for _, n := range recs {
+		if i, ok := index[n.MarketplaceSKU]; ok {
+			v.Rows[i].Warehouses += ", " + n.WarehouseCode
+			continue
+		}
+		if rep != nil && len(rep.unmatched) > 0 {
+			if msgs, ok := rep.unmatched[n.WarehouseCode+"|"+n.Barcode]; ok {
+				rep.reject(n.MarketplaceSKU, msgs)
+			}
+		}
+		index[n.MarketplaceSKU] = len(v.Rows)
+		price := format.MoneyInput(int64(n.Price))
+		sale := ""
+		if n.SalePrice > 0 {
+			sale = format.MoneyInput(int64(n.SalePrice))
+		}
+		v.Rows = append(v.Rows, pages.PriceRow{
+			SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size, Warehouses: n.WarehouseCode,
+			Current: format.Money(int64(n.Price)), CurrentSale: saleText(n.SalePrice), UpdateStatus: n.PriceUpdateStatus,
+			OrigPrice: price, OrigSale: sale, Price: price, Sale: sale,
+		})
+	}
+	// Rows the user edited that the fresh page no longer lists still show.
+	for sku := range inputs {
+		if _, ok := index[sku]; !ok {
+			index[sku] = len(v.Rows)
+			v.Rows = append(v.Rows, pages.PriceRow{SKU: sku, Name: "(no longer on this page)"})
+		}
+	}
+	for sku, in := range inputs {
+		row := &v.Rows[index[sku]]
+		row.Price, row.Sale, row.Start, row.End = in.Price, in.Sale, in.Start, in.End
+		row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.OrigPrice, in.OrigSale, in.OrigStart, in.OrigEnd
+		if errs, ok := invalid[sku]; ok {
+			row.Errors = errs
+			row.Result = pages.RowResult{State: "invalid"}
+			continue
+		}
+		if rep == nil {
+			continue
+		}
+		switch o := rep.outcomes[sku]; o.state {
+		case "accepted":
+			row.Result = pages.RowResult{State: "accepted", Before: moneyText(in.OrigPrice), After: moneyText(in.Price)}
+			// What was sent is the new baseline: submitting again must not resend it.
+			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
+		case "rejected":
+			row.Result = pages.RowResult{State: "rejected", Messages: o.messages}
+		case "unsent":
+			row.Result = pages.RowResult{State: "unsent"}
+		}
+	}
+	for sku, pair := range done {
+		if i, ok := index[sku]; ok && len(pair) == 2 && v.Rows[i].Result.State == "" {
+			v.Rows[i].Result = pages.RowResult{State: "accepted", Before: moneyText(pair[0]), After: moneyText(pair[1])}
+		}
+	}
+	return v, nil
+}
+
+func saleText(m apiclient.Money) string {
+	if m <= 0 {
+		return "—"
+	}
+	return format.Money(int64(m))
+}
+
+// moneyText shows a typed amount the way tables show money, or as typed
+// when it does not parse.
+func moneyText(s string) string {
+	if s == "" {
+		return "—"
+	}
+	m, err := apiclient.ParseMoney(s)
+	if err != nil {
+		return s
+	}
+	return format.Money(int64(m))
+}
+
+// ---- nomenclature ----
+
+// NomenclatureList shows a page of the seller's nomenclature with
+// quantity and status inputs.
+func (a *App) NomenclatureList(c echo.Context) error {
+	q := catalogQuery(c)
+	sess := session(c)
+	var inputs map[string]stockInput
+	if d := sess.PopDraft("nomenclature"); d != nil {
+		if rows, err := bindStockInputs(d); err == nil && len(rows) > 0 {
+			inputs = map[string]stockInput{}
+			for _, r := range rows {
+				inputs[r.key()] = r
+			}
+			sess.AddFlash("info", "Your unsent changes were restored. Review them and submit again.")
+		}
+	}
+	v, err := a.nomenclatureView(c, q, inputs, nil, nil)
+	if err != nil {
+		return err
+	}
+	return a.render(c, http.StatusOK, pages.NomenclaturePage(a.chrome(c, "Nomenclature", "nomenclature"), v), pages.NomenclatureForm(v))
+}
+
+// NomenclatureSubmit sends the changed quantities and statuses through the
+// mass update and shows each row's fate in place.
+func (a *App) NomenclatureSubmit(c echo.Context) error {
+	q := catalogQuery(c)
+	form, err := c.FormParams()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+	}
+	rows, err := bindStockInputs(form)
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+	}
+	inputs := map[string]stockInput{}
+	invalid := map[string]map[string]string{}
+	var items []apiclient.StoreItem
+	for _, r := range rows {
+		if !r.changed() {
+			continue
+		}
+		k := r.key()
+		if _, dup := inputs[k]; dup {
+			invalid[k] = map[string]string{"quantity": "This row appears twice in the form; change it once."}
+			continue
+		}
+		inputs[k] = r
+		item, errs := r.validate()
+		if errs != nil {
+			invalid[k] = errs
+			continue
+		}
+		items = append(items, item)
+	}
+	sess := session(c)
+	back := withQuery("/nomenclature", q.values())
+	if len(invalid) > 0 {
+		return a.renderNomenclatureResult(c, q, inputs, invalid, nil, &pages.Summary{Invalid: len(invalid), Note: "Nothing was sent: fix the marked fields first"})
+	}
+	if len(items) == 0 {
+		sess.AddFlash("info", "Nothing was changed, so nothing was sent.")
+		return a.redirect(c, back)
+	}
+	seller := sess.Data().SellerID
+	acct := a.account(c)
+	rep, err := sendChunks(c.Request().Context(), a, seller, items, stockKey, func(ctx context.Context, chunk []apiclient.StoreItem) (*apiclient.UpdateResult, error) {
+		return acct.Seller.StoreNomenclatures(ctx, &apiclient.StoreRequest{SellerID: seller, Items: chunk})
+	}, stockErrorKey)
+	if err != nil {
+		return err
+	}
+	a.logger(c.Request().Context()).Info("nomenclature submitted", "sent", len(items), "accepted", rep.accepted, "rejected", rep.rejected, "unsent", rep.unsent)
+	if rep.rejected == 0 && rep.unsent == 0 && len(rep.unmatched) == 0 {
+		sess.AddFlash("ok", format.Count(rep.accepted, "row", "rows")+" updated.")
+		return a.redirect(c, back)
+	}
+	return a.renderNomenclatureResult(c, q, inputs, invalid, rep, &pages.Summary{Note: rep.note()})
+}
+
+func (a *App) renderNomenclatureResult(c echo.Context, q listQuery, inputs map[string]stockInput, invalid map[string]map[string]string, rep *bulkReport, s *pages.Summary) error {
+	v, err := a.nomenclatureView(c, q, inputs, invalid, rep)
+	if err != nil {
+		return err
+	}
+	if rep != nil {
+		s.Rejected, s.Updated = rep.rejected, rep.accepted
+	}
+	v.Summary = s
+	return a.render(c, http.StatusUnprocessableEntity, pages.NomenclaturePage(a.chrome(c, "Nomenclature", "nomenclature"), v), pages.NomenclatureForm(v))
+}
+
+func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]stockInput, invalid map[string]map[string]string, rep *bulkReport) (pages.NomenclatureView, error) {
+	sess := session(c)
+	recs, total, npages, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
+	if err != nil {
+		return pages.NomenclatureView{}, err
+	}
+	v := pages.NomenclatureView{
+		Limit:    strconv.Itoa(q.Limit),
+		Limits:   limitOptions(catalogLimits),
+		Statuses: statusOptions(nomenclatureStatuses, ""),
+		Pager:    q.pager("/nomenclature", npages, total),
+		Action:   withQuery("/nomenclature", q.values()),
+	}
+	index := map[string]int{}
+	for _, n := range recs {
+		k := n.WarehouseCode + "|" + n.Barcode
+		if rep != nil && len(rep.unmatched) > 0 {
+			if msgs, ok := rep.unmatched[n.MarketplaceSKU]; ok {
+				rep.reject(k, msgs)
+			}
+		}
+		index[k] = len(v.Rows)
+		qty := strconv.Itoa(n.Quantity)
+		v.Rows = append(v.Rows, pages.NomenclatureRow{
+			Key: rowKey(k), Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
+			Price: format.Money(int64(n.Price)), SalePrice: saleText(n.SalePrice),
+			Quantity: qty, OrigQuantity: qty, Status: n.Status, OrigStatus: n.Status, LiveStatus: n.Status,
+		})
+	}
+	for k, in := range inputs {
+		if _, ok := index[k]; !ok {
+			index[k] = len(v.Rows)
+			v.Rows = append(v.Rows, pages.NomenclatureRow{Key: rowKey(k), Warehouse: in.Warehouse, Barcode: in.Barcode, Name: "(no longer on this page)"})
+		}
+	}
+	for k, in := range inputs {
+		row := &v.Rows[index[k]]
+		row.Quantity, row.Status, row.OrigQuantity, row.OrigStatus = in.Qty, in.Status, in.OrigQty, in.OrigStatus
+		if errs, ok := invalid[k]; ok {
+			row.Errors = errs
+			row.Result = pages.RowResult{State: "invalid"}
+			continue
+		}
+		if rep == nil {
+			continue
+		}
+		switch o := rep.outcomes[k]; o.state {
+		case "accepted":
+			row.Result = pages.RowResult{State: "accepted", Before: stockText(in.OrigQty, in.OrigStatus), After: stockText(in.Qty, in.Status)}
+			row.OrigQuantity, row.OrigStatus = in.Qty, in.Status
+		case "rejected":
+			row.Result = pages.RowResult{State: "rejected", Messages: o.messages}
+		case "unsent":
+			row.Result = pages.RowResult{State: "unsent"}
+		}
+	}
+	return v, nil
+}
+
+func stockText(qty, status string) string {
+	return qty + " pcs, " + format.StatusLabel(status)
+}
+
+// rowKey makes a warehouse|barcode key safe for element ids and test ids.
+func rowKey(k string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+			return r
+		}
+		return '_'
+	}, k)
+}

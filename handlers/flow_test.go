@@ -1,0 +1,385 @@
+package handlers_test
+
+import (
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+)
+
+func TestHealthz(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	before := app.Sandbox.Counters()
+	p := app.Browser(t).Get("/healthz")
+	if p.Status != http.StatusOK || strings.TrimSpace(p.Body) != "ok" {
+		t.Fatalf("healthz: %d %q", p.Status, p.Body)
+	}
+	if p.Header.Get("Set-Cookie") != "" {
+		t.Error("healthz set a cookie")
+	}
+	if got := totalRequests(app.Sandbox.Counters()) - totalRequests(before); got != 0 {
+		t.Errorf("healthz made %d upstream calls", got)
+	}
+}
+
+func totalRequests(c sandbox.Counters) int {
+	n := 0
+	for _, v := range c.Requests {
+		n += v
+	}
+	return n
+}
+
+func TestLogin(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+
+	t.Run("anonymous visitors go to the login page and come back", func(t *testing.T) {
+		b := app.Browser(t)
+		p := b.Get("/orders?status=new")
+		if p.Status != http.StatusSeeOther || p.Location != "/login" {
+			t.Fatalf("GET /orders: %d to %q, want 303 to /login", p.Status, p.Location)
+		}
+		login := b.Follow(p)
+		if !login.Has("#login-form") || !login.Has("[data-testid=demo-credentials]") {
+			t.Fatal("login page lacks the form or the demo credentials")
+		}
+		p = b.Post("/login", url.Values{"client_id": {"demo-1001"}, "client_secret": {"sandbox-secret-1001"}, "seller_id": {"1001"}, "environment": {"test"}})
+		if p.Status != http.StatusSeeOther || p.Location != "/orders?status=new" {
+			t.Fatalf("login: %d to %q, want 303 back to /orders?status=new", p.Status, p.Location)
+		}
+	})
+
+	t.Run("good credentials open the overview", func(t *testing.T) {
+		b := app.Browser(t)
+		p := b.LoginDemo()
+		if p.Status != http.StatusOK || !p.Has("[data-testid=counts-orders]") {
+			t.Fatalf("overview: status %d", p.Status)
+		}
+		if got := p.Text("[data-testid=who]"); !strings.Contains(got, "demo-1001") || !strings.Contains(got, "1001") {
+			t.Errorf("header says %q", got)
+		}
+		if strings.Contains(p.Body, "sandbox-secret-1001") && !p.Has("[data-testid=demo-credentials]") {
+			t.Error("the secret appears in the page")
+		}
+		total, _ := strconv.Atoi(p.Text("[data-testid=counts-orders] h2 .muted"))
+		if total < 250 {
+			t.Errorf("overview counts %d orders, want at least 250", total)
+		}
+	})
+
+	tests := []struct {
+		name, id, secret, seller, env string
+		field                         string // element id of the expected field error, or "" for a form error
+		want                          string
+	}{
+		{"wrong secret", "demo-1001", "nope", "1001", "test", "", "rejected these credentials"},
+		{"test-only credentials in production", "test-1003", "sandbox-secret-1003", "1003", "production", "", "production environment"},
+		{"another seller's id", "demo-1001", "sandbox-secret-1001", "1002", "test", "#seller_id-error", "no access to seller 1002"},
+		{"seller id not a number", "demo-1001", "sandbox-secret-1001", "12ab", "test", "#seller_id-error", "whole number"},
+		{"missing client id", "", "sandbox-secret-1001", "1001", "test", "#client_id-error", "client id"},
+		{"unknown environment", "demo-1001", "sandbox-secret-1001", "1001", "staging", "#environment-error", "production or test"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			b := app.Browser(t)
+			p := b.Post("/login", url.Values{"client_id": {tt.id}, "client_secret": {tt.secret}, "seller_id": {tt.seller}, "environment": {tt.env}, "display_name": {"Anna"}})
+			if p.Status != http.StatusUnprocessableEntity {
+				t.Fatalf("status %d, want 422", p.Status)
+			}
+			sel := "#login-error"
+			if tt.field != "" {
+				sel = tt.field
+			}
+			if got := p.Text(sel); !strings.Contains(got, tt.want) {
+				t.Errorf("%s says %q, want it to mention %q", sel, got, tt.want)
+			}
+			if v, _ := p.Doc.Find("#client_id").Attr("value"); v != tt.id {
+				t.Errorf("client id not kept: %q", v)
+			}
+			if v, _ := p.Doc.Find("#display_name").Attr("value"); v != "Anna" {
+				t.Errorf("display name not kept: %q", v)
+			}
+			if v, _ := p.Doc.Find("#client_secret").Attr("value"); v != "" {
+				t.Error("the secret field was not emptied")
+			}
+			if tt.secret != "" && strings.Contains(p.Body, tt.secret) && tt.secret != "nope" && !strings.Contains(p.Body, "demo-credentials") {
+				t.Error("the secret was echoed")
+			}
+		})
+	}
+
+	t.Run("login renews the session id and logout ends it", func(t *testing.T) {
+		b := app.Browser(t)
+		b.Get("/orders") // an anonymous session with a return target
+		u, _ := url.Parse(app.URL)
+		before := cookieValue(b, u)
+		b.LoginDemo()
+		after := cookieValue(b, u)
+		if before == "" || after == "" || before == after {
+			t.Fatalf("session cookie not renewed at login (before %t, after %t, same %t)", before != "", after != "", before == after)
+		}
+		p := b.Post("/logout", url.Values{})
+		if p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Location, "/login") {
+			t.Fatalf("logout: %d to %q", p.Status, p.Location)
+		}
+		if !strings.Contains(b.Follow(p).Text("[data-testid=login-note]"), "logged out") {
+			t.Error("no logged-out note")
+		}
+		// Replaying the old cookie gets nowhere.
+		replay := app.Browser(t)
+		replay.Client.Jar.SetCookies(u, []*http.Cookie{{Name: "sd_session", Value: after}})
+		if p := replay.Get("/orders"); p.Status != http.StatusSeeOther || p.Location != "/login" {
+			t.Fatalf("replayed cookie after logout: %d to %q", p.Status, p.Location)
+		}
+	})
+
+	t.Run("a garbage cookie is just logged out", func(t *testing.T) {
+		for _, v := range []string{"garbage", strings.Repeat("A", 3000), "MTIzNDU2Nzg5MA==|x|y"} {
+			b := app.Browser(t)
+			u, _ := url.Parse(app.URL)
+			b.Client.Jar.SetCookies(u, []*http.Cookie{{Name: "sd_session", Value: v}})
+			if p := b.Get("/"); p.Status != http.StatusSeeOther {
+				t.Fatalf("cookie %.10q: status %d, want 303 to login", v, p.Status)
+			}
+		}
+	})
+}
+
+func cookieValue(b *testapp.Browser, u *url.URL) string {
+	for _, c := range b.Client.Jar.Cookies(u) {
+		if c.Name == "sd_session" {
+			return c.Value
+		}
+	}
+	return ""
+}
+
+func TestOrders(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+
+	p := b.Get("/orders")
+	if p.Status != http.StatusOK {
+		t.Fatalf("orders: %d", p.Status)
+	}
+	if n := p.Doc.Find("#orders-table tbody tr").Length(); n != 20 {
+		t.Errorf("default page has %d rows, want 20", n)
+	}
+
+	t.Run("filter and page keep the view in the URL", func(t *testing.T) {
+		p := b.Get("/orders?status=delivered&limit=50")
+		rows := p.Doc.Find("#orders-table tbody tr")
+		if rows.Length() == 0 {
+			t.Fatal("no delivered orders")
+		}
+		rows.Each(func(_ int, s *goquery.Selection) {
+			if st := s.Find("[data-status]").First().AttrOr("data-status", ""); st != "delivered" {
+				t.Errorf("row with status %q in a delivered view", st)
+			}
+		})
+		next, ok := p.Doc.Find("[data-testid=next]").Attr("href")
+		if ok {
+			if !strings.Contains(next, "status=delivered") || !strings.Contains(next, "limit=50") || !strings.Contains(next, "page=2") {
+				t.Errorf("next link %q loses the view", next)
+			}
+			if p2 := b.Get(next); p2.Status != http.StatusOK || p2.Doc.Find("#orders-table tbody tr").Length() == 0 {
+				t.Errorf("page 2: %d", p2.Status)
+			}
+		}
+		if sel := p.Doc.Find("#filter-status option[selected]").AttrOr("value", ""); sel != "delivered" {
+			t.Errorf("filter shows %q", sel)
+		}
+		if p := b.Get("/orders?status=%3Cscript%3E&limit=-3&page=abc"); p.Status != http.StatusOK {
+			t.Errorf("garbage query: %d", p.Status)
+		}
+	})
+
+	nr := p.Doc.Find("#orders-table tbody tr a").First().Text()
+	t.Run("order detail", func(t *testing.T) {
+		d := b.Get("/orders/" + nr)
+		if d.Status != http.StatusOK || !strings.Contains(d.Text("h1"), nr) {
+			t.Fatalf("detail: %d %q", d.Status, d.Text("h1"))
+		}
+		if d.Doc.Find("#order-items tbody tr").Length() == 0 {
+			t.Error("no items")
+		}
+		if p := b.Get("/orders/RU000000-000000"); p.Status != http.StatusNotFound {
+			t.Errorf("unknown order: %d, want 404", p.Status)
+		}
+	})
+
+	t.Run("resend, then 429 with a countdown and no second call", func(t *testing.T) {
+		b.HTMX = true
+		defer func() { b.HTMX = false }()
+		form := url.Values{"form_id": {"resend-" + nr}, "orderNr": {nr}, "return": {"/orders/" + nr}}
+		p := b.Post("/orders/resend", form)
+		if p.Status != http.StatusOK || !strings.Contains(p.Text("[data-testid=resend-status]"), "Queued") {
+			t.Fatalf("first resend: %d %q", p.Status, p.Text("[data-testid=resend-status]"))
+		}
+		p = b.Post("/orders/resend", form)
+		if p.Status != http.StatusTooManyRequests || !strings.Contains(p.Text("[data-testid=resend-status]"), "Already being processed") {
+			t.Fatalf("second resend: %d %q", p.Status, p.Text("[data-testid=resend-status]"))
+		}
+		if sec := p.Doc.Find("[data-countdown]").AttrOr("data-countdown", ""); sec != "1" {
+			t.Errorf("countdown %q s, want 1 (first refusal)", sec)
+		}
+		if _, disabled := p.Doc.Find("button[data-wait]").Attr("disabled"); !disabled {
+			t.Error("button not disabled during the countdown")
+		}
+		calls := app.Sandbox.Counters().Requests[sandbox.RouteB2BResend]
+		p = b.Post("/orders/resend", form)
+		if p.Status != http.StatusTooManyRequests {
+			t.Errorf("during countdown: %d", p.Status)
+		}
+		if got := app.Sandbox.Counters().Requests[sandbox.RouteB2BResend]; got != calls {
+			t.Errorf("a resend during the countdown reached the marketplace (%d → %d calls)", calls, got)
+		}
+		// After the countdown the next refusal doubles the wait.
+		app.Sandbox.Advance(2 * time.Second)
+		p = b.Post("/orders/resend", form)
+		if sec := p.Doc.Find("[data-countdown]").AttrOr("data-countdown", ""); sec != "2" {
+			t.Errorf("second refusal countdown %q s, want 2", sec)
+		}
+		// Once the marketplace is done processing, a resend is queued again.
+		app.Sandbox.Advance(10 * time.Minute)
+		p = b.Post("/orders/resend", form)
+		if p.Status != http.StatusOK {
+			t.Errorf("after processing: %d %q", p.Status, p.Text("[data-testid=resend-status]"))
+		}
+	})
+
+	t.Run("resend without JavaScript redirects with a message", func(t *testing.T) {
+		nr2 := p.Doc.Find("#orders-table tbody tr a").Eq(1).Text()
+		p := b.Post("/orders/resend", url.Values{"form_id": {"resend-bulk"}, "orderNr": {nr2}, "return": {"/orders?page=1"}})
+		if p.Status != http.StatusSeeOther || p.Location != "/orders?page=1" {
+			t.Fatalf("plain resend: %d to %q", p.Status, p.Location)
+		}
+		if got := b.Follow(p).Text("#flash-area"); !strings.Contains(got, "Queued") {
+			t.Errorf("flash %q", got)
+		}
+		p = b.Post("/orders/resend", url.Values{"form_id": {"resend-bulk"}, "return": {"//evil.example"}})
+		if p.Status != http.StatusSeeOther || p.Location != "/orders" {
+			t.Errorf("empty selection with a foreign return: %d to %q", p.Status, p.Location)
+		}
+	})
+}
+
+func TestReturnBoxes(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	p := b.Get("/return-boxes?status=shipped")
+	rows := p.Doc.Find("#boxes-table tbody tr")
+	if p.Status != http.StatusOK || rows.Length() == 0 {
+		t.Fatalf("boxes: %d, %d rows", p.Status, rows.Length())
+	}
+	rows.Each(func(_ int, s *goquery.Selection) {
+		if st := s.Find("[data-status]").AttrOr("data-status", ""); st != "shipped" {
+			t.Errorf("box with status %q in a shipped view", st)
+		}
+	})
+	all := b.Get("/return-boxes?limit=20")
+	if all.Doc.Find("#boxes-table tbody tr").Length() != 20 || !all.Has("[data-testid=next]") {
+		t.Error("first page of 20 with a next link expected")
+	}
+	if p := b.Get("/return-boxes?page=999"); !p.Has("[data-testid=empty]") {
+		t.Error("past the end: no empty state")
+	}
+}
+
+func TestTokenExpiryMidSession(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	before := app.Sandbox.Counters().TokensIssued
+	app.Sandbox.Advance(16 * time.Minute)
+	if p := b.Get("/orders"); p.Status != http.StatusOK {
+		t.Fatalf("orders after expiry: %d", p.Status)
+	}
+	if p := b.Get("/return-boxes"); p.Status != http.StatusOK {
+		t.Fatalf("boxes after expiry: %d", p.Status)
+	}
+	after := app.Sandbox.Counters().TokensIssued
+	if after["b2b/test"]-before["b2b/test"] != 1 || after["seller"]-before["seller"] != 1 {
+		t.Errorf("tokens issued after expiry: b2b %d, seller %d; want one each",
+			after["b2b/test"]-before["b2b/test"], after["seller"]-before["seller"])
+	}
+}
+
+func TestCredentialsRevoked(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	app.Sandbox.RevokeCredentials("demo-1001")
+	app.Sandbox.Advance(16 * time.Minute) // the tokens expire too
+	p := b.Get("/return-boxes?status=accepted")
+	if p.Status != http.StatusSeeOther || p.Location != "/login" {
+		t.Fatalf("revoked: %d to %q, want 303 to /login", p.Status, p.Location)
+	}
+	login := b.Follow(p)
+	if !strings.Contains(login.Text("#flash-area"), "no longer accepts") {
+		t.Errorf("login page says %q", login.Text("#flash-area"))
+	}
+	if v, _ := login.Doc.Find("#client_id").Attr("value"); v != "demo-1001" {
+		t.Errorf("client id not pre-filled: %q", v)
+	}
+	if strings.Contains(login.Body, "sandbox-secret-1001\"") {
+		t.Error("secret in the page")
+	}
+}
+
+func TestForbiddenSeller(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	// Point the session at another seller, as if access had been withdrawn.
+	u, _ := url.Parse(app.URL)
+	req := httptest.NewRequest(http.MethodGet, "/", nil)
+	for _, c := range b.Client.Jar.Cookies(u) {
+		req.AddCookie(c)
+	}
+	sess, err := app.Store.Load(req)
+	if err != nil || !sess.LoggedIn() {
+		t.Fatalf("load session: %v", err)
+	}
+	sess.Data().SellerID = 1002
+	if err := sess.Save(req, httptest.NewRecorder()); err != nil {
+		t.Fatal(err)
+	}
+	p := b.Get("/return-boxes")
+	if p.Status != http.StatusForbidden || !strings.Contains(p.Text("[data-testid=error]"), "not available to these credentials") {
+		t.Fatalf("403 page: %d %q", p.Status, p.Text("[data-testid=error]"))
+	}
+}
+
+func TestMarketplaceBusy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{PageRetryBudget: time.Millisecond})
+	b := app.Browser(t)
+	b.LoginDemo()
+	app.Sandbox.InjectFault(sandbox.Fault{Route: sandbox.RouteReturnBoxes, Kind: sandbox.FaultRateLimit, Times: -1})
+	p := b.Get("/return-boxes")
+	if p.Status != http.StatusTooManyRequests || !strings.Contains(p.Text("[data-testid=error]"), "busy") {
+		t.Fatalf("429 page: %d %q", p.Status, p.Text("[data-testid=error]"))
+	}
+	if !p.Has("meta[http-equiv=refresh]") || !p.Has("[data-countdown]") {
+		t.Error("busy page neither refreshes nor counts down")
+	}
+	app.Sandbox.ClearFaults()
+	app.Sandbox.InjectFault(sandbox.Fault{Route: sandbox.RouteReturnBoxes, Kind: sandbox.FaultHTML})
+	p = b.Get("/return-boxes")
+	if p.Status != http.StatusBadGateway || strings.Contains(p.Body, "<h1>502") {
+		t.Errorf("HTML upstream error: %d", p.Status)
+	}
+	if rid := p.Text("[data-testid=error] code"); rid == "" {
+		t.Error("error page without a request id")
+	}
+}

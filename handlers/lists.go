@@ -1,0 +1,88 @@
+package handlers
+
+import (
+	"net/url"
+	"slices"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/views/components"
+	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/pages"
+)
+
+// Status values the marketplace uses (field notes); unknown values from the
+// marketplace still render, these only drive filters and selects.
+var (
+	orderStatuses        = []string{"new", "confirmed", "to_delivery", "delivered", "canceled", "returned"}
+	nomenclatureStatuses = []string{"online", "in_moderation", "rejected", "disabled"}
+	boxStatuses          = []string{"in_progress", "accepted", "loading", "shipped"}
+)
+
+// listQuery is a list view as the URL describes it.
+type listQuery struct {
+	Page, Limit int
+	Status      string
+	def         int // the default limit, left out of links
+}
+
+// parseListQuery reads page, limit and status from the URL. Values out of
+// range fall back to the defaults rather than failing: a mistyped link still
+// shows a sensible page.
+func parseListQuery(c echo.Context, limits []int, def int, statuses []string) listQuery {
+	q := listQuery{Page: 1, Limit: def, def: def}
+	if p, err := strconv.Atoi(c.QueryParam("page")); err == nil && p >= 1 && p <= 1_000_000 {
+		q.Page = p
+	}
+	if l, err := strconv.Atoi(c.QueryParam("limit")); err == nil && slices.Contains(limits, l) {
+		q.Limit = l
+	}
+	if s := c.QueryParam("status"); slices.Contains(statuses, s) {
+		q.Status = s
+	}
+	return q
+}
+
+// values is the canonical query of a view, for links that reproduce it.
+func (q listQuery) values() url.Values {
+	v := url.Values{}
+	if q.Status != "" {
+		v.Set("status", q.Status)
+	}
+	if q.Limit != q.def {
+		v.Set("limit", strconv.Itoa(q.Limit))
+	}
+	if q.Page > 1 {
+		v.Set("page", strconv.Itoa(q.Page))
+	}
+	return v
+}
+
+// pager builds the pager of a list view at path.
+func (q listQuery) pager(path string, pages, total int) components.Pager {
+	return components.NewPager(q.Page, pages, total, func(p int) string {
+		qq := q
+		qq.Page = p
+		return withQuery(path, qq.values())
+	})
+}
+
+func statusOptions(all []string, allLabel string) []pages.Option {
+	out := make([]pages.Option, 0, len(all)+1)
+	if allLabel != "" {
+		out = append(out, pages.Option{Value: "", Label: allLabel})
+	}
+	for _, s := range all {
+		out = append(out, pages.Option{Value: s, Label: format.StatusLabel(s)})
+	}
+	return out
+}
+
+func limitOptions(limits []int) []pages.Option {
+	out := make([]pages.Option, len(limits))
+	for i, l := range limits {
+		out[i] = pages.Option{Value: strconv.Itoa(l), Label: strconv.Itoa(l)}
+	}
+	return out
+}

@@ -1,0 +1,43 @@
+package handlers
+
+import (
+	"bytes"
+	"sync"
+
+	"github.com/a-h/templ"
+	"github.com/labstack/echo/v4"
+)
+
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// render writes a page, or its fragment for htmx requests, with status. The
+// output is buffered first, so the session is saved (cookie headers) and a
+// rendering error still becomes a proper error page. Pass a nil fragment
+// for pages without one.
+func (a *App) render(c echo.Context, status int, page, fragment templ.Component) error {
+	r := c.Request()
+	c.Response().Header().Add("Vary", "HX-Request")
+	comp := page
+	if fragment != nil && wantsFragment(r) {
+		comp = fragment
+	}
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	defer func() {
+		if buf.Cap() <= 4<<20 {
+			bufPool.Put(buf)
+		}
+	}()
+	if err := comp.Render(r.Context(), buf); err != nil {
+		return err
+	}
+	if err := a.saveSession(c); err != nil {
+		return err
+	}
+	h := c.Response().Header()
+	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
+	h.Set("Cache-Control", "no-store")
+	c.Response().WriteHeader(status)
+	_, err := c.Response().Write(buf.Bytes())
+	return err
+}

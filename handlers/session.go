@@ -1,0 +1,115 @@
+package handlers
+
+import (
+	"net/http"
+	"net/url"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/static"
+	"github.com/sellerdesk/sellerdesk/views/layouts"
+)
+
+const sessionKey = "session"
+
+// loadSession attaches the visitor's session to the request. A broken,
+// tampered or expired cookie simply gives an empty session; only an
+// unreachable session store stops the request (503).
+func (a *App) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		sess, err := a.deps.Sessions.Load(c.Request())
+		if err != nil {
+			return errSessionStore(err)
+		}
+		c.Set(sessionKey, sess)
+		return next(c)
+	}
+}
+
+// session returns the request's session (set by loadSession).
+func session(c echo.Context) *sessions.Session {
+	s, _ := c.Get(sessionKey).(*sessions.Session)
+	return s
+}
+
+// loggedIn reports whether a session holds a complete login.
+func loggedIn(s *sessions.Session) bool {
+	return s != nil && s.LoggedIn() && s.Data().SellerID > 0
+}
+
+// requireLogin sends visitors without a login to the login page and brings
+// them back afterwards (for GET; a form post returns to its page).
+func (a *App) requireLogin(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		sess := session(c)
+		if loggedIn(sess) {
+			return next(c)
+		}
+		r := c.Request()
+		target := r.URL.RequestURI()
+		if r.Method != http.MethodGet {
+			target = r.URL.Path
+		}
+		if !isHTMX(r) || r.Method == http.MethodGet {
+			sess.SetReturnTo(target)
+		}
+		if !sess.IsNew() {
+			sess.AddFlash("info", "Please log in to continue.")
+		}
+		return a.redirect(c, "/login")
+	}
+}
+
+// saveSession persists the session if anything changed. It runs before any
+// byte of the response is written, so cookies and errors still work.
+func (a *App) saveSession(c echo.Context) error {
+	sess := session(c)
+	if sess == nil {
+		return nil
+	}
+	if err := sess.Save(c.Request(), c.Response()); err != nil {
+		return errSessionStore(err)
+	}
+	return nil
+}
+
+// chrome builds the page frame for the request, taking the session's flash
+// messages (they are shown once).
+func (a *App) chrome(c echo.Context, title, active string) layouts.Chrome {
+	ch := layouts.Chrome{
+		Title:     title,
+		Active:    active,
+		Demo:      a.deps.Demo,
+		RequestID: requestIDOf(c.Request().Context()),
+		Assets:    layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX)},
+	}
+	sess := session(c)
+	if sess == nil {
+		return ch
+	}
+	if loggedIn(sess) {
+		d := sess.Data()
+		ch.User = &layouts.User{ClientID: d.ClientID, DisplayName: d.DisplayName, SellerID: d.SellerID, Environment: d.Environment}
+	}
+	for _, f := range sess.PopFlashes() {
+		ch.Flashes = append(ch.Flashes, layouts.Flash{Kind: f.Kind, Text: f.Text})
+	}
+	return ch
+}
+
+// localOr returns target when it is a path on this site, else fallback.
+func localOr(target, fallback string) string {
+	if sessions.IsLocalPath(target) {
+		return target
+	}
+	return fallback
+}
+
+// withQuery returns path with the given query (or the bare path).
+func withQuery(path string, q url.Values) string {
+	if enc := q.Encode(); enc != "" {
+		return path + "?" + enc
+	}
+	return path
+}

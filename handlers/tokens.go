@@ -1,0 +1,101 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/sessions"
+)
+
+// sessionTokens keeps a user's marketplace tokens in their server-side
+// session, so every dashboard instance sees the same tokens and a refresh
+// made by one request serves the next. It is an apiclient.TokenStore.
+type sessionTokens struct {
+	store *sessions.Store
+	id    string
+}
+
+var (
+	_ apiclient.TokenStore         = sessionTokens{}
+	_ apiclient.TokenRefreshLocker = sessionTokens{}
+)
+
+// tokenName is the session's name for a token: its interface and, for the
+// B2B API, its environment ("b2b/test", "seller").
+func tokenName(key apiclient.TokenKey) string {
+	if key.Kind == apiclient.TokenKind("b2b") {
+		return "b2b/" + string(key.Environment)
+	}
+	return string(key.Kind)
+}
+
+// LoadToken reads the token from the session store (not from a copy taken
+// at the start of the request, so a refresh by another request or instance
+// is seen at once).
+func (s sessionTokens) LoadToken(ctx context.Context, key apiclient.TokenKey) (apiclient.Token, bool, error) {
+	all, err := s.store.LoadTokens(ctx, s.id)
+	if err != nil {
+		if errors.Is(err, sessions.ErrNotFound) {
+			return apiclient.Token{}, false, nil
+		}
+		return apiclient.Token{}, false, errSessionStore(err)
+	}
+	t, ok := all[tokenName(key)]
+	if !ok {
+		return apiclient.Token{}, false, nil
+	}
+	return apiclient.Token{AccessToken: t.AccessToken, RefreshToken: t.RefreshToken, IssuedAt: t.IssuedAt, ExpiresAt: t.ExpiresAt}, true, nil
+}
+
+// SaveToken stores a refreshed token. A session logged out meanwhile stays
+// logged out: the store refuses to recreate it, and the refreshed token is
+// simply dropped.
+func (s sessionTokens) SaveToken(ctx context.Context, key apiclient.TokenKey, t apiclient.Token) error {
+	err := s.store.SaveToken(ctx, s.id, tokenName(key), storedToken(t))
+	if err != nil && !errors.Is(err, sessions.ErrNotFound) {
+		return errSessionStore(err)
+	}
+	return nil
+}
+
+// LockTokenRefresh serialises refreshes of one session's token across
+// requests (and, with a shared database, across instances).
+func (s sessionTokens) LockTokenRefresh(ctx context.Context, key apiclient.TokenKey) (func(), error) {
+	unlock, err := s.store.LockTokenRefresh(ctx, s.id, tokenName(key))
+	if err != nil {
+		return nil, errSessionStore(err)
+	}
+	return unlock, nil
+}
+
+func storedToken(t apiclient.Token) sessions.StoredToken {
+	return sessions.StoredToken{AccessToken: t.AccessToken, RefreshToken: t.RefreshToken, IssuedAt: t.IssuedAt, ExpiresAt: t.ExpiresAt}
+}
+
+// capturedTokens is the token store of a login attempt: the session that
+// will hold the tokens does not exist until the login succeeds, so tokens
+// are kept here and handed to the session afterwards.
+type capturedTokens struct {
+	mu     sync.Mutex
+	tokens map[string]apiclient.Token
+}
+
+func newCapturedTokens() *capturedTokens {
+	return &capturedTokens{tokens: map[string]apiclient.Token{}}
+}
+
+func (c *capturedTokens) LoadToken(_ context.Context, key apiclient.TokenKey) (apiclient.Token, bool, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	t, ok := c.tokens[tokenName(key)]
+	return t, ok, nil
+}
+
+func (c *capturedTokens) SaveToken(_ context.Context, key apiclient.TokenKey, t apiclient.Token) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.tokens[tokenName(key)] = t
+	return nil
+}

@@ -1,0 +1,244 @@
+// Package testapp starts the whole dashboard for tests: the sandbox on a
+// loopback port, a SQLite session store in a temporary folder, the real
+// router, and a cookie-keeping client that behaves like a browser without
+// JavaScript.
+package testapp
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+	"github.com/sellerdesk/sellerdesk/sessions"
+)
+
+// Options adjust the dashboard under test.
+type Options struct {
+	Sandbox         sandbox.Options
+	ChunkSize       int
+	PageRetryBudget time.Duration
+	BulkRetryBudget time.Duration
+}
+
+// App is a running dashboard with its sandbox.
+type App struct {
+	Sandbox *sandbox.Sandbox
+	Market  *demo.Marketplace
+	Handler *handlers.App
+	Store   *sessions.Store
+	Server  *httptest.Server
+	URL     string
+	Logs    *SafeBuffer
+}
+
+// SafeBuffer is a bytes.Buffer safe for concurrent log writes.
+type SafeBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *SafeBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+// String returns everything logged so far.
+func (b *SafeBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// New starts a dashboard for the test and stops it when the test ends.
+func New(t testing.TB, opts Options) *App {
+	t.Helper()
+	logs := &SafeBuffer{}
+	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	sb := sandbox.New(opts.Sandbox)
+	m, err := demo.Start(sb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+
+	backend, err := sessions.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "sessions.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { backend.Close() })
+	key := bytes.Repeat([]byte{7}, sessions.KeySize)
+	store, err := sessions.NewStore(backend, sessions.Options{Keys: [][]byte{key}, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := apiclient.New(apiclient.Options{
+		B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL,
+		Now: sb.Now, Logger: log,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := handlers.New(handlers.Deps{
+		API: api, Sessions: store, Logger: log, Demo: true, DemoCredentials: demo.Credentials(), Now: sb.Now,
+		ChunkSize: opts.ChunkSize, PageRetryBudget: opts.PageRetryBudget, BulkRetryBudget: opts.BulkRetryBudget,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return &App{Sandbox: sb, Market: m, Handler: h, Store: store, Server: srv, URL: srv.URL, Logs: logs}
+}
+
+// Browser is a cookie-keeping HTTP client that does not follow redirects,
+// so tests see every 303.
+type Browser struct {
+	t      testing.TB
+	app    *App
+	Client *http.Client
+	HTMX   bool // send HX-Request: true, like htmx does
+}
+
+// Browser returns a new visitor with an empty cookie jar.
+func (a *App) Browser(t testing.TB) *Browser {
+	jar, _ := cookiejar.New(nil)
+	return &Browser{t: t, app: a, Client: &http.Client{
+		Jar:           jar,
+		Timeout:       30 * time.Second,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
+	}}
+}
+
+// Page is a fetched response with its body parsed.
+type Page struct {
+	Status   int
+	Header   http.Header
+	Body     string
+	Doc      *goquery.Document
+	Location string
+}
+
+// Text returns the trimmed text of the first element matching sel.
+func (p *Page) Text(sel string) string {
+	return strings.Join(strings.Fields(p.Doc.Find(sel).First().Text()), " ")
+}
+
+// Has reports whether any element matches sel.
+func (p *Page) Has(sel string) bool { return p.Doc.Find(sel).Length() > 0 }
+
+// Do sends a request and reads the answer.
+func (b *Browser) Do(method, path string, form url.Values) *Page {
+	b.t.Helper()
+	var body io.Reader
+	if form != nil {
+		body = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequest(method, b.app.URL+path, body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	if b.HTMX {
+		req.Header.Set("HX-Request", "true")
+	}
+	resp, err := b.Client.Do(req)
+	if err != nil {
+		b.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	doc, err := goquery.NewDocumentFromReader(bytes.NewReader(raw))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	return &Page{Status: resp.StatusCode, Header: resp.Header, Body: string(raw), Doc: doc, Location: resp.Header.Get("Location")}
+}
+
+// Get fetches a page.
+func (b *Browser) Get(path string) *Page { return b.Do(http.MethodGet, path, nil) }
+
+// Post submits a form.
+func (b *Browser) Post(path string, form url.Values) *Page { return b.Do(http.MethodPost, path, form) }
+
+// Follow fetches where a redirect points (303 or HX-Redirect).
+func (b *Browser) Follow(p *Page) *Page {
+	b.t.Helper()
+	to := p.Location
+	if to == "" {
+		to = p.Header.Get("HX-Redirect")
+	}
+	if to == "" {
+		b.t.Fatalf("not a redirect: status %d", p.Status)
+	}
+	htmx := b.HTMX
+	b.HTMX = false
+	defer func() { b.HTMX = htmx }()
+	return b.Get(to)
+}
+
+// Login logs in with the given credentials and fails the test unless the
+// dashboard accepts them.
+func (b *Browser) Login(clientID, secret string, seller, env string) *Page {
+	b.t.Helper()
+	p := b.Post("/login", url.Values{"client_id": {clientID}, "client_secret": {secret}, "seller_id": {seller}, "environment": {env}})
+	if p.Status != http.StatusSeeOther {
+		b.t.Fatalf("login as %s: status %d, want 303; error: %q", clientID, p.Status, p.Text("#login-error"))
+	}
+	return b.Follow(p)
+}
+
+// LoginDemo logs in as seller 1001 in the test environment.
+func (b *Browser) LoginDemo() *Page {
+	return b.Login("demo-1001", "sandbox-secret-1001", "1001", "test")
+}
+
+// FormValues collects the named inputs of the form matching sel, as a
+// browser would submit it without changes.
+func (p *Page) FormValues(sel string) url.Values {
+	v := url.Values{}
+	p.Doc.Find(sel).Find("input, select").Each(func(_ int, s *goquery.Selection) {
+		name, ok := s.Attr("name")
+		if !ok || name == "" {
+			return
+		}
+		if goquery.NodeName(s) == "select" {
+			val := s.Find("option[selected]").AttrOr("value", "")
+			if val == "" {
+				val = s.Find("option").First().AttrOr("value", "")
+			}
+			v.Add(name, val)
+			return
+		}
+		typ := s.AttrOr("type", "text")
+		if (typ == "checkbox" || typ == "radio") && !s.Is("[checked]") {
+			return
+		}
+		if typ == "submit" {
+			return
+		}
+		v.Add(name, s.AttrOr("value", ""))
+	})
+	return v
+}

@@ -1,0 +1,174 @@
+// Package format holds the plain, tested functions that turn values into the
+// text pages show: money, dates, durations, status badges and shortened
+// untrusted strings.
+package format
+
+import (
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Money formats an amount in kopecks as roubles with two decimals and a space
+// between thousands: 123450 → "1 234.50".
+func Money(kopecks int64) string {
+	neg := kopecks < 0
+	u := uint64(kopecks)
+	if neg {
+		u = uint64(-kopecks)
+	}
+	whole, frac := u/100, u%100
+	digits := strconv.FormatUint(whole, 10)
+	var b strings.Builder
+	b.Grow(len(digits) + len(digits)/3 + 4)
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, r := range digits {
+		if i > 0 && (len(digits)-i)%3 == 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+	}
+	b.WriteByte('.')
+	if frac < 10 {
+		b.WriteByte('0')
+	}
+	b.WriteString(strconv.FormatUint(frac, 10))
+	return b.String()
+}
+
+// MoneyInput formats kopecks the way an input field holds them: no
+// thousands separator, two decimals ("1234.50"), so the value round-trips
+// through the price parser unchanged.
+func MoneyInput(kopecks int64) string {
+	return strings.ReplaceAll(Money(kopecks), " ", "")
+}
+
+// DateTime formats a time for tables, in UTC so every user of a seller sees
+// the same thing: "2026-11-21 09:53". The zero time is an empty string.
+func DateTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format("2006-01-02 15:04")
+}
+
+// Clock formats a time of day with seconds, for "try again at" messages.
+func Clock(t time.Time) string {
+	return t.UTC().Format("15:04:05 UTC")
+}
+
+// Duration says how long is left in words a person reads at a glance:
+// "14 min", "45 s", "2 h 5 min". Negative durations read "expired".
+func Duration(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "expired"
+	case d < time.Minute:
+		return strconv.Itoa(int(d.Round(time.Second)/time.Second)) + " s"
+	case d < time.Hour:
+		return strconv.Itoa(int(d/time.Minute)) + " min"
+	default:
+		h := int(d / time.Hour)
+		m := int((d % time.Hour) / time.Minute)
+		if m == 0 {
+			return strconv.Itoa(h) + " h"
+		}
+		return strconv.Itoa(h) + " h " + strconv.Itoa(m) + " min"
+	}
+}
+
+// Tone is the colour family of a status badge.
+type Tone string
+
+// The tones a badge can take; they match classes in app.css.
+const (
+	ToneNeutral Tone = ""
+	ToneOK      Tone = "ok"
+	ToneWarn    Tone = "warn"
+	ToneBad     Tone = "bad"
+	ToneInfo    Tone = "info"
+)
+
+var tones = map[string]Tone{
+	// orders
+	"new": ToneInfo, "confirmed": ToneInfo, "to_delivery": ToneWarn,
+	"delivered": ToneOK, "canceled": ToneBad, "returned": ToneBad,
+	// nomenclature and price updates
+	"online": ToneOK, "in_moderation": ToneWarn, "rejected": ToneBad, "disabled": ToneNeutral,
+	"OK": ToneOK, "PROCESSING": ToneWarn, "ERROR": ToneBad,
+	// return boxes
+	"in_progress": ToneWarn, "accepted": ToneInfo, "loading": ToneWarn, "shipped": ToneOK,
+	// notifications
+	"processing": ToneWarn,
+}
+
+// StatusTone picks the badge colour of a marketplace status value. Unknown
+// values are neutral: the marketplace may add states we have not seen.
+func StatusTone(status string) Tone {
+	return tones[status]
+}
+
+// StatusLabel turns a status value into words: "to_delivery" → "to delivery".
+func StatusLabel(status string) string {
+	if status == "" {
+		return "—"
+	}
+	return strings.ReplaceAll(strings.ToLower(status), "_", " ")
+}
+
+// Short returns s cleaned for display and cut to at most max runes (an
+// ellipsis marks the cut), and whether it was cut. Control characters become
+// spaces so they cannot break a layout; markup needs no treatment here
+// because templ escapes every value it prints.
+func Short(s string, max int) (string, bool) {
+	clean := Clean(s)
+	if utf8.RuneCountInString(clean) <= max {
+		return clean, false
+	}
+	n := 0
+	for i := range clean {
+		if n == max {
+			return strings.TrimRightFunc(clean[:i], unicode.IsSpace) + "…", true
+		}
+		n++
+	}
+	return clean, false
+}
+
+// Clean replaces control and invalid characters with spaces, keeping the
+// rest of the string as it is.
+func Clean(s string) string {
+	ok := true
+	for _, r := range s {
+		if r == utf8.RuneError || (unicode.IsControl(r) && r != ' ') || r == '\u2028' || r == '\u2029' {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// Plural picks the singular or plural noun for n: Plural(1, "row", "rows").
+func Plural(n int, one, many string) string {
+	if n == 1 || n == -1 {
+		return one
+	}
+	return many
+}
+
+// Count formats "n noun" with the right plural.
+func Count(n int, one, many string) string {
+	return strconv.Itoa(n) + " " + Plural(n, one, many)
+}

@@ -1,0 +1,53 @@
+// Package layouts holds the page frame every screen is drawn in.
+package layouts
+
+// Chrome is what the frame needs to know about the request: title, assets,
+// who is logged in, which section is active and the messages to show.
+type Chrome struct {
+	Title        string
+	Assets       Assets
+	User         *User // nil when nobody is logged in
+	Active       string
+	Flashes      []Flash
+	Demo         bool
+	RefreshAfter int // seconds; above zero the page reloads itself (busy marketplace)
+	RequestID    string
+}
+
+// Assets are the cache-busted URLs of the stylesheet and scripts.
+type Assets struct {
+	CSS, JS, HTMX string
+}
+
+// User is the logged-in seller account as the header shows it.
+type User struct {
+	ClientID    string
+	DisplayName string
+	SellerID    int64
+	Environment string
+}
+
+// Flash is a one-time message shown at the top of the next page.
+type Flash struct {
+	Kind string // ok, info, warn, bad
+	Text string
+}
+
+// NavItem is one entry of the main navigation.
+type NavItem struct {
+	Key, Label, Href string
+}
+
+// Nav lists the sections in the order the header shows them.
+var Nav = []NavItem{
+	{"overview", "Overview", "/"},
+	{"orders", "Orders", "/orders"},
+	{"nomenclature", "Nomenclature", "/nomenclature"},
+	{"prices", "Prices", "/prices"},
+	{"return-boxes", "Return boxes", "/return-boxes"},
+}
+
+// htmxConfig keeps htmx inside a strict Content-Security-Policy (no eval, no
+// inline styles) and swaps 422 answers, which carry forms with their errors.
+const htmxConfig = `{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"historyCacheSize":0,` +
+	`"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"422","swap":true},{"code":"[45]..","swap":true,"error":true}]}`

@@ -1,0 +1,188 @@
+// Package pages holds one templ component per screen and the view models
+// they draw. View models carry display-ready strings and primitives only:
+// handlers map marketplace data into them.
+package pages
+
+import "github.com/sellerdesk/sellerdesk/views/components"
+
+// DemoCredential is a sandbox account offered on the login page in demo mode.
+type DemoCredential struct {
+	ClientID, ClientSecret string
+	SellerID               int64
+	Note                   string
+}
+
+// LoginForm is the login page: the typed values (never the secret), and the
+// reasons fields were refused.
+type LoginForm struct {
+	ClientID, SellerID, Environment, DisplayName string
+	Next                                         string
+	Errors                                       map[string]string // by field name
+	FormError                                    string
+	FormNote                                     string
+	Demo                                         []DemoCredential
+}
+
+// Count is one line of a per-status count list.
+type Count struct {
+	Status string
+	Count  int
+	Href   string
+}
+
+// TokenState says how long a token of the session has left.
+type TokenState struct {
+	Name      string
+	ExpiresIn string
+	Present   bool
+}
+
+// Overview is the start page after login.
+type Overview struct {
+	ClientID, Environment string
+	SellerID              int64
+	Tokens                []TokenState
+	Orders                []Count
+	OrdersTotal           int
+	Nomenclature          []Count
+	NomenclatureTotal     int
+	Boxes                 []Count
+	BoxesTotal            int
+}
+
+// Option is one choice of a select.
+type Option struct {
+	Value, Label string
+}
+
+// Resend is the resend-notifications control: a small form whose answer
+// replaces it in place.
+type Resend struct {
+	FormID   string   // element id, also sent back so the server renders the same control
+	OrderNrs []string // hidden order numbers; empty for the bulk form (checkboxes carry them)
+	Label    string
+	State    string // "", "ok", "busy", "bad"
+	Message  string
+	RetryIn  int    // seconds until another attempt is allowed; above zero disables the button
+	RetryAt  string // the same moment as a clock time, for pages without JavaScript
+	Return   string // where a plain form post comes back to
+}
+
+// OrderRow is one order in the orders table.
+type OrderRow struct {
+	OrderNr, Href, Status, Created, Updated, Sum, Delivery, Payment string
+	Items                                                           int
+	Confirmed                                                       bool
+	Resend                                                          Resend
+}
+
+// OrdersView is the orders list with its filter and pager.
+type OrdersView struct {
+	Status   string
+	Limit    string
+	Statuses []Option
+	Limits   []Option
+	Rows     []OrderRow
+	Pager    components.Pager
+	Bulk     Resend
+	Return   string
+}
+
+// OrderItemRow is one item of an order.
+type OrderItemRow struct {
+	ID, SKU, MarketplaceSKU, Description, Size, Status, SalePrice, PaidPrice string
+}
+
+// OrderDetail is one order with its items.
+type OrderDetail struct {
+	OrderNr, Status, Created, Updated, Sum, Delivery, Payment, Currency string
+	Confirmed                                                           bool
+	ItemQuantity                                                        int
+	Items                                                               []OrderItemRow
+	Resend                                                              Resend
+	Back                                                                string
+}
+
+// RowResult is what the marketplace (or local validation) said about a row
+// after a submit.
+type RowResult struct {
+	State    string // "", "accepted", "rejected", "invalid"
+	Messages []string
+	Before   string // accepted rows: the old value
+	After    string // accepted rows: the new value
+}
+
+// Summary is the line above a table after a submit.
+type Summary struct {
+	Updated, Rejected, Invalid, Unchanged int
+	Note                                  string
+}
+
+// NomenclatureRow is one record of the nomenclature table with its
+// mass-update inputs.
+type NomenclatureRow struct {
+	Key                                                    string // warehouse|barcode, for element ids
+	Warehouse, Barcode, SKU, Name, Brand, Size             string
+	Price, SalePrice                                       string
+	Quantity, OrigQuantity, Status, OrigStatus, LiveStatus string
+	Errors                                                 map[string]string // "quantity", "status"
+	Result                                                 RowResult
+}
+
+// NomenclatureView is the nomenclature list with its mass-update form.
+type NomenclatureView struct {
+	Limit    string
+	Limits   []Option
+	Statuses []Option
+	Rows     []NomenclatureRow
+	Pager    components.Pager
+	Action   string
+	Summary  *Summary
+}
+
+// PriceRow is one product of the prices table with its inputs.
+type PriceRow struct {
+	SKU, Name, Brand, Size, Warehouses         string
+	Current, CurrentSale, UpdateStatus         string
+	OrigPrice, OrigSale, OrigStart, OrigEnd    string
+	Price, Sale, Start, End                    string
+	Errors                                     map[string]string // "price", "sale", "start", "end"
+	Result                                     RowResult
+}
+
+// PricesView is the prices form.
+type PricesView struct {
+	Limit   string
+	Limits  []Option
+	Rows    []PriceRow
+	Pager   components.Pager
+	Action  string
+	Summary *Summary
+}
+
+// BoxRow is one return box.
+type BoxRow struct {
+	Code, Status, Dimension, Created, Updated, Shipped string
+	Items                                              int
+}
+
+// BoxesView is the return boxes list.
+type BoxesView struct {
+	Status   string
+	Limit    string
+	Statuses []Option
+	Limits   []Option
+	Rows     []BoxRow
+	Pager    components.Pager
+}
+
+// ErrorView is a page or fragment explaining a failure.
+type ErrorView struct {
+	Status    int
+	Title     string
+	Message   string
+	RequestID string
+	RetryIn   int // seconds; above zero the page says when it retries
+	LinkHref  string
+	LinkText  string
+}
