@@ -1,0 +1,115 @@
+package sessions
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"time"
+)
+
+// Record is one stored session as a backend sees it. The payload is sealed
+// by the Store; backends never see plaintext.
+type Record struct {
+	// ID is the session id (43 characters, base64url of 32 random bytes).
+	ID string
+	// Payload is the sealed Data.
+	Payload []byte
+	// CreatedAt starts the absolute lifetime.
+	CreatedAt time.Time
+	// LastSeen starts the idle timeout; refreshed at most once a minute.
+	LastSeen time.Time
+	// ExpiresAt is when the session dies unless seen again: the earlier of
+	// the absolute and the idle deadline. Purge deletes by it.
+	ExpiresAt time.Time
+}
+
+// Backend stores sessions and their tokens. Implementations: SQLite
+// (OpenSQLite) and PostgreSQL (OpenPostgres). Every method is bounded by its
+// ctx; database failures are reported as errors wrapping ErrUnavailable, a
+// missing session as ErrNotFound. The shared contract test suite in
+// contract_test.go defines the expected behaviour.
+type Backend interface {
+	// Create inserts a new session. It is the only method that creates a
+	// row, so nothing else can resurrect a deleted session.
+	Create(ctx context.Context, rec Record) error
+	// Load returns the session with the given id, or ErrNotFound.
+	Load(ctx context.Context, id string) (Record, error)
+	// UpdatePayload replaces the payload and the activity times of an
+	// existing session. It returns ErrNotFound, writing nothing, when the
+	// session no longer exists.
+	UpdatePayload(ctx context.Context, id string, payload []byte, lastSeen, expiresAt time.Time) error
+	// Touch records activity (sliding idle timeout) without changing the
+	// payload. It returns ErrNotFound when the session no longer exists.
+	Touch(ctx context.Context, id string, lastSeen, expiresAt time.Time) error
+	// SaveToken inserts or replaces one sealed token of an existing session.
+	// It returns ErrNotFound, writing nothing, when the session does not
+	// exist, also when it is deleted concurrently.
+	SaveToken(ctx context.Context, id, name string, sealed []byte, updatedAt time.Time) error
+	// LoadTokens returns the sealed tokens of a session by name, or
+	// ErrNotFound when the session does not exist.
+	LoadTokens(ctx context.Context, id string) (map[string][]byte, error)
+	// Delete removes a session and its tokens. Deleting a missing session
+	// is not an error.
+	Delete(ctx context.Context, id string) error
+	// Purge deletes at most limit sessions (with their tokens) whose
+	// ExpiresAt is at or before now, and reports how many it deleted.
+	Purge(ctx context.Context, now time.Time, limit int) (int, error)
+	// LockTokenRefresh takes an exclusive lock on key, shared by every
+	// process using the same database, and returns the function that
+	// releases it. It waits until the lock is free or ctx is done.
+	LockTokenRefresh(ctx context.Context, key string) (unlock func(), err error)
+	// StoredSize reports the bytes a session occupies in the database
+	// (session row and token rows), as the database measures them.
+	StoredSize(ctx context.Context, id string) (int, error)
+	// Close releases the database connections.
+	Close() error
+}
+
+// keyedMutex is an in-process lock per key whose waits honour a context.
+// It serves SQLite, where one process owns the database file.
+type keyedMutex struct {
+	mu    sync.Mutex
+	locks map[string]*keyedLock
+}
+
+type keyedLock struct {
+	ch   chan struct{} // holds one token while the lock is held
+	refs int           // holders and waiters; the entry is dropped at zero
+}
+
+func (k *keyedMutex) lock(ctx context.Context, key string) (func(), error) {
+	k.mu.Lock()
+	if k.locks == nil {
+		k.locks = make(map[string]*keyedLock)
+	}
+	l := k.locks[key]
+	if l == nil {
+		l = &keyedLock{ch: make(chan struct{}, 1)}
+		k.locks[key] = l
+	}
+	l.refs++
+	k.mu.Unlock()
+
+	select {
+	case l.ch <- struct{}{}:
+	case <-ctx.Done():
+		k.release(key, l)
+		return nil, fmt.Errorf("sessions: wait for lock: %w", ctx.Err())
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			<-l.ch
+			k.release(key, l)
+		})
+	}, nil
+}
+
+func (k *keyedMutex) release(key string, l *keyedLock) {
+	k.mu.Lock()
+	l.refs--
+	if l.refs == 0 {
+		delete(k.locks, key)
+	}
+	k.mu.Unlock()
+}

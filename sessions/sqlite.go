@@ -1,0 +1,288 @@
+package sessions
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+)
+
+// sqliteMigrations are applied in order; the schema_version table records
+// how many ran. Never edit one that shipped: append a new one.
+var sqliteMigrations = []string{
+	// 1: sessions and their tokens. Times are Unix milliseconds.
+	`CREATE TABLE sessions (
+		id         TEXT    PRIMARY KEY,
+		payload    BLOB    NOT NULL,
+		created_at INTEGER NOT NULL,
+		last_seen  INTEGER NOT NULL,
+		expires_at INTEGER NOT NULL
+	) WITHOUT ROWID;
+	CREATE INDEX sessions_expires_at ON sessions (expires_at);
+	CREATE TABLE session_tokens (
+		session_id TEXT    NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+		name       TEXT    NOT NULL,
+		sealed     BLOB    NOT NULL,
+		updated_at INTEGER NOT NULL,
+		PRIMARY KEY (session_id, name)
+	) WITHOUT ROWID;`,
+}
+
+// sqliteBackend keeps sessions in a SQLite file. Writes go through a pool
+// of one connection whose transactions begin IMMEDIATE: SQLite allows one
+// writer at a time, and queueing writers in Go (bounded by ctx) instead of
+// in SQLite's busy handler avoids SQLITE_BUSY under concurrent requests.
+// Reads use their own pool: in WAL mode readers never wait for the writer.
+type sqliteBackend struct {
+	w, r  *sql.DB
+	locks keyedMutex
+}
+
+// sqliteReaders is the size of the read pool.
+const sqliteReaders = 4
+
+// OpenSQLite opens (creating if needed) the SQLite session database at path
+// and migrates its schema. Locks (LockTokenRefresh) are in-process: one
+// process owns a SQLite file.
+func OpenSQLite(ctx context.Context, path string) (Backend, error) {
+	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
+		return nil, errors.New("sessions: sqlite needs a file path")
+	}
+	if strings.ContainsAny(path, "?#") {
+		return nil, fmt.Errorf("sessions: sqlite path %q must not contain '?' or '#'", path)
+	}
+	const common = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+	w, err := sql.Open("sqlite", path+"?"+common+"&_pragma=journal_mode(WAL)&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("sessions: open sqlite: %w", err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	b := &sqliteBackend{w: w}
+	if err := b.migrate(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sessions: open sqlite: %w", err)
+	}
+	r.SetMaxOpenConns(sqliteReaders)
+	r.SetMaxIdleConns(sqliteReaders)
+	b.r = r
+	if err := r.PingContext(ctx); err != nil {
+		b.Close()
+		return nil, unavailable("open sqlite", err)
+	}
+	return b, nil
+}
+
+func (b *sqliteBackend) migrate(ctx context.Context) error {
+	tx, err := b.w.BeginTx(ctx, nil)
+	if err != nil {
+		return unavailable("migrate", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
+		component TEXT PRIMARY KEY,
+		version   INTEGER NOT NULL
+	)`); err != nil {
+		return unavailable("migrate", err)
+	}
+	var version int
+	err = tx.QueryRowContext(ctx, `SELECT version FROM schema_version WHERE component = 'sessions'`).Scan(&version)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return unavailable("migrate", err)
+	}
+	if version > len(sqliteMigrations) {
+		return fmt.Errorf("sessions: database schema version %d is newer than this program knows (%d)", version, len(sqliteMigrations))
+	}
+	for i := version; i < len(sqliteMigrations); i++ {
+		if _, err := tx.ExecContext(ctx, sqliteMigrations[i]); err != nil {
+			return fmt.Errorf("sessions: migration %d: %w", i+1, err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (component, version) VALUES ('sessions', ?)
+		ON CONFLICT (component) DO UPDATE SET version = excluded.version`, len(sqliteMigrations)); err != nil {
+		return unavailable("migrate", err)
+	}
+	return unavailable("migrate", tx.Commit())
+}
+
+func ms(t time.Time) int64 { return t.UnixMilli() }
+
+func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
+
+func (b *sqliteBackend) Create(ctx context.Context, rec Record) error {
+	res, err := b.w.ExecContext(ctx, `INSERT INTO sessions (id, payload, created_at, last_seen, expires_at)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+		rec.ID, rec.Payload, ms(rec.CreatedAt), ms(rec.LastSeen), ms(rec.ExpiresAt))
+	if err != nil {
+		return unavailable("create", err)
+	}
+	return mustAffect(res, errExists)
+}
+
+func (b *sqliteBackend) Load(ctx context.Context, id string) (Record, error) {
+	rec := Record{ID: id}
+	var created, seen, expires int64
+	err := b.r.QueryRowContext(ctx, `SELECT payload, created_at, last_seen, expires_at FROM sessions WHERE id = ?`, id).
+		Scan(&rec.Payload, &created, &seen, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Record{}, ErrNotFound
+	}
+	if err != nil {
+		return Record{}, unavailable("load", err)
+	}
+	rec.CreatedAt, rec.LastSeen, rec.ExpiresAt = fromMS(created), fromMS(seen), fromMS(expires)
+	return rec, nil
+}
+
+func (b *sqliteBackend) UpdatePayload(ctx context.Context, id string, payload []byte, lastSeen, expiresAt time.Time) error {
+	res, err := b.w.ExecContext(ctx, `UPDATE sessions SET payload = ?, last_seen = ?, expires_at = ? WHERE id = ?`,
+		payload, ms(lastSeen), ms(expiresAt), id)
+	if err != nil {
+		return unavailable("save", err)
+	}
+	return mustAffect(res, ErrNotFound)
+}
+
+func (b *sqliteBackend) Touch(ctx context.Context, id string, lastSeen, expiresAt time.Time) error {
+	res, err := b.w.ExecContext(ctx, `UPDATE sessions SET last_seen = ?, expires_at = ? WHERE id = ?`,
+		ms(lastSeen), ms(expiresAt), id)
+	if err != nil {
+		return unavailable("touch", err)
+	}
+	return mustAffect(res, ErrNotFound)
+}
+
+func (b *sqliteBackend) SaveToken(ctx context.Context, id, name string, sealed []byte, updatedAt time.Time) error {
+	// One statement that inserts only if the session exists: with a single
+	// writer connection nothing can delete the session in between.
+	res, err := b.w.ExecContext(ctx, `INSERT INTO session_tokens (session_id, name, sealed, updated_at)
+		SELECT id, ?, ?, ? FROM sessions WHERE id = ?
+		ON CONFLICT (session_id, name) DO UPDATE SET sealed = excluded.sealed, updated_at = excluded.updated_at`,
+		name, sealed, ms(updatedAt), id)
+	if err != nil {
+		return unavailable("save token", err)
+	}
+	return mustAffect(res, ErrNotFound)
+}
+
+func (b *sqliteBackend) LoadTokens(ctx context.Context, id string) (map[string][]byte, error) {
+	// A LEFT JOIN tells a session without tokens from a missing session
+	// in one consistent read.
+	rows, err := b.r.QueryContext(ctx, `SELECT t.name, t.sealed FROM sessions s
+		LEFT JOIN session_tokens t ON t.session_id = s.id WHERE s.id = ?`, id)
+	if err != nil {
+		return nil, unavailable("load tokens", err)
+	}
+	defer rows.Close()
+	found := false
+	out := make(map[string][]byte)
+	for rows.Next() {
+		found = true
+		var name sql.NullString
+		var sealed []byte
+		if err := rows.Scan(&name, &sealed); err != nil {
+			return nil, unavailable("load tokens", err)
+		}
+		if name.Valid {
+			out[name.String] = sealed
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, unavailable("load tokens", err)
+	}
+	if !found {
+		return nil, ErrNotFound
+	}
+	return out, nil
+}
+
+func (b *sqliteBackend) Delete(ctx context.Context, id string) error {
+	tx, err := b.w.BeginTx(ctx, nil)
+	if err != nil {
+		return unavailable("delete", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM session_tokens WHERE session_id = ?`, id); err != nil {
+		return unavailable("delete", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id = ?`, id); err != nil {
+		return unavailable("delete", err)
+	}
+	return unavailable("delete", tx.Commit())
+}
+
+func (b *sqliteBackend) Purge(ctx context.Context, now time.Time, limit int) (int, error) {
+	if limit <= 0 {
+		return 0, nil
+	}
+	tx, err := b.w.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, unavailable("purge", err)
+	}
+	defer tx.Rollback()
+	// Inside the IMMEDIATE transaction both subqueries see the same rows.
+	const batch = `SELECT id FROM sessions WHERE expires_at <= ? ORDER BY expires_at LIMIT ?`
+	if _, err := tx.ExecContext(ctx, `DELETE FROM session_tokens WHERE session_id IN (`+batch+`)`, ms(now), limit); err != nil {
+		return 0, unavailable("purge", err)
+	}
+	res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id IN (`+batch+`)`, ms(now), limit)
+	if err != nil {
+		return 0, unavailable("purge", err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return 0, unavailable("purge", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, unavailable("purge", err)
+	}
+	return int(n), nil
+}
+
+func (b *sqliteBackend) LockTokenRefresh(ctx context.Context, key string) (func(), error) {
+	return b.locks.lock(ctx, key)
+}
+
+func (b *sqliteBackend) StoredSize(ctx context.Context, id string) (int, error) {
+	// Column bytes as SQLite stores them, plus 8 per integer column (an
+	// upper bound of its variable-length integers).
+	var n int
+	err := b.r.QueryRowContext(ctx, `SELECT
+		COALESCE((SELECT length(id) + length(payload) + 24 FROM sessions WHERE id = ?), 0) +
+		(SELECT COALESCE(SUM(length(session_id) + length(name) + length(sealed) + 8), 0) FROM session_tokens WHERE session_id = ?)`,
+		id, id).Scan(&n)
+	if err != nil {
+		return 0, unavailable("stored size", err)
+	}
+	return n, nil
+}
+
+func (b *sqliteBackend) Close() error {
+	var errs []error
+	if b.r != nil {
+		errs = append(errs, b.r.Close())
+	}
+	errs = append(errs, b.w.Close())
+	return errors.Join(errs...)
+}
+
+// mustAffect returns ifNone when a statement changed no row.
+func mustAffect(res sql.Result, ifNone error) error {
+	n, err := res.RowsAffected()
+	if err != nil {
+		return unavailable("rows affected", err)
+	}
+	if n == 0 {
+		return ifNone
+	}
+	return nil
+}
