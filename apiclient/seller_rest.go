@@ -1,0 +1,120 @@
+package apiclient
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+)
+
+// ReturnBoxesService is the seller REST API's return boxes
+// (GET {seller}/api/v2/fbs/return-boxes), called with the seller token.
+type ReturnBoxesService struct {
+	a *accountState
+}
+
+// ListReturnBoxesOptions are the query options of List.
+type ListReturnBoxesOptions struct {
+	// SellerID names the seller; it must be the token's seller (else 403).
+	SellerID int64
+	// Page is the 1-based page number; 0 lets the server choose.
+	Page int
+	// Limit is the page size; 0 lets the server choose.
+	Limit int
+	// Status filters by box status, e.g. "in_progress" or "shipped".
+	Status string
+}
+
+// ReturnBoxList is one page of return boxes.
+type ReturnBoxList struct {
+	Page  int
+	Limit int
+	Pages int
+	Total int
+	Boxes []ReturnBox
+}
+
+// ReturnBox is a box of returned goods.
+type ReturnBox struct {
+	Code string `json:"code"`
+	// Status is one of "in_progress", "accepted", "loading", "shipped".
+	Status string `json:"status"`
+	// DimensionSymbol is "S", "M" or "L".
+	DimensionSymbol string     `json:"dimension_symbol"`
+	ItemQuantity    int        `json:"item_quantity"`
+	CreatedAt       time.Time  `json:"created_at"`
+	UpdatedAt       time.Time  `json:"updated_at"`
+	ShippedAt       *time.Time `json:"shipped_at,omitempty"`
+}
+
+type returnBoxListWire struct {
+	Data       []ReturnBox `json:"data"`
+	Pagination struct {
+		Page  int `json:"page"`
+		Limit int `json:"limit"`
+		Pages int `json:"pages"`
+		Total int `json:"total"`
+	} `json:"pagination"`
+}
+
+// List returns one page of return boxes. 429 and 503 answers are retried
+// with the backoff schedule (it is a read).
+func (s *ReturnBoxesService) List(ctx context.Context, opts *ListReturnBoxesOptions) (*ReturnBoxList, error) {
+	q := url.Values{}
+	if opts != nil {
+		if opts.SellerID != 0 {
+			q.Set("seller_id", strconv.FormatInt(opts.SellerID, 10))
+		}
+		if opts.Page != 0 {
+			q.Set("page", strconv.Itoa(opts.Page))
+		}
+		if opts.Limit != 0 {
+			q.Set("limit", strconv.Itoa(opts.Limit))
+		}
+		if opts.Status != "" {
+			q.Set("status", opts.Status)
+		}
+	}
+	st := s.a
+	var w returnBoxListWire
+	err := st.authed(ctx, st.seller, func(cs *callState, token string) error {
+		req := &request{op: "seller rest list return boxes", method: http.MethodGet,
+			url: joinURL(st.c.seller, "/api/v2/fbs/return-boxes", q), token: token, secrets: st.secrets(token)}
+		resp, err := st.c.send(ctx, cs, retryIdempotent, req, restErrorBody)
+		if err != nil {
+			return err
+		}
+		if resp.status < 200 || resp.status > 299 {
+			return restErrorBody(resp)
+		}
+		return resp.decode(&w)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &ReturnBoxList{Page: w.Pagination.Page, Limit: w.Pagination.Limit, Pages: w.Pagination.Pages,
+		Total: w.Pagination.Total, Boxes: w.Data}, nil
+}
+
+// restErrorBody decodes a seller REST error answer.
+func restErrorBody(r *response) error {
+	if p := r.jsonProblem(); p != nil {
+		return p
+	}
+	var w struct {
+		Error *struct {
+			Code    string            `json:"code"`
+			Message string            `json:"message"`
+			Details []RESTErrorDetail `json:"details"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(r.body, &w); err != nil {
+		return r.unexpected(jsonErrorReason(err))
+	}
+	if w.Error == nil {
+		return r.unexpected("error body without error object")
+	}
+	return &RESTError{Status: r.status, Code: w.Error.Code, Message: w.Error.Message, Details: w.Error.Details, RequestID: r.requestID}
+}
