@@ -48,7 +48,6 @@ type App struct {
 	deps    Deps
 	echo    *echo.Echo
 	handler http.Handler
-	locks   *sellerLocks
 }
 
 // New builds the dashboard. It fails only on missing dependencies.
@@ -71,7 +70,7 @@ func New(d Deps) (*App, error) {
 	if d.BulkRetryBudget <= 0 {
 		d.BulkRetryBudget = 60 * time.Second
 	}
-	a := &App{deps: d, locks: newSellerLocks()}
+	a := &App{deps: d}
 	a.echo = a.routes()
 	a.handler = a.protect(a.echo)
 	return a, nil

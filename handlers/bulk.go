@@ -4,37 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sync"
+	"strconv"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/views/format"
 )
-
-// sellerLocks allows one mass-update request in flight per seller, as the
-// marketplace asks for sequential requests (spec §8). Waiting respects the
-// request's context.
-type sellerLocks struct {
-	mu sync.Mutex
-	m  map[int64]chan struct{}
-}
-
-func newSellerLocks() *sellerLocks { return &sellerLocks{m: map[int64]chan struct{}{}} }
-
-func (l *sellerLocks) lock(ctx context.Context, seller int64) (func(), error) {
-	l.mu.Lock()
-	ch, ok := l.m[seller]
-	if !ok {
-		ch = make(chan struct{}, 1)
-		l.m[seller] = ch
-	}
-	l.mu.Unlock()
-	select {
-	case ch <- struct{}{}:
-		return func() { <-ch }, nil
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
 
 // outcome is what became of one submitted row.
 type outcome struct {
@@ -102,9 +76,11 @@ func stopReason(err error) string {
 func sendChunks[T any](ctx context.Context, a *App, seller int64, items []T, keyOfItem func(T) string,
 	send func(context.Context, []T) (*apiclient.UpdateResult, error), keyOfError func(apiclient.ItemError) string) (*bulkReport, error) {
 	rep := &bulkReport{outcomes: make(map[string]outcome, len(items))}
-	unlock, err := a.locks.lock(ctx, seller)
+	// One mass-update request in flight per seller (spec §8: sequential
+	// requests), across every instance that shares the session database.
+	unlock, err := a.deps.Sessions.Lock(ctx, "mass-update/"+strconv.FormatInt(seller, 10))
 	if err != nil {
-		return nil, err
+		return nil, errSessionStore(err)
 	}
 	defer unlock()
 	ctx = apiclient.WithRetryBudget(ctx, a.deps.BulkRetryBudget)

@@ -145,7 +145,7 @@ func TestPricesLocalValidation(t *testing.T) {
 		if got := res.Text(id); !strings.Contains(got, c.want) {
 			t.Errorf("row %d (%q): %s says %q, want %q", i, c.price, id, got, c.want)
 		}
-		if v := res.Doc.Find("#price-" + strconv.Itoa(i)).AttrOr("value", "?"); v != c.price {
+		if v := res.Doc.Find("#price-"+strconv.Itoa(i)).AttrOr("value", "?"); v != c.price {
 			t.Errorf("row %d: typed price not kept: %q", i, v)
 		}
 	}
@@ -221,4 +221,37 @@ func TestNomenclatureMassUpdate(t *testing.T) {
 			}
 		}
 	})
+}
+
+func TestNomenclatureModerationRefusal(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	form := b.Get("/nomenclature?limit=100").FormValues("#nomenclature-form")
+	idx := -1
+	for i, st := range form["orig_status"] {
+		if st == "rejected" {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		t.Skip("no moderation-rejected record on the first page of the fixtures")
+	}
+	form["status"][idx] = "online"
+	q, _ := strconv.Atoi(form["orig_qty"][0])
+	if idx != 0 {
+		form["qty"][0] = strconv.Itoa(q + 1)
+	}
+	res := b.Post("/nomenclature?limit=100", form)
+	if res.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d", res.Status)
+	}
+	row := res.Doc.Find("tr[data-row='" + strconv.Itoa(idx) + "']")
+	if !row.HasClass("rejected") || !strings.Contains(row.Find(".row-msg").Text(), "rejected by moderation") {
+		t.Errorf("row %d: class %q, message %q", idx, row.AttrOr("class", ""), row.Find(".row-msg").Text())
+	}
+	if got := row.Find("select[name=status] option[selected]").AttrOr("value", ""); got != "online" {
+		t.Errorf("typed status not kept: %q", got)
+	}
 }

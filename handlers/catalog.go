@@ -358,7 +358,6 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]st
 	v := pages.NomenclatureView{
 		Limit:    strconv.Itoa(q.Limit),
 		Limits:   limitOptions(catalogLimits),
-		Statuses: statusOptions(nomenclatureStatuses, ""),
 		Pager:    q.pager("/nomenclature", npages, total),
 		Action:   withQuery("/nomenclature", q.values()),
 	}
@@ -376,12 +375,14 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]st
 			Key: rowKey(k), Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
 			Price: format.Money(int64(n.Price)), SalePrice: saleText(n.SalePrice),
 			Quantity: qty, OrigQuantity: qty, Status: n.Status, OrigStatus: n.Status, LiveStatus: n.Status,
+			StatusOptions: sellerStatusOptions(n.Status),
 		})
 	}
 	for k, in := range inputs {
 		if _, ok := index[k]; !ok {
 			index[k] = len(v.Rows)
-			v.Rows = append(v.Rows, pages.NomenclatureRow{Key: rowKey(k), Warehouse: in.Warehouse, Barcode: in.Barcode, Name: "(no longer on this page)"})
+			v.Rows = append(v.Rows, pages.NomenclatureRow{Key: rowKey(k), Warehouse: in.Warehouse, Barcode: in.Barcode, Name: "(no longer on this page)",
+				StatusOptions: sellerStatusOptions(in.OrigStatus)})
 		}
 	}
 	for k, in := range inputs {
@@ -406,6 +407,19 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]st
 		}
 	}
 	return v, nil
+}
+
+// sellerStatuses are the statuses a seller sets; moderation sets the others.
+var sellerStatuses = []string{"online", "disabled"}
+
+// sellerStatusOptions lists what the seller may choose for a record, plus
+// its current status so an untouched select submits it unchanged.
+func sellerStatusOptions(current string) []pages.Option {
+	opts := statusOptions(sellerStatuses, "")
+	if current != "" && !contains(sellerStatuses, current) {
+		opts = append([]pages.Option{{Value: current, Label: format.StatusLabel(current)}}, opts...)
+	}
+	return opts
 }
 
 func stockText(qty, status string) string {

@@ -38,9 +38,7 @@ type Config struct {
 func (c Config) Demo() bool { return c.B2BURL == "" && c.B2BTestURL == "" && c.SellerURL == "" }
 
 // Postgres reports whether sessions live in PostgreSQL.
-func (c Config) Postgres() bool {
-	return strings.HasPrefix(c.DatabaseURL, "postgres://") || strings.HasPrefix(c.DatabaseURL, "postgresql://")
-}
+func (c Config) Postgres() bool { return sessions.IsPostgresURL(c.DatabaseURL) }
 
 // KeyFile is where a generated session key is kept for a SQLite database.
 func (c Config) KeyFile() string {

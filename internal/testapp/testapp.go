@@ -30,7 +30,13 @@ import (
 
 // Options adjust the dashboard under test.
 type Options struct {
-	Sandbox         sandbox.Options
+	Sandbox sandbox.Options
+	// Market, when set, is a running sandbox to share (several dashboard
+	// instances in front of one marketplace); Sandbox is then ignored.
+	Market *demo.Marketplace
+	// Backend, when set, is the session database to use (shared by several
+	// instances); nil means a fresh SQLite file.
+	Backend         sessions.Backend
 	ChunkSize       int
 	PageRetryBudget time.Duration
 	BulkRetryBudget time.Duration
@@ -71,18 +77,24 @@ func New(t testing.TB, opts Options) *App {
 	t.Helper()
 	logs := &SafeBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	sb := sandbox.New(opts.Sandbox)
-	m, err := demo.Start(sb)
-	if err != nil {
-		t.Fatal(err)
+	m := opts.Market
+	if m == nil {
+		var err error
+		if m, err = demo.Start(sandbox.New(opts.Sandbox)); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = m.Close() })
 	}
-	t.Cleanup(func() { _ = m.Close() })
-
-	backend, err := sessions.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "sessions.db"))
-	if err != nil {
-		t.Fatal(err)
+	sb := m.Sandbox
+	backend := opts.Backend
+	if backend == nil {
+		var err error
+		backend, err = sessions.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "sessions.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { backend.Close() })
 	}
-	t.Cleanup(func() { backend.Close() })
 	key := bytes.Repeat([]byte{7}, sessions.KeySize)
 	store, err := sessions.NewStore(backend, sessions.Options{Keys: [][]byte{key}, Logger: log})
 	if err != nil {

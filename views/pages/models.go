@@ -125,6 +125,7 @@ type NomenclatureRow struct {
 	Warehouse, Barcode, SKU, Name, Brand, Size             string
 	Price, SalePrice                                       string
 	Quantity, OrigQuantity, Status, OrigStatus, LiveStatus string
+	StatusOptions                                          []Option // what the seller may choose, plus the current status
 	Errors                                                 map[string]string // "quantity", "status"
 	Result                                                 RowResult
 }
@@ -133,7 +134,6 @@ type NomenclatureRow struct {
 type NomenclatureView struct {
 	Limit    string
 	Limits   []Option
-	Statuses []Option
 	Rows     []NomenclatureRow
 	Pager    components.Pager
 	Action   string

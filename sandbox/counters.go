@@ -1,0 +1,89 @@
+package sandbox
+
+import (
+	"maps"
+	"sync"
+)
+
+// Counters is a snapshot of what the sandbox has seen since it was built or
+// since the last ResetCounters.
+type Counters struct {
+	TokensIssued map[string]int // "b2b/production", "b2b/test", "seller"
+	Requests     map[string]int // by route name (every request, failed or not)
+	MaxInFlight  map[string]int // "<route>/<sellerID>" -> max concurrent requests seen
+}
+
+// counterSet holds the live counters.
+type counterSet struct {
+	mu          sync.Mutex
+	tokens      map[string]int
+	requests    map[string]int
+	inFlight    map[string]int
+	maxInFlight map[string]int
+}
+
+func (cs *counterSet) init() {
+	cs.tokens = map[string]int{}
+	cs.requests = map[string]int{}
+	cs.inFlight = map[string]int{}
+	cs.maxInFlight = map[string]int{}
+}
+
+func (cs *counterSet) request(route string) {
+	cs.mu.Lock()
+	cs.requests[route]++
+	cs.mu.Unlock()
+}
+
+func (cs *counterSet) tokenIssued(env string) {
+	cs.mu.Lock()
+	cs.tokens[env]++
+	cs.mu.Unlock()
+}
+
+// enter raises the in-flight gauge of route and seller and returns the
+// function that lowers it again.
+func (cs *counterSet) enter(route string, seller int64) func() {
+	key := route + "/" + itoa(seller)
+	cs.mu.Lock()
+	cs.inFlight[key]++
+	if n := cs.inFlight[key]; n > cs.maxInFlight[key] {
+		cs.maxInFlight[key] = n
+	}
+	cs.mu.Unlock()
+	return func() {
+		cs.mu.Lock()
+		cs.inFlight[key]--
+		cs.mu.Unlock()
+	}
+}
+
+// Counters returns a deep-copied snapshot of the counters.
+func (s *Sandbox) Counters() Counters {
+	cs := &s.counters
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	return Counters{
+		TokensIssued: maps.Clone(cs.tokens),
+		Requests:     maps.Clone(cs.requests),
+		MaxInFlight:  maps.Clone(cs.maxInFlight),
+	}
+}
+
+// ResetCounters zeroes every counter. Requests still in flight keep counting
+// down correctly; the maximum starts again from those.
+func (s *Sandbox) ResetCounters() {
+	cs := &s.counters
+	cs.mu.Lock()
+	defer cs.mu.Unlock()
+	cs.tokens = map[string]int{}
+	cs.requests = map[string]int{}
+	cs.maxInFlight = map[string]int{}
+	for k, n := range cs.inFlight {
+		if n > 0 {
+			cs.maxInFlight[k] = n
+		} else {
+			delete(cs.inFlight, k)
+		}
+	}
+}
