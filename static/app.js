@@ -19,8 +19,9 @@
           form.querySelectorAll("button[data-wait]").forEach(function (b) {
             b.disabled = false;
           });
-          var done = el.closest("[data-countdown-box]");
-          (done || el).textContent = el.dataset.countdownDone || "You can try again now.";
+          var box = el.closest("[data-countdown-box]") || el;
+          box.textContent = el.dataset.countdownDone || "You can try again now.";
+          box.classList.remove("busy");
           return;
         }
         el.textContent = String(left);

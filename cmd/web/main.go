@@ -44,8 +44,9 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	}
 	log := newLogger(stdout, cfg)
 
+	demoMode := cfg.Demo()
 	var demoCreds = demo.Credentials()
-	if cfg.Demo() {
+	if demoMode {
 		m, err := demo.Start(sandbox.New(sandbox.Options{Live: true, Hostile: cfg.DemoHostile, Logger: log.With("component", "sandbox")}))
 		if err != nil {
 			return err
@@ -74,7 +75,7 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	if err != nil {
 		return err
 	}
-	app, err := handlers.New(handlers.Deps{API: api, Sessions: store, Logger: log, Demo: cfg.Demo(), DemoCredentials: demoCreds})
+	app, err := handlers.New(handlers.Deps{API: api, Sessions: store, Logger: log, Demo: demoMode, DemoCredentials: demoCreds})
 	if err != nil {
 		return err
 	}
@@ -93,7 +94,7 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
-	log.Info("Seller Desk is listening", "url", displayURL(ln.Addr()), "demo", cfg.Demo())
+	log.Info("Seller Desk is listening", "url", displayURL(ln.Addr()), "demo", demoMode)
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}
