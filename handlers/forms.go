@@ -124,7 +124,7 @@ func (r priceInput) validate() (apiclient.PriceUpdate, map[string]string) {
 		case msg != "":
 			errs["sale"] = strings.Replace(msg, "The price", "The sale price", 1)
 		case errs["price"] == "" && sale > price:
-			errs["sale"] = "The sale price may not exceed the price (" + format.Money(int64(price)) + ")."
+			errs["sale"] = "The sale price may not exceed the price (" + format.Money(int64(price)) + "): lower it, or clear it to sell at the price."
 		default:
 			upd.SalePrice = &sale
 		}
