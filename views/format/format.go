@@ -139,12 +139,12 @@ func Short(s string, max int) (string, bool) {
 	return clean, false
 }
 
-// Clean replaces control and invalid characters with spaces, keeping the
+// Clean replaces control, bidi-control and invalid characters with spaces, keeping the
 // rest of the string as it is.
 func Clean(s string) string {
 	ok := true
 	for _, r := range s {
-		if r == utf8.RuneError || (unicode.IsControl(r) && r != ' ') || r == '\u2028' || r == '\u2029' {
+		if r == utf8.RuneError || (unicode.IsControl(r) && r != ' ') || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
 			ok = false
 			break
 		}
@@ -153,7 +153,9 @@ func Clean(s string) string {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
-		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+		// Bidi controls (U+202E and friends) would reorder what the
+		// user reads, e.g. make "exe.txt" read "txt.exe".
+		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
 			return ' '
 		}
 		return r

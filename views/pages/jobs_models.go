@@ -1,0 +1,90 @@
+package pages
+
+import "github.com/sellerdesk/sellerdesk/views/components"
+
+// ImportForm is the upload form of a bulk import.
+type ImportForm struct {
+	Kind         string // "", prices, stock
+	Error        string
+	GuardPercent int
+	MaxMB        int
+}
+
+// JobView is one bulk job: its preview before submission, then its
+// progress and results, in the same grid.
+type JobView struct {
+	ID, Kind, KindLabel, FileName string
+	Who, ClientID, Environment    string
+	Created, Submitted, Finished  string
+	State, StateLabel, StateTone  string
+	Preview                       bool // not submitted yet: the grid offers confirmations
+	Active                        bool // the runner works on it: poll for progress
+	GuardPercent                  int
+	Counts                        JobCounts
+	Progress                      JobProgress
+	Rows                          []JobRow
+	RowsShown, RowsTotal          int
+	Filter                        string
+	Filters                       []Option
+	ParentHref                    string
+	StopReason                    string
+	ReadBack                      string // read-back status line
+	CanRetry, CanReadBack         bool
+	CanDelete                     bool
+}
+
+// JobCounts are a job's rows by flag and state.
+type JobCounts struct {
+	Rows, ToSend, Unchanged, Invalid, Guard   int
+	Sent, Accepted, Rejected, Unsent, Unknown int
+	Held, Skipped, Queued                     int
+	Confirmed, Processing, Different          int
+}
+
+// JobProgress is the live progress block (also the htmx polling fragment).
+type JobProgress struct {
+	ID                 string
+	Active             bool
+	Done, Total        int // rows answered of rows to send
+	Percent            int
+	Sent, Accepted     int
+	Rejected, Unsent   int
+	Unknown            int
+	StateLabel, Tone   string
+	Waiting            string // "waiting on the marketplace (429) until 10:42:05", or ""
+	CancelRequested    bool
+	PollURL, CancelURL string
+}
+
+// JobRow is one row of the grid.
+type JobRow struct {
+	Seq, Line          int
+	Key                string
+	Old, New           string // current value at preview → new value (as typed)
+	Delta, DeltaPct    string
+	Flag, FlagLabel    string
+	State, StateLabel  string
+	Tone               string // row class: accepted, rejected, invalid, guard, held, ""
+	Message            string
+	ReadBack, ReadText string
+	ReadTone           string
+	Confirmable        bool // a guarded row awaiting confirmation
+}
+
+// HistoryView is the list of every bulk job of the seller.
+type HistoryView struct {
+	Jobs  []HistoryRow
+	Pager components.Pager
+	Total int
+}
+
+// HistoryRow is one job in the history list.
+type HistoryRow struct {
+	ID, Href, ExportHref, DeleteURL string
+	When, Who, Environment, Kind    string
+	FileName, State, StateTone      string
+	Rows, Sent, Accepted, Rejected  int
+	Unsent, Held                    int
+	ReadBack                        string
+	CanDelete                       bool
+}
