@@ -1,0 +1,414 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/chromedp"
+
+	"github.com/sellerdesk/sellerdesk/internal/testapp"
+)
+
+// chromiumPaths are where Debian's chromium package puts the browser. The
+// real binary comes first: the /usr/bin launcher script sources
+// /etc/chromium.d and adds flags (extensions, API keys) of its own, and the
+// journeys want exactly the flags below.
+var chromiumPaths = []string{
+	"/usr/lib/chromium/chromium",
+	"/usr/bin/chromium",
+	"/usr/bin/chromium-browser",
+}
+
+// missingChromium says what is missing and how to get it.
+const missingChromium = "no Chromium found (looked at /usr/lib/chromium/chromium, /usr/bin/chromium, /usr/bin/chromium-browser); install it with `apt-get install chromium`"
+
+// Timeouts. Every wait is bounded so a broken page fails in seconds, not at
+// the go test deadline.
+const (
+	stepTimeout = 15 * time.Second
+	waitTimeout = 10 * time.Second
+)
+
+func findChromium() string {
+	for _, p := range chromiumPaths {
+		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return p
+		}
+	}
+	return ""
+}
+
+// artifactsDir is where the end-state screenshots go: SELLERDESK_E2E_ARTIFACTS
+// or e2e/artifacts (go test runs in the package folder). Relative paths are
+// taken from the package folder.
+func artifactsDir(t testing.TB) string {
+	dir := os.Getenv("SELLERDESK_E2E_ARTIFACTS")
+	if dir == "" {
+		dir = "artifacts"
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatalf("artifacts folder: %v", err)
+	}
+	return dir
+}
+
+// journey is one browser tab on a fresh dashboard and sandbox.
+type journey struct {
+	t    *testing.T
+	app  *testapp.App
+	ctx  context.Context // the tab; the browser runs already
+	shot string          // screenshot file name
+
+	mu         sync.Mutex
+	exceptions []string // uncaught JavaScript exceptions seen in the tab
+}
+
+// newJourney starts the dashboard and a headless Chromium for the test. The
+// cleanups run in reverse order: screenshot, browser, then the server.
+func newJourney(t *testing.T, n int, name string, opts testapp.Options) *journey {
+	t.Helper()
+	path := findChromium()
+	if path == "" {
+		if mandatory() {
+			t.Fatal("E2E FAILED (SELLERDESK_E2E=1): " + missingChromium)
+		}
+		t.Skip("E2E SKIPPED: " + missingChromium)
+	}
+	app := testapp.New(t, opts)
+	profile := t.TempDir()
+
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		chromedp.ExecPath(path),
+		chromedp.Flag("headless", true),
+		chromedp.Flag("no-sandbox", true),
+		chromedp.Flag("disable-gpu", true),
+		chromedp.Flag("no-first-run", true),
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.UserDataDir(profile),
+	)
+	ctx, cancelTab := chromedp.NewContext(allocCtx)
+	j := &journey{t: t, app: app, ctx: ctx, shot: fmt.Sprintf("journey-%d-%s.png", n, name)}
+	t.Cleanup(func() {
+		defer j.slow("stop chromium", time.Now())
+		cancelTab()
+		cancelAlloc() // waits for the browser process to end
+	})
+
+	// Start the browser with a context without a timeout: the first Run
+	// binds the browser's life to its context.
+	started := time.Now()
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start chromium (%s): %v", path, err)
+	}
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.IsException() {
+				j.mu.Lock()
+				j.exceptions = append(j.exceptions, m.String())
+				j.mu.Unlock()
+			}
+		}
+	}()
+	j.slow("start chromium", started)
+	j.do("viewport", chromedp.EmulateViewport(1280, 900))
+	t.Cleanup(j.finish)
+	return j
+}
+
+// finish saves the end state as a full-page PNG (also when the journey
+// failed, which is when it is most useful) and reports JavaScript errors.
+func (j *journey) finish() {
+	defer j.slow("screenshot", time.Now())
+	ctx, cancel := context.WithTimeout(j.ctx, stepTimeout)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		j.t.Errorf("screenshot %s: %v", j.shot, err)
+	} else {
+		file := filepath.Join(artifactsDir(j.t), j.shot)
+		if err := os.WriteFile(file, png, 0o644); err != nil {
+			j.t.Errorf("write screenshot: %v", err)
+		} else {
+			j.t.Logf("screenshot: %s", file)
+		}
+	}
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	for _, e := range j.exceptions {
+		j.t.Errorf("uncaught JavaScript exception: %s", e)
+	}
+}
+
+// snapshot saves a full-page PNG of the current state beside the end-state
+// one, as journey-N-<name>-<suffix>.png. Wide tables scroll sideways inside
+// the page; scrollRight shows their right end (the result column) instead.
+func (j *journey) snapshot(suffix string, scrollRight bool) {
+	j.t.Helper()
+	if scrollRight {
+		eval[chromedp.Void](j, `document.querySelectorAll(".table-wrap").forEach(w => { w.scrollLeft = w.scrollWidth })`)
+	}
+	png := run(j, "screenshot", chromedp.FullScreenshot(100))
+	name := strings.TrimSuffix(j.shot, ".png") + "-" + suffix + ".png"
+	if err := os.WriteFile(filepath.Join(artifactsDir(j.t), name), png, 0o644); err != nil {
+		j.t.Errorf("write screenshot: %v", err)
+	}
+	if scrollRight {
+		eval[chromedp.Void](j, `document.querySelectorAll(".table-wrap").forEach(w => { w.scrollLeft = 0 })`)
+	}
+}
+
+// do runs steps with a timeout and fails the journey at the first error.
+func (j *journey) do(what string, steps ...chromedp.Action[chromedp.Void]) {
+	j.t.Helper()
+	defer j.slow(what, time.Now())
+	ctx, cancel := context.WithTimeout(j.ctx, stepTimeout)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		j.t.Fatalf("%s: %v (page %s)", what, err, j.location())
+	}
+}
+
+// slow logs a step that took long, to find what makes a journey slow.
+func (j *journey) slow(what string, start time.Time) {
+	if d := time.Since(start); d > time.Second {
+		j.t.Logf("slow step (%s): %s", d.Round(time.Millisecond), what)
+	}
+}
+
+// run runs one action with a timeout and returns its value.
+func run[T any](j *journey, what string, a chromedp.Action[T]) T {
+	j.t.Helper()
+	defer j.slow(what, time.Now())
+	ctx, cancel := context.WithTimeout(j.ctx, stepTimeout)
+	defer cancel()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		j.t.Fatalf("%s: %v (page %s)", what, err, j.location())
+	}
+	return v
+}
+
+// eval evaluates a JavaScript expression in the page.
+func eval[T any](j *journey, expr string) T {
+	j.t.Helper()
+	return run(j, "evaluate "+expr, chromedp.Evaluate[T](expr))
+}
+
+// markPage tags the loaded document; samePage then tells whether an answer
+// was swapped into it (htmx) rather than loaded as a new page.
+func (j *journey) markPage() {
+	j.t.Helper()
+	eval[chromedp.Void](j, `window.__e2eMark = true`)
+}
+
+func (j *journey) samePage() bool {
+	j.t.Helper()
+	return eval[bool](j, `window.__e2eMark === true`)
+}
+
+// swappedInPlace checks an htmx answer replaced its target and nothing else:
+// the same document, one page header, one copy of the target.
+func (j *journey) swappedInPlace(target string) {
+	j.t.Helper()
+	if !j.samePage() {
+		j.t.Errorf("the answer loaded a new page instead of being swapped into %s", target)
+	}
+	if n := j.count("header.top"); n != 1 {
+		j.t.Errorf("%d page headers after the swap: a whole page landed inside %s", n, target)
+	}
+	if n := j.count(target); n != 1 {
+		j.t.Errorf("%d copies of %s after the swap, want 1", n, target)
+	}
+}
+
+// location is the tab's current path and query, for failure messages.
+func (j *journey) location() string {
+	ctx, cancel := context.WithTimeout(j.ctx, 2*time.Second)
+	defer cancel()
+	u, err := chromedp.Run(ctx, chromedp.Location())
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimPrefix(u, j.app.URL)
+}
+
+// open navigates to a path of the dashboard and waits for the load.
+func (j *journey) open(path string) {
+	j.t.Helper()
+	j.do("open "+path, chromedp.Navigate(j.app.URL+path))
+}
+
+// ready is true once the page has loaded and htmx has settled: htmx wires up
+// swapped-in content only when it settles (20 ms after the swap), and a key
+// pressed before that sends a plain form post instead.
+const ready = `(document.readyState === "complete" && !document.querySelector(".htmx-request, .htmx-swapping, .htmx-settling, .htmx-added"))`
+
+// until waits for a JavaScript condition that survives navigations (the
+// page may be loading or being swapped when it is checked), on a ready page
+// (see ready). It fails the journey with what was expected and what the
+// page shows instead.
+func (j *journey) until(what, cond string) {
+	j.t.Helper()
+	defer j.slow("wait for "+what, time.Now())
+	deadline := time.Now().Add(waitTimeout)
+	var last error
+	for time.Now().Before(deadline) {
+		ctx, cancel := context.WithTimeout(j.ctx, 2*time.Second)
+		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](ready+` && !!(`+cond+`)`))
+		cancel()
+		if err == nil && ok {
+			return
+		}
+		last = err
+		time.Sleep(50 * time.Millisecond)
+	}
+	j.t.Fatalf("waited %s for %s; page %s shows: %q (last error %v)", waitTimeout, what, j.location(), j.visibleText(), last)
+}
+
+// untilNewPage is until for an action that loads another page: the page
+// marked by markPage before the action must be gone, so a condition the old
+// page happens to meet as well cannot pass too early.
+func (j *journey) untilNewPage(what, cond string) {
+	j.t.Helper()
+	j.until(what, `window.__e2eMark !== true && (`+cond+`)`)
+}
+
+// visibleText is the main content's text, shortened, for failure messages.
+func (j *journey) visibleText() string {
+	ctx, cancel := context.WithTimeout(j.ctx, 2*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(document.querySelector("main")||document.body||{innerText:""}).innerText`))
+	if err != nil {
+		return "?"
+	}
+	s = squash(s)
+	if len(s) > 600 {
+		s = s[:600] + "…"
+	}
+	return s
+}
+
+// text is the whitespace-squashed text of the first element matching css,
+// or "" when there is none.
+func (j *journey) text(css string) string {
+	j.t.Helper()
+	return squash(eval[string](j, fmt.Sprintf(`(document.querySelector(%q)||{textContent:""}).textContent`, css)))
+}
+
+// value is the current value of the form field with the given id.
+func (j *journey) value(id string) string {
+	j.t.Helper()
+	return eval[string](j, fmt.Sprintf(`(document.getElementById(%q)||{value:"<missing>"}).value`, id))
+}
+
+// count is the number of elements matching css.
+func (j *journey) count(css string) int {
+	j.t.Helper()
+	return eval[int](j, fmt.Sprintf(`document.querySelectorAll(%q).length`, css))
+}
+
+// typeInto replaces the content of a text field by typing, as a person
+// tabbing into the field would (tabbing selects the text, typing replaces
+// it). A trailing "\n" presses Enter.
+func (j *journey) typeInto(id, s string) {
+	j.t.Helper()
+	j.do("type into #"+id,
+		chromedp.Focus(chromedp.ID(id)),
+		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`document.getElementById(%q).select()`, id)),
+		chromedp.SendKeys(chromedp.ID(id), s),
+	)
+}
+
+// choose picks an option of a select with the keyboard (type-ahead on the
+// option's label) and checks the select took the wanted value.
+func (j *journey) choose(id, label, want string) {
+	j.t.Helper()
+	j.do("choose in #"+id, chromedp.Focus(chromedp.ID(id)), chromedp.SendKeys(chromedp.ID(id), label))
+	if got := j.value(id); got != want {
+		j.t.Fatalf("typing %q into the select #%s chose %q, want %q", label, id, got, want)
+	}
+}
+
+// press focuses an element (a button or a link) and presses Enter on it.
+func (j *journey) press(css string) {
+	j.t.Helper()
+	j.do("press Enter on "+css, chromedp.Focus(chromedp.CSS(css)), chromedp.KeyEvent("\r"))
+}
+
+// login fills the login form with the keyboard and submits it with Enter.
+func (j *journey) login(clientID, secret, seller, env string) {
+	j.t.Helper()
+	j.open("/login")
+	j.typeInto("client_id", clientID)
+	j.typeInto("seller_id", seller)
+	j.choose("environment", envLabel(env), env)
+	j.markPage()
+	j.typeInto("client_secret", secret+"\n")
+}
+
+// loginDemo logs in as the sandbox's seller 1001 and waits for the overview.
+func (j *journey) loginDemo() {
+	j.t.Helper()
+	j.login("demo-1001", "sandbox-secret-1001", "1001", "test")
+	j.untilNewPage("the logged-in header", `document.querySelector("#logout") && document.querySelector("[data-testid=who]")`)
+}
+
+func envLabel(env string) string {
+	if env == "" {
+		return env
+	}
+	return strings.ToUpper(env[:1]) + env[1:]
+}
+
+func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// jsString quotes s for JavaScript.
+func jsString(s string) string { return fmt.Sprintf("%q", s) }
+
+// chromedpReload reloads the page and waits for the load.
+func chromedpReload() chromedp.Action[chromedp.Void] { return chromedp.Reload() }
+
+// axField is what assistive technology hears about a form field: Chromium's
+// own accessibility tree, not the markup.
+type axField struct {
+	Invalid     string // the computed "invalid" state: "false", "true", …
+	Description string // the accessible description (aria-describedby)
+}
+
+func (j *journey) ax(id string) axField {
+	j.t.Helper()
+	nodes := run(j, "find #"+id, chromedp.Nodes(chromedp.ID(id)))
+	ctx, cancel := context.WithTimeout(j.ctx, stepTimeout)
+	defer cancel()
+	res, err := chromedp.Call(ctx, accessibility.GetPartialAXTree, accessibility.GetPartialAXTreeParams{
+		NodeID: nodes[0].NodeID, FetchRelatives: new(false),
+	})
+	if err != nil || len(res.Nodes) == 0 {
+		j.t.Fatalf("accessibility tree of #%s: %v", id, err)
+	}
+	n := res.Nodes[0]
+	f := axField{Invalid: "false"}
+	if n.Description != nil {
+		f.Description = squash(strings.Trim(string(n.Description.Value), `"`))
+	}
+	for _, p := range n.Properties {
+		if p.Name == accessibility.PropertyNameInvalid && p.Value != nil {
+			f.Invalid = strings.Trim(string(p.Value.Value), `"`)
+		}
+	}
+	return f
+}

@@ -1,0 +1,208 @@
+package e2e
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+)
+
+// priceRow is one row of the prices form as the page shows it.
+type priceRow struct {
+	SKU  string `json:"sku"`
+	Orig string `json:"orig"`
+}
+
+// priceRows reads the SKU and the current price of every row, in form order.
+func priceRows(j *journey) []priceRow {
+	j.t.Helper()
+	return eval[[]priceRow](j, `Array.from(document.querySelectorAll("#prices-form tbody tr")).map(r => ({
+		sku: r.querySelector("input[name=sku]").value,
+		orig: r.querySelector("input[name=orig_price]").value,
+	}))`)
+}
+
+func money(t *testing.T, s string) apiclient.Money {
+	t.Helper()
+	m, err := apiclient.ParseMoney(s)
+	if err != nil {
+		t.Fatalf("parse money %q: %v", s, err)
+	}
+	return m
+}
+
+func priceRowSel(sku string) string { return "tr[data-testid='price-" + sku + "']" }
+
+// Journey 3: change 20 prices, three of them to a price the marketplace
+// refuses; fix those three and resubmit; the reload shows the new prices.
+func TestJourneyPrices(t *testing.T) {
+	j := newJourney(t, 3, "prices", testapp.Options{ChunkSize: 7}) // 20 rows go in three chunks
+	j.loginDemo()
+	j.open("/prices")
+	rows := priceRows(j)
+	if len(rows) < 20 {
+		t.Fatalf("the prices page lists %d products, want at least 20", len(rows))
+	}
+	rows = rows[:20]
+	rejected := map[int]bool{3: true, 10: true, 17: true} // "1.00" is a >90 % drop, the sandbox's price guard
+	want := map[string]apiclient.Money{}
+	for i, r := range rows {
+		if rejected[i] {
+			// Clear the sale price too, or the dashboard itself refuses
+			// a sale price above the new price.
+			j.typeInto("price-"+strconv.Itoa(i), "1.00")
+			j.typeInto("sale-"+strconv.Itoa(i), "\b")
+			continue
+		}
+		p := money(t, r.Orig) + 100
+		want[r.SKU] = p
+		j.typeInto("price-"+strconv.Itoa(i), p.Decimal())
+	}
+	if !eval[bool](j, `document.querySelector("#price-0").classList.contains("edited")`) {
+		t.Error("an edited price is not marked as edited")
+	}
+	before := j.app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices]
+	j.markPage()
+	j.typeInto("price-19", "\n") // Enter submits the form; htmx swaps the answer in
+	j.until("the summary of the mixed result", `(document.querySelector("[data-testid=summary]")||{textContent:""}).textContent.includes("rejected")`)
+	j.swappedInPlace("#prices-form")
+	if got := j.text("[data-testid=summary]"); !strings.Contains(got, "17 updated, 3 rejected") {
+		t.Errorf("summary %q, want 17 updated, 3 rejected", got)
+	}
+	if n := j.app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices] - before; n != 3 {
+		t.Errorf("%d set-prices requests for 20 rows in chunks of 7, want 3", n)
+	}
+	if j.location() != "/prices" {
+		t.Errorf("the mixed result left the page: %s", j.location())
+	}
+	for i, r := range rows {
+		row := priceRowSel(r.SKU)
+		class := eval[string](j, fmt.Sprintf(`(document.querySelector(%q)||{className:"<missing>"}).className`, row))
+		result := j.text(row + " [data-testid=result]")
+		if rejected[i] {
+			if !strings.Contains(class, "rejected") {
+				t.Errorf("%s: row class %q, want rejected", r.SKU, class)
+			}
+			if msg := j.text(row + " .row-msg"); !strings.Contains(msg, "90%") {
+				t.Errorf("%s: message %q lacks the marketplace's reason", r.SKU, msg)
+			}
+			if v := eval[string](j, fmt.Sprintf(`document.querySelector(%q).value`, row+" input[name=price]")); v != "1.00" {
+				t.Errorf("%s: typed price not kept: %q", r.SKU, v)
+			}
+			continue
+		}
+		wantResult := "✓ " + squash(money(t, r.Orig).String()) + " → " + squash(want[r.SKU].String())
+		if !strings.Contains(class, "accepted") || result != wantResult {
+			t.Errorf("%s: row class %q, result %q; want accepted, %q", r.SKU, class, result, wantResult)
+		}
+	}
+
+	j.snapshot("rejected", true)
+
+	// Fix the three: a small cut instead. Only they are sent.
+	for i := range rejected {
+		p := money(t, rows[i].Orig) - 100
+		want[rows[i].SKU] = p
+		row := priceRowSel(rows[i].SKU)
+		id := eval[string](j, fmt.Sprintf(`document.querySelector(%q).id`, row+" input[name=price]"))
+		j.typeInto(id, p.Decimal())
+	}
+	before = j.app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices]
+	j.markPage()
+	j.typeInto("price-0", "\n")
+	j.untilNewPage("the flash after a full success", `(document.querySelector("#flash-area")||{textContent:""}).textContent.includes("updated")`)
+	if got := j.text("#flash-area"); !strings.Contains(got, "3 prices updated") {
+		t.Errorf("flash %q, want 3 prices updated", got)
+	}
+	if n := j.app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices] - before; n != 1 {
+		t.Errorf("the resubmit sent %d requests, want 1 (three rows)", n)
+	}
+	if j.count("[data-testid=summary]") != 0 {
+		t.Errorf("the page after the redirect still shows a summary: %q", j.text("[data-testid=summary]"))
+	}
+
+	// A reload shows the marketplace's new prices.
+	j.markPage()
+	j.do("reload", chromedpReload())
+	j.untilNewPage("the reloaded prices page", `document.querySelector("#prices-form") && !document.querySelector("#flash-area .flash")`)
+	for sku, p := range want {
+		if got := j.text(priceRowSel(sku) + " [data-testid=current]"); got != squash(p.String()) {
+			t.Errorf("%s: current price %q after reload, want %q", sku, got, p.String())
+		}
+	}
+}
+
+// Journey 4: values the dashboard refuses itself. Each field says why,
+// beside it, and nothing reaches the marketplace.
+func TestJourneyPriceValidation(t *testing.T) {
+	j := newJourney(t, 4, "validation", testapp.Options{})
+	j.loginDemo()
+	j.open("/prices")
+	j.typeInto("price-0", "abc")
+	j.typeInto("price-1", "-5")
+	j.typeInto("price-2", "1.234")
+	j.typeInto("price-3", "100.00")
+	j.typeInto("sale-3", "150.00")
+	before := j.app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices]
+	j.markPage()
+	j.typeInto("sale-3", "\n")
+	j.until("the field errors", `document.querySelector("[data-testid=summary]")`)
+	j.swappedInPlace("#prices-form")
+	if n := j.app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices] - before; n != 0 {
+		t.Errorf("%d set-prices requests despite invalid rows, want 0", n)
+	}
+	if got := j.text("[data-testid=summary]"); !strings.Contains(got, "Nothing was sent") {
+		t.Errorf("summary %q", got)
+	}
+	cases := []struct{ field, typed, want string }{
+		{"price-0", "abc", "Enter a number"},
+		{"price-1", "-5", "above zero"},
+		{"price-2", "1.234", "at most 2 decimals"},
+		{"sale-3", "150.00", "may not exceed the price"},
+	}
+	for _, c := range cases {
+		if got := j.text("#" + c.field + "-error"); !strings.Contains(got, c.want) {
+			t.Errorf("#%s-error says %q, want %q", c.field, got, c.want)
+		}
+		if got := j.value(c.field); got != c.typed {
+			t.Errorf("#%s holds %q after the answer, want the typed %q", c.field, got, c.typed)
+		}
+		// Beside the field: shown, in the same table cell.
+		beside := eval[bool](j, fmt.Sprintf(`(() => {
+			const f = document.getElementById(%[1]q), e = document.getElementById(%[1]q + "-error");
+			return !!f && !!e && f.closest("td") === e.closest("td") && e.offsetParent !== null;
+		})()`, c.field))
+		if !beside {
+			t.Errorf("the error of #%s is not shown beside it, in the same cell", c.field)
+		}
+		// And told to screen readers: the field is invalid and described
+		// by the message.
+		ax := j.ax(c.field)
+		if !strings.Contains(ax.Description, c.want) {
+			t.Errorf("#%s: accessible description %q lacks the error %q", c.field, ax.Description, c.want)
+		}
+		if ax.Invalid != "true" {
+			attr := eval[string](j, fmt.Sprintf(`String(document.getElementById(%q).getAttribute("aria-invalid"))`, c.field))
+			// Prove the cause: the same field with aria-invalid="true" is invalid.
+			eval[chromedp.Void](j, fmt.Sprintf(`document.getElementById(%q).setAttribute("aria-invalid", "true")`, c.field))
+			t.Errorf(`#%s: screen readers are not told the field is invalid: Chromium's accessibility tree says invalid=%q for aria-invalid=%q (ARIA treats an empty value as false); with aria-invalid="true" it says %q`,
+				c.field, ax.Invalid, attr, j.ax(c.field).Invalid)
+		}
+	}
+	if got := j.value("price-3"); got != "100.00" {
+		t.Errorf("#price-3 holds %q, want 100.00", got)
+	}
+	if n := j.count("#prices-form tbody tr.invalid"); n != 4 {
+		t.Errorf("%d rows marked invalid, want 4", n)
+	}
+	// Valid rows say they were not sent either.
+	if n := j.count("#prices-form .field-error:not(:empty), #prices-form [id$=-error]:not(:empty)"); n < 4 {
+		t.Errorf("%d field errors on the page, want 4", n)
+	}
+}
