@@ -8,11 +8,13 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -37,6 +39,25 @@ type Deps struct {
 	PageRetryBudget time.Duration
 	// BulkRetryBudget bounds the wait of one mass-update chunk; 0 means 60 s.
 	BulkRetryBudget time.Duration
+	// UpstreamTimeout bounds the marketplace calls of one request (a page,
+	// a login, a resend) and, added to BulkRetryBudget, of one mass-update
+	// chunk, so a hanging marketplace costs the user a clear message, not a
+	// spinning tab; 0 means 30 s.
+	UpstreamTimeout time.Duration
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the
+	// client (for login throttling and logs); empty trusts none, and the
+	// peer address is the client.
+	TrustedProxies []netip.Prefix
+	// LoginLimits tune the login throttle; zero fields take defaults.
+	LoginLimits LoginLimits
+	// TestHook, when set, is served at GET /_test/hook behind the login
+	// check. Only tests set it (to prove, for example, that a panic inside a
+	// logged-in request leaks no secret); cmd/web never does.
+	TestHook echo.HandlerFunc
+	// Jobs runs bulk import jobs in the background (bulkjobs.Runner, over
+	// the job tables in the session database); nil leaves out the bulk
+	// import, job and history screens.
+	Jobs *bulkjobs.Runner
 }
 
 // DefaultChunkSize is the number of rows one set-prices or store request
@@ -45,9 +66,10 @@ const DefaultChunkSize = 500
 
 // App is the dashboard as an http.Handler.
 type App struct {
-	deps    Deps
-	echo    *echo.Echo
-	handler http.Handler
+	deps     Deps
+	echo     *echo.Echo
+	handler  http.Handler
+	throttle *loginThrottle
 }
 
 // New builds the dashboard. It fails only on missing dependencies.
@@ -70,7 +92,10 @@ func New(d Deps) (*App, error) {
 	if d.BulkRetryBudget <= 0 {
 		d.BulkRetryBudget = 60 * time.Second
 	}
-	a := &App{deps: d}
+	if d.UpstreamTimeout <= 0 {
+		d.UpstreamTimeout = 30 * time.Second
+	}
+	a := &App{deps: d, throttle: newLoginThrottle(d.LoginLimits)}
 	a.echo = a.routes()
 	a.handler = a.protect(a.echo)
 	return a, nil

@@ -28,7 +28,8 @@ func (a *App) account(c echo.Context) *apiclient.Account {
 // pageContext bounds how long a page waits out a busy marketplace before it
 // says so.
 func (a *App) pageContext(c echo.Context) context.Context {
-	return apiclient.WithRetryBudget(c.Request().Context(), a.deps.PageRetryBudget)
+	ctx := boundedContext(c, c.Request().Context(), a.deps.UpstreamTimeout)
+	return apiclient.WithRetryBudget(ctx, a.deps.PageRetryBudget)
 }
 
 // LoginForm shows the login page (or the overview to someone logged in).
@@ -118,6 +119,15 @@ func (a *App) LoginSubmit(c echo.Context) error {
 		f.FormError = "Check the highlighted fields."
 		return a.renderLogin(c, http.StatusUnprocessableEntity, f)
 	}
+	// Throttle before the marketplace sees the guess: per client IP and per
+	// client id, counted as failed until it succeeds.
+	keys := newThrottleKeys(clientIP(c.Request(), a.deps.TrustedProxies), f.ClientID)
+	if until := a.throttle.begin(keys, a.deps.Now()); !until.IsZero() {
+		a.logger(c.Request().Context()).Warn("login throttled", "client_id", f.ClientID, "ip", clientIP(c.Request(), a.deps.TrustedProxies).String())
+		f.FormError = fmt.Sprintf("Too many failed logins. Try again at %s.", format.Clock(until))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(secondsUntil(a.deps.Now(), until)))
+		return a.renderLogin(c, http.StatusTooManyRequests, f)
+	}
 	creds := apiclient.Credentials{ClientID: f.ClientID, ClientSecret: in.secret, Environment: apiclient.Environment(f.Environment)}
 	captured := newCapturedTokens()
 	acct := a.deps.API.Account(creds, captured)
@@ -126,6 +136,7 @@ func (a *App) LoginSubmit(c echo.Context) error {
 	if err == nil {
 		_, err = acct.Seller.ListNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: in.sellerID, Page: 1, Limit: 1})
 		if errors.Is(err, apiclient.ErrForbidden) {
+			a.throttle.uncount(keys)
 			f.Errors["seller_id"] = fmt.Sprintf("These credentials have no access to seller %d.", in.sellerID)
 			f.FormError = "Check the seller id."
 			return a.renderLogin(c, http.StatusUnprocessableEntity, f)
@@ -134,12 +145,18 @@ func (a *App) LoginSubmit(c echo.Context) error {
 	if err != nil {
 		a.logger(c.Request().Context()).Info("login refused", "client_id", f.ClientID, "environment", f.Environment, "err", err)
 		status, msg := loginFailure(err, f.Environment)
+		if !errors.Is(err, apiclient.ErrUnauthorized) {
+			a.throttle.uncount(keys) // not a wrong guess: the marketplace failed
+		} else if until := a.throttle.waitUntil(keys, a.deps.Now()); !until.IsZero() {
+			msg += fmt.Sprintf(" After several failed attempts, the next one is possible at %s.", format.Clock(until))
+		}
 		if status == 0 {
 			return err
 		}
 		f.FormError = msg
 		return a.renderLogin(c, status, f)
 	}
+	a.throttle.succeeded(keys)
 
 	sess := session(c)
 	sess.Renew()

@@ -12,7 +12,7 @@ import (
 
 // outcome is what became of one submitted row.
 type outcome struct {
-	state    string // accepted, rejected, unsent
+	state    string // accepted, rejected, unknown (sent, no answer), unsent
 	messages []string
 }
 
@@ -21,6 +21,7 @@ type bulkReport struct {
 	outcomes map[string]outcome
 	accepted int
 	rejected int
+	unknown  int // sent but unanswered: may or may not have been applied
 	unsent   int
 	stopped  error // why sending stopped early, if it did
 	// unmatched holds item errors keyed in the other shape (a set-prices
@@ -38,18 +39,29 @@ func (b *bulkReport) reject(key string, msgs []string) {
 	case "accepted":
 		b.accepted--
 		b.rejected++
-	case "unsent":
+	case "unsent", "unknown":
 		return
 	}
 	b.outcomes[key] = outcome{state: "rejected", messages: append(o.messages, msgs...)}
+}
+
+// complete reports whether every row got an answer and none was refused.
+func (b *bulkReport) complete() bool {
+	return b.rejected == 0 && b.unknown == 0 && b.unsent == 0 && len(b.unmatched) == 0
 }
 
 func (b *bulkReport) note() string {
 	if b.stopped == nil {
 		return ""
 	}
-	return fmt.Sprintf("Sending stopped early (%s): %s not sent. Submit again to send them.",
-		stopReason(b.stopped), format.Count(b.unsent, "row was", "rows were"))
+	out := "Sending stopped early (" + stopReason(b.stopped) + ")."
+	if b.unknown > 0 {
+		out += fmt.Sprintf(" %s no answer: reload the page to see whether they were applied.", format.Count(b.unknown, "row got", "rows got"))
+	}
+	if b.unsent > 0 {
+		out += fmt.Sprintf(" %s not sent: submit again to send them.", format.Count(b.unsent, "row was", "rows were"))
+	}
+	return out
 }
 
 func stopReason(err error) string {
@@ -60,7 +72,7 @@ func stopReason(err error) string {
 	case errors.Is(err, apiclient.ErrRateLimited), errors.Is(err, apiclient.ErrUnavailable):
 		return "the marketplace is busy"
 	case errors.Is(err, apiclient.ErrOutcomeUnknown):
-		return "no answer came for the last batch, so its rows may or may not have been applied: reload to check"
+		return "no answer came for the last batch"
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return "the request was cancelled"
 	default:
@@ -87,7 +99,11 @@ func sendChunks[T any](ctx context.Context, a *App, seller int64, items []T, key
 	size := a.deps.ChunkSize
 	for start := 0; start < len(items); start += size {
 		chunk := items[start:min(start+size, len(items))]
-		res, err := send(ctx, chunk)
+		// Each chunk is bounded on its own: a hanging marketplace stops the
+		// run with the rest accounted for as not sent.
+		cctx, cancel := context.WithTimeout(ctx, a.deps.UpstreamTimeout+a.deps.BulkRetryBudget)
+		res, err := send(cctx, chunk)
+		cancel()
 		if err != nil {
 			var ss *sessionStoreError
 			if errors.Is(err, apiclient.ErrUnauthorized) || errors.As(err, &ss) {
@@ -96,7 +112,17 @@ func sendChunks[T any](ctx context.Context, a *App, seller int64, items []T, key
 				}
 			}
 			rep.stopped = err
-			for _, it := range items[start:] {
+			rest := items[start:]
+			if errors.Is(err, apiclient.ErrOutcomeUnknown) {
+				// This chunk was sent and may have been applied: say so,
+				// rather than "not sent".
+				for _, it := range chunk {
+					rep.outcomes[keyOfItem(it)] = outcome{state: "unknown"}
+					rep.unknown++
+				}
+				rest = items[start+len(chunk):]
+			}
+			for _, it := range rest {
 				rep.outcomes[keyOfItem(it)] = outcome{state: "unsent"}
 				rep.unsent++
 			}

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -253,5 +254,74 @@ func TestNomenclatureModerationRefusal(t *testing.T) {
 	}
 	if got := row.Find("select[name=status] option[selected]").AttrOr("value", ""); got != "online" {
 		t.Errorf("typed status not kept: %q", got)
+	}
+}
+
+// A 10,000-row form (90,000 fields) must be read, not refused by the form
+// parser's default field limit (go.mod raises it; the body limit still holds).
+func TestPricesTenThousandRowForm(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	real := b.Get("/prices?limit=20").FormValues("#prices-form")
+	form := url.Values{}
+	add := func(vals ...string) {
+		for i, col := range []string{"sku", "orig_price", "orig_sale", "orig_start", "orig_end", "price", "sale", "start", "end"} {
+			form.Add(col, vals[i])
+		}
+	}
+	cur := money(t, real["orig_price"][0])
+	add(real["sku"][0], real["orig_price"][0], real["orig_sale"][0], "", "", (cur + 1).Decimal(), "", "", "")
+	for i := 1; i < 10_000; i++ {
+		add("MPUNCHANGED"+strconv.Itoa(i), "100.00", "", "", "", "100.00", "", "", "")
+	}
+	res := b.Post("/prices?limit=20", form)
+	if res.Status != http.StatusSeeOther {
+		t.Fatalf("10,000-row form: status %d, want 303; %s", res.Status, res.Text("[data-testid=error]"))
+	}
+	if got := b.Follow(res).Text("#flash-area"); !strings.Contains(got, "1 price updated") {
+		t.Errorf("flash %q", got)
+	}
+}
+
+// A chunk sent without an answer is "may have been applied", never "not
+// sent"; later chunks are not sent at all.
+func TestPricesOutcomeUnknown(t *testing.T) {
+	app := testapp.New(t, testapp.Options{ChunkSize: 2})
+	b := app.Browser(t)
+	b.LoginDemo()
+	form := b.Get("/prices?limit=20").FormValues("#prices-form")
+	for i := 0; i < 5; i++ {
+		form["price"][i] = (money(t, form["orig_price"][i]) + 1).Decimal()
+		form["sale"][i] = ""
+	}
+	app.Sandbox.InjectFault(sandbox.Fault{Route: sandbox.RouteRPCSetPrices, Kind: sandbox.FaultReset})
+	res := b.Post("/prices?limit=20", form)
+	if res.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d", res.Status)
+	}
+	summary := res.Text("[data-testid=summary]")
+	if !strings.Contains(summary, "2 rows got no answer") || !strings.Contains(summary, "3 rows were not sent") {
+		t.Errorf("summary %q", summary)
+	}
+	states := map[string]int{}
+	for i := 0; i < 5; i++ {
+		row := res.Doc.Find(rowSel(form["sku"][i]))
+		msg := row.Find(".row-msg").Text()
+		switch {
+		case strings.Contains(msg, "no answer came"):
+			states["unknown"]++
+		case strings.Contains(msg, "not sent"):
+			states["unsent"]++
+		}
+		if v := row.Find("input[name=price]").AttrOr("value", ""); v != form["price"][i] {
+			t.Errorf("row %d: typed value not kept: %q", i, v)
+		}
+	}
+	if states["unknown"] != 2 || states["unsent"] != 3 {
+		t.Errorf("row states %v, want 2 unknown and 3 unsent", states)
+	}
+	if n := app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices]; n != 1 {
+		t.Errorf("%d set-prices requests, want 1 (no blind replay of the unanswered write)", n)
 	}
 }

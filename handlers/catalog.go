@@ -115,7 +115,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		updates = append(updates, upd)
 	}
 	sess := session(c)
-	back := withQuery("/prices", q.values())
+	back := q.link("/prices")
 	if len(invalid) > 0 {
 		summary := &pages.Summary{Invalid: len(invalid), Note: "Nothing was sent: fix the marked fields first"}
 		return a.renderPricesResult(c, http.StatusUnprocessableEntity, q, inputs, invalid, nil, summary)
@@ -132,7 +132,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		return err
 	}
 	a.logger(c.Request().Context()).Info("prices submitted", "sent", len(updates), "accepted", rep.accepted, "rejected", rep.rejected, "unsent", rep.unsent)
-	if rep.rejected == 0 && rep.unsent == 0 && len(rep.unmatched) == 0 {
+	if rep.complete() {
 		sess.AddFlash("ok", format.Count(rep.accepted, "price", "prices")+" updated.")
 		done := map[string][]string{}
 		for _, u := range updates {
@@ -173,7 +173,7 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]priceInp
 		Limit:  strconv.Itoa(q.Limit),
 		Limits: limitOptions(catalogLimits),
 		Pager:  q.pager("/prices", npages, total),
-		Action: withQuery("/prices", q.values()),
+		Action: q.link("/prices"),
 	}
 	index := map[string]int{}
 	for _, n := range recs {
@@ -224,8 +224,8 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]priceInp
 			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
 		case "rejected":
 			row.Result = pages.RowResult{State: "rejected", Messages: o.messages}
-		case "unsent":
-			row.Result = pages.RowResult{State: "unsent"}
+		case "unsent", "unknown":
+			row.Result = pages.RowResult{State: o.state}
 		}
 	}
 	for sku, pair := range done {
@@ -313,7 +313,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 		items = append(items, item)
 	}
 	sess := session(c)
-	back := withQuery("/nomenclature", q.values())
+	back := q.link("/nomenclature")
 	if len(invalid) > 0 {
 		return a.renderNomenclatureResult(c, q, inputs, invalid, nil, &pages.Summary{Invalid: len(invalid), Note: "Nothing was sent: fix the marked fields first"})
 	}
@@ -330,7 +330,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 		return err
 	}
 	a.logger(c.Request().Context()).Info("nomenclature submitted", "sent", len(items), "accepted", rep.accepted, "rejected", rep.rejected, "unsent", rep.unsent)
-	if rep.rejected == 0 && rep.unsent == 0 && len(rep.unmatched) == 0 {
+	if rep.complete() {
 		sess.AddFlash("ok", format.Count(rep.accepted, "row", "rows")+" updated.")
 		return a.redirect(c, back)
 	}
@@ -356,10 +356,10 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]st
 		return pages.NomenclatureView{}, err
 	}
 	v := pages.NomenclatureView{
-		Limit:    strconv.Itoa(q.Limit),
-		Limits:   limitOptions(catalogLimits),
-		Pager:    q.pager("/nomenclature", npages, total),
-		Action:   withQuery("/nomenclature", q.values()),
+		Limit:  strconv.Itoa(q.Limit),
+		Limits: limitOptions(catalogLimits),
+		Pager:  q.pager("/nomenclature", npages, total),
+		Action: q.link("/nomenclature"),
 	}
 	index := map[string]int{}
 	for _, n := range recs {
@@ -402,8 +402,8 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]st
 			row.OrigQuantity, row.OrigStatus = in.Qty, in.Status
 		case "rejected":
 			row.Result = pages.RowResult{State: "rejected", Messages: o.messages}
-		case "unsent":
-			row.Result = pages.RowResult{State: "unsent"}
+		case "unsent", "unknown":
+			row.Result = pages.RowResult{State: o.state}
 		}
 	}
 	return v, nil

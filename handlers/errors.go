@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -108,6 +109,11 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 	case errors.Is(err, context.DeadlineExceeded):
 		v.Status, v.Title = http.StatusGatewayTimeout, "The marketplace is slow"
 		v.Message = "It did not answer in time. Try again in a moment."
+	case errors.As(err, new(*url.Error)):
+		// The connection failed or broke before an answer (refused, reset,
+		// DNS): a read, since writes with an unknown outcome are caught above.
+		v.Status, v.Title = http.StatusBadGateway, "No answer from the marketplace"
+		v.Message = "The connection to the marketplace failed before it answered. Nothing is shown as done that was not confirmed. Try again in a moment."
 	case errors.As(err, &he):
 		v.Status = he.Code
 		v.Title = http.StatusText(he.Code)
@@ -126,6 +132,12 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 				v.Message = "The request could not be handled."
 			}
 		}
+	case marketplaceErrorCode(err) != "":
+		// An error answer of a kind the dashboard has no special words for
+		// (an unknown code, a 500 from the marketplace): say whose it was.
+		v.Status, v.Title = http.StatusBadGateway, "The marketplace answered with an error"
+		v.Message = "It refused the request with an error the dashboard does not know (" + marketplaceErrorCode(err) +
+			"). Nothing is shown as done that was not confirmed. Try again in a moment; if it persists, quote the request id to support."
 	default:
 		v.Status, v.Title = http.StatusInternalServerError, "Something went wrong"
 		v.Message = "The dashboard hit an unexpected problem. It has been logged."
@@ -177,6 +189,29 @@ func (a *App) credentialsRejected(c echo.Context) error {
 	sess.SetReturnTo(back)
 	sess.AddFlash("warn", "The marketplace no longer accepts the saved credentials. Log in again to continue where you left off.")
 	return a.redirect(c, "/login")
+}
+
+// marketplaceErrorCode names the code of a marketplace error answer, or ""
+// when err is not one.
+func marketplaceErrorCode(err error) string {
+	var (
+		b2b  *apiclient.B2BError
+		gift *apiclient.GiftCertificateError
+		rpc  *apiclient.RPCError
+		rest *apiclient.RESTError
+	)
+	switch {
+	case errors.As(err, &rpc):
+		return fmt.Sprintf("JSON-RPC code %d", rpc.Code)
+	case errors.As(err, &b2b):
+		return fmt.Sprintf("HTTP %d, code %d", b2b.Status, b2b.Code)
+	case errors.As(err, &gift):
+		return fmt.Sprintf("HTTP %d, code %d", gift.Status, gift.Code)
+	case errors.As(err, &rest):
+		code, _ := format.Short(rest.Code, 40)
+		return fmt.Sprintf("HTTP %d, code %s", rest.Status, code)
+	}
+	return ""
 }
 
 // retryWait is how long a rate-limited call asks us to wait. apiclient

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"regexp"
 	"runtime/debug"
 	"time"
@@ -96,15 +97,61 @@ func (a *App) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; " +
 	"connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'; object-src 'none'"
 
-// securityHeaders sets the headers every response carries.
+// securityHeaders sets the headers every response carries (the outermost
+// handler sets them too, for answers given before Echo runs).
 func (a *App) securityHeaders(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
-		h := c.Response().Header()
-		h.Set("Content-Security-Policy", contentSecurityPolicy)
-		h.Set("X-Content-Type-Options", "nosniff")
-		h.Set("Referrer-Policy", "same-origin")
-		h.Set("X-Frame-Options", "DENY")
-		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		setSecurityHeaders(c.Response().Header())
 		return next(c)
 	}
+}
+
+func setSecurityHeaders(h http.Header) {
+	h.Set("Content-Security-Policy", contentSecurityPolicy)
+	h.Set("X-Content-Type-Options", "nosniff")
+	h.Set("Referrer-Policy", "same-origin")
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Cross-Origin-Opener-Policy", "same-origin")
+}
+
+const cleanupKey = "cleanup"
+
+// boundUpstream bounds the marketplace calls of a request by
+// Deps.UpstreamTimeout. Mass updates are bounded per chunk instead (see
+// sendChunks), and their page reload by pageContext; the cancel functions
+// of such inner bounds run when the request ends.
+func (a *App) boundUpstream(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		var cleanup []func()
+		c.Set(cleanupKey, &cleanup)
+		defer func() {
+			for _, f := range cleanup {
+				f()
+			}
+		}()
+		r := c.Request()
+		orig := r.Context()
+		if _, bulk := draftForms[r.URL.Path]; !(bulk && r.Method == http.MethodPost) {
+			ctx, cancel := context.WithTimeout(orig, a.deps.UpstreamTimeout)
+			defer cancel()
+			c.SetRequest(r.WithContext(ctx))
+		}
+		err := next(c)
+		// The error page is rendered after this returns, and must not
+		// inherit an expired deadline; parsed form values stay.
+		c.SetRequest(c.Request().WithContext(orig))
+		return err
+	}
+}
+
+// boundedContext returns ctx bounded by d, cancelled at the latest when the
+// request ends.
+func boundedContext(c echo.Context, ctx context.Context, d time.Duration) context.Context {
+	list, ok := c.Get(cleanupKey).(*[]func())
+	if !ok {
+		return ctx // outside boundUpstream (not a page route): nothing to bound
+	}
+	ctx, cancel := context.WithTimeout(ctx, d)
+	*list = append(*list, cancel)
+	return ctx
 }

@@ -29,7 +29,7 @@ func (a *App) routes() *echo.Echo {
 	})
 	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
 
-	pagesGroup := e.Group("", middleware.BodyLimit(maxBodyBytes), a.loadSession)
+	pagesGroup := e.Group("", middleware.BodyLimit(maxBodyBytes), a.boundUpstream, a.loadSession)
 	pagesGroup.GET("/login", a.LoginForm)
 	pagesGroup.POST("/login", a.LoginSubmit)
 	pagesGroup.POST("/logout", a.Logout)
@@ -44,6 +44,10 @@ func (a *App) routes() *echo.Echo {
 	app.GET("/prices", a.PricesList)
 	app.POST("/prices", a.PricesSubmit)
 	app.GET("/return-boxes", a.ReturnBoxesList)
+	a.registerBulkRoutes(app)
+	if a.deps.TestHook != nil {
+		app.GET("/_test/hook", a.deps.TestHook)
+	}
 
 	e.RouteNotFound("/*", func(c echo.Context) error { return echo.ErrNotFound })
 	return e
@@ -58,9 +62,21 @@ func (a *App) protect(h http.Handler) http.Handler {
 	cop.SetDenyHandler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		a.deps.Logger.WarnContext(r.Context(), "cross-origin request refused", "method", r.Method, "path", r.URL.Path)
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
-		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.WriteHeader(http.StatusForbidden)
 		_, _ = w.Write([]byte("cross-origin request refused\n"))
 	}))
-	return cop.Handler(h)
+	h = cop.Handler(h)
+	// The security headers go on before anything else runs, so every
+	// answer carries them: pages, errors, static files, refusals.
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		setSecurityHeaders(w.Header())
+		// Forwarding headers count only when a trusted proxy set them: a
+		// client cannot claim HTTPS (Secure cookies) or another address.
+		if !isTrusted(remoteAddr(r.RemoteAddr), a.deps.TrustedProxies) {
+			r.Header.Del("X-Forwarded-For")
+			r.Header.Del("X-Forwarded-Proto")
+			r.Header.Del("Forwarded")
+		}
+		h.ServeHTTP(w, r)
+	})
 }

@@ -5,11 +5,14 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"net/url"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
@@ -31,7 +34,15 @@ type Config struct {
 	LogLevel                     slog.Level
 	LogJSON                      bool
 	DemoHostile                  bool
-	TrustProxyHeaders            bool
+	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
+	// the client (login throttling); empty trusts none.
+	TrustedProxies []netip.Prefix
+
+	// BulkGuardPercent is the fat-finger guard of bulk imports: a change
+	// beyond it needs an explicit confirmation; -1 turns the guard off.
+	BulkGuardPercent int
+	// BulkReadBackDelay is how long after a bulk job its rows are re-read.
+	BulkReadBackDelay time.Duration
 }
 
 // Demo reports whether the dashboard runs against the built-in sandbox.
@@ -54,6 +65,9 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		IdleTimeout:     8 * time.Hour,
 		AbsoluteTimeout: 7 * 24 * time.Hour,
 		LogLevel:        slog.LevelInfo,
+
+		BulkGuardPercent:  50,
+		BulkReadBackDelay: time.Minute,
 	}
 	var errs []error
 	bad := func(name, format string, args ...any) {
@@ -138,7 +152,7 @@ func loadConfig(getenv func(string) string) (Config, error) {
 	for _, b := range []struct {
 		name string
 		dst  *bool
-	}{{"SELLERDESK_DEMO_HOSTILE", &c.DemoHostile}, {"SELLERDESK_TRUST_PROXY_HEADERS", &c.TrustProxyHeaders}} {
+	}{{"SELLERDESK_DEMO_HOSTILE", &c.DemoHostile}} {
 		switch v := strings.ToLower(get(b.name)); v {
 		case "", "0", "false", "no":
 		case "1", "true", "yes":
@@ -146,6 +160,32 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		default:
 			bad(b.name, "want true or false")
 		}
+	}
+	if v := get("SELLERDESK_BULK_GUARD_PERCENT"); v != "" {
+		n, err := strconv.Atoi(v)
+		switch {
+		case err != nil || n < 0 || n > 1000:
+			bad("SELLERDESK_BULK_GUARD_PERCENT", "want a whole number from 0 (off) to 1000")
+		case n == 0:
+			c.BulkGuardPercent = -1
+		default:
+			c.BulkGuardPercent = n
+		}
+	}
+	if v := get("SELLERDESK_BULK_READBACK_DELAY"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 || d > 24*time.Hour {
+			bad("SELLERDESK_BULK_READBACK_DELAY", "want a duration up to 24h, like 2m")
+		} else {
+			c.BulkReadBackDelay = d
+		}
+	}
+	if v := get("SELLERDESK_TRUSTED_PROXIES"); v != "" {
+		p, err := handlers.ParseTrustedProxies(v)
+		if err != nil {
+			bad("SELLERDESK_TRUSTED_PROXIES", "want a comma-separated list of CIDR prefixes or addresses, like 10.0.0.0/8,192.0.2.7: %v", err)
+		}
+		c.TrustedProxies = p
 	}
 	if len(errs) > 0 {
 		return Config{}, fmt.Errorf("configuration: %w", errors.Join(errs...))

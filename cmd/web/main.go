@@ -67,6 +67,11 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	}
 	defer closeStore()
 	purged := store.StartPurger(ctx, 10*time.Minute)
+	jobs, closeJobs, err := openJobs(ctx, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer closeJobs()
 
 	api, err := apiclient.New(apiclient.Options{
 		B2BBaseURL: cfg.B2BURL, B2BTestBaseURL: cfg.B2BTestURL, SellerBaseURL: cfg.SellerURL,
@@ -75,25 +80,20 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	if err != nil {
 		return err
 	}
-	app, err := handlers.New(handlers.Deps{API: api, Sessions: store, Logger: log, Demo: demoMode, DemoCredentials: demoCreds})
+	app, err := handlers.New(handlers.Deps{API: api, Sessions: store, Logger: log, Demo: demoMode, DemoCredentials: demoCreds, Jobs: jobs,
+		TrustedProxies: cfg.TrustedProxies})
 	if err != nil {
 		return err
+	}
+	if err := jobs.Start(ctx); err != nil {
+		return fmt.Errorf("bulk jobs: %w", err)
 	}
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	srv := &http.Server{
-		Handler:           app,
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      5 * time.Minute, // a large mass update waits out the marketplace's rate limits
-		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
-		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return ctx },
-	}
+	srv := newServer(ctx, app, log)
 	log.Info("Seller Desk is listening", "url", displayURL(ln.Addr()), "demo", demoMode)
 	if ready != nil {
 		ready <- ln.Addr().String()
@@ -116,6 +116,22 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 		return err
 	}
 	return nil
+}
+
+// newServer is the dashboard's HTTP server. Its timeouts are the defence
+// against slow clients: a client that dribbles its headers is cut off after
+// ReadHeaderTimeout, one that dribbles its body after ReadTimeout.
+func newServer(ctx context.Context, h http.Handler, log *slog.Logger) *http.Server {
+	return &http.Server{
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      5 * time.Minute, // a large mass update waits out the marketplace's rate limits
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return ctx },
+	}
 }
 
 // openSessions opens the session database and its keys.
@@ -144,7 +160,9 @@ func openSessions(ctx context.Context, cfg Config, log *slog.Logger) (*sessions.
 	}
 	store, err := sessions.NewStore(backend, sessions.Options{
 		Keys: keys, IdleTimeout: cfg.IdleTimeout, AbsoluteTimeout: cfg.AbsoluteTimeout,
-		Logger: log.With("component", "sessions"), TrustProxyHeaders: cfg.TrustProxyHeaders,
+		Logger: log.With("component", "sessions"), // X-Forwarded-Proto reaches the store only from a trusted proxy
+		// (the router drops it from anyone else).
+		TrustProxyHeaders: len(cfg.TrustedProxies) > 0,
 	})
 	if err != nil {
 		backend.Close()

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
+	"net/netip"
 	"net/url"
 	"path/filepath"
 	"strings"
@@ -20,6 +21,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/handlers"
@@ -40,6 +42,26 @@ type Options struct {
 	ChunkSize       int
 	PageRetryBudget time.Duration
 	BulkRetryBudget time.Duration
+	UpstreamTimeout time.Duration
+
+	// SessionKeys replace the fixed test key (rotation tests); the first
+	// seals and signs.
+	SessionKeys [][]byte
+	// SessionNow is the session store's clock (idle and absolute timeout
+	// tests); nil means time.Now.
+	SessionNow                   func() time.Time
+	IdleTimeout, AbsoluteTimeout time.Duration
+	// TLS serves the dashboard over HTTPS (httptest.NewTLSServer).
+	TLS bool
+	// NoDemo hides the demo credentials from the login page, as with a real
+	// marketplace (canary tests: the seeded secret must then appear nowhere).
+	NoDemo         bool
+	TrustedProxies []netip.Prefix
+	LoginLimits    handlers.LoginLimits
+	// TestHook is served at GET /_test/hook behind the login check.
+	TestHook echo.HandlerFunc
+	// APIOptions adjusts the marketplace client before it is built.
+	APIOptions func(*apiclient.Options)
 }
 
 // App is a running dashboard with its sandbox.
@@ -95,26 +117,45 @@ func New(t testing.TB, opts Options) *App {
 		}
 		t.Cleanup(func() { backend.Close() })
 	}
-	key := bytes.Repeat([]byte{7}, sessions.KeySize)
-	store, err := sessions.NewStore(backend, sessions.Options{Keys: [][]byte{key}, Logger: log})
+	keys := opts.SessionKeys
+	if len(keys) == 0 {
+		keys = [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}
+	}
+	store, err := sessions.NewStore(backend, sessions.Options{Keys: keys, Logger: log, Now: opts.SessionNow,
+		IdleTimeout: opts.IdleTimeout, AbsoluteTimeout: opts.AbsoluteTimeout, TrustProxyHeaders: len(opts.TrustedProxies) > 0})
 	if err != nil {
 		t.Fatal(err)
 	}
-	api, err := apiclient.New(apiclient.Options{
+	apiOpts := apiclient.Options{
 		B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL,
 		Now: sb.Now, Logger: log,
-	})
+	}
+	if opts.APIOptions != nil {
+		opts.APIOptions(&apiOpts)
+	}
+	api, err := apiclient.New(apiOpts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := handlers.New(handlers.Deps{
+	deps := handlers.Deps{
 		API: api, Sessions: store, Logger: log, Demo: true, DemoCredentials: demo.Credentials(), Now: sb.Now,
 		ChunkSize: opts.ChunkSize, PageRetryBudget: opts.PageRetryBudget, BulkRetryBudget: opts.BulkRetryBudget,
-	})
+		UpstreamTimeout: opts.UpstreamTimeout, TrustedProxies: opts.TrustedProxies, LoginLimits: opts.LoginLimits,
+		TestHook: opts.TestHook,
+	}
+	if opts.NoDemo {
+		deps.Demo, deps.DemoCredentials = false, nil
+	}
+	h, err := handlers.New(deps)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
+	var srv *httptest.Server
+	if opts.TLS {
+		srv = httptest.NewTLSServer(h)
+	} else {
+		srv = httptest.NewServer(h)
+	}
 	t.Cleanup(srv.Close)
 	return &App{Sandbox: sb, Market: m, Handler: h, Store: store, Server: srv, URL: srv.URL, Logs: logs}
 }
@@ -133,6 +174,7 @@ func (a *App) Browser(t testing.TB) *Browser {
 	jar, _ := cookiejar.New(nil)
 	return &Browser{t: t, app: a, Client: &http.Client{
 		Jar:           jar,
+		Transport:     a.Server.Client().Transport,
 		Timeout:       30 * time.Second,
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}}

@@ -125,29 +125,29 @@ type NomenclatureRow struct {
 	Warehouse, Barcode, SKU, Name, Brand, Size             string
 	Price, SalePrice                                       string
 	Quantity, OrigQuantity, Status, OrigStatus, LiveStatus string
-	StatusOptions                                          []Option // what the seller may choose, plus the current status
+	StatusOptions                                          []Option          // what the seller may choose, plus the current status
 	Errors                                                 map[string]string // "quantity", "status"
 	Result                                                 RowResult
 }
 
 // NomenclatureView is the nomenclature list with its mass-update form.
 type NomenclatureView struct {
-	Limit    string
-	Limits   []Option
-	Rows     []NomenclatureRow
-	Pager    components.Pager
-	Action   string
-	Summary  *Summary
+	Limit   string
+	Limits  []Option
+	Rows    []NomenclatureRow
+	Pager   components.Pager
+	Action  string
+	Summary *Summary
 }
 
 // PriceRow is one product of the prices table with its inputs.
 type PriceRow struct {
-	SKU, Name, Brand, Size, Warehouses         string
-	Current, CurrentSale, UpdateStatus         string
-	OrigPrice, OrigSale, OrigStart, OrigEnd    string
-	Price, Sale, Start, End                    string
-	Errors                                     map[string]string // "price", "sale", "start", "end"
-	Result                                     RowResult
+	SKU, Name, Brand, Size, Warehouses      string
+	Current, CurrentSale, UpdateStatus      string
+	OrigPrice, OrigSale, OrigStart, OrigEnd string
+	Price, Sale, Start, End                 string
+	Errors                                  map[string]string // "price", "sale", "start", "end"
+	Result                                  RowResult
 }
 
 // PricesView is the prices form.

@@ -1,0 +1,31 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
+)
+
+// openJobs opens the bulk job store in the session database (its own
+// connection pool and tables) and the runner that sends submitted jobs. The
+// returned close function lets every running job finish its chunk in
+// flight (bounded by 30 s) so the next start resumes after it.
+func openJobs(ctx context.Context, cfg Config, log *slog.Logger) (*bulkjobs.Runner, func(), error) {
+	opts := bulkjobs.RunnerOptions{GuardPercent: cfg.BulkGuardPercent, ReadBackDelay: cfg.BulkReadBackDelay, Logger: log.With("component", "bulkjobs")}
+	store, err := bulkjobs.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return nil, nil, fmt.Errorf("bulk job store: %w", err)
+	}
+	runner := bulkjobs.NewRunner(store, opts)
+	return runner, func() {
+		cctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if err := runner.Close(cctx); err != nil {
+			log.Warn("bulk jobs: stopped without waiting for the chunk in flight", "err", err)
+		}
+		store.Close()
+	}, nil
+}

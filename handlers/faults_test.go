@@ -1,0 +1,208 @@
+package handlers_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"go.uber.org/goleak"
+
+	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+)
+
+const testUpstreamTimeout = 500 * time.Millisecond
+
+// TestUpstreamFaultsSandbox: each sandbox fault on a page's marketplace
+// call gives a specific message within a bounded time, shows no partial
+// result, and leaves no goroutine behind.
+func TestUpstreamFaultsSandbox(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	t.Run("pages", func(t *testing.T) {
+		app := testapp.New(t, testapp.Options{UpstreamTimeout: testUpstreamTimeout, PageRetryBudget: time.Millisecond})
+		defer app.Server.Close()
+		b := app.Browser(t)
+		defer b.Client.CloseIdleConnections()
+		b.LoginDemo()
+		tests := []struct {
+			kind   sandbox.FaultKind
+			status int
+			title  string
+		}{
+			{sandbox.FaultRateLimit, http.StatusTooManyRequests, "busy"},
+			{sandbox.FaultUnavailable, http.StatusServiceUnavailable, "busy"},
+			{sandbox.FaultInternal, http.StatusBadGateway, "answered with an error"},
+			{sandbox.FaultMalformedJSON, http.StatusBadGateway, "Unreadable answer"},
+			{sandbox.FaultTruncated, http.StatusBadGateway, "Unreadable answer"},
+			{sandbox.FaultReset, http.StatusBadGateway, "No answer"},
+			{sandbox.FaultHang, http.StatusGatewayTimeout, "slow"},
+			{sandbox.FaultHTML, http.StatusBadGateway, "Unreadable answer"},
+		}
+		for _, tt := range tests {
+			for _, page := range []struct{ path, route, table string }{
+				{"/orders", sandbox.RouteB2BOrders, "#orders-table"},
+				{"/prices", sandbox.RouteRPCList, "#prices-form table"},
+				{"/return-boxes", sandbox.RouteReturnBoxes, "table"},
+			} {
+				t.Run(tt.kind.String()+page.path, func(t *testing.T) {
+					app.Sandbox.ClearFaults()
+					app.Sandbox.InjectFault(sandbox.Fault{Route: page.route, Kind: tt.kind, Times: -1})
+					defer app.Sandbox.ClearFaults()
+					start := time.Now()
+					p := b.Get(page.path)
+					if d := time.Since(start); d > testUpstreamTimeout+3*time.Second {
+						t.Errorf("took %v", d)
+					}
+					if p.Status != tt.status || !strings.Contains(p.Text("[data-testid=error] h1"), tt.title) {
+						t.Errorf("status %d, title %q; want %d and %q", p.Status, p.Text("[data-testid=error] h1"), tt.status, tt.title)
+					}
+					if p.Has(page.table) {
+						t.Error("a result table is shown on an error page")
+					}
+				})
+			}
+		}
+	})
+}
+
+// market is a marketplace in front of the sandbox that misbehaves on
+// demand for the nomenclature list (JSON-RPC) and the B2B order list.
+type market struct {
+	mu   sync.Mutex
+	mode string
+}
+
+func (m *market) set(mode string) { m.mu.Lock(); m.mode = mode; m.mu.Unlock() }
+func (m *market) get() string     { m.mu.Lock(); defer m.mu.Unlock(); return m.mode }
+
+func (m *market) handler(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mode := m.get()
+		body, _ := io.ReadAll(r.Body)
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		var rpc struct {
+			ID     string `json:"id"`
+			Method string `json:"method"`
+		}
+		_ = json.Unmarshal(body, &rpc)
+		target := r.URL.Path == "/jsonrpc" && strings.Contains(rpc.Method, "nomenclatures.list")
+		if mode == "" || !target {
+			next.ServeHTTP(w, r)
+			return
+		}
+		switch mode {
+		case "dribble": // headers at once, then a byte now and then, forever
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(200)
+			for i := 0; ; i++ {
+				if _, err := w.Write([]byte(" ")); err != nil {
+					return
+				}
+				w.(http.Flusher).Flush()
+				select {
+				case <-r.Context().Done():
+					return
+				case <-time.After(100 * time.Millisecond):
+				}
+			}
+		case "reset-after-headers":
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", "1000")
+			w.WriteHeader(200)
+			_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":"` + rpc.ID + `","result":{"items":[`))
+			w.(http.Flusher).Flush()
+			conn, _, err := http.NewResponseController(w).Hijack()
+			if err == nil {
+				if tc, ok := conn.(*net.TCPConn); ok {
+					_ = tc.SetLinger(0)
+				}
+				conn.Close()
+			}
+		case "wrong-content-type":
+			w.Header().Set("Content-Type", "text/plain")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%q,"result":{}}`, rpc.ID)
+		case "50MB":
+			w.Header().Set("Content-Type", "application/json")
+			chunk := bytes.Repeat([]byte(" "), 1<<20)
+			for range 50 {
+				if _, err := w.Write(chunk); err != nil {
+					return
+				}
+			}
+		case "50MB-announced":
+			w.Header().Set("Content-Type", "application/json")
+			w.Header().Set("Content-Length", fmt.Sprint(50<<20))
+			w.WriteHeader(200)
+		case "id-mismatch":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"jsonrpc":"2.0","id":"not-your-request","result":{"items":[],"pagination":{"page":1,"limit":20,"total":0,"pages":0}}}`)
+		case "unknown-code":
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprintf(w, `{"jsonrpc":"2.0","id":%q,"error":{"code":-31999,"message":"<b>strange</b>"}}`, rpc.ID)
+		}
+	})
+}
+
+// TestUpstreamFaultsWire: faults the sandbox has no switch for, from a
+// marketplace in front of it.
+func TestUpstreamFaultsWire(t *testing.T) {
+	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
+	t.Run("pages", func(t *testing.T) {
+		sb := sandbox.New(sandbox.Options{})
+		m := &market{}
+		front := httptest.NewServer(m.handler(sb))
+		defer front.Close()
+		mp := &demo.Marketplace{Sandbox: sb, B2BURL: front.URL, B2BTestURL: front.URL + "/test", SellerURL: front.URL}
+		app := testapp.New(t, testapp.Options{Market: mp, UpstreamTimeout: testUpstreamTimeout, PageRetryBudget: time.Millisecond})
+		defer app.Server.Close()
+		b := app.Browser(t)
+		defer b.Client.CloseIdleConnections()
+		b.LoginDemo()
+		tests := []struct {
+			mode   string
+			status int
+			title  string
+		}{
+			{"dribble", http.StatusGatewayTimeout, "slow"},
+			{"reset-after-headers", http.StatusBadGateway, "Unreadable answer"},
+			{"wrong-content-type", http.StatusBadGateway, "Unreadable answer"},
+			{"50MB", http.StatusBadGateway, "Unreadable answer"},
+			{"50MB-announced", http.StatusBadGateway, "Unreadable answer"},
+			{"id-mismatch", http.StatusBadGateway, "Unreadable answer"},
+			{"unknown-code", http.StatusBadGateway, "answered with an error"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.mode, func(t *testing.T) {
+				m.set(tt.mode)
+				defer m.set("")
+				start := time.Now()
+				p := b.Get("/prices")
+				if d := time.Since(start); d > testUpstreamTimeout+3*time.Second {
+					t.Errorf("took %v", d)
+				}
+				if p.Status != tt.status || !strings.Contains(p.Text("[data-testid=error] h1"), tt.title) {
+					t.Errorf("status %d, title %q, message %q; want %d and %q", p.Status, p.Text("[data-testid=error] h1"), p.Text("[data-testid=error] p"), tt.status, tt.title)
+				}
+				if p.Has("#prices-form table") {
+					t.Error("a partial price table is shown")
+				}
+				if strings.Contains(p.Body, "<b>strange</b>") {
+					t.Error("marketplace markup reached the page")
+				}
+			})
+		}
+		m.set("")
+		if p := b.Get("/prices"); p.Status != http.StatusOK {
+			t.Errorf("after the faults: %d", p.Status)
+		}
+	})
+}
