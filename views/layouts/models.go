@@ -45,6 +45,8 @@ var Nav = []NavItem{
 	{"nomenclature", "Nomenclature", "/nomenclature"},
 	{"prices", "Prices", "/prices"},
 	{"return-boxes", "Return boxes", "/return-boxes"},
+	{"bulk", "Import", "/bulk/import"},
+	{"history", "History", "/history"},
 }
 
 // htmxConfig keeps htmx inside a strict Content-Security-Policy (no eval, no

@@ -1,0 +1,635 @@
+package bulkjobs
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
+	_ "modernc.org/sqlite"             // registers the pure-Go "sqlite" driver
+)
+
+// Job states.
+const (
+	StatePreview   = "preview"   // parsed and checked, nothing sent
+	StateQueued    = "queued"    // submitted, waiting for the runner
+	StateRunning   = "running"   // sending chunks
+	StateWaiting   = "waiting"   // the marketplace asked us to wait (429/503)
+	StateDone      = "done"      // every chunk answered
+	StateCancelled = "cancelled" // stopped by the user after a chunk
+	StateStopped   = "stopped"   // stopped by a failure (logged out, refused)
+)
+
+// Item states once a job is submitted.
+const (
+	ItemQueued   = "queued"
+	ItemAccepted = "accepted"
+	ItemRejected = "rejected"
+	ItemUnsent   = "unsent"
+	ItemUnknown  = "unknown" // sent, no answer: the read-back tells
+	ItemHeld     = "held"    // changed since preview: not sent
+	ItemSkipped  = "skipped" // unchanged, invalid or unconfirmed: not sent
+)
+
+// Preview flags.
+const (
+	FlagOK        = "ok"
+	FlagUnchanged = "unchanged"
+	FlagInvalid   = "invalid"
+	FlagGuard     = "guard" // beyond the fat-finger guard: needs confirmation
+)
+
+// Read-back results.
+const (
+	ReadConfirmed  = "confirmed"
+	ReadProcessing = "processing"
+	ReadDifferent  = "different"
+	ReadMissing    = "missing"
+)
+
+// ErrNotFound means no job has the given id.
+var ErrNotFound = errors.New("bulkjobs: job not found")
+
+// Job is one import: its preview and, once submitted, its run. It holds no
+// secret: SessionRef names the session whose credentials the job uses.
+type Job struct {
+	ID, Kind, State                    string
+	SessionRef                         string
+	ClientID, DisplayName, Environment string
+	SellerID                           int64
+	FileName, ParentID                 string
+	GuardPercent, ChunkSize            int
+	Chunks, NextChunk                  int
+	CancelRequested                    bool
+	StopReason                         string
+	WaitUntil                          time.Time
+	CreatedAt, SubmittedAt, FinishedAt time.Time
+	ReadBackAt, ReadBackDoneAt         time.Time
+	Counts                             Counts
+}
+
+// Counts summarises a job's rows by state and flag.
+type Counts struct {
+	Rows, Queued, Accepted, Rejected, Unsent, Unknown, Held, Skipped int
+	OK, Unchanged, Invalid, Guard                                    int
+	Confirmed, Processing, Different                                 int
+}
+
+// Sent is the number of rows the marketplace has seen.
+func (c Counts) Sent() int { return c.Accepted + c.Rejected + c.Unknown }
+
+// ToSend is the number of rows submitted to be sent.
+func (c Counts) ToSend() int { return c.Queued + c.Sent() + c.Unsent }
+
+// Active reports whether the runner still has work for the job.
+func (j Job) Active() bool {
+	switch j.State {
+	case StateQueued, StateRunning, StateWaiting:
+		return true
+	}
+	return false
+}
+
+// Item is one row of an import.
+type Item struct {
+	Seq     int    // order in the job, from 1
+	Line    int    // row number in the file
+	Key     string // marketplace SKU, or warehouse|barcode
+	Flag    string
+	Chunk   int // -1 when not sent
+	State   string
+	OldText string // the current value at preview, as shown
+	NewText string // the new value, as shown
+	OldNum  int64  // current and new value in kopecks or pieces, for Δ
+	NewNum  int64
+	HasNum  bool
+	Typed   string // the typed cells (JSON), kept for results and retries
+	Payload string // the update to send (JSON)
+	Current string // the current values at preview (JSON), for the stale check
+	Message string // validation problem, marketplace answer, or why not sent
+	// ReadBack is the read-back result; ReadBackText what was found.
+	ReadBack, ReadBackText string
+}
+
+// Store keeps jobs in the dashboard's database (the SQLite file or the
+// PostgreSQL database of the sessions), in its own tables.
+type Store struct {
+	w, r *sql.DB // SQLite: one writer connection and a read pool; PostgreSQL: w == r
+	pg   bool
+}
+
+// IsPostgresURL reports whether databaseURL selects PostgreSQL.
+func IsPostgresURL(databaseURL string) bool {
+	u := strings.ToLower(databaseURL)
+	return strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://")
+}
+
+// Open opens the job store in the database the sessions use: a PostgreSQL
+// URL or a SQLite file path. It migrates the job tables.
+func Open(ctx context.Context, databaseURL string) (*Store, error) {
+	if IsPostgresURL(databaseURL) {
+		// Parsed here first: a parse error would quote the URL, password
+		// included.
+		if _, err := pgx.ParseConfig(databaseURL); err != nil {
+			return nil, errors.New("bulkjobs: invalid PostgreSQL URL")
+		}
+		db, err := sql.Open("pgx", databaseURL)
+		if err != nil {
+			return nil, errors.New("bulkjobs: invalid PostgreSQL URL")
+		}
+		db.SetMaxOpenConns(4)
+		s := &Store{w: db, r: db, pg: true}
+		if err := s.migrate(ctx); err != nil {
+			db.Close()
+			return nil, err
+		}
+		return s, nil
+	}
+	path := databaseURL
+	if path == "" || strings.ContainsAny(path, "?#") || strings.HasPrefix(path, "file:") {
+		return nil, fmt.Errorf("bulkjobs: sqlite needs a plain file path")
+	}
+	const common = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+	w, err := sql.Open("sqlite", path+"?"+common+"&_pragma=journal_mode(WAL)&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("bulkjobs: open sqlite: %w", err)
+	}
+	// SQLite allows one writer: queue writers in Go, not in the busy handler.
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	s := &Store{w: w}
+	if err := s.migrate(ctx); err != nil {
+		w.Close()
+		return nil, err
+	}
+	r, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("bulkjobs: open sqlite: %w", err)
+	}
+	r.SetMaxOpenConns(4)
+	s.r = r
+	return s, nil
+}
+
+// Close releases the database connections.
+func (s *Store) Close() error {
+	if s.r != s.w {
+		s.r.Close()
+	}
+	return s.w.Close()
+}
+
+// migrations are applied in order and recorded in schema_version under the
+// component "bulkjobs". Never edit one that shipped: append a new one. The
+// SQL is common to SQLite and PostgreSQL (times are Unix milliseconds).
+var migrations = []string{
+	`CREATE TABLE bulk_jobs (
+		id               TEXT    PRIMARY KEY,
+		kind             TEXT    NOT NULL,
+		state            TEXT    NOT NULL,
+		session_ref      TEXT    NOT NULL,
+		client_id        TEXT    NOT NULL,
+		display_name     TEXT    NOT NULL,
+		seller_id        BIGINT  NOT NULL,
+		environment      TEXT    NOT NULL,
+		file_name        TEXT    NOT NULL,
+		parent_id        TEXT    NOT NULL,
+		guard_percent    INTEGER NOT NULL,
+		chunk_size       INTEGER NOT NULL,
+		chunks           INTEGER NOT NULL,
+		next_chunk       INTEGER NOT NULL,
+		cancel_requested INTEGER NOT NULL,
+		stop_reason      TEXT    NOT NULL,
+		wait_until       BIGINT  NOT NULL,
+		created_at       BIGINT  NOT NULL,
+		submitted_at     BIGINT  NOT NULL,
+		finished_at      BIGINT  NOT NULL,
+		readback_at      BIGINT  NOT NULL,
+		readback_done_at BIGINT  NOT NULL
+	);
+	CREATE INDEX bulk_jobs_seller ON bulk_jobs (seller_id, created_at);
+	CREATE INDEX bulk_jobs_state ON bulk_jobs (state);
+	CREATE TABLE bulk_job_items (
+		job_id        TEXT    NOT NULL REFERENCES bulk_jobs (id) ON DELETE CASCADE,
+		seq           INTEGER NOT NULL,
+		line          INTEGER NOT NULL,
+		item_key      TEXT    NOT NULL,
+		flag          TEXT    NOT NULL,
+		chunk         INTEGER NOT NULL,
+		state         TEXT    NOT NULL,
+		old_text      TEXT    NOT NULL,
+		new_text      TEXT    NOT NULL,
+		old_num       BIGINT  NOT NULL,
+		new_num       BIGINT  NOT NULL,
+		has_num       INTEGER NOT NULL,
+		typed         TEXT    NOT NULL,
+		payload       TEXT    NOT NULL,
+		current_value TEXT    NOT NULL,
+		message       TEXT    NOT NULL,
+		readback      TEXT    NOT NULL,
+		readback_text TEXT    NOT NULL,
+		PRIMARY KEY (job_id, seq)
+	);
+	CREATE INDEX bulk_job_items_chunk ON bulk_job_items (job_id, chunk);`,
+}
+
+// pgLockMigrateBulkJobs is the advisory lock (class "SD", id 2) that queues
+// instances migrating at once; the sessions use id 1 of the same class.
+const (
+	pgLockClass           = 0x5344
+	pgLockMigrateBulkJobs = 2
+)
+
+func (s *Store) migrate(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("bulkjobs: migrate: %w", err)
+	}
+	defer tx.Rollback()
+	if s.pg {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, pgLockClass, pgLockMigrateBulkJobs); err != nil {
+			return fmt.Errorf("bulkjobs: migrate: lock: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("bulkjobs: migrate: %w", err)
+	}
+	var version int
+	err = tx.QueryRowContext(ctx, s.q(`SELECT version FROM schema_version WHERE component = 'bulkjobs'`)).Scan(&version)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("bulkjobs: migrate: %w", err)
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("bulkjobs: database schema version %d is newer than this program knows (%d)", version, len(migrations))
+	}
+	for i := version; i < len(migrations); i++ {
+		for _, stmt := range strings.Split(migrations[i], ";") {
+			if strings.TrimSpace(stmt) == "" {
+				continue
+			}
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("bulkjobs: migration %d: %w", i+1, err)
+			}
+		}
+	}
+	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO schema_version (component, version) VALUES ('bulkjobs', ?)
+		ON CONFLICT (component) DO UPDATE SET version = excluded.version`), len(migrations)); err != nil {
+		return fmt.Errorf("bulkjobs: migrate: %w", err)
+	}
+	return tx.Commit()
+}
+
+// q rewrites ? placeholders as $n for PostgreSQL.
+func (s *Store) q(query string) string {
+	if !s.pg {
+		return query
+	}
+	var b strings.Builder
+	n := 0
+	for _, r := range query {
+		if r == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromMS(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v).UTC()
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+const jobColumns = `id, kind, state, session_ref, client_id, display_name, seller_id, environment, file_name, parent_id,
+	guard_percent, chunk_size, chunks, next_chunk, cancel_requested, stop_reason, wait_until, created_at, submitted_at,
+	finished_at, readback_at, readback_done_at`
+
+// CreateJob stores a new job with its rows.
+func (s *Store) CreateJob(ctx context.Context, j *Job, items []Item) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	_, err = tx.ExecContext(ctx, s.q(`INSERT INTO bulk_jobs (`+jobColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+		j.ID, j.Kind, j.State, j.SessionRef, j.ClientID, j.DisplayName, j.SellerID, j.Environment, j.FileName, j.ParentID,
+		j.GuardPercent, j.ChunkSize, j.Chunks, j.NextChunk, b2i(j.CancelRequested), j.StopReason, ms(j.WaitUntil), ms(j.CreatedAt),
+		ms(j.SubmittedAt), ms(j.FinishedAt), ms(j.ReadBackAt), ms(j.ReadBackDoneAt))
+	if err != nil {
+		return fmt.Errorf("bulkjobs: create job: %w", err)
+	}
+	stmt, err := tx.PrepareContext(ctx, s.q(`INSERT INTO bulk_job_items (job_id, seq, line, item_key, flag, chunk, state, old_text, new_text,
+		old_num, new_num, has_num, typed, payload, current_value, message, readback, readback_text)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`))
+	if err != nil {
+		return err
+	}
+	defer stmt.Close()
+	for _, it := range items {
+		if _, err := stmt.ExecContext(ctx, j.ID, it.Seq, it.Line, it.Key, it.Flag, it.Chunk, it.State, it.OldText, it.NewText,
+			it.OldNum, it.NewNum, b2i(it.HasNum), it.Typed, it.Payload, it.Current, it.Message, it.ReadBack, it.ReadBackText); err != nil {
+			return fmt.Errorf("bulkjobs: create item: %w", err)
+		}
+	}
+	if err := s.recount(ctx, tx, j); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// Save writes a job's mutable fields (never CancelRequested, which only
+// RequestCancel sets) and the mutable fields of the given rows, in one
+// transaction, and refreshes j.Counts.
+func (s *Store) Save(ctx context.Context, j *Job, items []Item) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.ExecContext(ctx, s.q(`UPDATE bulk_jobs SET state = ?, session_ref = ?, chunks = ?, next_chunk = ?, stop_reason = ?, wait_until = ?,
+		submitted_at = ?, finished_at = ?, readback_at = ?, readback_done_at = ?, guard_percent = ? WHERE id = ?`),
+		j.State, j.SessionRef, j.Chunks, j.NextChunk, j.StopReason, ms(j.WaitUntil), ms(j.SubmittedAt), ms(j.FinishedAt),
+		ms(j.ReadBackAt), ms(j.ReadBackDoneAt), j.GuardPercent, j.ID)
+	if err != nil {
+		return fmt.Errorf("bulkjobs: save job: %w", err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return ErrNotFound
+	}
+	if len(items) > 0 {
+		stmt, err := tx.PrepareContext(ctx, s.q(`UPDATE bulk_job_items SET flag = ?, chunk = ?, state = ?, message = ?, readback = ?, readback_text = ?,
+			old_text = ?, old_num = ? WHERE job_id = ? AND seq = ?`))
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for _, it := range items {
+			if _, err := stmt.ExecContext(ctx, it.Flag, it.Chunk, it.State, it.Message, it.ReadBack, it.ReadBackText, it.OldText, it.OldNum, j.ID, it.Seq); err != nil {
+				return fmt.Errorf("bulkjobs: save item: %w", err)
+			}
+		}
+	}
+	if err := s.recount(ctx, tx, j); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+func (s *Store) recount(ctx context.Context, tx *sql.Tx, j *Job) error {
+	rows, err := tx.QueryContext(ctx, s.q(`SELECT flag, state, readback, COUNT(*) FROM bulk_job_items WHERE job_id = ? GROUP BY flag, state, readback`), j.ID)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	c := Counts{}
+	for rows.Next() {
+		var flag, state, rb string
+		var n int
+		if err := rows.Scan(&flag, &state, &rb, &n); err != nil {
+			return err
+		}
+		c.add(flag, state, rb, n)
+	}
+	j.Counts = c
+	return rows.Err()
+}
+
+func (c *Counts) add(flag, state, rb string, n int) {
+	c.Rows += n
+	switch flag {
+	case FlagOK:
+		c.OK += n
+	case FlagUnchanged:
+		c.Unchanged += n
+	case FlagInvalid:
+		c.Invalid += n
+	case FlagGuard:
+		c.Guard += n
+	}
+	switch state {
+	case ItemQueued:
+		c.Queued += n
+	case ItemAccepted:
+		c.Accepted += n
+	case ItemRejected:
+		c.Rejected += n
+	case ItemUnsent:
+		c.Unsent += n
+	case ItemUnknown:
+		c.Unknown += n
+	case ItemHeld:
+		c.Held += n
+	case ItemSkipped:
+		c.Skipped += n
+	}
+	switch rb {
+	case ReadConfirmed:
+		c.Confirmed += n
+	case ReadProcessing:
+		c.Processing += n
+	case ReadDifferent, ReadMissing:
+		c.Different += n
+	}
+}
+
+type scanner interface{ Scan(...any) error }
+
+func scanJob(sc scanner) (Job, error) {
+	var j Job
+	var cancel int
+	var wait, created, submitted, finished, rbAt, rbDone int64
+	err := sc.Scan(&j.ID, &j.Kind, &j.State, &j.SessionRef, &j.ClientID, &j.DisplayName, &j.SellerID, &j.Environment, &j.FileName, &j.ParentID,
+		&j.GuardPercent, &j.ChunkSize, &j.Chunks, &j.NextChunk, &cancel, &j.StopReason, &wait, &created, &submitted, &finished, &rbAt, &rbDone)
+	if err != nil {
+		return Job{}, err
+	}
+	j.CancelRequested = cancel != 0
+	j.WaitUntil, j.CreatedAt, j.SubmittedAt, j.FinishedAt = fromMS(wait), fromMS(created), fromMS(submitted), fromMS(finished)
+	j.ReadBackAt, j.ReadBackDoneAt = fromMS(rbAt), fromMS(rbDone)
+	return j, nil
+}
+
+// Job returns a job with its counts, or ErrNotFound.
+func (s *Store) Job(ctx context.Context, id string) (Job, error) {
+	j, err := scanJob(s.r.QueryRowContext(ctx, s.q(`SELECT `+jobColumns+` FROM bulk_jobs WHERE id = ?`), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Job{}, ErrNotFound
+	}
+	if err != nil {
+		return Job{}, fmt.Errorf("bulkjobs: load job: %w", err)
+	}
+	counts, err := s.counts(ctx, []string{id})
+	if err != nil {
+		return Job{}, err
+	}
+	j.Counts = counts[id]
+	return j, nil
+}
+
+func (s *Store) counts(ctx context.Context, ids []string) (map[string]Counts, error) {
+	out := map[string]Counts{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT job_id, flag, state, readback, COUNT(*) FROM bulk_job_items WHERE job_id IN (?`+
+		strings.Repeat(", ?", len(ids)-1)+`) GROUP BY job_id, flag, state, readback`), args...)
+	if err != nil {
+		return nil, fmt.Errorf("bulkjobs: count items: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id, flag, state, rb string
+		var n int
+		if err := rows.Scan(&id, &flag, &state, &rb, &n); err != nil {
+			return nil, err
+		}
+		c := out[id]
+		c.add(flag, state, rb, n)
+		out[id] = c
+	}
+	return out, rows.Err()
+}
+
+const itemColumns = `seq, line, item_key, flag, chunk, state, old_text, new_text, old_num, new_num, has_num, typed, payload, current_value,
+	message, readback, readback_text`
+
+func (s *Store) items(ctx context.Context, where string, args ...any) ([]Item, error) {
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+itemColumns+` FROM bulk_job_items WHERE `+where+` ORDER BY seq`), args...)
+	if err != nil {
+		return nil, fmt.Errorf("bulkjobs: load items: %w", err)
+	}
+	defer rows.Close()
+	var out []Item
+	for rows.Next() {
+		var it Item
+		var has int
+		if err := rows.Scan(&it.Seq, &it.Line, &it.Key, &it.Flag, &it.Chunk, &it.State, &it.OldText, &it.NewText, &it.OldNum, &it.NewNum, &has,
+			&it.Typed, &it.Payload, &it.Current, &it.Message, &it.ReadBack, &it.ReadBackText); err != nil {
+			return nil, err
+		}
+		it.HasNum = has != 0
+		out = append(out, it)
+	}
+	return out, rows.Err()
+}
+
+// Items returns every row of a job in file order.
+func (s *Store) Items(ctx context.Context, id string) ([]Item, error) {
+	return s.items(ctx, `job_id = ?`, id)
+}
+
+// ChunkItems returns the rows of one chunk still waiting to be sent.
+func (s *Store) ChunkItems(ctx context.Context, id string, chunk int) ([]Item, error) {
+	return s.items(ctx, `job_id = ? AND chunk = ? AND state = ?`, id, chunk, ItemQueued)
+}
+
+// RequestCancel asks the runner to stop a job after its current chunk.
+func (s *Store) RequestCancel(ctx context.Context, id string) error {
+	_, err := s.w.ExecContext(ctx, s.q(`UPDATE bulk_jobs SET cancel_requested = 1 WHERE id = ?`), id)
+	return err
+}
+
+// Jobs lists a seller's jobs, newest first, for the history page.
+func (s *Store) Jobs(ctx context.Context, sellerID int64, limit, offset int) ([]Job, int, error) {
+	var total int
+	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM bulk_jobs WHERE seller_id = ? AND state <> ?`), sellerID, StatePreview).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("bulkjobs: count jobs: %w", err)
+	}
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+jobColumns+` FROM bulk_jobs WHERE seller_id = ? AND state <> ?
+		ORDER BY created_at DESC, id LIMIT ? OFFSET ?`), sellerID, StatePreview, limit, offset)
+	if err != nil {
+		return nil, 0, fmt.Errorf("bulkjobs: list jobs: %w", err)
+	}
+	jobs, err := scanJobs(rows)
+	if err != nil {
+		return nil, 0, err
+	}
+	ids := make([]string, len(jobs))
+	for i, j := range jobs {
+		ids[i] = j.ID
+	}
+	counts, err := s.counts(ctx, ids)
+	if err != nil {
+		return nil, 0, err
+	}
+	for i := range jobs {
+		jobs[i].Counts = counts[jobs[i].ID]
+	}
+	return jobs, total, nil
+}
+
+func scanJobs(rows *sql.Rows) ([]Job, error) {
+	defer rows.Close()
+	var out []Job
+	for rows.Next() {
+		j, err := scanJob(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, j)
+	}
+	return out, rows.Err()
+}
+
+// Pending lists the jobs the runner has to resume: unfinished runs and
+// read-backs not yet done.
+func (s *Store) Pending(ctx context.Context) ([]Job, error) {
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+jobColumns+` FROM bulk_jobs WHERE state IN (?, ?, ?)
+		OR (readback_at > 0 AND readback_done_at = 0) ORDER BY submitted_at`), StateQueued, StateRunning, StateWaiting)
+	if err != nil {
+		return nil, fmt.Errorf("bulkjobs: pending jobs: %w", err)
+	}
+	return scanJobs(rows)
+}
+
+// Delete removes a job and its rows.
+func (s *Store) Delete(ctx context.Context, id string) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM bulk_job_items WHERE job_id = ?`), id); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM bulk_jobs WHERE id = ?`), id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// DeletePreviewsBefore removes previews never submitted, created before t.
+func (s *Store) DeletePreviewsBefore(ctx context.Context, t time.Time) error {
+	_, err := s.w.ExecContext(ctx, s.q(`DELETE FROM bulk_jobs WHERE state = ? AND created_at < ?`), StatePreview, ms(t))
+	return err
+}

@@ -1,0 +1,609 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/pages"
+)
+
+// registerBulkRoutes adds the bulk import, job and history screens to the
+// logged-in group, and binds the job runner to this dashboard. Without a
+// runner (Deps.Jobs nil) the screens are absent.
+func (a *App) registerBulkRoutes(g *echo.Group) {
+	if a.deps.Jobs == nil {
+		return
+	}
+	a.deps.Jobs.Bind(jobExecutor{a: a})
+	g.GET("/prices/export.csv", func(c echo.Context) error { return a.exportView(c, "prices", "csv") })
+	g.GET("/prices/export.xlsx", func(c echo.Context) error { return a.exportView(c, "prices", "xlsx") })
+	g.GET("/nomenclature/export.csv", func(c echo.Context) error { return a.exportView(c, "nomenclature", "csv") })
+	g.GET("/nomenclature/export.xlsx", func(c echo.Context) error { return a.exportView(c, "nomenclature", "xlsx") })
+	g.GET("/bulk/import", a.BulkImportForm)
+	g.POST("/bulk/import", a.BulkImportUpload)
+	g.GET("/bulk/jobs/:id", a.BulkJobPage)
+	g.GET("/bulk/jobs/:id/progress", a.BulkJobProgress)
+	g.POST("/bulk/jobs/:id/submit", a.BulkJobSubmit)
+	g.POST("/bulk/jobs/:id/cancel", a.BulkJobCancel)
+	g.POST("/bulk/jobs/:id/retry", a.BulkJobRetry)
+	g.POST("/bulk/jobs/:id/readback", a.BulkJobReadBack)
+	g.GET("/bulk/jobs/:id/errors.csv", a.BulkJobErrorsCSV)
+	g.GET("/bulk/jobs/:id/export.csv", a.BulkJobExportCSV)
+	g.GET("/history", a.HistoryList)
+	g.GET("/history/export.csv", a.HistoryExportCSV)
+	g.POST("/history/:id/delete", a.HistoryDelete)
+}
+
+// ---- the executor: the runner's hands on the marketplace ----
+
+// jobExecutor sends a job's chunks with the credentials of the session
+// that submitted it, read from the session store at every chunk: the user
+// may have navigated away, and a logout stops the job.
+type jobExecutor struct{ a *App }
+
+func (e jobExecutor) account(ctx context.Context, job bulkjobs.Job) (*apiclient.Account, error) {
+	d, err := e.a.deps.Sessions.LoadData(ctx, job.SessionRef)
+	if errors.Is(err, sessions.ErrNotFound) {
+		return nil, bulkjobs.ErrLoggedOut
+	}
+	if err != nil {
+		return nil, &bulkjobs.RetryLater{At: time.Now().Add(5 * time.Second)}
+	}
+	if d.ClientID == "" || d.ClientSecret == "" || d.SellerID != job.SellerID || d.Environment != job.Environment {
+		return nil, bulkjobs.ErrLoggedOut
+	}
+	creds := apiclient.Credentials{ClientID: d.ClientID, ClientSecret: d.ClientSecret, Environment: apiclient.Environment(d.Environment)}
+	return e.a.deps.API.Account(creds, sessionTokens{store: e.a.deps.Sessions, id: job.SessionRef}), nil
+}
+
+// Send sends one chunk under the seller's mass-update lock (one request in
+// flight per seller, shared with the prices and nomenclature forms).
+func (e jobExecutor) Send(ctx context.Context, job bulkjobs.Job, items []bulkjobs.Item, wait func(time.Time, int)) ([]bulkjobs.Result, error) {
+	acct, err := e.account(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := e.a.deps.Sessions.Lock(ctx, "mass-update/"+strconv.FormatInt(job.SellerID, 10))
+	if err != nil {
+		return nil, &bulkjobs.RetryLater{At: time.Now().Add(2 * time.Second)}
+	}
+	defer unlock()
+	ctx = apiclient.WithRetryBudget(ctx, e.a.deps.BulkRetryBudget)
+	ctx = apiclient.WithRetryObserver(ctx, func(ev apiclient.RetryEvent) { wait(time.Now().Add(ev.Wait), ev.Status) })
+	seqOf := make(map[string]int, len(items))
+	for _, it := range items {
+		seqOf[it.Key] = it.Seq
+	}
+	var res *apiclient.UpdateResult
+	keyOfError := priceErrorKey
+	if job.Kind == "stock" {
+		keyOfError = stockErrorKey
+		req := &apiclient.StoreRequest{SellerID: job.SellerID}
+		for _, it := range items {
+			var si apiclient.StoreItem
+			if err := json.Unmarshal([]byte(it.Payload), &si); err != nil {
+				return nil, &bulkjobs.StopError{Message: "a stored row could not be read"}
+			}
+			req.Items = append(req.Items, si)
+		}
+		res, err = acct.Seller.StoreNomenclatures(ctx, req)
+	} else {
+		req := &apiclient.SetPricesRequest{}
+		for _, it := range items {
+			var pu apiclient.PriceUpdate
+			if err := json.Unmarshal([]byte(it.Payload), &pu); err != nil {
+				return nil, &bulkjobs.StopError{Message: "a stored row could not be read"}
+			}
+			req.Prices = append(req.Prices, pu)
+		}
+		res, err = acct.Seller.SetPrices(ctx, req)
+	}
+	if err != nil {
+		return nil, jobError(err)
+	}
+	rejected := map[int][]string{}
+	for _, ie := range res.Errors {
+		seq, ok := seqOf[keyOfError(ie)]
+		if !ok && job.Kind == "stock" {
+			seq, ok = seqOf[ie.WarehouseCode+"|"+ie.Barcode]
+		}
+		if !ok {
+			continue
+		}
+		msgs := ie.Messages
+		if len(msgs) == 0 {
+			msgs = []string{fmt.Sprintf("Rejected by the marketplace (code %d).", ie.Code)}
+		}
+		rejected[seq] = append(rejected[seq], msgs...)
+	}
+	out := make([]bulkjobs.Result, 0, len(items))
+	for _, it := range items {
+		if msgs, ok := rejected[it.Seq]; ok {
+			msg := ""
+			for i, m := range msgs {
+				if i > 0 {
+					msg += " "
+				}
+				msg += format.Clean(m)
+			}
+			out = append(out, bulkjobs.Result{Seq: it.Seq, State: bulkjobs.ItemRejected, Message: msg})
+			continue
+		}
+		out = append(out, bulkjobs.Result{Seq: it.Seq, State: bulkjobs.ItemAccepted})
+	}
+	return out, nil
+}
+
+// jobError maps a failed chunk to what the runner does next.
+func jobError(err error) error {
+	var rl *apiclient.RateLimitError
+	var ss *sessionStoreError
+	switch {
+	case errors.As(err, &rl):
+		status := http.StatusTooManyRequests
+		if errors.Is(err, apiclient.ErrUnavailable) {
+			status = http.StatusServiceUnavailable
+		}
+		at := rl.RetryAt
+		if time.Until(at) < time.Second {
+			at = time.Now().Add(time.Second)
+		}
+		return &bulkjobs.RetryLater{At: at, Status: status}
+	case errors.Is(err, apiclient.ErrRateLimited), errors.Is(err, apiclient.ErrUnavailable), errors.As(err, &ss):
+		return &bulkjobs.RetryLater{At: time.Now().Add(5 * time.Second), Status: http.StatusServiceUnavailable}
+	case errors.Is(err, apiclient.ErrOutcomeUnknown):
+		return bulkjobs.ErrOutcomeUnknown
+	case errors.Is(err, apiclient.ErrUnauthorized):
+		return &bulkjobs.StopError{Message: "the marketplace no longer accepts the saved credentials; log in again and retry the unsent rows."}
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	}
+	return &bulkjobs.StopError{Message: stopReason(err) + "."}
+}
+
+// ReadBack re-reads the seller's catalogue and compares each sent row with
+// what the marketplace shows now.
+func (e jobExecutor) ReadBack(ctx context.Context, job bulkjobs.Job, items []bulkjobs.Item) ([]bulkjobs.Result, error) {
+	acct, err := e.account(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	ctx = apiclient.WithRetryBudget(ctx, e.a.deps.BulkRetryBudget)
+	cat, err := e.a.fetchCatalog(ctx, acct, job.SellerID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bulkjobs.Result, 0, len(items))
+	for _, it := range items {
+		out = append(out, readBackOne(job.Kind, it, cat))
+	}
+	return out, nil
+}
+
+func readBackOne(kind string, it bulkjobs.Item, cat *catalog) bulkjobs.Result {
+	res := bulkjobs.Result{Seq: it.Seq}
+	if kind == "stock" {
+		var sent apiclient.StoreItem
+		_ = json.Unmarshal([]byte(it.Payload), &sent)
+		rec, ok := cat.byKey[it.Key]
+		if !ok {
+			res.State, res.Message = bulkjobs.ReadMissing, "no longer in the catalogue"
+			return res
+		}
+		now := stockNow{Quantity: rec.Quantity, Status: rec.Status}
+		res.Message = now.text()
+		same := (sent.Quantity == nil || *sent.Quantity == rec.Quantity) && (sent.Status == "" || sent.Status == rec.Status)
+		res.State = bulkjobs.ReadConfirmed
+		if !same {
+			res.State = bulkjobs.ReadDifferent
+		}
+		return res
+	}
+	var sent apiclient.PriceUpdate
+	_ = json.Unmarshal([]byte(it.Payload), &sent)
+	rec, ok := cat.bySKU[it.Key]
+	if !ok {
+		res.State, res.Message = bulkjobs.ReadMissing, "no longer in the catalogue"
+		return res
+	}
+	now := currentPrice(rec)
+	res.Message = now.text()
+	switch {
+	case rec.PriceUpdateStatus == "PROCESSING":
+		res.State, res.Message = bulkjobs.ReadProcessing, "still processing at the marketplace (shows "+now.text()+")"
+	case rec.Price == sent.Price && (sent.SalePrice == nil || rec.SalePrice == *sent.SalePrice):
+		res.State = bulkjobs.ReadConfirmed
+	default:
+		res.State = bulkjobs.ReadDifferent
+	}
+	return res
+}
+
+// ---- job page, progress, actions ----
+
+// BulkJobPage shows a job: the preview grid with its confirmations before
+// submission, then progress and per-row results.
+func (a *App) BulkJobPage(c echo.Context) error {
+	job, err := a.ownJob(c)
+	if err != nil {
+		return err
+	}
+	items, err := a.deps.Jobs.Store().Items(c.Request().Context(), job.ID)
+	if err != nil {
+		return errSessionStore(err)
+	}
+	v := a.jobView(job, items, c.QueryParam("show"))
+	ch := a.chrome(c, jobTitle(job), "bulk")
+	return a.render(c, http.StatusOK, pages.JobPage(ch, v), nil)
+}
+
+func jobTitle(j bulkjobs.Job) string {
+	if j.Kind == "stock" {
+		return "Stock import"
+	}
+	return "Price import"
+}
+
+// BulkJobProgress is the progress fragment htmx polls every second. When a
+// job the page was polling has finished, the page reloads to show results.
+func (a *App) BulkJobProgress(c echo.Context) error {
+	job, err := a.ownJob(c)
+	if err != nil {
+		return err
+	}
+	p := a.progress(job)
+	if !p.Active && c.QueryParam("polling") == "1" && isHTMX(c.Request()) {
+		c.Response().Header().Set("HX-Refresh", "true")
+	}
+	return a.render(c, http.StatusOK, pages.JobProgressPage(a.chrome(c, jobTitle(job), "bulk"), p), pages.JobProgressBlock(p))
+}
+
+// BulkJobCancel asks the runner to stop after the chunk in flight.
+func (a *App) BulkJobCancel(c echo.Context) error {
+	job, err := a.ownJob(c)
+	if err != nil {
+		return err
+	}
+	if job.Active() {
+		if err := a.deps.Jobs.Store().RequestCancel(c.Request().Context(), job.ID); err != nil {
+			return errSessionStore(err)
+		}
+		session(c).AddFlash("info", "Cancelling: the batch in flight finishes, nothing after it is sent.")
+	}
+	return a.redirect(c, "/bulk/jobs/"+job.ID)
+}
+
+// BulkJobRetry makes a new preview of the rejected (and unsent) rows only,
+// with the values as typed, checked against the catalogue as it is now.
+func (a *App) BulkJobRetry(c echo.Context) error {
+	job, err := a.ownJob(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	items, err := a.deps.Jobs.Store().Items(ctx, job.ID)
+	if err != nil {
+		return errSessionStore(err)
+	}
+	t := &bulkjobs.Table{}
+	var m bulkjobs.Mapping
+	if job.Kind == "stock" {
+		t.Header = []string{"warehouse", "barcode", "quantity", "status"}
+		m, _ = bulkjobs.MapColumns(t.Header, bulkjobs.StockColumns)
+	} else {
+		t.Header = []string{"sku", "price", "sale", "start", "end"}
+		m, _ = bulkjobs.MapColumns(t.Header, bulkjobs.PriceColumns)
+	}
+	for _, it := range items {
+		if it.State != bulkjobs.ItemRejected && it.State != bulkjobs.ItemUnsent {
+			continue
+		}
+		var typed map[string]string
+		_ = json.Unmarshal([]byte(it.Typed), &typed)
+		row := make([]string, len(t.Header))
+		for i, h := range t.Header {
+			row[i] = typed[map[string]string{"sku": "sku", "price": "price", "sale": "sale", "start": "start", "end": "end",
+				"warehouse": "warehouse", "barcode": "barcode", "quantity": "quantity", "status": "status"}[h]]
+		}
+		t.Rows = append(t.Rows, row)
+		t.Lines = append(t.Lines, it.Line)
+	}
+	if len(t.Rows) == 0 {
+		session(c).AddFlash("info", "No rejected or unsent rows to retry.")
+		return a.redirect(c, "/bulk/jobs/"+job.ID)
+	}
+	sess := session(c)
+	d := sess.Data()
+	cat, err := a.fetchCatalog(a.pageContext(c), a.account(c), d.SellerID)
+	if err != nil {
+		return err
+	}
+	p := previewer{guard: a.deps.Jobs.GuardPercent(), catalog: cat}
+	var rows []bulkjobs.Item
+	if job.Kind == "stock" {
+		rows = p.stockItems(t, m)
+	} else {
+		rows = p.priceItems(t, m)
+	}
+	retry := &bulkjobs.Job{
+		ID: newJobID(), Kind: job.Kind, State: bulkjobs.StatePreview, ClientID: d.ClientID, DisplayName: d.DisplayName,
+		Environment: d.Environment, SellerID: d.SellerID, FileName: job.FileName, ParentID: job.ID,
+		GuardPercent: p.guard, ChunkSize: a.deps.ChunkSize, CreatedAt: a.deps.Now(),
+	}
+	if err := a.deps.Jobs.Store().CreateJob(ctx, retry, rows); err != nil {
+		return errSessionStore(err)
+	}
+	sess.AddFlash("info", format.Count(len(rows), "rejected or unsent row is", "rejected or unsent rows are")+" ready to review and send again.")
+	return a.redirect(c, "/bulk/jobs/"+retry.ID)
+}
+
+// BulkJobReadBack re-reads the job's rows from the marketplace now.
+func (a *App) BulkJobReadBack(c echo.Context) error {
+	job, err := a.ownJob(c)
+	if err != nil {
+		return err
+	}
+	if err := a.deps.Jobs.RequestReadBack(c.Request().Context(), job.ID); err != nil {
+		return errSessionStore(err)
+	}
+	session(c).AddFlash("info", "Reading the rows back from the marketplace…")
+	return a.redirect(c, "/bulk/jobs/"+job.ID)
+}
+
+// BulkJobErrorsCSV downloads the rows not applied (invalid, rejected,
+// unsent, held, unconfirmed) with their typed values and the reason, in a
+// shape that can be fixed and imported again.
+func (a *App) BulkJobErrorsCSV(c echo.Context) error {
+	return a.jobCSV(c, true)
+}
+
+// BulkJobExportCSV downloads every row of a job with its answer and
+// read-back (the history record of one job).
+func (a *App) BulkJobExportCSV(c echo.Context) error {
+	return a.jobCSV(c, false)
+}
+
+func (a *App) jobCSV(c echo.Context, errorsOnly bool) error {
+	job, err := a.ownJob(c)
+	if err != nil {
+		return err
+	}
+	items, err := a.deps.Jobs.Store().Items(c.Request().Context(), job.ID)
+	if err != nil {
+		return errSessionStore(err)
+	}
+	fields := []string{"sku", "price", "sale", "start", "end"}
+	header := []string{"Marketplace SKU", "Price", "Sale price", "Sale start", "Sale end"}
+	if job.Kind == "stock" {
+		fields = []string{"warehouse", "barcode", "quantity", "status"}
+		header = []string{"Warehouse", "Barcode", "Quantity", "Status"}
+	}
+	header = append(header, "File row", "Before", "After", "Preview", "Result", "Message", "Read-back", "Read-back value")
+	sheet := bulkjobs.Sheet{Name: "Rows", Header: header}
+	for _, it := range items {
+		bad := it.Flag == bulkjobs.FlagInvalid || it.State == bulkjobs.ItemRejected || it.State == bulkjobs.ItemUnsent ||
+			it.State == bulkjobs.ItemHeld || (it.State == bulkjobs.ItemSkipped && it.Flag == bulkjobs.FlagGuard) ||
+			(job.State == bulkjobs.StatePreview && it.Flag == bulkjobs.FlagGuard)
+		if errorsOnly && !bad {
+			continue
+		}
+		var typed map[string]string
+		_ = json.Unmarshal([]byte(it.Typed), &typed)
+		row := make([]string, 0, len(header))
+		for _, f := range fields {
+			row = append(row, typed[f])
+		}
+		row = append(row, strconv.Itoa(it.Line), it.OldText, it.NewText, it.Flag, it.State, it.Message, it.ReadBack, it.ReadBackText)
+		sheet.Rows = append(sheet.Rows, row)
+	}
+	what := "rows"
+	if errorsOnly {
+		what = "errors"
+	}
+	return a.sendSheet(c, sheet, "csv", bulkjobs.FileName("csv", "job", job.ID, job.Kind, what))
+}
+
+// ---- view mapping ----
+
+func (a *App) progress(j bulkjobs.Job) pages.JobProgress {
+	live := a.deps.Jobs.Live(j.ID)
+	c := j.Counts
+	total := c.ToSend()
+	done := c.Sent() + c.Unsent
+	p := pages.JobProgress{
+		ID: j.ID, Active: j.Active(), Done: done, Total: total,
+		Sent: c.Sent(), Accepted: c.Accepted, Rejected: c.Rejected, Unsent: c.Unsent, Unknown: c.Unknown,
+		CancelRequested: j.CancelRequested,
+		PollURL:         "/bulk/jobs/" + j.ID + "/progress?polling=1", CancelURL: "/bulk/jobs/" + j.ID + "/cancel",
+	}
+	if total > 0 {
+		p.Percent = done * 100 / total
+	} else if !p.Active {
+		p.Percent = 100
+	}
+	p.StateLabel, p.Tone = jobStateLabel(j)
+	wait, status := live.WaitUntil, live.Status
+	if wait.IsZero() && j.State == bulkjobs.StateWaiting {
+		wait, status = j.WaitUntil, 429
+	}
+	if !wait.IsZero() && p.Active {
+		if status == 0 {
+			status = 429
+		}
+		p.Waiting = fmt.Sprintf("The marketplace asked us to wait (%d): next attempt at %s.", status, format.Clock(wait))
+	}
+	return p
+}
+
+func jobStateLabel(j bulkjobs.Job) (string, string) {
+	switch j.State {
+	case bulkjobs.StatePreview:
+		return "preview: nothing sent yet", "info"
+	case bulkjobs.StateQueued:
+		return "queued", "info"
+	case bulkjobs.StateRunning:
+		if j.CancelRequested {
+			return "cancelling after the current batch", "warn"
+		}
+		return "sending", "info"
+	case bulkjobs.StateWaiting:
+		return "waiting on the marketplace", "warn"
+	case bulkjobs.StateDone:
+		if j.Counts.Rejected > 0 || j.Counts.Unsent > 0 {
+			return "finished with problems", "warn"
+		}
+		return "finished", "ok"
+	case bulkjobs.StateCancelled:
+		return "cancelled", "warn"
+	case bulkjobs.StateStopped:
+		return "stopped", "bad"
+	}
+	return j.State, ""
+}
+
+func whoText(j bulkjobs.Job) string {
+	if j.DisplayName != "" {
+		return j.DisplayName + " (" + j.ClientID + ")"
+	}
+	return j.ClientID
+}
+
+func readBackLine(j bulkjobs.Job) string {
+	c := j.Counts
+	switch {
+	case j.ReadBackAt.IsZero():
+		return ""
+	case j.ReadBackDoneAt.IsZero():
+		return "Read-back scheduled for " + format.Clock(j.ReadBackAt) + "."
+	}
+	return fmt.Sprintf("Read back at %s: %d confirmed, %d still processing, %d different from what was sent.",
+		format.Clock(j.ReadBackDoneAt), c.Confirmed, c.Processing, c.Different)
+}
+
+// jobFilters are the grid's row filters.
+var jobFilters = []pages.Option{
+	{Value: "", Label: "All rows"}, {Value: "problems", Label: "Problems only"}, {Value: "send", Label: "Rows to send"},
+}
+
+// maxGridRows bounds the rows drawn at once; the downloads have them all.
+const maxGridRows = 10_000
+
+func (a *App) jobView(j bulkjobs.Job, items []bulkjobs.Item, show string) pages.JobView {
+	c := j.Counts
+	v := pages.JobView{
+		ID: j.ID, Kind: j.Kind, KindLabel: jobTitle(j), FileName: j.FileName, Who: whoText(j), ClientID: j.ClientID, Environment: j.Environment,
+		Created: format.DateTime(j.CreatedAt), Preview: j.State == bulkjobs.StatePreview, Active: j.Active(), GuardPercent: j.GuardPercent,
+		StopReason: j.StopReason, ReadBack: readBackLine(j), Filter: show, Filters: jobFilters, RowsTotal: len(items),
+		Progress: a.progress(j),
+		Counts: pages.JobCounts{
+			Rows: c.Rows, ToSend: c.OK + c.Guard, Unchanged: c.Unchanged, Invalid: c.Invalid, Guard: c.Guard,
+			Sent: c.Sent(), Accepted: c.Accepted, Rejected: c.Rejected, Unsent: c.Unsent, Unknown: c.Unknown,
+			Held: c.Held, Skipped: c.Skipped, Queued: c.Queued, Confirmed: c.Confirmed, Processing: c.Processing, Different: c.Different,
+		},
+	}
+	v.StateLabel, v.StateTone = jobStateLabel(j)
+	if !j.SubmittedAt.IsZero() {
+		v.Submitted = format.DateTime(j.SubmittedAt)
+	}
+	if !j.FinishedAt.IsZero() {
+		v.Finished = format.DateTime(j.FinishedAt)
+	}
+	if j.ParentID != "" {
+		v.ParentHref = "/bulk/jobs/" + j.ParentID
+	}
+	finished := !v.Preview && !v.Active
+	v.CanRetry = finished && (c.Rejected > 0 || c.Unsent > 0)
+	v.CanReadBack = finished && c.Accepted+c.Unknown > 0
+	v.CanDelete = !v.Active
+	for _, it := range items {
+		row := jobRow(j, it)
+		switch show {
+		case "problems":
+			if row.Tone == "" || row.Tone == "accepted" {
+				continue
+			}
+		case "send":
+			if it.Flag != bulkjobs.FlagOK && it.Flag != bulkjobs.FlagGuard {
+				continue
+			}
+		}
+		if len(v.Rows) < maxGridRows {
+			v.Rows = append(v.Rows, row)
+		}
+	}
+	v.RowsShown = len(v.Rows)
+	return v
+}
+
+var flagLabels = map[string]string{
+	bulkjobs.FlagOK: "change", bulkjobs.FlagUnchanged: "unchanged", bulkjobs.FlagInvalid: "invalid", bulkjobs.FlagGuard: "needs confirmation",
+}
+
+var itemLabels = map[string]string{
+	bulkjobs.ItemQueued: "queued", bulkjobs.ItemAccepted: "accepted", bulkjobs.ItemRejected: "rejected", bulkjobs.ItemUnsent: "not sent",
+	bulkjobs.ItemUnknown: "no answer", bulkjobs.ItemHeld: "changed since preview", bulkjobs.ItemSkipped: "skipped",
+}
+
+func jobRow(j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
+	r := pages.JobRow{
+		Seq: it.Seq, Line: it.Line, Key: it.Key, Old: orDash(it.OldText), New: orDash(it.NewText),
+		Flag: it.Flag, FlagLabel: flagLabels[it.Flag], State: it.State, StateLabel: itemLabels[it.State], Message: it.Message,
+		ReadBack: it.ReadBack, ReadText: it.ReadBackText,
+	}
+	if it.HasNum {
+		d := it.NewNum - it.OldNum
+		if j.Kind == "stock" {
+			r.Delta = fmt.Sprintf("%+d", d)
+		} else {
+			sign := "+"
+			if d < 0 {
+				sign = "−"
+				d = -d
+			}
+			r.Delta = sign + format.Money(d)
+		}
+		if it.OldNum != 0 {
+			r.DeltaPct = fmt.Sprintf("%+.1f %%", float64(it.NewNum-it.OldNum)*100/float64(it.OldNum))
+		}
+	}
+	switch {
+	case it.State == bulkjobs.ItemAccepted:
+		r.Tone = "accepted"
+	case it.State == bulkjobs.ItemRejected, it.State == bulkjobs.ItemUnsent, it.State == bulkjobs.ItemUnknown:
+		r.Tone = "rejected"
+	case it.State == bulkjobs.ItemHeld:
+		r.Tone = "held"
+	case it.Flag == bulkjobs.FlagInvalid:
+		r.Tone = "invalid"
+	case it.Flag == bulkjobs.FlagGuard:
+		r.Tone = "guard"
+	}
+	r.Confirmable = j.State == bulkjobs.StatePreview && it.Flag == bulkjobs.FlagGuard
+	switch it.ReadBack {
+	case bulkjobs.ReadConfirmed:
+		r.ReadTone = "ok"
+	case bulkjobs.ReadProcessing:
+		r.ReadTone = "warn"
+	case bulkjobs.ReadDifferent, bulkjobs.ReadMissing:
+		r.ReadTone = "bad"
+	}
+	return r
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}

@@ -1,0 +1,510 @@
+package handlers_test
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+	"github.com/sellerdesk/sellerdesk/sessions"
+)
+
+// bulkEnv is a marketplace, a session database and one URL in front of a
+// dashboard that can be restarted (a new App and job runner on the same
+// database) while the browser keeps its cookies.
+type bulkEnv struct {
+	t       *testing.T
+	market  *demo.Marketplace
+	sb      *sandbox.Sandbox
+	dbPath  string
+	store   *sessions.Store
+	api     *apiclient.Client
+	srv     *httptest.Server
+	current atomic.Pointer[handlers.App]
+	app     *testapp.App
+	runner  *bulkjobs.Runner
+	jobs    *bulkjobs.Store
+	opts    bulkjobs.RunnerOptions
+	chunk   int
+	logs    *testapp.SafeBuffer
+}
+
+func newBulkEnv(t *testing.T, sbOpts sandbox.Options, chunk int, ropts bulkjobs.RunnerOptions) *bulkEnv {
+	t.Helper()
+	e := &bulkEnv{t: t, dbPath: filepath.Join(t.TempDir(), "sellerdesk.db"), chunk: chunk, opts: ropts, logs: &testapp.SafeBuffer{}}
+	m, err := demo.Start(sandbox.New(sbOpts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	e.market, e.sb = m, m.Sandbox
+	backend, err := sessions.OpenSQLite(context.Background(), e.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { backend.Close() })
+	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	e.store, err = sessions.NewStore(backend, sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.api, err = apiclient.New(apiclient.Options{B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL, Now: e.sb.Now, Logger: log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		e.current.Load().ServeHTTP(w, r)
+	}))
+	t.Cleanup(e.srv.Close)
+	e.start()
+	t.Cleanup(func() { e.stop() })
+	return e
+}
+
+// start opens the job store and runner and builds a dashboard on them, as
+// cmd/web does at start-up.
+func (e *bulkEnv) start() {
+	t := e.t
+	t.Helper()
+	js, err := bulkjobs.Open(context.Background(), e.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := e.opts
+	opts.Logger = slog.New(slog.NewTextHandler(e.logs, nil))
+	r := bulkjobs.NewRunner(js, opts)
+	h, err := handlers.New(handlers.Deps{API: e.api, Sessions: e.store, Demo: true, DemoCredentials: demo.Credentials(), Now: e.sb.Now,
+		ChunkSize: e.chunk, Jobs: r, Logger: slog.New(slog.NewTextHandler(e.logs, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	e.current.Store(h)
+	e.runner, e.jobs = r, js
+	e.app = &testapp.App{Sandbox: e.sb, Market: e.market, Handler: h, Store: e.store, Server: e.srv, URL: e.srv.URL, Logs: e.logs}
+}
+
+// stop shuts the runner down gracefully (the chunk in flight finishes).
+func (e *bulkEnv) stop() {
+	if e.runner == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := e.runner.Close(ctx); err != nil {
+		e.t.Errorf("runner close: %v", err)
+	}
+	e.jobs.Close()
+	e.runner = nil
+}
+
+func (e *bulkEnv) browser() *testapp.Browser {
+	b := e.app.Browser(e.t)
+	b.LoginDemo()
+	return b
+}
+
+// upload posts a file to the import form.
+func upload(t *testing.T, e *bulkEnv, b *testapp.Browser, name string, data []byte, kind string) *http.Response {
+	t.Helper()
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	_ = mw.WriteField("kind", kind)
+	fw, _ := mw.CreateFormFile("file", name)
+	fw.Write(data)
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Origin", e.srv.URL)
+	resp, err := b.Client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp
+}
+
+func download(t *testing.T, e *bulkEnv, b *testapp.Browser, path string) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := b.Client.Get(e.srv.URL + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	return resp, data
+}
+
+// waitJob waits until the job satisfies ok.
+func waitJob(t *testing.T, e *bulkEnv, id string, what string, ok func(bulkjobs.Job) bool) bulkjobs.Job {
+	t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		j, err := e.jobs.Job(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok(j) {
+			return j
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s: timed out waiting for %s; state %s, counts %+v", id, what, j.State, j.Counts)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+func jobIDOf(t *testing.T, resp *http.Response) string {
+	t.Helper()
+	loc := resp.Header.Get("Location")
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/bulk/jobs/") {
+		t.Fatalf("upload: status %d to %q, want 303 to a job", resp.StatusCode, loc)
+	}
+	return strings.TrimPrefix(loc, "/bulk/jobs/")
+}
+
+// catalogPrices reads the seller's products and prices through the
+// dashboard's own CSV export.
+func catalogPrices(t *testing.T, e *bulkEnv, b *testapp.Browser) ([]string, map[string]apiclient.Money) {
+	t.Helper()
+	resp, data := download(t, e, b, "/prices/export.csv?limit=1000")
+	if resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Content-Disposition"), "prices_seller-1001_test_page-1_limit-1000.csv") {
+		t.Fatalf("export: %d %q", resp.StatusCode, resp.Header.Get("Content-Disposition"))
+	}
+	tab, err := bulkjobs.ReadTable(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var skus []string
+	prices := map[string]apiclient.Money{}
+	for _, row := range tab.Rows {
+		m, err := apiclient.ParseMoney(row[4])
+		if err != nil {
+			t.Fatal(err)
+		}
+		skus = append(skus, row[0])
+		prices[row[0]] = m
+	}
+	return skus, prices
+}
+
+func commaMoney(m apiclient.Money) string { return fmt.Sprintf("%d,%02d", m/100, m%100) } // decimal comma
+
+func TestBulkPriceImportFlow(t *testing.T) {
+	e := newBulkEnv(t, sandbox.Options{PriceApplyDelay: time.Hour}, 25, bulkjobs.RunnerOptions{})
+	b := e.browser()
+	skus, prices := catalogPrices(t, e, b)
+	if len(skus) < 200 {
+		t.Fatalf("catalogue has %d products, want 200", len(skus))
+	}
+
+	// 2,000 rows: 120 changes (+10 %), 20 unchanged, 10 confirmed rises
+	// (+80 %), 5 confirmed drops the marketplace rejects (-95 %), 5 guarded
+	// drops left unconfirmed (-60 %), 40 invalid values, 1,800 rows with
+	// unknown SKUs or blanks. Separator ';', decimal commas, BOM, odd headers.
+	var csv bytes.Buffer
+	csv.WriteString("\ufeffMarketplace SKU;PRICE;Sale price;Comment\n")
+	line := 1
+	rowOf := map[string]int{}
+	addSale := func(sku, price, sale string) {
+		line++
+		fmt.Fprintf(&csv, "%s;%s;%s;note %d\n", sku, price, sale, line)
+		if _, ok := rowOf[sku]; !ok {
+			rowOf[sku] = line
+		}
+	}
+	add := func(sku, price string) { addSale(sku, price, "") }
+	for i, sku := range skus[:200] {
+		p := prices[sku]
+		switch {
+		case i < 120:
+			add(sku, commaMoney(p*11/10))
+		case i < 140:
+			add(sku, commaMoney(p))
+		case i < 150:
+			add(sku, commaMoney(p*18/10))
+		case i < 155: // a drop below the current sale price needs a sale price too
+			addSale(sku, commaMoney(p*5/100), commaMoney(p*5/100))
+		case i < 160:
+			addSale(sku, commaMoney(p*4/10), commaMoney(p*4/10))
+		case i < 180:
+			add(sku, "abc")
+		default:
+			add(sku, "12,345")
+		}
+	}
+	for i := 0; line < 2001; i++ {
+		switch i % 3 {
+		case 0:
+			add(fmt.Sprintf("MPUNKNOWN%05d", i), "100")
+		case 1:
+			add("", "100")
+		default:
+			add(skus[i%200], "100") // duplicate: only the first row counts
+		}
+	}
+	start := time.Now()
+	mark := func(what string) { t.Logf("%6.2fs %s", time.Since(start).Seconds(), what) }
+	resp := upload(t, e, b, "prices-week-47.csv", csv.Bytes(), "")
+	mark("upload")
+	id := jobIDOf(t, resp)
+
+	preview := b.Get("/bulk/jobs/" + id)
+	mark("preview page")
+	if preview.Status != http.StatusOK {
+		t.Fatalf("preview: %d", preview.Status)
+	}
+	if got := preview.Doc.Find("#job-grid tbody tr").Length(); got != 2000 {
+		t.Fatalf("preview grid has %d rows, want 2000", got)
+	}
+	wantCounts := map[string]string{"count-send": "140 to send", "count-unchanged": "20 unchanged", "count-invalid": "1840 invalid", "count-guard": "20 beyond"}
+	for id, want := range wantCounts {
+		if got := preview.Text("[data-testid=" + id + "]"); !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %q, want %q…", id, got, want)
+		}
+	}
+	first := skus[0]
+	r0 := preview.Doc.Find(fmt.Sprintf("[data-testid=row-%d]", rowOf[first]))
+	if pct := strings.TrimSpace(r0.Find("[data-testid=pct]").Text()); pct != "+10.0 %" {
+		t.Errorf("row %d Δ%% = %q, want +10.0 %%", rowOf[first], pct)
+	}
+	if flag, _ := preview.Doc.Find(fmt.Sprintf("[data-testid=row-%d]", rowOf[skus[145]])).Attr("data-flag"); flag != "guard" {
+		t.Errorf("a +80 %% row is flagged %q, want guard", flag)
+	}
+	if msg := preview.Text(fmt.Sprintf("[data-testid=row-%d] [data-testid=message]", rowOf[skus[185]])); !strings.Contains(msg, "2 decimals") {
+		t.Errorf("a 3-decimal price: message %q", msg)
+	}
+	if e.sb.Counters().Requests[sandbox.RouteRPCSetPrices] != 0 {
+		t.Fatal("the preview sent something")
+	}
+
+	// Someone changes one product between preview and submit.
+	stale := skus[1]
+	acct := e.api.Account(apiclient.Credentials{ClientID: "demo-1001", ClientSecret: "sandbox-secret-1001", Environment: apiclient.Test}, nil)
+	if _, err := acct.Seller.SetPrices(context.Background(), &apiclient.SetPricesRequest{Prices: []apiclient.PriceUpdate{{MarketplaceSKU: stale, Price: prices[stale] + 100}}}); err != nil {
+		t.Fatal(err)
+	}
+	e.sb.Advance(2 * time.Hour) // the stale change applies
+	e.sb.ResetCounters()
+
+	// Confirm the rises and the big drops, not the -60 % rows.
+	form := url.Values{}
+	for _, sku := range skus[140:155] {
+		seq := rowOf[sku] - 1
+		form.Add("confirm", strconv.Itoa(seq))
+	}
+	p := b.Post("/bulk/jobs/"+id+"/submit", form)
+	if p.Status != http.StatusSeeOther {
+		t.Fatalf("submit: %d", p.Status)
+	}
+	mark("submit")
+	j := waitJob(t, e, id, "read-back", func(j bulkjobs.Job) bool { return !j.ReadBackDoneAt.IsZero() })
+	mark("job and read-back")
+
+	c := j.Counts
+	if c.Accepted != 129 || c.Rejected != 5 || c.Held != 1 || c.Unsent != 0 {
+		t.Errorf("counts %+v: want 129 accepted, 5 rejected, 1 held", c)
+	}
+	if got := e.sb.Counters().Requests[sandbox.RouteRPCSetPrices]; got != 6 {
+		t.Errorf("set-prices requests = %d, want 6 chunks of ≤25", got)
+	}
+	if mif := e.sb.Counters().MaxInFlight[sandbox.RouteRPCSetPrices+"/1001"]; mif > 1 {
+		t.Errorf("max in flight %d, want 1", mif)
+	}
+	if c.Processing != 129 {
+		t.Errorf("read-back with a 1 h apply delay: %d processing, want 129", c.Processing)
+	}
+
+	res := b.Get("/bulk/jobs/" + id)
+	mark("results page")
+	if got := res.Text("[data-testid=progress-accepted]"); got != "129" {
+		t.Errorf("progress accepted %q", got)
+	}
+	rej := res.Doc.Find(fmt.Sprintf("[data-testid=row-%d]", rowOf[skus[150]]))
+	if st, _ := rej.Attr("data-state"); st != "rejected" || !strings.Contains(rej.Find("[data-testid=message]").Text(), "90%") {
+		t.Errorf("rejected row: state %q, message %q", st, rej.Find("[data-testid=message]").Text())
+	}
+	if got, typed := strings.TrimSpace(rej.Find("[data-testid=new]").Text()), strings.Replace(commaMoney(prices[skus[150]]*5/100), ",", ".", 1); !strings.HasPrefix(got, typed) {
+		t.Errorf("rejected row keeps the typed value: %q", got)
+	}
+	held := res.Doc.Find(fmt.Sprintf("[data-testid=row-%d]", rowOf[stale]))
+	if st, _ := held.Attr("data-state"); st != "held" || !strings.Contains(held.Find("[data-testid=message]").Text(), "Changed since preview") {
+		t.Errorf("stale row: state %q, message %q", st, held.Find("[data-testid=message]").Text())
+	}
+	if st, _ := res.Doc.Find(fmt.Sprintf("[data-testid=row-%d]", rowOf[skus[157]])).Attr("data-state"); st != "skipped" {
+		t.Errorf("unconfirmed guarded row state %q, want skipped", st)
+	}
+
+	// Progress fragment for htmx, after the job: no more polling.
+	b.HTMX = true
+	frag := b.Get("/bulk/jobs/" + id + "/progress")
+	b.HTMX = false
+	if frag.Has("[hx-trigger]") || !frag.Has("#job-progress") {
+		t.Errorf("finished progress fragment: %s", frag.Body)
+	}
+
+	// Errors as CSV: the rejected, held, unconfirmed and invalid rows.
+	resp, data := download(t, e, b, "/bulk/jobs/"+id+"/errors.csv")
+	tab, err := bulkjobs.ReadTable(data)
+	if resp.StatusCode != 200 || err != nil {
+		t.Fatalf("errors.csv: %d %v", resp.StatusCode, err)
+	}
+	if got, want := len(tab.Rows), 5+1+5+1840; got != want {
+		t.Errorf("errors.csv has %d rows, want %d", got, want)
+	}
+
+	// Read-back once the marketplace applied the prices.
+	e.sb.Advance(2 * time.Hour)
+	if p := b.Post("/bulk/jobs/"+id+"/readback", url.Values{}); p.Status != http.StatusSeeOther {
+		t.Fatalf("readback: %d", p.Status)
+	}
+	j = waitJob(t, e, id, "second read-back", func(j bulkjobs.Job) bool { return !j.ReadBackDoneAt.IsZero() && j.Counts.Confirmed > 0 })
+	if j.Counts.Confirmed != 129 || j.Counts.Processing != 0 {
+		t.Errorf("read-back after apply: %+v", j.Counts)
+	}
+
+	mark("errors csv, read-back 2")
+	// Retry the rejected rows only: a new preview of 5 rows.
+	p = b.Post("/bulk/jobs/"+id+"/retry", url.Values{})
+	if p.Status != http.StatusSeeOther {
+		t.Fatalf("retry: %d", p.Status)
+	}
+	retryID := strings.TrimPrefix(p.Location, "/bulk/jobs/")
+	rj, err := e.jobs.Job(context.Background(), retryID)
+	if err != nil || rj.Counts.Rows != 5 || rj.Counts.Guard != 5 || rj.ParentID != id {
+		t.Fatalf("retry job: %+v %v", rj, err)
+	}
+	// The server enforces the guard: submitting without confirmation sends nothing.
+	before := e.sb.Counters().Requests[sandbox.RouteRPCSetPrices]
+	b.Post("/bulk/jobs/"+retryID+"/submit", url.Values{})
+	rj = waitJob(t, e, retryID, "done", func(j bulkjobs.Job) bool { return !j.Active() })
+	if rj.Counts.Skipped != 5 || e.sb.Counters().Requests[sandbox.RouteRPCSetPrices] != before {
+		t.Errorf("unconfirmed retry: %+v", rj.Counts)
+	}
+
+	mark("retry")
+	// History lists both jobs, who and what.
+	h := b.Get("/history")
+	if !h.Has("[data-testid=job-"+id+"]") || !h.Has("[data-testid=job-"+retryID+"]") {
+		t.Fatal("history lacks a job")
+	}
+	if got := h.Text("[data-testid=job-" + id + "]"); !strings.Contains(got, "demo-1001") || !strings.Contains(got, "129 confirmed") {
+		t.Errorf("history row: %q", got)
+	}
+	resp, data = download(t, e, b, "/history/export.csv")
+	if resp.StatusCode != 200 || !bytes.Contains(data, []byte(id)) {
+		t.Errorf("history export: %d", resp.StatusCode)
+	}
+	if strings.Contains(e.logs.String(), "sandbox-secret-1001") {
+		t.Error("the secret reached the logs")
+	}
+}
+
+func TestBulkJobResumesAfterRestart(t *testing.T) {
+	e := newBulkEnv(t, sandbox.Options{}, 10, bulkjobs.RunnerOptions{ReadBackDelay: time.Hour})
+	b := e.browser()
+	skus, prices := catalogPrices(t, e, b)
+	var csv strings.Builder
+	csv.WriteString("sku,price\n")
+	for _, sku := range skus[:100] {
+		p := prices[sku] + 100
+		fmt.Fprintf(&csv, "%s,%d.%02d\n", sku, p/100, p%100)
+	}
+	id := jobIDOf(t, upload(t, e, b, "restart.csv", []byte(csv.String()), "prices"))
+	e.sb.SetLatency(sandbox.RouteRPCSetPrices, 60*time.Millisecond)
+	e.sb.ResetCounters()
+	if p := b.Post("/bulk/jobs/"+id+"/submit", url.Values{}); p.Status != http.StatusSeeOther {
+		t.Fatalf("submit: %d", p.Status)
+	}
+	waitJob(t, e, id, "three chunks", func(j bulkjobs.Job) bool { return j.NextChunk >= 3 })
+	e.stop() // the dashboard goes down mid-job; the chunk in flight completes
+	mid, err := bulkjobs.Open(context.Background(), e.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, _ := mid.Job(context.Background(), id)
+	mid.Close()
+	sent := e.sb.Counters().Requests[sandbox.RouteRPCSetPrices]
+	if j.NextChunk >= 10 || j.NextChunk != sent || j.Counts.Accepted != sent*10 {
+		t.Fatalf("after stop: next chunk %d, %d requests, %d accepted", j.NextChunk, sent, j.Counts.Accepted)
+	}
+
+	e.start() // a new dashboard process on the same database
+	j = waitJob(t, e, id, "done", func(j bulkjobs.Job) bool { return j.State == bulkjobs.StateDone })
+	if got := e.sb.Counters().Requests[sandbox.RouteRPCSetPrices]; got != 10 {
+		t.Errorf("set-prices requests over both runs = %d, want exactly 10 (no chunk twice)", got)
+	}
+	if j.Counts.Accepted != 100 {
+		t.Errorf("accepted %d, want 100", j.Counts.Accepted)
+	}
+	// The page still shows it (same cookie, new process).
+	if p := b.Get("/bulk/jobs/" + id); p.Text("[data-testid=progress-accepted]") != "100" {
+		t.Errorf("job page after restart: %q", p.Text("[data-testid=progress-text]"))
+	}
+}
+
+func TestBulkJobStopsOnLogout(t *testing.T) {
+	e := newBulkEnv(t, sandbox.Options{}, 10, bulkjobs.RunnerOptions{ReadBackDelay: time.Hour})
+	b := e.browser()
+	var csv strings.Builder
+	csv.WriteString("Warehouse;Barcode;Qty\n")
+	resp, data := download(t, e, b, "/nomenclature/export.csv?limit=100")
+	if resp.StatusCode != 200 {
+		t.Fatal(resp.StatusCode)
+	}
+	tab, err := bulkjobs.ReadTable(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, row := range tab.Rows[:60] {
+		q, _ := strconv.Atoi(row[8])
+		fmt.Fprintf(&csv, "%s;%s;%d\n", row[0], row[1], q+1)
+	}
+	id := jobIDOf(t, upload(t, e, b, "stock.csv", []byte(csv.String()), ""))
+	j, _ := e.jobs.Job(context.Background(), id)
+	if j.Kind != "stock" || j.Counts.OK+j.Counts.Guard != 60 {
+		t.Fatalf("stock preview: kind %s, %+v", j.Kind, j.Counts)
+	}
+	e.sb.SetLatency(sandbox.RouteRPCStore, 80*time.Millisecond)
+	b.Post("/bulk/jobs/"+id+"/submit", url.Values{"confirm_all": {"1"}})
+	waitJob(t, e, id, "a chunk", func(j bulkjobs.Job) bool { return j.NextChunk >= 1 })
+	b.Post("/logout", url.Values{})
+	j = waitJob(t, e, id, "stop", func(j bulkjobs.Job) bool { return !j.Active() })
+	if j.State != bulkjobs.StateStopped || j.Counts.Unsent == 0 || j.Counts.Accepted == 0 {
+		t.Fatalf("after logout: %s %+v", j.State, j.Counts)
+	}
+	items, _ := e.jobs.Items(context.Background(), id)
+	for _, it := range items {
+		if it.State == bulkjobs.ItemUnsent && it.Message != "not sent: logged out" {
+			t.Fatalf("unsent row message %q", it.Message)
+		}
+	}
+}
+
+func dumpLogs(t *testing.T, e *bulkEnv) {
+	for _, l := range strings.Split(e.logs.String(), "\n") {
+		if strings.Contains(l, "bulk") || strings.Contains(l, "retry") || strings.Contains(l, "429") || strings.Contains(l, "wait") {
+			t.Log(l)
+		}
+	}
+}
