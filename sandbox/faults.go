@@ -26,9 +26,10 @@ const (
 	FaultReset                          // the connection is closed without an answer (TCP reset); needs a real connection (httptest.Server): a ResponseRecorder gets a panic(http.ErrAbortHandler)
 	FaultHang                           // no answer until the request's context is done
 	FaultHTML                           // a proxy's HTML 502 Bad Gateway page
+	FaultUnauthorized                   // 401 in the interface's auth error shape, as for an access token the marketplace no longer accepts
 )
 
-var faultKindNames = []string{"rate_limit", "unavailable", "internal", "malformed_json", "truncated", "reset", "hang", "html"}
+var faultKindNames = []string{"rate_limit", "unavailable", "internal", "malformed_json", "truncated", "reset", "hang", "html", "unauthorized"}
 
 // String returns the kind's name as used by the admin surface, e.g. "rate_limit".
 func (k FaultKind) String() string {
@@ -186,6 +187,8 @@ func (s *Sandbox) serveFault(w http.ResponseWriter, c *call, f Fault, resp *resp
 		resp = faultBody(c, http.StatusServiceUnavailable)
 	case FaultInternal:
 		resp = faultBody(c, http.StatusInternalServerError)
+	case FaultUnauthorized:
+		resp = unauthorized(c, errRevoked)
 	case FaultHTML:
 		resp = &response{status: http.StatusBadGateway, ctype: "text/html", body: []byte(badGatewayHTML)}
 	case FaultMalformedJSON:

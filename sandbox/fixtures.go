@@ -292,7 +292,7 @@ const skuAlphabet = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 
 // buildFixtures generates every seller's data from the seed. Each seller has
 // its own generator, so one seller's data does not depend on another's.
-func buildFixtures(seed int64, start time.Time, hostile bool) *fixtures {
+func buildFixtures(seed int64, start time.Time, hostile bool, products int) *fixtures {
 	fx := &fixtures{
 		sellers:     map[int64]*sellerData{},
 		skuOwner:    map[string]int64{},
@@ -326,7 +326,7 @@ func buildFixtures(seed int64, start time.Time, hostile bool) *fixtures {
 				fx.addProduct(sd, p, hr, start)
 			}
 		}
-		for i := range productsPerSeller {
+		for i := range products {
 			fx.addProduct(sd, genProduct(r, id, i, start), r, start)
 		}
 		fx.genOrders(sd, r, start, bad)

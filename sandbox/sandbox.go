@@ -60,8 +60,12 @@ type Options struct {
 	// demo mode and integrators: tokens expire and resends finish by
 	// themselves. Fixtures are then anchored at the current time when Start
 	// is zero. Tests leave it off and move time with Advance.
-	Live   bool
-	Logger           *slog.Logger  // nil = discard
+	Live bool
+	// ProductsPerSeller is how many regular products each seller has
+	// (default 200, each in every warehouse); benchmarks raise it to send
+	// 10,000 distinct SKUs in one mass update.
+	ProductsPerSeller int
+	Logger            *slog.Logger // nil = discard
 }
 
 // Sandbox is the emulator. It is an http.Handler and safe for concurrent use.
@@ -110,6 +114,9 @@ func New(opts Options) *Sandbox {
 	if opts.ResendProcessing <= 0 {
 		opts.ResendProcessing = DefaultResendProcessing
 	}
+	if opts.ProductsPerSeller <= 0 {
+		opts.ProductsPerSeller = productsPerSeller
+	}
 	if opts.PriceApplyDelay < 0 {
 		opts.PriceApplyDelay = 0
 	}
@@ -138,7 +145,7 @@ func (s *Sandbox) resetData() {
 	s.tokenTTL = s.opts.TokenTTL
 	s.notifications = map[string]time.Time{}
 	s.idSeq = 0
-	fx := buildFixtures(s.opts.Seed, s.opts.Start, s.opts.Hostile)
+	fx := buildFixtures(s.opts.Seed, s.opts.Start, s.opts.Hostile, s.opts.ProductsPerSeller)
 	s.sellers = fx.sellers
 	s.skuOwner = fx.skuOwner
 	s.orderOwner = fx.orderOwner

@@ -1,0 +1,85 @@
+// Command sdbench measures the performance targets P1..P7 of the dashboard
+// in one run, prints one line per target and writes BENCHMARKS.md. Run it
+// with `make bench`.
+//
+// The dashboard runs in this process, so this setting applies to it: Go
+// 1.26's url.ParseQuery refuses more than 10,000 fields by default and a
+// 10,000-row price form has 90,000 (9 columns). cmd/web needs the same
+// setting, or its own form parser, to accept the forms it advertises; see
+// BENCHMARKS.md, P4.
+//
+//go:debug urlmaxqueryparams=100000
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"runtime/pprof"
+	"strings"
+
+	"github.com/sellerdesk/sellerdesk/bench"
+)
+
+func main() {
+	out := flag.String("out", "BENCHMARKS.md", "where to write the report (\"\" = nowhere)")
+	benchstat := flag.String("benchstat", "", "file holding benchstat output to include")
+	notes := flag.String("notes", "bench/NOTES.md", "profile findings and fixes to include")
+	short := flag.Bool("short", false, "tiny sizes (smoke run; figures meaningless)")
+	only := flag.String("only", "", "comma-separated targets to run, e.g. P1,P7 (default all)")
+	command := flag.String("command", "make bench", "the command to name in the report")
+	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (use with -only)")
+	flag.Parse()
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "sdbench:", err)
+			os.Exit(1)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			fmt.Fprintln(os.Stderr, "sdbench:", err)
+			os.Exit(1)
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
+	}
+
+	sizes := bench.Full
+	if *short {
+		sizes = bench.Smoke
+	}
+	if *only != "" {
+		var keep []bench.Measurement
+		for _, m := range bench.All {
+			if strings.Contains(","+*only+",", ","+m.ID+",") {
+				keep = append(keep, m)
+			}
+		}
+		bench.All = keep
+	}
+	results := bench.RunAll(sizes, os.Stdout)
+	held := 0
+	for _, r := range results {
+		if r.Holds {
+			held++
+		}
+	}
+	fmt.Printf("%d of %d targets hold\n", held, len(results))
+	if *out != "" {
+		read := func(p string) string {
+			if p == "" {
+				return ""
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return ""
+			}
+			return string(b)
+		}
+		if err := bench.WriteMarkdown(*out, results, *command, read(*benchstat), read(*notes)); err != nil {
+			fmt.Fprintln(os.Stderr, "sdbench:", err)
+			os.Exit(1)
+		}
+		fmt.Println("wrote", *out)
+	}
+}
