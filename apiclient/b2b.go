@@ -26,6 +26,10 @@ type ListOrdersOptions struct {
 	Limit int
 	// Status filters by order status, e.g. "new" or "confirmed".
 	Status string
+	// WithoutItems leaves Order.Items nil: the items of each order are
+	// skipped, not decoded. A list that shows only ItemQuantity saves most
+	// of the decoding work and allocations of a page (BENCHMARKS.md, P7).
+	WithoutItems bool
 }
 
 // OrderList is one page of orders.
@@ -73,6 +77,29 @@ type orderListWire struct {
 	Total    int `json:"total"`
 	Embedded struct {
 		Orders []Order `json:"orders"`
+	} `json:"_embedded"`
+}
+
+// orderWithoutItems decodes an Order but skips its items: the shallower
+// Items field hides Order.Items from encoding/json.
+type orderWithoutItems struct {
+	Order
+	Items skipJSON `json:"items"`
+}
+
+// skipJSON accepts any JSON value and keeps nothing.
+type skipJSON struct{}
+
+func (*skipJSON) UnmarshalJSON([]byte) error { return nil }
+
+// orderSummaryListWire is orderListWire for ListOrdersOptions.WithoutItems.
+type orderSummaryListWire struct {
+	Page     int `json:"page"`
+	Limit    int `json:"limit"`
+	Pages    int `json:"pages"`
+	Total    int `json:"total"`
+	Embedded struct {
+		Orders []orderWithoutItems `json:"orders"`
 	} `json:"_embedded"`
 }
 
@@ -126,6 +153,21 @@ func (s *B2BService) ListOrders(ctx context.Context, opts *ListOrdersOptions) (*
 		if opts.Status != "" {
 			q.Set("status", opts.Status)
 		}
+	}
+	if opts != nil && opts.WithoutItems {
+		var w orderSummaryListWire
+		err := s.do(ctx, "b2b list orders", http.MethodGet, "/api/v1/orders", q, nil, retryIdempotent, b2bErrorBody, &w)
+		if err != nil {
+			return nil, err
+		}
+		var orders []Order
+		if w.Embedded.Orders != nil {
+			orders = make([]Order, len(w.Embedded.Orders))
+		}
+		for i := range w.Embedded.Orders {
+			orders[i] = w.Embedded.Orders[i].Order
+		}
+		return &OrderList{Page: w.Page, Limit: w.Limit, Pages: w.Pages, Total: w.Total, Orders: orders}, nil
 	}
 	var w orderListWire
 	err := s.do(ctx, "b2b list orders", http.MethodGet, "/api/v1/orders", q, nil, retryIdempotent, b2bErrorBody, &w)

@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"golang.org/x/sync/singleflight"
@@ -448,10 +449,13 @@ func scrubBytes(b []byte, secrets []string) []byte {
 		if len(sec) < 4 {
 			continue
 		}
-		if bytes.Contains(b, []byte(sec)) {
+		if containsSecret(b, sec) {
 			b = bytes.ReplaceAll(b, []byte(sec), []byte("[REDACTED]"))
 		}
 		// the JSON-escaped form, if different (e.g. a secret with '/' or '"')
+		if !needsJSONEscape(sec) {
+			continue
+		}
 		if esc, err := json.Marshal(sec); err == nil {
 			esc = esc[1 : len(esc)-1]
 			if string(esc) != sec && bytes.Contains(b, esc) {
@@ -460,4 +464,47 @@ func scrubBytes(b []byte, secrets []string) []byte {
 		}
 	}
 	return b
+}
+
+// secretProbe is how much of a long secret containsSecret looks for first.
+// bytes.Index finds needles this short with vector instructions; a needle
+// longer than the vector limit (31 or 63 bytes on amd64, a JWT access token
+// is several hundred) falls back to Rabin-Karp, which made scrubbing every
+// answer cost more than the rest of the API client (BENCHMARKS.md, P7).
+const secretProbe = 16
+
+// containsSecret reports whether sec occurs in b, exactly like
+// bytes.Contains(b, []byte(sec)), but finds long secrets by a short prefix
+// first and compares the rest only where the prefix matched.
+func containsSecret(b []byte, sec string) bool {
+	if len(sec) <= secretProbe {
+		return bytes.Contains(b, []byte(sec))
+	}
+	probe := []byte(sec[:secretProbe])
+	for i := 0; len(b)-i >= len(sec); {
+		j := bytes.Index(b[i:], probe)
+		if j < 0 {
+			return false
+		}
+		i += j
+		if len(b)-i >= len(sec) && string(b[i:i+len(sec)]) == sec {
+			return true
+		}
+		i++
+	}
+	return false
+}
+
+// needsJSONEscape reports whether json.Marshal would write s differently
+// from its bytes (quotes aside): control characters, '"', '\\', the HTML
+// characters '<', '>' and '&', U+2028, U+2029 and invalid UTF-8. Only then
+// is the escaped form worth looking for.
+func needsJSONEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < 0x20 || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' || c >= utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
 }

@@ -59,12 +59,45 @@ func (q listQuery) values() url.Values {
 	return v
 }
 
+// link is withQuery(path, q.values()) built directly: the same keys in the
+// same (sorted) order with the same escaping, without a url.Values map per
+// link (a pager asks for a dozen).
+func (q listQuery) link(path string) string {
+	var b []byte
+	sep := byte('?')
+	add := func(k, v string) {
+		if b == nil {
+			b = make([]byte, 0, len(path)+48)
+			b = append(b, path...)
+		}
+		b = append(b, sep)
+		b = append(b, k...)
+		b = append(b, '=')
+		b = append(b, url.QueryEscape(v)...)
+		sep = '&'
+	}
+	var num [20]byte
+	if q.Limit != q.def {
+		add("limit", string(strconv.AppendInt(num[:0], int64(q.Limit), 10)))
+	}
+	if q.Page > 1 {
+		add("page", string(strconv.AppendInt(num[:0], int64(q.Page), 10)))
+	}
+	if q.Status != "" {
+		add("status", q.Status)
+	}
+	if b == nil {
+		return path
+	}
+	return string(b)
+}
+
 // pager builds the pager of a list view at path.
 func (q listQuery) pager(path string, pages, total int) components.Pager {
 	return components.NewPager(q.Page, pages, total, func(p int) string {
 		qq := q
 		qq.Page = p
-		return withQuery(path, qq.values())
+		return qq.link(path)
 	})
 }
 

@@ -1,0 +1,19 @@
+package handlers
+
+import "testing"
+
+// TestListQueryLink keeps link the same as withQuery(path, values()).
+func TestListQueryLink(t *testing.T) {
+	for _, q := range []listQuery{
+		{Page: 1, Limit: 20, def: 20},
+		{Page: 2, Limit: 20, def: 20},
+		{Page: 1, Limit: 50, def: 20},
+		{Page: 7, Limit: 100, def: 20, Status: "to_delivery"},
+		{Page: 1, Limit: 20, def: 20, Status: "a b&c=d/é"},
+		{Page: 1_000_000, Limit: 1000, def: 100, Status: "new"},
+	} {
+		if got, want := q.link("/orders"), withQuery("/orders", q.values()); got != want {
+			t.Errorf("%+v: link %q, want %q", q, got, want)
+		}
+	}
+}

@@ -1,0 +1,64 @@
+package pages
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/a-h/templ"
+)
+
+func renderString(t *testing.T, c templ.Component) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := c.Render(context.Background(), &b); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// TestOrderRowsMatchTempl keeps the Go rows of the orders table byte for
+// byte what the templ original renders.
+func TestOrderRowsMatchTempl(t *testing.T) {
+	v := OrdersView{Bulk: Resend{FormID: "resend-bulk"}, Rows: []OrderRow{
+		{OrderNr: "RU1-2", Href: "/orders/RU1-2", Status: "to_delivery", Created: "2026-11-01 09:38", Sum: "44 603,10", Payment: "COD", Items: 2,
+			Resend: Resend{FormID: "resend-RU1-2", OrderNrs: []string{"RU1-2"}, Label: "Resend", Return: "/orders?limit=50&status=new"}},
+		{OrderNr: "RU3", Href: "/orders/RU3", Status: "weird<&>\"", Created: "", Sum: "0,00", Payment: "<b>card</b>", Items: 0,
+			Resend: Resend{FormID: "resend-RU3", OrderNrs: []string{"RU3"}, Label: "Resend", State: "busy", Message: "Already being processed by the marketplace.", RetryIn: 4, RetryAt: "10:00:04 UTC", Return: "/orders"}},
+		{OrderNr: "RU 4/5", Href: "/orders/RU%204%2F5", Status: "", Sum: "1,00", Items: 1,
+			Resend: Resend{FormID: "resend-x", Label: "Resend", RetryIn: 3, Return: "/orders"}},
+		{OrderNr: "RU6", Href: "javascript:alert(1)", Status: "delivered", Items: 1, Resend: Resend{FormID: "resend-RU6", OrderNrs: []string{"RU6"}, Label: "Resend", Return: "/orders"}},
+	}}
+	got, want := renderString(t, orderRows(v)), renderString(t, orderRowsTempl(v))
+	if got != want {
+		t.Fatalf("orderRows differs from the templ original:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestPriceRowsMatchTempl keeps the Go rows of the prices table byte for
+// byte what the templ original renders, in every state a row can be in.
+func TestPriceRowsMatchTempl(t *testing.T) {
+	long := strings.Repeat("Очень длинное название товара ", 5)
+	v := PricesView{Rows: []PriceRow{
+		{SKU: "MP1", Name: "Шарф", Brand: "Brand", Size: "44", Warehouses: "W1", Current: "1 299,00", CurrentSale: "—", UpdateStatus: "OK",
+			OrigPrice: "1299.00", Price: "1299.00"},
+		{SKU: "MP2", Name: long, Brand: long, Current: "10,00", CurrentSale: "9,00", UpdateStatus: "PROCESSING",
+			OrigPrice: "10.00", OrigSale: "9.00", Price: "11.00", Sale: "9.00", Start: "2026-12-01", End: "2026-12-31", OrigStart: "2026-11-01", OrigEnd: "2026-11-30",
+			Result: RowResult{State: "accepted", Before: "10,00", After: "11,00"}},
+		{SKU: "MP<3>", Name: "a\u202eb\x01c & \"d\"", Current: "1,00", CurrentSale: "—", UpdateStatus: "ERROR", Price: "0.05", OrigPrice: "1.00",
+			Result: RowResult{State: "rejected", Messages: []string{"price below the allowed minimum", long + long}}},
+		{SKU: "MP4", Name: "x", Current: "1,00", CurrentSale: "—", UpdateStatus: "unknown_status", Price: "abc", Sale: "-1", Start: "x", End: "y",
+			Errors: map[string]string{"price": "must be a number", "sale": "must not be negative", "start": "not a date", "end": "<b>bad</b>"},
+			Result: RowResult{State: "invalid"}},
+		{SKU: "MP5", Name: "(no longer on this page)", Result: RowResult{State: "unsent"}},
+		{SKU: "MP6", Name: "", Result: RowResult{State: "other"}},
+	}}
+	for i := range 12 { // index numbers of several digits
+		v.Rows = append(v.Rows, PriceRow{SKU: "N" + string(rune('a'+i)), Name: "n", Current: "1,00", CurrentSale: "—", Price: "1.00", OrigPrice: "1.00"})
+	}
+	got, want := renderString(t, priceRows(v)), renderString(t, priceRowsTempl(v))
+	if got != want {
+		t.Fatalf("priceRows differs from the templ original:\n got %s\nwant %s", got, want)
+	}
+}
