@@ -79,7 +79,10 @@ func parseDecimal(s string, human, lenientZeros bool) (Money, error) {
 		neg = true
 		s = s[1:]
 	}
-	var intPart, fracPart []byte
+	// Backed by arrays on the stack: a price form parses two amounts per
+	// row, and heap slices here were most of a 10,000-row form's validation.
+	var intBuf, fracBuf [24]byte
+	intPart, fracPart := intBuf[:0], fracBuf[:0]
 	sawSep := false
 	groupLen := -1 // digits since the last thousands separator; -1 = none seen yet
 	firstGroup := 0

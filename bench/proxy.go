@@ -62,3 +62,45 @@ func (d *Direct) Via(origin string) *Direct {
 	v.OrdersURL, v.RPCURL, v.BoxesURL = re(d.OrdersURL), re(d.RPCURL), re(d.BoxesURL)
 	return &v
 }
+
+// FormSink is the floor of P4: a loopback server whose handler only reads
+// and parses a posted form (net/http's ParseForm, as the dashboard's router
+// does) and answers 204. Posting the price form to it costs what any
+// dashboard must spend before it may send the first chunk, since nothing is
+// sent until every row is validated: the browser's encoding of the form, its
+// upload and its parsing.
+type FormSink struct {
+	URL  string
+	srv  *http.Server
+	done chan struct{}
+}
+
+// StartFormSink starts a form sink. Close stops it.
+func StartFormSink() (*FormSink, error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if err := r.ParseForm(); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.WriteHeader(http.StatusNoContent)
+	})
+	s := &FormSink{URL: "http://" + ln.Addr().String(), done: make(chan struct{}),
+		srv: &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}}
+	go func() {
+		defer close(s.done)
+		_ = s.srv.Serve(ln)
+	}()
+	return s, nil
+}
+
+// Close stops the sink.
+func (s *FormSink) Close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	_ = s.srv.Shutdown(ctx)
+	<-s.done
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -85,8 +86,17 @@ func stopReason(err error) string {
 // marketplace's messages, or not sent. keyOf maps an item error back to its
 // row key. A request-level failure stops the run; credentials rejected (or a
 // lost session store) is returned as an error for the central handler.
+//
+// alongLast, when not nil, runs in its own goroutine while the last chunk
+// is in flight, so that work which does not need the run's outcome (the
+// result page's list call) overlaps with that round trip instead of adding
+// to it; sendChunks returns only after alongLast has returned. It is
+// started only when an earlier chunk already had rows rejected, that is
+// when the result page will be shown whatever the last chunk's answer (a
+// run that goes through cleanly redirects and needs no list call).
 func sendChunks[T any](ctx context.Context, a *App, seller int64, items []T, keyOfItem func(T) string,
-	send func(context.Context, []T) (*apiclient.UpdateResult, error), keyOfError func(apiclient.ItemError) string) (*bulkReport, error) {
+	send func(context.Context, []T) (*apiclient.UpdateResult, error), keyOfError func(apiclient.ItemError) string,
+	alongLast func()) (*bulkReport, error) {
 	rep := &bulkReport{outcomes: make(map[string]outcome, len(items))}
 	// One mass-update request in flight per seller (spec §8: sequential
 	// requests), across every instance that shares the session database.
@@ -95,10 +105,15 @@ func sendChunks[T any](ctx context.Context, a *App, seller int64, items []T, key
 		return nil, errSessionStore(err)
 	}
 	defer unlock()
+	var along sync.WaitGroup
+	defer along.Wait()
 	ctx = apiclient.WithRetryBudget(ctx, a.deps.BulkRetryBudget)
 	size := a.deps.ChunkSize
 	for start := 0; start < len(items); start += size {
 		chunk := items[start:min(start+size, len(items))]
+		if alongLast != nil && start+size >= len(items) && (rep.rejected > 0 || len(rep.unmatched) > 0) {
+			along.Go(alongLast)
+		}
 		// Each chunk is bounded on its own: a hanging marketplace stops the
 		// run with the rest accounted for as not sent.
 		cctx, cancel := context.WithTimeout(ctx, a.deps.UpstreamTimeout+a.deps.BulkRetryBudget)

@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -323,5 +324,70 @@ func TestPricesOutcomeUnknown(t *testing.T) {
 	}
 	if n := app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices]; n != 1 {
 		t.Errorf("%d set-prices requests, want 1 (no blind replay of the unanswered write)", n)
+	}
+}
+
+// After a submit with rejections, the answer lists the page's rows and the
+// rows that still need the user, not accepted rows from elsewhere; the
+// summary still counts every row. The page's list call overlaps with the
+// last chunk, and a row of that chunk on the page shows the marketplace's
+// price after the update, not before.
+func TestPricesResultListsPageAndOpenRows(t *testing.T) {
+	app := testapp.New(t, testapp.Options{ChunkSize: 2})
+	b := app.Browser(t)
+	b.LoginDemo()
+	p1 := b.Get("/prices?limit=20").FormValues("#prices-form")
+	p2 := b.Get("/prices?limit=20&page=2").FormValues("#prices-form")
+	if len(p1["sku"]) < 2 || len(p2["sku"]) < 2 {
+		t.Fatalf("pages list %d and %d products", len(p1["sku"]), len(p2["sku"]))
+	}
+	form := url.Values{}
+	add := func(f url.Values, i int, price string) {
+		for _, col := range []string{"sku", "orig_price", "orig_sale", "orig_start", "orig_end"} {
+			form.Add(col, f[col][i])
+		}
+		form.Add("price", price)
+		for _, col := range []string{"sale", "start", "end"} {
+			form.Add(col, "")
+		}
+	}
+	up := func(f url.Values, i int) string { return (money(t, f["orig_price"][i]) + 100).Decimal() }
+	var off []int // rows of page 2 whose SKU page 1 does not list (a SKU in several warehouses can be on both)
+	for i, sku := range p2["sku"] {
+		if !slices.Contains(p1["sku"], sku) {
+			off = append(off, i)
+		}
+	}
+	if len(off) < 2 {
+		t.Fatalf("page 2 has %d SKUs not on page 1", len(off))
+	}
+	offOK, offBad, onLast := p2["sku"][off[0]], p2["sku"][off[1]], p1["sku"][0]
+	add(p2, off[1], "1.00") // rejected (the marketplace's 90 % guard), in the first chunk
+	add(p2, off[0], up(p2, off[0]))
+	add(p1, 1, up(p1, 1))
+	add(p1, 0, up(p1, 0)) // alone in the last chunk, on the page shown
+	res := b.Post("/prices?limit=20", form)
+	if res.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("submit: %d, want 422", res.Status)
+	}
+	if got := res.Text("[data-testid=summary]"); !strings.Contains(got, "3 updated, 1 rejected") {
+		t.Errorf("summary %q", got)
+	}
+	if res.Doc.Find(rowSel(offOK)).Length() != 0 {
+		t.Errorf("accepted row %s from another page is listed", offOK)
+	}
+	if row := res.Doc.Find(rowSel(offBad)); !row.HasClass("rejected") {
+		t.Errorf("rejected row %s from another page: not listed as rejected", offBad)
+	}
+	want := (money(t, p1["orig_price"][0]) + 100).String()
+	row := res.Doc.Find(rowSel(onLast))
+	if !row.HasClass("accepted") {
+		t.Errorf("%s: not marked accepted", onLast)
+	}
+	if got := row.Find("[data-testid=current]").Text(); got != want {
+		t.Errorf("%s: current price %q on the answer, want the updated %q", onLast, got, want)
+	}
+	if n := len(res.FormValues("#prices-form")["sku"]); n != len(p1["sku"])+1 {
+		t.Errorf("answer lists %d rows, want the page's %d and the rejected one", n, len(p1["sku"]))
 	}
 }

@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -75,7 +76,7 @@ func (a *App) PricesList(c echo.Context) error {
 	if d := sess.PopDraft("prices-done"); d != nil {
 		done = d
 	}
-	v, err := a.pricesView(c, q, inputs, nil, nil, done)
+	v, err := a.pricesView(c, q, inputs, nil, nil, done, nil)
 	if err != nil {
 		return err
 	}
@@ -95,9 +96,9 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
 	}
-	inputs := map[string]priceInput{}
+	inputs := make(map[string]priceInput, len(rows))
 	invalid := map[string]map[string]string{}
-	var updates []apiclient.PriceUpdate
+	updates := make([]apiclient.PriceUpdate, 0, len(rows))
 	for _, r := range rows {
 		if !r.changed() {
 			continue
@@ -118,18 +119,35 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	back := q.link("/prices")
 	if len(invalid) > 0 {
 		summary := &pages.Summary{Invalid: len(invalid), Note: "Nothing was sent: fix the marked fields first"}
-		return a.renderPricesResult(c, http.StatusUnprocessableEntity, q, inputs, invalid, nil, summary)
+		return a.renderPricesResult(c, http.StatusUnprocessableEntity, q, inputs, invalid, nil, summary, nil)
 	}
 	if len(updates) == 0 {
 		sess.AddFlash("info", "No prices were changed, so nothing was sent.")
 		return a.redirect(c, back)
 	}
 	acct := a.account(c)
-	rep, err := sendChunks(c.Request().Context(), a, sess.Data().SellerID, updates, priceKey, func(ctx context.Context, chunk []apiclient.PriceUpdate) (*apiclient.UpdateResult, error) {
+	// The result page's list call overlaps with the last chunk (see
+	// sendChunks); its answer is used unless it lists a row of that chunk,
+	// whose update may not have been applied when the list was read.
+	var pre catalogPage
+	pageCtx, seller := a.pageContext(c), sess.Data().SellerID
+	rep, err := sendChunks(c.Request().Context(), a, seller, updates, priceKey, func(ctx context.Context, chunk []apiclient.PriceUpdate) (*apiclient.UpdateResult, error) {
 		return acct.Seller.SetPrices(ctx, &apiclient.SetPricesRequest{Prices: chunk})
-	}, priceErrorKey)
+	}, priceErrorKey, func() {
+		pre.recs, pre.total, pre.npages, pre.err = fetchCatalogPage(pageCtx, acct, seller, q)
+		pre.done = true
+	})
 	if err != nil {
 		return err
+	}
+	if pre.done {
+		last := updates[(len(updates)-1)/a.deps.ChunkSize*a.deps.ChunkSize:]
+		for _, n := range pre.recs {
+			if slices.ContainsFunc(last, func(u apiclient.PriceUpdate) bool { return u.MarketplaceSKU == n.MarketplaceSKU }) {
+				pre = catalogPage{}
+				break
+			}
+		}
 	}
 	a.logger(c.Request().Context()).Info("prices submitted", "sent", len(updates), "accepted", rep.accepted, "rejected", rep.rejected, "unsent", rep.unsent)
 	if rep.complete() {
@@ -144,11 +162,20 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		return a.redirect(c, back)
 	}
 	summary := &pages.Summary{Updated: rep.accepted, Rejected: rep.rejected, Note: rep.note()}
-	return a.renderPricesResult(c, http.StatusUnprocessableEntity, q, inputs, invalid, rep, summary)
+	return a.renderPricesResult(c, http.StatusUnprocessableEntity, q, inputs, invalid, rep, summary, &pre)
 }
 
-func (a *App) renderPricesResult(c echo.Context, status int, q listQuery, inputs map[string]priceInput, invalid map[string]map[string]string, rep *bulkReport, s *pages.Summary) error {
-	v, err := a.pricesView(c, q, inputs, invalid, rep, nil)
+// catalogPage is a list call's answer taken ahead of time; done says there
+// is one (err included).
+type catalogPage struct {
+	recs          []apiclient.Nomenclature
+	total, npages int
+	err           error
+	done          bool
+}
+
+func (a *App) renderPricesResult(c echo.Context, status int, q listQuery, inputs map[string]priceInput, invalid map[string]map[string]string, rep *bulkReport, s *pages.Summary, pre *catalogPage) error {
+	v, err := a.pricesView(c, q, inputs, invalid, rep, nil, pre)
 	if err != nil {
 		return err
 	}
@@ -161,11 +188,26 @@ func (a *App) renderPricesResult(c echo.Context, status int, q listQuery, inputs
 
 // pricesView fetches the page and lays the user's typed values and each
 // row's outcome over it. Products are listed once per SKU (a price belongs
-// to the product, not to a warehouse).
+// to the product, not to a warehouse). pre, when it holds an answer, is the
+// page's list call already made.
+//
+// After a submit, a row the user edited that is not on the page is listed
+// only while it needs the user (invalid, rejected, not sent or unanswered):
+// an accepted row off the page is counted in the summary but not repeated,
+// so a 10,000-row update answers with the page and the rows left to fix,
+// not with 10,000 rows nobody reads. Submitting the answer again sends the
+// same rows as before: accepted rows are the new baseline and never resent.
 func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]priceInput, invalid map[string]map[string]string,
-	rep *bulkReport, done map[string][]string) (pages.PricesView, error) {
+	rep *bulkReport, done map[string][]string, pre *catalogPage) (pages.PricesView, error) {
 	sess := session(c)
-	recs, total, npages, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
+	var recs []apiclient.Nomenclature
+	var total, npages int
+	var err error
+	if pre != nil && pre.done {
+		recs, total, npages, err = pre.recs, pre.total, pre.npages, pre.err
+	} else {
+		recs, total, npages, err = fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
+	}
 	if err != nil {
 		return pages.PricesView{}, err
 	}
@@ -174,6 +216,8 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]priceInp
 		Limits: limitOptions(catalogLimits),
 		Pager:  q.pager("/prices", npages, total),
 		Action: q.link("/prices"),
+
+		ExportQuery: a.exportQuery(q),
 	}
 	index := map[string]int{}
 	for _, n := range recs {
@@ -201,12 +245,19 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]priceInp
 	// Rows the user edited that the fresh page no longer lists still show.
 	for sku := range inputs {
 		if _, ok := index[sku]; !ok {
+			if _, bad := invalid[sku]; !bad && rep != nil && rep.outcomes[sku].state == "accepted" {
+				continue
+			}
 			index[sku] = len(v.Rows)
 			v.Rows = append(v.Rows, pages.PriceRow{SKU: sku, Name: "(no longer on this page)"})
 		}
 	}
 	for sku, in := range inputs {
-		row := &v.Rows[index[sku]]
+		i, ok := index[sku]
+		if !ok {
+			continue // accepted, off the page: counted in the summary
+		}
+		row := &v.Rows[i]
 		row.Price, row.Sale, row.Start, row.End = in.Price, in.Sale, in.Start, in.End
 		row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.OrigPrice, in.OrigSale, in.OrigStart, in.OrigEnd
 		if errs, ok := invalid[sku]; ok {
@@ -325,7 +376,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	acct := a.account(c)
 	rep, err := sendChunks(c.Request().Context(), a, seller, items, stockKey, func(ctx context.Context, chunk []apiclient.StoreItem) (*apiclient.UpdateResult, error) {
 		return acct.Seller.StoreNomenclatures(ctx, &apiclient.StoreRequest{SellerID: seller, Items: chunk})
-	}, stockErrorKey)
+	}, stockErrorKey, nil)
 	if err != nil {
 		return err
 	}
@@ -360,6 +411,8 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]st
 		Limits: limitOptions(catalogLimits),
 		Pager:  q.pager("/nomenclature", npages, total),
 		Action: q.link("/nomenclature"),
+
+		ExportQuery: a.exportQuery(q),
 	}
 	index := map[string]int{}
 	for _, n := range recs {

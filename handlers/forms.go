@@ -108,23 +108,32 @@ func parseDate(s string) (time.Time, string) {
 	return t, ""
 }
 
+// setErr records a field's problem, making the map on first use.
+func setErr(errs map[string]string, field, msg string) map[string]string {
+	if errs == nil {
+		errs = make(map[string]string, 2)
+	}
+	errs[field] = msg
+	return errs
+}
+
 // validate checks a changed row and builds the update to send. Problems are
 // keyed by field: price, sale, start, end.
 func (r priceInput) validate() (apiclient.PriceUpdate, map[string]string) {
-	errs := map[string]string{}
+	var errs map[string]string // made at the first problem: most rows have none
 	upd := apiclient.PriceUpdate{MarketplaceSKU: r.SKU}
 	price, msg := parsePrice(r.Price)
 	if msg != "" {
-		errs["price"] = msg
+		errs = setErr(errs, "price", msg)
 	}
 	upd.Price = price
 	if r.Sale != "" {
 		sale, msg := parsePrice(r.Sale)
 		switch {
 		case msg != "":
-			errs["sale"] = strings.Replace(msg, "The price", "The sale price", 1)
+			errs = setErr(errs, "sale", strings.Replace(msg, "The price", "The sale price", 1))
 		case errs["price"] == "" && sale > price:
-			errs["sale"] = "The sale price may not exceed the price (" + format.Money(int64(price)) + "): lower it, or clear it to sell at the price."
+			errs = setErr(errs, "sale", "The sale price may not exceed the price ("+format.Money(int64(price))+"): lower it, or clear it to sell at the price.")
 		default:
 			upd.SalePrice = &sale
 		}
@@ -133,25 +142,25 @@ func (r priceInput) validate() (apiclient.PriceUpdate, map[string]string) {
 	if r.Start != "" {
 		var msg string
 		if start, msg = parseDate(r.Start); msg != "" {
-			errs["start"] = msg
+			errs = setErr(errs, "start", msg)
 		}
 		upd.SaleStartDate = r.Start
 	}
 	if r.End != "" {
 		var msg string
 		if end, msg = parseDate(r.End); msg != "" {
-			errs["end"] = msg
+			errs = setErr(errs, "end", msg)
 		}
 		upd.SaleEndDate = r.End
 	}
 	if (r.Start != "" || r.End != "") && r.Sale == "" && errs["sale"] == "" {
-		errs["sale"] = "Enter a sale price for the sale window."
+		errs = setErr(errs, "sale", "Enter a sale price for the sale window.")
 	}
 	if !start.IsZero() && !end.IsZero() && end.Before(start) {
-		errs["end"] = "The sale must end on or after its start."
+		errs = setErr(errs, "end", "The sale must end on or after its start.")
 	}
 	if r.SKU == "" {
-		errs["price"] = "This row has no SKU; reload the page."
+		errs = setErr(errs, "price", "This row has no SKU; reload the page.")
 	}
 	if len(errs) > 0 {
 		return apiclient.PriceUpdate{}, errs

@@ -2,13 +2,11 @@
 // in one run, prints one line per target and writes BENCHMARKS.md. Run it
 // with `make bench`.
 //
-// The dashboard runs in this process, so this setting applies to it: Go
-// 1.26's url.ParseQuery refuses more than 10,000 fields by default and a
-// 10,000-row price form has 90,000 (9 columns). cmd/web needs the same
-// setting, or its own form parser, to accept the forms it advertises; see
-// BENCHMARKS.md, P4.
-//
-//go:debug urlmaxqueryparams=100000
+// The dashboard runs in this process with the settings cmd/web runs with:
+// go.mod's godebug urlmaxqueryparams=100000 (a 10,000-row price form has
+// 90,000 fields; Go 1.26 refuses more than 10,000 by default), which applies
+// to every main package of the module, cmd/web included, and the garbage
+// collector setting of internal/gctune, applied below as cmd/web applies it.
 package main
 
 import (
@@ -19,6 +17,7 @@ import (
 	"strings"
 
 	"github.com/sellerdesk/sellerdesk/bench"
+	"github.com/sellerdesk/sellerdesk/internal/gctune"
 )
 
 func main() {
@@ -30,6 +29,7 @@ func main() {
 	command := flag.String("command", "make bench", "the command to name in the report")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (use with -only)")
 	flag.Parse()
+	gctune.Apply() // the collector setting cmd/web ships with
 	if *cpuprofile != "" {
 		f, err := os.Create(*cpuprofile)
 		if err != nil {
@@ -44,6 +44,7 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 
+	bench.All = append(bench.All, bench.Measurement{ID: "I1", Run: bench.ImportPreview}) // issue 9: import to preview, bench/import.go
 	sizes := bench.Full
 	if *short {
 		sizes = bench.Smoke
