@@ -2,6 +2,8 @@ package bulkjobs
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"log/slog"
 	"sync"
@@ -61,9 +63,26 @@ type RunnerOptions struct {
 	// negative turns the guard off.
 	GuardPercent int
 	// Poll is how often a waiting job looks for a cancel; default 250 ms.
-	Poll   time.Duration
-	Logger *slog.Logger
+	Poll time.Duration
+	// Lease is how long a runner holds a job without renewing its lease
+	// (renewed before every chunk and while waiting). It must exceed the
+	// longest a chunk can take (the retry budget, 60 s by default, plus
+	// the request timeout): another dashboard on the same database takes
+	// the job over only once the lease has expired. Default 3 minutes.
+	Lease time.Duration
+	// Sweep is how often the runner looks for work left by a dashboard
+	// that stopped without releasing its jobs (a crash), and removes old
+	// previews. Default 30 s.
+	Sweep time.Duration
+	// PreviewMaxAge is how long a preview never submitted is kept; the
+	// sweep deletes older ones in batches. Zero means 7 days; negative
+	// keeps them.
+	PreviewMaxAge time.Duration
+	Logger        *slog.Logger
 }
+
+// previewBatch bounds one cleanup transaction.
+const previewBatch = 200
 
 // Live is what the runner knows about a job beyond the database: whether a
 // goroutine works on it and the wait it is in, if any.
@@ -91,6 +110,7 @@ type Runner struct {
 	kill    context.CancelFunc
 	stop    chan struct{} // closed by Close: finish the current chunk and return
 	wg      sync.WaitGroup
+	owner   string // this runner's name in job leases
 }
 
 // NewRunner returns a runner over store. It does nothing until Bind and
@@ -106,8 +126,20 @@ func NewRunner(store *Store, opts RunnerOptions) *Runner {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	if opts.Lease <= 0 {
+		opts.Lease = 3 * time.Minute
+	}
+	if opts.Sweep <= 0 {
+		opts.Sweep = 30 * time.Second
+	}
+	if opts.PreviewMaxAge == 0 {
+		opts.PreviewMaxAge = 7 * 24 * time.Hour
+	}
+	var b [12]byte
+	_, _ = rand.Read(b[:])
 	hard, kill := context.WithCancel(context.Background())
-	return &Runner{store: store, opts: opts, log: log, live: map[string]*Live{}, hard: hard, kill: kill, stop: make(chan struct{})}
+	return &Runner{store: store, opts: opts, log: log, live: map[string]*Live{}, hard: hard, kill: kill, stop: make(chan struct{}),
+		owner: hex.EncodeToString(b[:])}
 }
 
 // GuardPercent is the fat-finger guard of previews (0 = off).
@@ -133,15 +165,79 @@ func (r *Runner) Start(ctx context.Context) error {
 	}
 	r.started = true
 	r.mu.Unlock()
+	if err := r.resume(ctx, true); err != nil {
+		return err
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closing {
+		return nil
+	}
+	r.wg.Add(1)
+	go r.sweepLoop()
+	return nil
+}
+
+// resume kicks every pending job no goroutine of this runner works on;
+// those leased by another dashboard are left to it (the claim fails).
+func (r *Runner) resume(ctx context.Context, starting bool) error {
 	jobs, err := r.store.Pending(ctx)
 	if err != nil {
 		return err
 	}
 	for _, j := range jobs {
-		r.log.Info("resuming bulk job", "job", j.ID, "state", j.State, "next_chunk", j.NextChunk, "chunks", j.Chunks)
+		if r.Live(j.ID).Running {
+			continue
+		}
+		if starting {
+			r.log.Info("resuming bulk job", "job", j.ID, "state", j.State, "next_chunk", j.NextChunk, "chunks", j.Chunks)
+		}
 		r.Kick(j.ID)
 	}
 	return nil
+}
+
+// sweepLoop, every Sweep, resumes jobs whose lease expired (their
+// dashboard died) and deletes old previews.
+func (r *Runner) sweepLoop() {
+	defer r.wg.Done()
+	t := time.NewTicker(r.opts.Sweep)
+	defer t.Stop()
+	for {
+		select {
+		case <-r.stop:
+			return
+		case <-t.C:
+		}
+		if err := r.resume(r.hard, false); err != nil && r.hard.Err() == nil {
+			r.log.Warn("bulk jobs: sweep", "err", err)
+		}
+		if _, err := r.CleanPreviews(r.hard); err != nil && r.hard.Err() == nil {
+			r.log.Warn("bulk jobs: preview cleanup", "err", err)
+		}
+	}
+}
+
+// CleanPreviews deletes previews never submitted older than
+// PreviewMaxAge, in batches, stopping early when the runner closes. The
+// sweep calls it; it reports how many it removed.
+func (r *Runner) CleanPreviews(ctx context.Context) (int, error) {
+	if r.opts.PreviewMaxAge < 0 {
+		return 0, nil
+	}
+	before := time.Now().Add(-r.opts.PreviewMaxAge)
+	total := 0
+	for !r.stopping() {
+		n, err := r.store.DeletePreviewsBefore(ctx, before, previewBatch)
+		total += n
+		if err != nil || n < previewBatch {
+			if total > 0 {
+				r.log.Info("bulk jobs: old previews deleted", "count", total)
+			}
+			return total, err
+		}
+	}
+	return total, nil
 }
 
 // Kick makes sure a goroutine works on the job (after a submit, a retry or
@@ -164,7 +260,9 @@ func (r *Runner) Kick(id string) {
 			delete(r.live, id)
 			r.mu.Unlock()
 		}()
-		if err := r.run(id); err != nil && !errors.Is(err, errStopping) {
+		if err := r.run(id); errors.Is(err, errLeaseLost) {
+			r.log.Warn("bulk job taken over by another dashboard", "job", id)
+		} else if err != nil && !errors.Is(err, errStopping) {
 			r.log.Error("bulk job failed", "job", id, "err", err)
 		}
 	}()
@@ -223,19 +321,23 @@ func (r *Runner) stopping() bool {
 	}
 }
 
-// sleep waits for d, a stop, or (checked every Poll) a cancel request.
-func (r *Runner) sleep(id string, until time.Time) error {
+// sleep waits for d, a stop, or (checked every Poll, when id is set) a
+// cancel request, keeping the lease.
+func (r *Runner) sleep(id string, until time.Time, l *lease) error {
 	for {
 		d := time.Until(until)
 		if d <= 0 {
 			return nil
 		}
-		t := time.NewTimer(min(d, r.opts.Poll))
+		t := time.NewTimer(min(d, r.opts.Poll, r.opts.Lease/4))
 		select {
 		case <-r.stop:
 			t.Stop()
 			return errStopping
 		case <-t.C:
+		}
+		if err := l.renew(false); err != nil {
+			return err
 		}
 		if id != "" {
 			j, err := r.store.Job(r.hard, id)
@@ -246,25 +348,68 @@ func (r *Runner) sleep(id string, until time.Time) error {
 	}
 }
 
+var errLeaseLost = errors.New("bulkjobs: lease lost to another dashboard")
+
+// lease is a runner goroutine's hold on one job.
+type lease struct {
+	r     *Runner
+	id    string
+	until time.Time
+}
+
+// renew extends the lease when less than half of it is left (or always
+// with force); it fails with errLeaseLost when another owner took it.
+func (l *lease) renew(force bool) error {
+	now := time.Now()
+	if !force && l.until.Sub(now) > l.r.opts.Lease/2 {
+		return nil
+	}
+	until := now.Add(l.r.opts.Lease)
+	ok, err := l.r.store.Claim(l.r.hard, l.id, l.r.owner, now, until)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return errLeaseLost
+	}
+	l.until = until
+	return nil
+}
+
 func (r *Runner) run(id string) error {
 	ctx := r.hard
+	l := &lease{r: r, id: id}
+	if err := l.renew(true); err != nil {
+		if errors.Is(err, errLeaseLost) {
+			r.log.Debug("bulk job leased by another dashboard", "job", id)
+			return nil
+		}
+		return err
+	}
+	defer func() {
+		rctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := r.store.Release(rctx, id, r.owner); err != nil {
+			r.log.Warn("bulk job: release lease", "job", id, "err", err)
+		}
+	}()
 	j, err := r.store.Job(ctx, id)
 	if err != nil {
 		return err
 	}
 	if j.Active() {
-		if err := r.send(&j); err != nil {
+		if err := r.send(&j, l); err != nil {
 			return err
 		}
 	}
 	if !j.ReadBackAt.IsZero() && j.ReadBackDoneAt.IsZero() {
-		return r.readBack(&j)
+		return r.readBack(&j, l)
 	}
 	return nil
 }
 
 // send runs the job's chunks from the first one not acknowledged.
-func (r *Runner) send(j *Job) error {
+func (r *Runner) send(j *Job, l *lease) error {
 	ctx := r.hard
 	r.mu.Lock()
 	exec := r.exec
@@ -294,6 +439,11 @@ func (r *Runner) send(j *Job) error {
 				return err
 			}
 			continue
+		}
+		// Renewed for a full lease before every chunk: no other dashboard
+		// can take the job over while this chunk is in flight.
+		if err := l.renew(true); err != nil {
+			return err
 		}
 		if j.State != StateRunning || !j.WaitUntil.IsZero() {
 			j.State, j.WaitUntil = StateRunning, time.Time{}
@@ -328,7 +478,7 @@ func (r *Runner) send(j *Job) error {
 				return err
 			}
 			r.setWait(j.ID, later.At, later.Status)
-			if err := r.sleep(j.ID, later.At); err != nil {
+			if err := r.sleep(j.ID, later.At, l); err != nil {
 				return err
 			}
 		case errors.Is(err, ErrOutcomeUnknown):
@@ -385,8 +535,11 @@ func (r *Runner) finish(j *Job, state, reason, note string) error {
 	return nil
 }
 
-func (r *Runner) readBack(j *Job) error {
-	if err := r.sleep("", j.ReadBackAt); err != nil {
+func (r *Runner) readBack(j *Job, l *lease) error {
+	if err := r.sleep("", j.ReadBackAt, l); err != nil {
+		return err
+	}
+	if err := l.renew(true); err != nil {
 		return err
 	}
 	ctx := r.hard

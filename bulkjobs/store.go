@@ -237,6 +237,11 @@ var migrations = []string{
 		PRIMARY KEY (job_id, seq)
 	);
 	CREATE INDEX bulk_job_items_chunk ON bulk_job_items (job_id, chunk);`,
+	// 2: a lease per job, so that of several dashboards on one database
+	// only one works on a job at a time (see Store.Claim).
+	`ALTER TABLE bulk_jobs ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
+	ALTER TABLE bulk_jobs ADD COLUMN lease_until BIGINT NOT NULL DEFAULT 0;
+	CREATE INDEX bulk_jobs_preview_age ON bulk_jobs (state, created_at);`,
 }
 
 // pgLockMigrateBulkJobs is the advisory lock (class "SD", id 2) that queues
@@ -628,8 +633,85 @@ func (s *Store) Delete(ctx context.Context, id string) error {
 	return tx.Commit()
 }
 
-// DeletePreviewsBefore removes previews never submitted, created before t.
-func (s *Store) DeletePreviewsBefore(ctx context.Context, t time.Time) error {
-	_, err := s.w.ExecContext(ctx, s.q(`DELETE FROM bulk_jobs WHERE state = ? AND created_at < ?`), StatePreview, ms(t))
+// DeletePreviewsBefore removes at most limit previews never submitted,
+// created before t, with their rows, oldest first, in one short
+// transaction, and reports how many it removed. Callers loop while it
+// returns limit, so a backlog never holds the (SQLite) writer for long.
+func (s *Store) DeletePreviewsBefore(ctx context.Context, t time.Time, limit int) (int, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, s.q(`SELECT id FROM bulk_jobs WHERE state = ? AND created_at < ? ORDER BY created_at, id LIMIT ?`),
+		StatePreview, ms(t), limit)
+	if err != nil {
+		return 0, fmt.Errorf("bulkjobs: old previews: %w", err)
+	}
+	var ids []any
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	in := "(?" + strings.Repeat(", ?", len(ids)-1) + ")"
+	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM bulk_job_items WHERE job_id IN `+in), ids...); err != nil {
+		return 0, fmt.Errorf("bulkjobs: delete old previews: %w", err)
+	}
+	// state is checked again: a preview submitted meanwhile stays (its rows
+	// would be gone, so the transaction is rolled back instead).
+	res, err := tx.ExecContext(ctx, s.q(`DELETE FROM bulk_jobs WHERE state = ? AND id IN `+in), append([]any{StatePreview}, ids...)...)
+	if err != nil {
+		return 0, fmt.Errorf("bulkjobs: delete old previews: %w", err)
+	}
+	if n, _ := res.RowsAffected(); int(n) != len(ids) {
+		return 0, nil // raced with a submit: try again next time
+	}
+	return len(ids), tx.Commit()
+}
+
+// Claim takes or renews the lease on a job for owner until until. It
+// fails (false) while another owner holds an unexpired lease. Every
+// dashboard sharing the database runs jobs only under a lease, so one
+// chunk is never sent by two of them: the lease is renewed before each
+// chunk for longer than a chunk can take, and released when the job ends
+// or the runner stops.
+func (s *Store) Claim(ctx context.Context, id, owner string, now, until time.Time) (bool, error) {
+	res, err := s.w.ExecContext(ctx, s.q(`UPDATE bulk_jobs SET lease_owner = ?, lease_until = ?
+		WHERE id = ? AND (lease_owner = '' OR lease_owner = ? OR lease_until < ?)`), owner, ms(until), id, owner, ms(now))
+	if err != nil {
+		return false, fmt.Errorf("bulkjobs: claim job: %w", err)
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// Release gives up owner's lease on a job (nothing if another holds it).
+func (s *Store) Release(ctx context.Context, id, owner string) error {
+	_, err := s.w.ExecContext(ctx, s.q(`UPDATE bulk_jobs SET lease_owner = '', lease_until = 0 WHERE id = ? AND lease_owner = ?`), id, owner)
 	return err
+}
+
+// Lease reports who holds a job's lease and until when (tests, support).
+func (s *Store) Lease(ctx context.Context, id string) (string, time.Time, error) {
+	var owner string
+	var until int64
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT lease_owner, lease_until FROM bulk_jobs WHERE id = ?`), id).Scan(&owner, &until)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", time.Time{}, ErrNotFound
+	}
+	return owner, fromMS(until), err
 }

@@ -76,6 +76,16 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 	return a.sendSheet(c, sheet, ext, name)
 }
 
+// exportQuery is the query of the export links of a /prices or
+// /nomenclature page: exactly its page and limit; "" without a job store
+// (no export routes).
+func (a *App) exportQuery(q listQuery) string {
+	if a.deps.Jobs == nil {
+		return ""
+	}
+	return "?page=" + strconv.Itoa(q.Page) + "&limit=" + strconv.Itoa(q.Limit)
+}
+
 // sendSheet answers with a sheet as a download.
 func (a *App) sendSheet(c echo.Context, sheet bulkjobs.Sheet, ext, name string) error {
 	var buf bytes.Buffer

@@ -590,6 +590,13 @@ func jobRow(j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
 		r.Tone = "guard"
 	}
 	r.Confirmable = j.State == bulkjobs.StatePreview && it.Flag == bulkjobs.FlagGuard
+	if j.State != bulkjobs.StatePreview && it.Flag == bulkjobs.FlagGuard {
+		// Once submitted, say what became of the confirmation.
+		r.FlagLabel = "confirmed"
+		if it.State == bulkjobs.ItemSkipped {
+			r.FlagLabel = "not confirmed"
+		}
+	}
 	switch it.ReadBack {
 	case bulkjobs.ReadConfirmed:
 		r.ReadTone = "ok"

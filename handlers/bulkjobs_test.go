@@ -43,6 +43,7 @@ type bulkEnv struct {
 	jobs    *bulkjobs.Store
 	opts    bulkjobs.RunnerOptions
 	chunk   int
+	budget  time.Duration // Deps.BulkRetryBudget; 0 = the default
 	logs    *testapp.SafeBuffer
 }
 
@@ -91,7 +92,7 @@ func (e *bulkEnv) start() {
 	opts.Logger = slog.New(slog.NewTextHandler(e.logs, nil))
 	r := bulkjobs.NewRunner(js, opts)
 	h, err := handlers.New(handlers.Deps{API: e.api, Sessions: e.store, Demo: true, DemoCredentials: demo.Credentials(), Now: e.sb.Now,
-		ChunkSize: e.chunk, Jobs: r, Logger: slog.New(slog.NewTextHandler(e.logs, nil))})
+		ChunkSize: e.chunk, BulkRetryBudget: e.budget, Jobs: r, Logger: slog.New(slog.NewTextHandler(e.logs, nil))})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -138,6 +138,9 @@ type NomenclatureView struct {
 	Pager   components.Pager
 	Action  string
 	Summary *Summary
+	// ExportQuery is "?page=…&limit=…" of the page on screen, for the
+	// export links; "" when exports are not available.
+	ExportQuery string
 }
 
 // PriceRow is one product of the prices table with its inputs.
@@ -158,6 +161,8 @@ type PricesView struct {
 	Pager   components.Pager
 	Action  string
 	Summary *Summary
+	// ExportQuery: as in NomenclatureView.
+	ExportQuery string
 }
 
 // BoxRow is one return box.

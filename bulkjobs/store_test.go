@@ -1,0 +1,378 @@
+package bulkjobs
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+)
+
+// postgresEnv names the PostgreSQL the store tests also run against:
+//
+//	export SELLERDESK_TEST_POSTGRES_URL=$(sessions/testdata/start-postgres.sh)
+const postgresEnv = "SELLERDESK_TEST_POSTGRES_URL"
+
+// eachBackend runs fn against a fresh SQLite file and, when
+// SELLERDESK_TEST_POSTGRES_URL is set, against that PostgreSQL database
+// (shared: tests use their own job ids and seller ids). open returns
+// another Store on the same database, as a second dashboard would have.
+func eachBackend(t *testing.T, fn func(t *testing.T, open func() *Store)) {
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "jobs.db")
+		fn(t, func() *Store { return openStore(t, path) })
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url := os.Getenv(postgresEnv)
+		if url == "" {
+			t.Skip(postgresEnv + " is not set: the PostgreSQL job store is not tested (export " + postgresEnv + "=$(sessions/testdata/start-postgres.sh))")
+		}
+		fn(t, func() *Store { return openStore(t, url) })
+	})
+}
+
+func openStore(t *testing.T, url string) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func randID(t *testing.T) string {
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b[:])
+}
+
+// newTestJob stores a job of n rows in chunks of size chunk, in state.
+func newTestJob(t *testing.T, s *Store, seller int64, state string, created time.Time, n, chunk int) Job {
+	t.Helper()
+	j := Job{ID: randID(t), Kind: "prices", State: state, SessionRef: "ref", ClientID: "c", Environment: "test", SellerID: seller,
+		FileName: "f.csv", GuardPercent: 50, ChunkSize: chunk, CreatedAt: created}
+	items := make([]Item, n)
+	for i := range items {
+		items[i] = Item{Seq: i + 1, Line: i + 2, Key: fmt.Sprintf("SKU%d", i), Flag: FlagOK, Chunk: -1, State: ItemSkipped, Payload: "{}", Typed: "{}", Current: "{}"}
+		if state != StatePreview {
+			items[i].Chunk, items[i].State = i/chunk, ItemQueued
+		}
+	}
+	if state != StatePreview {
+		j.Chunks, j.SubmittedAt = (n+chunk-1)/chunk, created
+	}
+	if err := s.CreateJob(context.Background(), &j, items); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Delete(context.Background(), j.ID) })
+	return j
+}
+
+func TestStoreJobRoundTrip(t *testing.T) {
+	eachBackend(t, func(t *testing.T, open func() *Store) {
+		ctx := context.Background()
+		s := open()
+		seller := time.Now().UnixNano() % 1e9
+		j := newTestJob(t, s, seller, StateQueued, time.Now(), 25, 10)
+		if j.Counts.Queued != 25 || j.Chunks != 3 {
+			t.Fatalf("created: %+v chunks %d", j.Counts, j.Chunks)
+		}
+		items, err := s.ChunkItems(ctx, j.ID, 2)
+		if err != nil || len(items) != 5 || items[0].Seq != 21 {
+			t.Fatalf("chunk 2: %d items, %v", len(items), err)
+		}
+		items[0].State, items[0].Message = ItemRejected, "no"
+		j.NextChunk, j.State = 1, StateRunning
+		if err := s.Save(ctx, &j, items[:1]); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.RequestCancel(ctx, j.ID); err != nil {
+			t.Fatal(err)
+		}
+		got, err := s.Job(ctx, j.ID)
+		if err != nil || got.NextChunk != 1 || got.State != StateRunning || !got.CancelRequested || got.Counts.Rejected != 1 || got.Counts.Queued != 24 {
+			t.Fatalf("reloaded: %+v %v", got, err)
+		}
+		list, total, err := s.Jobs(ctx, seller, 10, 0)
+		if err != nil || total != 1 || len(list) != 1 || list[0].Counts.Rows != 25 {
+			t.Fatalf("jobs: %d %d %v", total, len(list), err)
+		}
+		if _, err := s.Job(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("missing job: %v", err)
+		}
+	})
+}
+
+func TestStoreLease(t *testing.T) {
+	eachBackend(t, func(t *testing.T, open func() *Store) {
+		ctx := context.Background()
+		s := open()
+		j := newTestJob(t, s, 1, StateQueued, time.Now(), 1, 1)
+		now := time.Now()
+		claim := func(owner string, at time.Time) bool {
+			ok, err := s.Claim(ctx, j.ID, owner, at, at.Add(time.Minute))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return ok
+		}
+		if !claim("a", now) || !claim("a", now) {
+			t.Fatal("a cannot claim or renew a free job")
+		}
+		if claim("b", now.Add(30*time.Second)) {
+			t.Fatal("b took a lease that has not expired")
+		}
+		if !claim("b", now.Add(61*time.Second)) {
+			t.Fatal("b cannot take an expired lease")
+		}
+		if err := s.Release(ctx, j.ID, "a"); err != nil {
+			t.Fatal(err)
+		}
+		if owner, _, _ := s.Lease(ctx, j.ID); owner != "b" {
+			t.Fatalf("a released b's lease: owner %q", owner)
+		}
+		if err := s.Release(ctx, j.ID, "b"); err != nil {
+			t.Fatal(err)
+		}
+		if !claim("c", now) {
+			t.Fatal("a released job cannot be claimed")
+		}
+	})
+}
+
+func TestStoreDeletePreviewsBefore(t *testing.T) {
+	eachBackend(t, func(t *testing.T, open func() *Store) {
+		ctx := context.Background()
+		s := open()
+		old := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+		var olds []Job
+		for i := range 5 {
+			olds = append(olds, newTestJob(t, s, 7, StatePreview, old.Add(time.Duration(i)*time.Minute), 3, 10))
+		}
+		submitted := newTestJob(t, s, 7, StateDone, old, 3, 10)
+		fresh := newTestJob(t, s, 7, StatePreview, time.Now(), 3, 10)
+		cut := old.Add(24 * time.Hour)
+		var got []int
+		for {
+			n, err := s.DeletePreviewsBefore(ctx, cut, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, n)
+			if n < 2 {
+				break
+			}
+		}
+		if fmt.Sprint(got) != "[2 2 1]" {
+			t.Errorf("batches %v, want [2 2 1]", got)
+		}
+		for _, j := range olds {
+			if _, err := s.Job(ctx, j.ID); !errors.Is(err, ErrNotFound) {
+				t.Errorf("old preview %s kept: %v", j.ID, err)
+			}
+			if items, _ := s.Items(ctx, j.ID); len(items) != 0 {
+				t.Errorf("old preview %s left %d rows", j.ID, len(items))
+			}
+		}
+		for _, j := range []Job{submitted, fresh} {
+			if got, err := s.Job(ctx, j.ID); err != nil || got.Counts.Rows != 3 {
+				t.Errorf("job %s (%s) deleted: %v", j.ID, j.State, err)
+			}
+		}
+	})
+}
+
+// countingExec is a fake marketplace shared by several runners: it counts
+// every chunk sent, by job and chunk.
+type countingExec struct {
+	delay time.Duration
+	mu    sync.Mutex
+	sent  map[string]int
+}
+
+func (e *countingExec) Send(ctx context.Context, job Job, items []Item, wait func(time.Time, int)) ([]Result, error) {
+	e.mu.Lock()
+	e.sent[fmt.Sprintf("%s/%d", job.ID, items[0].Chunk)]++
+	e.mu.Unlock()
+	select {
+	case <-time.After(e.delay):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return nil, nil
+}
+
+func (e *countingExec) ReadBack(ctx context.Context, job Job, items []Item) ([]Result, error) {
+	out := make([]Result, len(items))
+	for i, it := range items {
+		out[i] = Result{Seq: it.Seq, State: ReadConfirmed}
+	}
+	return out, nil
+}
+
+func (e *countingExec) count(key string) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.sent[key]
+}
+
+func startRunner(t *testing.T, s *Store, exec Executor, opts RunnerOptions) *Runner {
+	t.Helper()
+	r := NewRunner(s, opts)
+	r.Bind(exec)
+	if err := r.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		if err := r.Close(ctx); err != nil {
+			t.Errorf("close: %v", err)
+		}
+	})
+	return r
+}
+
+func waitFor(t *testing.T, s *Store, id, what string, ok func(Job) bool) Job {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		j, err := s.Job(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok(j) {
+			return j
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("job %s: timed out waiting for %s: state %s, next chunk %d, %+v", id, what, j.State, j.NextChunk, j.Counts)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestTwoRunnersOneDatabase: two dashboards on one database, both told
+// about the same jobs (at start, by a sweep and by kicks), send every
+// chunk exactly once: the job lease admits one runner at a time.
+func TestTwoRunnersOneDatabase(t *testing.T) {
+	eachBackend(t, func(t *testing.T, open func() *Store) {
+		s1, s2 := open(), open()
+		exec := &countingExec{delay: 15 * time.Millisecond, sent: map[string]int{}}
+		var jobs []Job
+		for range 4 {
+			jobs = append(jobs, newTestJob(t, s1, 9, StateQueued, time.Now(), 40, 5)) // 8 chunks each
+		}
+		opts := RunnerOptions{Sweep: 10 * time.Millisecond, Poll: 10 * time.Millisecond}
+		r1 := startRunner(t, s1, exec, opts)
+		r2 := startRunner(t, s2, exec, opts)
+		for range 5 {
+			for _, j := range jobs {
+				r1.Kick(j.ID)
+				r2.Kick(j.ID)
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
+		for _, j := range jobs {
+			got := waitFor(t, s1, j.ID, "done", func(j Job) bool { return j.State == StateDone && !j.ReadBackDoneAt.IsZero() })
+			if got.Counts.Accepted != 40 {
+				t.Errorf("job %s: %+v", j.ID, got.Counts)
+			}
+			for c := range 8 {
+				if n := exec.count(fmt.Sprintf("%s/%d", j.ID, c)); n != 1 {
+					t.Errorf("job %s chunk %d sent %d times, want 1", j.ID, c, n)
+				}
+			}
+			// Released when the goroutine returns (a sweep may claim it
+			// briefly again to find nothing left to do).
+			for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+				owner, _, _ := s1.Lease(context.Background(), j.ID)
+				if owner == "" {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Errorf("job %s still leased by %q after it finished", j.ID, owner)
+					break
+				}
+			}
+		}
+	})
+}
+
+// TestRunnerTakesOverExpiredLease: a dashboard that died mid-job (its
+// lease not released) blocks the job until the lease expires; then the
+// sweep of another dashboard resumes it from the next chunk.
+func TestRunnerTakesOverExpiredLease(t *testing.T) {
+	eachBackend(t, func(t *testing.T, open func() *Store) {
+		ctx := context.Background()
+		s := open()
+		j := newTestJob(t, s, 11, StateQueued, time.Now(), 30, 10)
+		j.State, j.NextChunk = StateRunning, 1 // chunk 0 acknowledged by the dead one
+		items, _ := s.ChunkItems(ctx, j.ID, 0)
+		for i := range items {
+			items[i].State = ItemAccepted
+		}
+		if err := s.Save(ctx, &j, items); err != nil {
+			t.Fatal(err)
+		}
+		expires := time.Now().Add(1500 * time.Millisecond)
+		if ok, err := s.Claim(ctx, j.ID, "dead", time.Now(), expires); !ok || err != nil {
+			t.Fatalf("claim: %v %v", ok, err)
+		}
+		exec := &countingExec{sent: map[string]int{}}
+		startRunner(t, open(), exec, RunnerOptions{Sweep: 20 * time.Millisecond, Poll: 10 * time.Millisecond})
+		time.Sleep(300 * time.Millisecond) // several sweeps
+		if n := exec.count(j.ID + "/1"); n != 0 && time.Now().Before(expires) {
+			t.Fatalf("sent under another dashboard's lease")
+		}
+		got := waitFor(t, s, j.ID, "done", func(j Job) bool { return j.State == StateDone })
+		if time.Now().Before(expires) {
+			t.Error("finished before the lease expired")
+		}
+		if exec.count(j.ID+"/0") != 0 || exec.count(j.ID+"/1") != 1 || exec.count(j.ID+"/2") != 1 || got.Counts.Accepted != 30 {
+			t.Errorf("after takeover: sent %v, %+v", exec.sent, got.Counts)
+		}
+	})
+}
+
+// TestRunnerCleansOldPreviews: the sweep deletes previews never submitted
+// once they are older than PreviewMaxAge, and nothing else.
+func TestRunnerCleansOldPreviews(t *testing.T) {
+	eachBackend(t, func(t *testing.T, open func() *Store) {
+		ctx := context.Background()
+		s := open()
+		old := time.Now().Add(-8 * 24 * time.Hour)
+		var olds []Job
+		for range previewBatch + 5 { // more than one batch
+			olds = append(olds, newTestJob(t, s, 13, StatePreview, old, 1, 10))
+		}
+		recent := newTestJob(t, s, 13, StatePreview, time.Now().Add(-6*24*time.Hour), 1, 10)
+		done := newTestJob(t, s, 13, StateDone, old, 1, 10)
+		startRunner(t, s, &countingExec{sent: map[string]int{}}, RunnerOptions{Sweep: 20 * time.Millisecond})
+		deadline := time.Now().Add(20 * time.Second)
+		for _, j := range olds {
+			for {
+				_, err := s.Job(ctx, j.ID)
+				if errors.Is(err, ErrNotFound) {
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("preview %s older than 7 days not deleted: %v", j.ID, err)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+		for _, j := range []Job{recent, done} {
+			if _, err := s.Job(ctx, j.ID); err != nil {
+				t.Errorf("job %s (%s) deleted: %v", j.ID, j.State, err)
+			}
+		}
+	})
+}
