@@ -238,7 +238,7 @@ func TestNomenclatureModerationRefusal(t *testing.T) {
 		}
 	}
 	if idx < 0 {
-		t.Skip("no moderation-rejected record on the first page of the fixtures")
+		t.Fatal("the seeded fixtures have no moderation-rejected record on the first page")
 	}
 	form["status"][idx] = "online"
 	q, _ := strconv.Atoi(form["orig_qty"][0])

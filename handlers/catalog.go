@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -62,16 +64,7 @@ func pricesQuery(c echo.Context) listQuery { return parseListQuery(c, catalogLim
 func (a *App) PricesList(c echo.Context) error {
 	q := pricesQuery(c)
 	sess := session(c)
-	var inputs map[string]priceInput
-	if d := sess.PopDraft("prices"); d != nil {
-		if rows, err := bindPriceInputs(d); err == nil && len(rows) > 0 {
-			inputs = map[string]priceInput{}
-			for _, r := range rows {
-				inputs[r.SKU] = r
-			}
-			sess.AddFlash("info", "Your unsent price changes were restored. Review them and submit again.")
-		}
-	}
+	inputs := restoreDraft(sess, "prices", bindPriceInputs, priceInput.key)
 	var done map[string][]string
 	if d := sess.PopDraft("prices-done"); d != nil {
 		done = d
@@ -307,6 +300,25 @@ func moneyText(s string) string {
 	return format.Money(int64(m))
 }
 
+// restoreDraft takes back the unsent edits of a form that a detour through
+// the login page saved (see credentialsRejected), keyed by row.
+func restoreDraft[T any](sess *sessions.Session, form string, bind func(url.Values) ([]T, error), key func(T) string) map[string]T {
+	d := sess.PopDraft(form)
+	if d == nil {
+		return nil
+	}
+	rows, err := bind(d)
+	if err != nil || len(rows) == 0 {
+		return nil
+	}
+	out := make(map[string]T, len(rows))
+	for _, r := range rows {
+		out[key(r)] = r
+	}
+	sess.AddFlash("info", "Your unsent changes were restored. Review them and submit again.")
+	return out
+}
+
 // ---- nomenclature ----
 
 // NomenclatureList shows a page of the seller's nomenclature with
@@ -314,16 +326,7 @@ func moneyText(s string) string {
 func (a *App) NomenclatureList(c echo.Context) error {
 	q := catalogQuery(c)
 	sess := session(c)
-	var inputs map[string]stockInput
-	if d := sess.PopDraft("nomenclature"); d != nil {
-		if rows, err := bindStockInputs(d); err == nil && len(rows) > 0 {
-			inputs = map[string]stockInput{}
-			for _, r := range rows {
-				inputs[r.key()] = r
-			}
-			sess.AddFlash("info", "Your unsent changes were restored. Review them and submit again.")
-		}
-	}
+	inputs := restoreDraft(sess, "nomenclature", bindStockInputs, stockInput.key)
 	v, err := a.nomenclatureView(c, q, inputs, nil, nil)
 	if err != nil {
 		return err
@@ -469,7 +472,7 @@ var sellerStatuses = []string{"online", "disabled"}
 // its current status so an untouched select submits it unchanged.
 func sellerStatusOptions(current string) []pages.Option {
 	opts := statusOptions(sellerStatuses, "")
-	if current != "" && !contains(sellerStatuses, current) {
+	if current != "" && !slices.Contains(sellerStatuses, current) {
 		opts = append([]pages.Option{{Value: current, Label: format.StatusLabel(current)}}, opts...)
 	}
 	return opts

@@ -74,8 +74,9 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 			v.Status = http.StatusTooManyRequests
 		}
 		v.Title = "The marketplace is busy"
-		v.RetryIn = secondsUntil(time.Time{}, time.Time{}.Add(retryWait(rl)))
-		v.Message = fmt.Sprintf("It asked us to slow down, so we are waiting instead of pressing on. Try again at %s.", format.Clock(time.Now().Add(retryWait(rl))))
+		// RetryAt is on the wall clock (see retryWait).
+		v.RetryIn = secondsUntil(time.Now(), rl.RetryAt)
+		v.Message = fmt.Sprintf("It asked us to slow down, so we are waiting instead of pressing on. Try again at %s.", format.Clock(rl.RetryAt))
 	case errors.Is(err, apiclient.ErrRateLimited):
 		v.Status, v.Title, v.RetryIn = http.StatusTooManyRequests, "The marketplace is busy", 5
 		v.Message = "It asked us to slow down, so we are waiting instead of pressing on."

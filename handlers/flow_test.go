@@ -110,9 +110,6 @@ func TestLogin(t *testing.T) {
 			if v, _ := p.Doc.Find("#client_secret").Attr("value"); v != "" {
 				t.Error("the secret field was not emptied")
 			}
-			if tt.secret != "" && strings.Contains(p.Body, tt.secret) && tt.secret != "nope" && !strings.Contains(p.Body, "demo-credentials") {
-				t.Error("the secret was echoed")
-			}
 		})
 	}
 

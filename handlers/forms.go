@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -194,6 +195,8 @@ func bindStockInputs(form url.Values) ([]stockInput, error) {
 
 func (r stockInput) key() string { return r.Warehouse + "|" + r.Barcode }
 
+func (r priceInput) key() string { return r.SKU }
+
 func (r stockInput) qtyChanged() bool {
 	if r.Qty == r.OrigQty {
 		return false
@@ -240,7 +243,7 @@ func (r stockInput) validate() (apiclient.StoreItem, map[string]string) {
 		}
 	}
 	if r.Status != r.OrigStatus {
-		if !contains(nomenclatureStatuses, r.Status) {
+		if !slices.Contains(nomenclatureStatuses, r.Status) {
 			errs["status"] = "Choose one of the listed statuses."
 		} else {
 			item.Status = r.Status
@@ -253,15 +256,6 @@ func (r stockInput) validate() (apiclient.StoreItem, map[string]string) {
 		return apiclient.StoreItem{}, errs
 	}
 	return item, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // draftForms names the forms whose unsent edits survive a detour through the

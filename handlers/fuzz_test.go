@@ -3,6 +3,7 @@ package handlers
 import (
 	"net/http/httptest"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -83,7 +84,7 @@ func FuzzBindStockForm(f *testing.F) {
 				continue
 			}
 			if item.WarehouseCode == "" || item.Barcode == "" || (item.Quantity != nil && (*item.Quantity < 0 || *item.Quantity > maxQuantity)) ||
-				(item.Status != "" && !contains(nomenclatureStatuses, item.Status)) {
+				(item.Status != "" && !slices.Contains(nomenclatureStatuses, item.Status)) {
 				t.Fatalf("invalid row passed validation: %+v", item)
 			}
 		}

@@ -102,13 +102,7 @@ func (t *loginThrottle) rule(key string) (free, most int) {
 func (t *loginThrottle) begin(k throttleKeys, now time.Time) time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	var until time.Time
-	for _, key := range k.list() {
-		if e := t.entries[key]; e != nil && e.until.After(now) && e.until.After(until) {
-			until = e.until
-		}
-	}
-	if !until.IsZero() {
+	if until := t.blockedUntil(k, now); !until.IsZero() {
 		return until
 	}
 	for _, key := range k.list() {
@@ -133,6 +127,12 @@ func (t *loginThrottle) begin(k throttleKeys, now time.Time) time.Time {
 func (t *loginThrottle) waitUntil(k throttleKeys, now time.Time) time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	return t.blockedUntil(k, now)
+}
+
+// blockedUntil is the latest wait among the keys (zero: none). The caller
+// holds mu.
+func (t *loginThrottle) blockedUntil(k throttleKeys, now time.Time) time.Time {
 	var until time.Time
 	for _, key := range k.list() {
 		if e := t.entries[key]; e != nil && e.until.After(now) && e.until.After(until) {

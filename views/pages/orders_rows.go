@@ -20,54 +20,42 @@ import (
 // that shows a message falls back to the templ ResendForm.
 func orderRows(v OrdersView) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		sw, ok := w.(io.StringWriter)
-		if !ok {
-			sw = stringWriter{w}
-		}
-		var err error
-		put := func(s string) {
-			if err == nil {
-				_, err = sw.WriteString(s)
-			}
-		}
-		esc := func(s string) { put(templ.EscapeString(s)) }
+		h := newRowWriter(ctx, w)
 		for _, r := range v.Rows {
-			put(`<tr data-testid="order-`)
-			esc(r.OrderNr)
-			put(`"><td><input type="checkbox" name="orderNr" value="`)
-			esc(r.OrderNr)
-			put(`" form="`)
-			esc(v.Bulk.FormID)
-			put(`" aria-label="Select `)
-			esc(r.OrderNr)
-			put(`"></td><td><a href="`)
-			esc(string(templ.SafeURL(r.Href)))
-			put(`">`)
-			esc(r.OrderNr)
-			put(`</a></td><td>`)
-			statusBadge(put, esc, r.Status)
-			put(`</td><td>`)
-			esc(r.Created)
-			put(`</td><td class="num">`)
-			put(strconv.Itoa(r.Items))
-			put(`</td><td class="num">`)
-			esc(r.Sum)
-			put(`</td><td>`)
-			esc(r.Payment)
-			put(`</td><td>`)
+			h.put(`<tr data-testid="order-`)
+			h.esc(r.OrderNr)
+			h.put(`"><td><input type="checkbox" name="orderNr" value="`)
+			h.esc(r.OrderNr)
+			h.put(`" form="`)
+			h.esc(v.Bulk.FormID)
+			h.put(`" aria-label="Select `)
+			h.esc(r.OrderNr)
+			h.put(`"></td><td><a href="`)
+			h.esc(string(templ.SafeURL(r.Href)))
+			h.put(`">`)
+			h.esc(r.OrderNr)
+			h.put(`</a></td><td>`)
+			h.statusBadge(r.Status)
+			h.put(`</td><td>`)
+			h.esc(r.Created)
+			h.put(`</td><td class="num">`)
+			h.put(strconv.Itoa(r.Items))
+			h.put(`</td><td class="num">`)
+			h.esc(r.Sum)
+			h.put(`</td><td>`)
+			h.esc(r.Payment)
+			h.put(`</td><td>`)
 			if r.Resend.Message != "" {
-				if err == nil {
-					err = ResendForm(r.Resend).Render(ctx, w)
-				}
+				h.render(ResendForm(r.Resend))
 			} else {
-				resendFormPlain(put, esc, r.Resend)
+				h.resendForm(r.Resend)
 			}
-			put(`</td></tr>`)
-			if err != nil {
-				return err
+			h.put(`</td></tr>`)
+			if h.err != nil {
+				return h.err
 			}
 		}
-		return err
+		return h.err
 	})
 }
 
@@ -75,41 +63,37 @@ func orderRows(v OrdersView) templ.Component {
 // processor (a map and a slice per badge) and fmt.Sprint per expression were
 // about ten allocations a row. templ joins the classes "badge" and the tone
 // with a space even when the tone is empty, and so does this.
-func statusBadge(put, esc func(string), status string) {
-	put(`<span class="badge `)
-	esc(string(format.StatusTone(status)))
-	put(`" data-status="`)
-	esc(status)
-	put(`">`)
-	esc(format.StatusLabel(status))
-	put(`</span>`)
+func (h *rowWriter) statusBadge(status string) {
+	h.put(`<span class="badge `)
+	h.esc(string(format.StatusTone(status)))
+	h.put(`" data-status="`)
+	h.esc(status)
+	h.put(`">`)
+	h.esc(format.StatusLabel(status))
+	h.put(`</span>`)
 }
 
-// resendFormPlain is ResendForm without a message, as orderRows needs it.
-func resendFormPlain(put, esc func(string), r Resend) {
-	put(`<form class="resend" id="`)
-	esc(r.FormID)
-	put(`" method="post" action="/orders/resend" hx-post="/orders/resend" hx-swap="outerHTML" data-testid="`)
-	esc(r.FormID)
-	put(`"><input type="hidden" name="form_id" value="`)
-	esc(r.FormID)
-	put(`"> <input type="hidden" name="return" value="`)
-	esc(r.Return)
-	put(`"> `)
+// resendForm is ResendForm without a message, as orderRows needs it.
+func (h *rowWriter) resendForm(r Resend) {
+	h.put(`<form class="resend" id="`)
+	h.esc(r.FormID)
+	h.put(`" method="post" action="/orders/resend" hx-post="/orders/resend" hx-swap="outerHTML" data-testid="`)
+	h.esc(r.FormID)
+	h.put(`"><input type="hidden" name="form_id" value="`)
+	h.esc(r.FormID)
+	h.put(`"> <input type="hidden" name="return" value="`)
+	h.esc(r.Return)
+	h.put(`"> `)
 	for _, nr := range r.OrderNrs {
-		put(`<input type="hidden" name="orderNr" value="`)
-		esc(nr)
-		put(`"> `)
+		h.put(`<input type="hidden" name="orderNr" value="`)
+		h.esc(nr)
+		h.put(`"> `)
 	}
-	put(`<button type="submit" class="secondary" data-wait`)
+	h.put(`<button type="submit" class="secondary" data-wait`)
 	if r.RetryIn > 0 {
-		put(` disabled`)
+		h.put(` disabled`)
 	}
-	put(`>`)
-	esc(r.Label)
-	put(`</button> </form>`)
+	h.put(`>`)
+	h.esc(r.Label)
+	h.put(`</button> </form>`)
 }
-
-type stringWriter struct{ io.Writer }
-
-func (s stringWriter) WriteString(str string) (int, error) { return s.Write([]byte(str)) }

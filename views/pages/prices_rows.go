@@ -8,7 +8,6 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/sellerdesk/sellerdesk/views/components"
-	"github.com/sellerdesk/sellerdesk/views/format"
 )
 
 // priceRows renders the rows of the prices table, byte for byte what the
@@ -21,156 +20,123 @@ import (
 // status badge) still go through their templ components.
 func priceRows(v PricesView) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
-		sw, ok := w.(io.StringWriter)
-		if !ok {
-			sw = stringWriter{w}
-		}
-		var err error
-		put := func(s string) {
-			if err == nil {
-				_, err = sw.WriteString(s)
-			}
-		}
-		esc := func(s string) { put(templ.EscapeString(s)) }
-		render := func(c templ.Component) {
-			if err == nil {
-				err = c.Render(ctx, w)
-			}
-		}
-		text := func(s string, max int) {
-			if short, cut := format.Short(s, max); !cut {
-				esc(short)
-				return
-			}
-			render(components.Text(s, max))
-		}
+		h := newRowWriter(ctx, w)
 		var num [20]byte
 		for i, r := range v.Rows {
 			idx := string(strconv.AppendInt(num[:0], int64(i), 10))
-			put(`<tr class="`)
-			esc(r.Result.State)
-			put(`" data-testid="price-`)
-			esc(r.SKU)
-			put(`" data-row="`)
-			put(idx)
-			put(`"><td>`)
-			esc(r.SKU)
-			put(` `)
+			h.put(`<tr class="`)
+			h.esc(r.Result.State)
+			h.put(`" data-testid="price-`)
+			h.esc(r.SKU)
+			h.put(`" data-row="`)
+			h.put(idx)
+			h.put(`"><td>`)
+			h.esc(r.SKU)
+			h.put(` `)
 			if r.Size != "" {
-				put(`<div class="muted small">size `)
-				esc(r.Size)
-				put(`</div>`)
+				h.put(`<div class="muted small">size `)
+				h.esc(r.Size)
+				h.put(`</div>`)
 			}
-			put(`<input type="hidden" name="sku" value="`)
-			esc(r.SKU)
-			put(`"> <input type="hidden" name="orig_price" value="`)
-			esc(r.OrigPrice)
-			put(`"> <input type="hidden" name="orig_sale" value="`)
-			esc(r.OrigSale)
-			put(`"> <input type="hidden" name="orig_start" value="`)
-			esc(r.OrigStart)
-			put(`"> <input type="hidden" name="orig_end" value="`)
-			esc(r.OrigEnd)
-			put(`"></td><td>`)
-			text(r.Name, 60)
+			h.put(`<input type="hidden" name="sku" value="`)
+			h.esc(r.SKU)
+			h.put(`"> <input type="hidden" name="orig_price" value="`)
+			h.esc(r.OrigPrice)
+			h.put(`"> <input type="hidden" name="orig_sale" value="`)
+			h.esc(r.OrigSale)
+			h.put(`"> <input type="hidden" name="orig_start" value="`)
+			h.esc(r.OrigStart)
+			h.put(`"> <input type="hidden" name="orig_end" value="`)
+			h.esc(r.OrigEnd)
+			h.put(`"></td><td>`)
+			h.text(r.Name, 60)
 			if r.Brand != "" {
-				put(`<div class="muted small">`)
-				text(r.Brand, 30)
-				put(`</div>`)
+				h.put(`<div class="muted small">`)
+				h.text(r.Brand, 30)
+				h.put(`</div>`)
 			}
-			put(`</td><td class="num"><span data-testid="current">`)
-			esc(r.Current)
-			put(`</span><div class="muted small">sale `)
-			esc(r.CurrentSale)
-			put(`</div>`)
+			h.put(`</td><td class="num"><span data-testid="current">`)
+			h.esc(r.Current)
+			h.put(`</span><div class="muted small">sale `)
+			h.esc(r.CurrentSale)
+			h.put(`</div>`)
 			if r.UpdateStatus != "" && r.UpdateStatus != "OK" {
-				put(`<div>`)
-				statusBadge(put, esc, r.UpdateStatus)
-				put(`</div>`)
+				h.put(`<div>`)
+				h.statusBadge(r.UpdateStatus)
+				h.put(`</div>`)
 			}
-			put(`</td>`)
-			priceInputPlain(put, esc, render, idx, "price", "price", r.Price, r.OrigPrice, "New price of ", r.SKU, r.Errors["price"])
-			priceInputPlain(put, esc, render, idx, "sale", "sale", r.Sale, r.OrigSale, "New sale price of ", r.SKU, r.Errors["sale"])
-			put(`<td class="window">`)
-			dateInputPlain(put, esc, render, idx, "start", r.Start, r.OrigStart, "Sale start of ", r.SKU, r.Errors["start"])
-			dateInputPlain(put, esc, render, idx, "end", r.End, r.OrigEnd, "Sale end of ", r.SKU, r.Errors["end"])
-			put(`</td><td data-testid="result">`)
+			h.put(`</td>`)
+			h.priceInput(idx, "price", "price", r.Price, r.OrigPrice, "New price of ", r.SKU, r.Errors["price"])
+			h.priceInput(idx, "sale", "sale", r.Sale, r.OrigSale, "New sale price of ", r.SKU, r.Errors["sale"])
+			h.put(`<td class="window">`)
+			h.dateInput(idx, "start", r.Start, r.OrigStart, "Sale start of ", r.SKU, r.Errors["start"])
+			h.dateInput(idx, "end", r.End, r.OrigEnd, "Sale end of ", r.SKU, r.Errors["end"])
+			h.put(`</td><td data-testid="result">`)
 			switch r.Result.State {
 			case "":
 			case "accepted":
-				put(`<span class="row-ok">✓ `)
-				esc(r.Result.Before)
-				put(` → `)
-				esc(r.Result.After)
-				put(`</span>`)
+				h.put(`<span class="row-ok">✓ `)
+				h.esc(r.Result.Before)
+				h.put(` → `)
+				h.esc(r.Result.After)
+				h.put(`</span>`)
 			default:
-				render(rowResult(r.Result))
+				h.render(rowResult(r.Result))
 			}
-			put(`</td></tr>`)
-			if err != nil {
-				return err
+			h.put(`</td></tr>`)
+			if h.err != nil {
+				return h.err
 			}
 		}
-		return err
+		return h.err
 	})
 }
 
-// priceInputPlain is the priceInput component; label is labelPrefix+sku.
-func priceInputPlain(put, esc func(string), render func(templ.Component), idx, name, idPrefix, value, original, labelPrefix, sku, msg string) {
-	put(`<td><input class="money" type="text" inputmode="decimal" name="`)
-	esc(name)
-	put(`" id="`)
-	esc(idPrefix)
-	put(`-`)
-	put(idx)
-	put(`" value="`)
-	esc(value)
-	put(`" data-original="`)
-	esc(original)
-	put(`" aria-label="`)
-	esc(labelPrefix)
-	esc(sku)
-	put(`"`)
-	if msg != "" {
-		put(` aria-invalid="true"`)
-	}
-	put(` aria-describedby="`)
-	esc(idPrefix)
-	put(`-`)
-	put(idx)
-	put(`-error" maxlength="32">`)
-	if msg != "" {
-		render(components.FieldError(idPrefix+"-"+idx+"-error", msg))
-	}
-	put(`</td>`)
+// priceInput is the priceInput component; label is labelPrefix+sku.
+func (h *rowWriter) priceInput(idx, name, idPrefix, value, original, labelPrefix, sku, msg string) {
+	h.put(`<td><input class="money" type="text" inputmode="decimal" name="`)
+	h.inputAttrs(idx, name, idPrefix, value, original, labelPrefix, sku, msg)
+	h.put(`-error" maxlength="32">`)
+	h.fieldError(idPrefix, idx, msg)
+	h.put(`</td>`)
 }
 
-// dateInputPlain is the dateInput component; label is labelPrefix+sku.
-func dateInputPlain(put, esc func(string), render func(templ.Component), idx, name, value, original, labelPrefix, sku, msg string) {
-	put(`<div class="date-field"><input type="date" name="`)
-	esc(name)
-	put(`" id="`)
-	esc(name)
-	put(`-`)
-	put(idx)
-	put(`" value="`)
-	esc(value)
-	put(`" data-original="`)
-	esc(original)
-	put(`" aria-label="`)
-	esc(labelPrefix)
-	esc(sku)
-	put(`"`)
+// dateInput is the dateInput component; label is labelPrefix+sku.
+func (h *rowWriter) dateInput(idx, name, value, original, labelPrefix, sku, msg string) {
+	h.put(`<div class="date-field"><input type="date" name="`)
+	h.inputAttrs(idx, name, name, value, original, labelPrefix, sku, msg)
+	h.put(`-error">`)
+	h.fieldError(name, idx, msg)
+	h.put(`</div>`)
+}
+
+// inputAttrs writes the attributes both inputs share, from the name's value
+// to the start of aria-describedby's id suffix.
+func (h *rowWriter) inputAttrs(idx, name, idPrefix, value, original, labelPrefix, sku, msg string) {
+	h.esc(name)
+	h.put(`" id="`)
+	h.esc(idPrefix)
+	h.put(`-`)
+	h.put(idx)
+	h.put(`" value="`)
+	h.esc(value)
+	h.put(`" data-original="`)
+	h.esc(original)
+	h.put(`" aria-label="`)
+	h.esc(labelPrefix)
+	h.esc(sku)
+	h.put(`"`)
 	if msg != "" {
-		put(` aria-invalid="true"`)
+		h.put(` aria-invalid="true"`)
 	}
-	put(` aria-describedby="`)
-	esc(name)
-	put(`-`)
-	put(idx)
-	put(`-error">`)
+	h.put(` aria-describedby="`)
+	h.esc(idPrefix)
+	h.put(`-`)
+	h.put(idx)
+}
+
+func (h *rowWriter) fieldError(idPrefix, idx, msg string) {
 	if msg != "" {
-		render(components.FieldError(name+"-"+idx+"-error", msg))
+		h.render(components.FieldError(idPrefix+"-"+idx+"-error", msg))
 	}
-	put(`</div>`)
 }
