@@ -213,7 +213,7 @@ func (s *B2BService) GiftCertificate(ctx context.Context, code string) (*GiftCer
 		return nil, err
 	}
 	var gc GiftCertificate
-	if err := json.Unmarshal(raw, &gc); err != nil {
+	if err := unmarshal(raw, &gc); err != nil {
 		return nil, &UnexpectedResponseError{Op: "b2b gift certificate", Reason: jsonErrorReason(err)}
 	}
 	gc.Raw = raw
@@ -281,7 +281,7 @@ func decodeB2BError(r *response, gift bool) error {
 		return p
 	}
 	var w b2bErrorWire
-	if err := json.Unmarshal(r.body, &w); err != nil {
+	if err := unmarshal(r.body, &w); err != nil {
 		return r.unexpected(jsonErrorReason(err))
 	}
 	if w.Code == nil && w.Description == "" && w.Message == "" && w.Errors == nil {

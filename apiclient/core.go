@@ -302,9 +302,18 @@ func (c *Client) roundTrip(ctx context.Context, req *request, attempt int) (*res
 	}
 	var data []byte
 	var rerr error
-	if hresp.ContentLength > c.maxBody {
+	switch {
+	case hresp.ContentLength > c.maxBody:
 		r.tooLarge = true // announced as too large: not read at all
-	} else {
+	case hresp.ContentLength > 0:
+		// Read into one buffer of the announced size instead of growing
+		// one; a body that ends early is cut short (ErrUnexpectedEOF), one
+		// that goes on is left unread, as net/http would refuse it anyway.
+		data = make([]byte, hresp.ContentLength)
+		var n int
+		n, rerr = io.ReadFull(hresp.Body, data)
+		data = data[:n]
+	default:
 		data, rerr = io.ReadAll(io.LimitReader(hresp.Body, c.maxBody+1))
 	}
 	if rerr != nil && ctx.Err() != nil {
@@ -407,32 +416,12 @@ func (r *response) decode(v any) error {
 	if p := r.jsonProblem(); p != nil {
 		return p
 	}
-	if err := json.Unmarshal(r.body, v); err != nil {
+	if err := unmarshal(r.body, v); err != nil {
 		return r.unexpected(jsonErrorReason(err))
 	}
 	return nil
 }
 
-func jsonErrorReason(err error) string {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		if strings.Contains(se.Error(), "unexpected end of JSON input") {
-			return "truncated JSON"
-		}
-		return fmt.Sprintf("invalid JSON at offset %d", se.Offset)
-	case errors.As(err, &te):
-		if te.Field != "" {
-			return fmt.Sprintf("field %s: JSON %s where %s was expected", te.Field, te.Value, te.Type)
-		}
-		return fmt.Sprintf("JSON %s where %s was expected", te.Value, te.Type)
-	}
-	if strings.Contains(err.Error(), "unexpected end of JSON input") {
-		return "truncated JSON"
-	}
-	return "invalid field value"
-}
 
 // scrub replaces every known secret in s with a marker.
 func scrub(s string, secrets []string) string {

@@ -108,7 +108,7 @@ func FuzzRESTErrorBody(f *testing.F) {
 func FuzzRPCEnvelope(f *testing.F) {
 	addErrorSeeds(f)
 	f.Fuzz(func(t *testing.T, status int, ct string, body []byte) {
-		w, err := decodeRPCEnvelope(fuzzResponse(status, ct, body), "ID", "v1.nomenclatures.list")
+		w, err := decodeRPCEnvelope(fuzzResponse(status, ct, body), "ID", "v1.nomenclatures.list", nil)
 		if err != nil {
 			checkErr(t, err)
 			return

@@ -2,7 +2,6 @@ package apiclient
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -110,7 +109,7 @@ func restErrorBody(r *response) error {
 			Details []RESTErrorDetail `json:"details"`
 		} `json:"error"`
 	}
-	if err := json.Unmarshal(r.body, &w); err != nil {
+	if err := unmarshal(r.body, &w); err != nil {
 		return r.unexpected(jsonErrorReason(err))
 	}
 	if w.Error == nil {

@@ -5,8 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"strings"
 	"time"
 
+	jsonv2 "github.com/go-json-experiment/json"
+	"github.com/go-json-experiment/json/jsontext"
 	"github.com/google/uuid"
 )
 
@@ -219,7 +222,7 @@ type rpcRequestWire struct {
 type rpcResponseWire struct {
 	JSONRPC string          `json:"jsonrpc"`
 	ID      json.RawMessage `json:"id"`
-	Result  json.RawMessage `json:"result"`
+	Result  rpcResult       `json:"result"`
 	Error   *struct {
 		Code    *int            `json:"code"`
 		Message string          `json:"message"`
@@ -243,14 +246,14 @@ func (st *accountState) rpc(ctx context.Context, cs *callState, call rpcCall, to
 	req := &request{op: op, method: http.MethodPost, url: joinURL(c.seller, call.path, nil), body: body,
 		token: token, write: write, secrets: st.secrets(token)}
 	errBody := func(r *response) error {
-		_, e := decodeRPCEnvelope(r, id, call.method)
+		_, e := decodeRPCEnvelope(r, id, call.method, nil)
 		return e
 	}
 	resp, err := c.send(ctx, cs, call.policy, req, errBody)
 	if err != nil {
 		return err
 	}
-	w, err := decodeRPCEnvelope(resp, id, call.method)
+	w, err := decodeRPCEnvelope(resp, id, call.method, out)
 	if err != nil {
 		return writeOutcome(req, resp, err)
 	}
@@ -258,24 +261,56 @@ func (st *accountState) rpc(ctx context.Context, cs *callState, call rpcCall, to
 		// a success envelope with an error status is not trustworthy
 		return writeOutcome(req, resp, resp.unexpected("JSON-RPC result with HTTP error status"))
 	}
-	if len(bytes.TrimSpace(w.Result)) == 0 || bytes.Equal(bytes.TrimSpace(w.Result), []byte("null")) {
+	if !w.Result.present {
 		return writeOutcome(req, resp, resp.unexpected("JSON-RPC response without result or error"))
-	}
-	if err := json.Unmarshal(w.Result, out); err != nil {
-		return writeOutcome(req, resp, resp.unexpected("result: "+jsonErrorReason(err)))
 	}
 	return nil
 }
 
-// decodeRPCEnvelope decodes a JSON-RPC answer. It returns the envelope when
-// it carries a result for id, an *RPCError for an error object, and an
-// *UnexpectedResponseError for anything else.
-func decodeRPCEnvelope(r *response, id, method string) (*rpcResponseWire, error) {
+// rpcResult is the result member of a JSON-RPC answer. With out set it is
+// decoded into out in the same pass as the envelope, rather than copied
+// out raw and parsed a second time; a null result leaves out alone.
+type rpcResult struct {
+	out     any
+	present bool  // the answer has a result that is not null
+	err     error // out could not take the result
+}
+
+func (r *rpcResult) UnmarshalJSONFrom(dec *jsontext.Decoder) error {
+	if dec.PeekKind() == 'n' {
+		_, err := dec.ReadToken()
+		return err
+	}
+	r.present = true
+	if r.out == nil {
+		return dec.SkipValue()
+	}
+	if err := jsonv2.UnmarshalDecode(dec, r.out); err != nil {
+		r.err = err
+		return err
+	}
+	return nil
+}
+
+// decodeRPCEnvelope decodes a JSON-RPC answer, and its result into out
+// when out is not nil. It returns the envelope when it carries a result for
+// id, an *RPCError for an error object, and an *UnexpectedResponseError
+// for anything else (a result out cannot take is "result: " and why).
+func decodeRPCEnvelope(r *response, id, method string, out any) (*rpcResponseWire, error) {
 	if p := r.jsonProblem(); p != nil {
 		return nil, p
 	}
-	var w rpcResponseWire
-	if err := json.Unmarshal(r.body, &w); err != nil {
+	w := rpcResponseWire{Result: rpcResult{out: out}}
+	if err := unmarshal(r.body, &w); err != nil {
+		if w.Result.err != nil {
+			// the path is within the result, as the two-pass decoding said
+			reason := jsonErrorReason(w.Result.err)
+			reason = strings.TrimPrefix(reason, "field result: ")
+			if rest, ok := strings.CutPrefix(reason, "field result."); ok {
+				reason = "field " + rest
+			}
+			return nil, r.unexpected("result: " + reason)
+		}
 		return nil, r.unexpected(jsonErrorReason(err))
 	}
 	if w.JSONRPC != "2.0" {

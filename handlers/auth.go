@@ -22,7 +22,7 @@ func (a *App) account(c echo.Context) *apiclient.Account {
 	sess := session(c)
 	d := sess.Data()
 	creds := apiclient.Credentials{ClientID: d.ClientID, ClientSecret: d.ClientSecret, Environment: apiclient.Environment(d.Environment)}
-	return a.deps.API.Account(creds, sessionTokens{store: a.deps.Sessions, id: sess.ID()})
+	return a.deps.API.Account(creds, sessionTokens{store: a.deps.Sessions, id: sess.ID(), sess: sess})
 }
 
 // pageContext bounds how long a page waits out a busy marketplace before it

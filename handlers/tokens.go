@@ -15,6 +15,9 @@ import (
 type sessionTokens struct {
 	store *sessions.Store
 	id    string
+	// sess, when set, is the request's session: its tokens were read with
+	// it, and the first look at a token uses that read.
+	sess *sessions.Session
 }
 
 var (
@@ -31,10 +34,17 @@ func tokenName(key apiclient.TokenKey) string {
 	return string(key.Kind)
 }
 
-// LoadToken reads the token from the session store (not from a copy taken
-// at the start of the request, so a refresh by another request or instance
-// is seen at once).
+// LoadToken returns the token read with the request's session, if there is
+// one and it was not forgotten; otherwise it reads the session store. A
+// token is forgotten when its refresh begins (LockTokenRefresh), so the
+// refresh decides on what the store holds then: a token refreshed
+// meanwhile by another request or instance is used, not requested again.
 func (s sessionTokens) LoadToken(ctx context.Context, key apiclient.TokenKey) (apiclient.Token, bool, error) {
+	if s.sess != nil {
+		if t, ok := s.sess.ReadToken(ctx, tokenName(key)); ok {
+			return apiToken(t), true, nil
+		}
+	}
 	all, err := s.store.LoadTokens(ctx, s.id)
 	if err != nil {
 		if errors.Is(err, sessions.ErrNotFound) {
@@ -46,13 +56,20 @@ func (s sessionTokens) LoadToken(ctx context.Context, key apiclient.TokenKey) (a
 	if !ok {
 		return apiclient.Token{}, false, nil
 	}
-	return apiclient.Token{AccessToken: t.AccessToken, RefreshToken: t.RefreshToken, IssuedAt: t.IssuedAt, ExpiresAt: t.ExpiresAt}, true, nil
+	return apiToken(t), true, nil
+}
+
+func apiToken(t sessions.StoredToken) apiclient.Token {
+	return apiclient.Token{AccessToken: t.AccessToken, RefreshToken: t.RefreshToken, IssuedAt: t.IssuedAt, ExpiresAt: t.ExpiresAt}
 }
 
 // SaveToken stores a refreshed token. A session logged out meanwhile stays
 // logged out: the store refuses to recreate it, and the refreshed token is
 // simply dropped.
 func (s sessionTokens) SaveToken(ctx context.Context, key apiclient.TokenKey, t apiclient.Token) error {
+	if s.sess != nil {
+		s.sess.ForgetReadToken(tokenName(key))
+	}
 	err := s.store.SaveToken(ctx, s.id, tokenName(key), storedToken(t))
 	if err != nil && !errors.Is(err, sessions.ErrNotFound) {
 		return errSessionStore(err)
@@ -63,6 +80,9 @@ func (s sessionTokens) SaveToken(ctx context.Context, key apiclient.TokenKey, t 
 // LockTokenRefresh serialises refreshes of one session's token across
 // requests (and, with a shared database, across instances).
 func (s sessionTokens) LockTokenRefresh(ctx context.Context, key apiclient.TokenKey) (func(), error) {
+	if s.sess != nil {
+		s.sess.ForgetReadToken(tokenName(key))
+	}
 	unlock, err := s.store.LockTokenRefresh(ctx, s.id, tokenName(key))
 	if err != nil {
 		return nil, errSessionStore(err)

@@ -21,6 +21,10 @@ type Record struct {
 	// ExpiresAt is when the session dies unless seen again: the earlier of
 	// the absolute and the idle deadline. Purge deletes by it.
 	ExpiresAt time.Time
+	// Tokens are the session's sealed tokens by name, as Load read them
+	// in the same consistent read as the payload (never nil after Load).
+	// Create ignores them: tokens are saved with SaveToken.
+	Tokens map[string][]byte
 }
 
 // Backend stores sessions and their tokens. Implementations: SQLite
@@ -32,7 +36,9 @@ type Backend interface {
 	// Create inserts a new session. It is the only method that creates a
 	// row, so nothing else can resurrect a deleted session.
 	Create(ctx context.Context, rec Record) error
-	// Load returns the session with the given id, or ErrNotFound.
+	// Load returns the session with the given id and its tokens, in one
+	// read (a page needs both; one round trip instead of two), or
+	// ErrNotFound.
 	Load(ctx context.Context, id string) (Record, error)
 	// UpdatePayload replaces the payload and the activity times of an
 	// existing session. It returns ErrNotFound, writing nothing, when the

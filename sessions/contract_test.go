@@ -556,6 +556,60 @@ func runStoreContract(t *testing.T, newBackend func(t *testing.T) Backend) {
 		}
 	})
 
+	t.Run("TokensReadWithSession", func(t *testing.T) {
+		e := fresh(t, nil)
+		s, c := e.login()
+		ctx := context.Background()
+		if got, err := e.backend.Load(ctx, s.ID()); err != nil || got.Tokens == nil || len(got.Tokens) != 0 {
+			t.Fatalf("Load of a session without tokens = %v, %v; want an empty, non-nil map", got.Tokens, err)
+		}
+		if _, ok := load(t, e.store, c).ReadToken(ctx, "seller"); ok {
+			t.Error("ReadToken found a token the session does not have")
+		}
+		for name, v := range map[string]string{"seller": "s1", "b2b/test": "b1"} {
+			if err := e.store.SaveToken(ctx, s.ID(), name, StoredToken{AccessToken: v}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rec, err := e.backend.Load(ctx, s.ID())
+		if err != nil || len(rec.Tokens) != 2 || len(rec.Payload) == 0 {
+			t.Fatalf("Load = %d tokens, %d payload bytes, %v; want 2 tokens with the payload", len(rec.Tokens), len(rec.Payload), err)
+		}
+		a := load(t, e.store, c)
+		if tok, ok := a.ReadToken(ctx, "seller"); !ok || tok.AccessToken != "s1" {
+			t.Fatalf("ReadToken(seller) = %q, %v; want s1", tok.AccessToken, ok)
+		}
+		// A refresh elsewhere is not seen in what was read; forgetting the
+		// token sends the caller to the store, which has it.
+		if err := e.store.SaveToken(ctx, s.ID(), "seller", StoredToken{AccessToken: "s2"}); err != nil {
+			t.Fatal(err)
+		}
+		if tok, _ := a.ReadToken(ctx, "seller"); tok.AccessToken != "s1" {
+			t.Errorf("ReadToken after a later save = %q, want what was read (s1)", tok.AccessToken)
+		}
+		a.ForgetReadToken("seller")
+		if _, ok := a.ReadToken(ctx, "seller"); ok {
+			t.Error("ReadToken found a forgotten token")
+		}
+		if tok, ok := a.ReadToken(ctx, "b2b/test"); !ok || tok.AccessToken != "b1" {
+			t.Errorf("ReadToken(b2b/test) after forgetting seller = %q, %v; want b1", tok.AccessToken, ok)
+		}
+		if tok, ok, _ := e.store.LoadToken(ctx, s.ID(), "seller"); !ok || tok.AccessToken != "s2" {
+			t.Errorf("store token = %q, want s2", tok.AccessToken)
+		}
+		// A renewed or destroyed session has no tokens of the old id.
+		r := load(t, e.store, c)
+		r.Renew()
+		if _, ok := r.ReadToken(ctx, "b2b/test"); ok {
+			t.Error("ReadToken after Renew found the old session's token")
+		}
+		d := load(t, e.store, c)
+		d.Destroy()
+		if _, ok := d.ReadToken(ctx, "b2b/test"); ok {
+			t.Error("ReadToken after Destroy found a token")
+		}
+	})
+
 	t.Run("ConcurrentSaves", func(t *testing.T) {
 		e := fresh(t, nil)
 		s, c := e.login()

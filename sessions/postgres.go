@@ -195,14 +195,32 @@ func (b *pgBackend) Create(ctx context.Context, rec Record) error {
 func (b *pgBackend) Load(ctx context.Context, id string) (Record, error) {
 	ctx, cancel := opContext(ctx)
 	defer cancel()
-	rec := Record{ID: id}
-	err := b.pool.QueryRow(ctx, `SELECT payload, created_at, last_seen, expires_at FROM sessions WHERE id = $1`, id).
-		Scan(&rec.Payload, &rec.CreatedAt, &rec.LastSeen, &rec.ExpiresAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return Record{}, ErrNotFound
-	}
+	// One statement (pgx prepares and caches it per connection): the
+	// session and its tokens in one round trip and one snapshot.
+	rows, err := b.pool.Query(ctx, `SELECT s.payload, s.created_at, s.last_seen, s.expires_at, t.name, t.sealed
+		FROM sessions s LEFT JOIN session_tokens t ON t.session_id = s.id WHERE s.id = $1`, id)
 	if err != nil {
 		return Record{}, unavailable("load", err)
+	}
+	defer rows.Close()
+	rec := Record{ID: id, Tokens: make(map[string][]byte, 2)}
+	found := false
+	for rows.Next() {
+		var name *string
+		var sealed []byte
+		if err := rows.Scan(&rec.Payload, &rec.CreatedAt, &rec.LastSeen, &rec.ExpiresAt, &name, &sealed); err != nil {
+			return Record{}, unavailable("load", err)
+		}
+		found = true
+		if name != nil {
+			rec.Tokens[*name] = sealed
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return Record{}, unavailable("load", err)
+	}
+	if !found {
+		return Record{}, ErrNotFound
 	}
 	return rec, nil
 }

@@ -111,6 +111,9 @@ type Session struct {
 	// so active users survive the old key's removal.
 	cookieStale bool
 	pending     map[string]StoredToken
+	// readTokens are the tokens read together with the session (nil for
+	// a session that was not loaded from the store).
+	readTokens *readTokens
 }
 
 // ID returns the session id. After Renew it is the id that the next Save
@@ -143,6 +146,7 @@ func (s *Session) Renew() {
 		s.renew = true
 	}
 	s.id = newID()
+	s.readTokens = nil
 }
 
 // Destroy deletes the session record on the next Save and expires the
@@ -151,6 +155,7 @@ func (s *Session) Destroy() {
 	s.destroyed = true
 	s.data = &Data{}
 	s.pending = nil
+	s.readTokens = nil
 }
 
 // AddFlash queues a one-shot message for the next page.

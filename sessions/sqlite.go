@@ -40,7 +40,15 @@ var sqliteMigrations = []string{
 type sqliteBackend struct {
 	w, r  *sql.DB
 	locks keyedMutex
+	// load is Load's statement, prepared once: SQLite's parser and
+	// planner otherwise cost as much as the read itself, on every page.
+	load *sql.Stmt
 }
+
+// loadQuery reads a session and its tokens: one row per token, or one row
+// with NULL token columns for a session without tokens.
+const loadQuery = `SELECT s.payload, s.created_at, s.last_seen, s.expires_at, t.name, t.sealed
+	FROM sessions s LEFT JOIN session_tokens t ON t.session_id = s.id WHERE s.id = ?`
 
 // sqliteReaders is the size of the read pool.
 const sqliteReaders = 4
@@ -76,6 +84,10 @@ func OpenSQLite(ctx context.Context, path string) (Backend, error) {
 	r.SetMaxIdleConns(sqliteReaders)
 	b.r = r
 	if err := r.PingContext(ctx); err != nil {
+		b.Close()
+		return nil, unavailable("open sqlite", err)
+	}
+	if b.load, err = r.PrepareContext(ctx, loadQuery); err != nil {
 		b.Close()
 		return nil, unavailable("open sqlite", err)
 	}
@@ -129,17 +141,32 @@ func (b *sqliteBackend) Create(ctx context.Context, rec Record) error {
 }
 
 func (b *sqliteBackend) Load(ctx context.Context, id string) (Record, error) {
-	rec := Record{ID: id}
-	var created, seen, expires int64
-	err := b.r.QueryRowContext(ctx, `SELECT payload, created_at, last_seen, expires_at FROM sessions WHERE id = ?`, id).
-		Scan(&rec.Payload, &created, &seen, &expires)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Record{}, ErrNotFound
-	}
+	rows, err := b.load.QueryContext(ctx, id)
 	if err != nil {
 		return Record{}, unavailable("load", err)
 	}
-	rec.CreatedAt, rec.LastSeen, rec.ExpiresAt = fromMS(created), fromMS(seen), fromMS(expires)
+	defer rows.Close()
+	rec := Record{ID: id, Tokens: make(map[string][]byte, 2)}
+	found := false
+	for rows.Next() {
+		var created, seen, expires int64
+		var name sql.NullString
+		var sealed []byte
+		if err := rows.Scan(&rec.Payload, &created, &seen, &expires, &name, &sealed); err != nil {
+			return Record{}, unavailable("load", err)
+		}
+		found = true
+		rec.CreatedAt, rec.LastSeen, rec.ExpiresAt = fromMS(created), fromMS(seen), fromMS(expires)
+		if name.Valid {
+			rec.Tokens[name.String] = sealed
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return Record{}, unavailable("load", err)
+	}
+	if !found {
+		return Record{}, ErrNotFound
+	}
 	return rec, nil
 }
 
@@ -268,6 +295,9 @@ func (b *sqliteBackend) StoredSize(ctx context.Context, id string) (int, error) 
 
 func (b *sqliteBackend) Close() error {
 	var errs []error
+	if b.load != nil {
+		errs = append(errs, b.load.Close())
+	}
 	if b.r != nil {
 		errs = append(errs, b.r.Close())
 	}

@@ -232,6 +232,7 @@ func (st *Store) load(r *http.Request, name string) (*Session, error) {
 		loaded:      plain,
 		stale:       !current,
 		cookieStale: !cookieCurrent,
+		readTokens:  &readTokens{sealed: rec.Tokens},
 	}, nil
 }
 
@@ -291,19 +292,27 @@ func (st *Store) LoadTokens(ctx context.Context, sessionID string) (map[string]S
 	}
 	out := make(map[string]StoredToken, len(sealed))
 	for name, b := range sealed {
-		plain, _, err := st.keys.open(b, tokenAD(sessionID, name))
-		if err != nil {
-			st.log.DebugContext(ctx, "sessions: token cannot be opened", "session", idTag(sessionID), "token", name)
-			continue
+		if t, ok := st.openToken(ctx, sessionID, name, b); ok {
+			out[name] = t
 		}
-		var t StoredToken
-		if err := json.Unmarshal(plain, &t); err != nil {
-			st.log.DebugContext(ctx, "sessions: token cannot be decoded", "session", idTag(sessionID), "token", name)
-			continue
-		}
-		out[name] = t
 	}
 	return out, nil
+}
+
+// openToken unseals one stored token; ok is false (and the reason logged)
+// when no configured key opens it or it does not decode.
+func (st *Store) openToken(ctx context.Context, sessionID, name string, sealed []byte) (StoredToken, bool) {
+	plain, _, err := st.keys.open(sealed, tokenAD(sessionID, name))
+	if err != nil {
+		st.log.DebugContext(ctx, "sessions: token cannot be opened", "session", idTag(sessionID), "token", name)
+		return StoredToken{}, false
+	}
+	var t StoredToken
+	if err := json.Unmarshal(plain, &t); err != nil {
+		st.log.DebugContext(ctx, "sessions: token cannot be decoded", "session", idTag(sessionID), "token", name)
+		return StoredToken{}, false
+	}
+	return t, true
 }
 
 // LoadToken returns one token of a session; ok is false when the session
