@@ -422,7 +422,6 @@ func (r *response) decode(v any) error {
 	return nil
 }
 
-
 // scrub replaces every known secret in s with a marker.
 func scrub(s string, secrets []string) string {
 	for _, sec := range secrets {
