@@ -62,3 +62,33 @@ func TestPriceRowsMatchTempl(t *testing.T) {
 		t.Fatalf("priceRows differs from the templ original:\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestNomenclatureRowsMatchTempl keeps the Go rows of the nomenclature
+// table byte for byte what the templ original renders, in every state a row
+// can be in.
+func TestNomenclatureRowsMatchTempl(t *testing.T) {
+	long := strings.Repeat("Очень длинное название товара ", 5)
+	opts := []Option{{Value: "online", Label: "online"}, {Value: "disabled", Label: "disabled"}}
+	v := NomenclatureView{Rows: []NomenclatureRow{
+		{Key: "MSK-1_460", Warehouse: "MSK-1", Barcode: "460", SKU: "MP1", Name: "Шарф", Brand: "Brand", Size: "44", Price: "1 299,00", SalePrice: "—",
+			Quantity: "5", OrigQuantity: "5", Status: "online", OrigStatus: "online", StatusOptions: opts},
+		{Key: "W<2>_\"b\"", Warehouse: "W<2>", Barcode: "\"b\"&", SKU: "<i>sku</i>", Name: long, Brand: long, Price: "1,00", SalePrice: "0,50",
+			Quantity: "-1", OrigQuantity: "3", Status: "in_moderation", OrigStatus: "in_moderation",
+			StatusOptions: []Option{{Value: "in_moderation", Label: "in_moderation"}, {Value: "a\"b", Label: "<b>x</b>"}},
+			Errors: map[string]string{"quantity": "must be a whole number", "status": "<b>not allowed</b>"}, Result: RowResult{State: "invalid"}},
+		{Key: "k3", Warehouse: "W", Barcode: "1", Name: "a\u202eb\x01c", Quantity: "7", OrigQuantity: "6", Status: "disabled", OrigStatus: "online", StatusOptions: opts,
+			Result: RowResult{State: "accepted", Before: "6 · online", After: "7 · disabled"}},
+		{Key: "k4", Warehouse: "W", Barcode: "2", Quantity: "1", OrigQuantity: "0", StatusOptions: nil,
+			Result: RowResult{State: "rejected", Messages: []string{"stock cannot be negative", long + long}}},
+		{Key: "k5", Warehouse: "W", Barcode: "3", Result: RowResult{State: "unsent"}},
+		{Key: "k6", Warehouse: "W", Barcode: "4", Result: RowResult{State: "unknown"}},
+		{Key: "k7", Warehouse: "W", Barcode: "5", Result: RowResult{State: "other"}},
+	}}
+	for i := range 12 { // index numbers of several digits
+		v.Rows = append(v.Rows, NomenclatureRow{Key: "n" + string(rune('a'+i)), Warehouse: "W", Barcode: "b", Quantity: "1", OrigQuantity: "1", Status: "online", StatusOptions: opts})
+	}
+	got, want := renderString(t, nomenclatureRows(v)), renderString(t, nomenclatureRowsTempl(v))
+	if got != want {
+		t.Fatalf("nomenclatureRows differs from the templ original:\n got %s\nwant %s", got, want)
+	}
+}

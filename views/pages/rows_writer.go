@@ -10,7 +10,8 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 )
 
-// rowWriter writes the hand-rendered table rows (orderRows, priceRows)
+// rowWriter writes the hand-rendered table rows (orderRows, priceRows,
+// nomenclatureRows)
 // straight to the output, keeping the first error and skipping everything
 // after it, as templ's generated code does.
 type rowWriter struct {
