@@ -383,7 +383,7 @@ func P7(s Sizes) (Result, error) {
 	bytesPer := (ms1.TotalAlloc - ms0.TotalAlloc) / uint64(s.P7Runs)
 	r.Holds = allocs <= 1000
 	r.Figure = fmt.Sprintf("%.0f allocs (%d B) per /orders page, 50 rows", allocs, bytesPer)
-	r.Detail = append(r.Detail, fmt.Sprintf("testing.AllocsPerRun(%d) around App.ServeHTTP with a warm session and token; the upstream answer is replayed from memory by the API client's transport, so the count is the dashboard's own: middleware, session and token loads from SQLite, the API client's JSON decode and the templ render", s.P7Runs))
+	r.Detail = append(r.Detail, fmt.Sprintf("testing.AllocsPerRun(%d) around App.ServeHTTP with a warm session and token; the upstream answer is replayed from memory by the API client's transport, so the count is the dashboard's own: middleware, the session load from SQLite (one read, tokens included), the API client's JSON decode and the render", s.P7Runs))
 	return r, nil
 }
 
