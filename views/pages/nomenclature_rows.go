@@ -57,31 +57,13 @@ func nomenclatureRows(v NomenclatureView) templ.Component {
 			h.esc(r.Quantity)
 			h.put(`" data-original="`)
 			h.esc(r.OrigQuantity)
-			h.put(`" aria-label="Quantity of `)
-			h.esc(r.Barcode)
-			h.put(` at `)
-			h.esc(r.Warehouse)
 			h.put(`"`)
-			if r.Errors["quantity"] != "" {
-				h.put(` aria-invalid="true"`)
-			}
-			h.put(` id="qty-`)
-			h.put(idx)
-			h.put(`">`)
+			h.stockControlEnd("Quantity of ", r.Barcode, r.Warehouse, "qty", idx, r.Errors["quantity"])
 			h.fieldError("qty", idx, r.Errors["quantity"])
 			h.put(`</td><td><select name="status" data-original="`)
 			h.esc(r.OrigStatus)
-			h.put(`" aria-label="Status of `)
-			h.esc(r.Barcode)
-			h.put(` at `)
-			h.esc(r.Warehouse)
 			h.put(`"`)
-			if r.Errors["status"] != "" {
-				h.put(` aria-invalid="true"`)
-			}
-			h.put(` id="status-`)
-			h.put(idx)
-			h.put(`">`)
+			h.stockControlEnd("Status of ", r.Barcode, r.Warehouse, "status", idx, r.Errors["status"])
 			for _, o := range r.StatusOptions {
 				h.put(`<option value="`)
 				h.esc(o.Value)
@@ -106,4 +88,24 @@ func nomenclatureRows(v NomenclatureView) templ.Component {
 		}
 		return h.err
 	})
+}
+
+// stockControlEnd finishes the opening tag of a row's quantity input or
+// status select: its label (what, barcode and warehouse), aria-invalid when
+// msg is set, and its id.
+func (h *rowWriter) stockControlEnd(what, barcode, warehouse, idPrefix, idx, msg string) {
+	h.put(` aria-label="`)
+	h.put(what)
+	h.esc(barcode)
+	h.put(` at `)
+	h.esc(warehouse)
+	h.put(`"`)
+	if msg != "" {
+		h.put(` aria-invalid="true"`)
+	}
+	h.put(` id="`)
+	h.put(idPrefix)
+	h.put(`-`)
+	h.put(idx)
+	h.put(`">`)
 }

@@ -75,7 +75,7 @@ func TestNomenclatureRowsMatchTempl(t *testing.T) {
 		{Key: "W<2>_\"b\"", Warehouse: "W<2>", Barcode: "\"b\"&", SKU: "<i>sku</i>", Name: long, Brand: long, Price: "1,00", SalePrice: "0,50",
 			Quantity: "-1", OrigQuantity: "3", Status: "in_moderation", OrigStatus: "in_moderation",
 			StatusOptions: []Option{{Value: "in_moderation", Label: "in_moderation"}, {Value: "a\"b", Label: "<b>x</b>"}},
-			Errors: map[string]string{"quantity": "must be a whole number", "status": "<b>not allowed</b>"}, Result: RowResult{State: "invalid"}},
+			Errors:        map[string]string{"quantity": "must be a whole number", "status": "<b>not allowed</b>"}, Result: RowResult{State: "invalid"}},
 		{Key: "k3", Warehouse: "W", Barcode: "1", Name: "a\u202eb\x01c", Quantity: "7", OrigQuantity: "6", Status: "disabled", OrigStatus: "online", StatusOptions: opts,
 			Result: RowResult{State: "accepted", Before: "6 · online", After: "7 · disabled"}},
 		{Key: "k4", Warehouse: "W", Barcode: "2", Quantity: "1", OrigQuantity: "0", StatusOptions: nil,
