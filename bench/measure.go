@@ -34,6 +34,7 @@ type Sizes struct {
 	P6Slice         time.Duration // one attack slice; slices alternate sides
 	P6Slices        int           // slices per side
 	P6LatencySlices int           // slices per side with P4Latency injected
+	P6ClientRounds  int           // rounds of the four pages' calls for the API client's own cost
 	P7Runs          int           // AllocsPerRun runs
 	ChunkSize       int           // mass-update chunk size (0 = dashboard default)
 	ProductsForP4   int           // products per seller in the P4 sandbox
@@ -43,7 +44,7 @@ type Sizes struct {
 var Full = Sizes{
 	P1Pairs: 1500, P1LatencyRounds: 300, P2Views: 1000, P2Burst: 50, P2Span: 60 * time.Minute,
 	P4Rows: 10_000, P4Errors: 37, P4Rounds: 5, P4Latency: 5 * time.Millisecond,
-	P5Sessions: 10_000, P6Users: 64, P6Slice: 5 * time.Second, P6Slices: 4, P6LatencySlices: 2, P7Runs: 200,
+	P5Sessions: 10_000, P6Users: 64, P6Slice: 5 * time.Second, P6Slices: 4, P6LatencySlices: 2, P6ClientRounds: 2000, P7Runs: 200,
 	ProductsForP4: 10_000,
 }
 
@@ -51,7 +52,7 @@ var Full = Sizes{
 var Smoke = Sizes{
 	P1Pairs: 10, P1LatencyRounds: 3, P2Views: 40, P2Burst: 6, P2Span: 60 * time.Minute,
 	P4Rows: 30, P4Errors: 3, P4Rounds: 1, P4Latency: time.Millisecond,
-	P5Sessions: 20, P6Users: 4, P6Slice: 300 * time.Millisecond, P6Slices: 1, P6LatencySlices: 1, P7Runs: 3,
+	P5Sessions: 20, P6Users: 4, P6Slice: 300 * time.Millisecond, P6Slices: 1, P6LatencySlices: 1, P6ClientRounds: 5, P7Runs: 3,
 	ChunkSize: 7, ProductsForP4: 200,
 }
 

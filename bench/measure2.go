@@ -226,9 +226,32 @@ func P6(s Sizes) (Result, error) {
 	ratio := dThr / xThr
 	r.Holds = dErr == 0 && xErr == 0 && tail <= 5 && ratio >= 0.5
 	lratio := thr(ldash) / thr(ldirect)
-	r.Figure = fmt.Sprintf("%d users %s: %d err; p99 %s = %.1f x p50 %s; %.0f/s = %.2f x direct %.0f/s (floor: pass-through proxy %.2f x; at %s upstream latency %.2f x, %d err, p99 %.1f x p50)",
+
+	// The CPU budget the target leaves a dashboard beyond forwarding bytes,
+	// against what the API client alone costs per page. In a closed loop
+	// that keeps every core busy, a pipeline reaching thr pages a second
+	// spends cores/thr of CPU on each.
+	cores := float64(runtime.GOMAXPROCS(0))
+	cpuPer := func(thr float64) time.Duration { return time.Duration(cores / thr * float64(time.Second)) }
+	atTarget, atProxy := cpuPer(0.5*xThr), cpuPer(pThr)
+	budget := atTarget - atProxy
+	client, scan, err := clientPageCost(e, s.P6ClientRounds)
+	if err != nil {
+		return r, err
+	}
+	r.Figure = fmt.Sprintf("%d users %s: %d err; p99 %s = %.1f x p50 %s; %.0f/s = %.2f x direct %.0f/s (floor: pass-through proxy %.2f x, leaving %s of CPU per page beyond it; the API client alone takes %s per page; at %s upstream latency %.2f x, %d err, p99 %.1f x p50)",
 		s.P6Users, dash.total.Round(time.Second), dErr, p99.Round(time.Millisecond), tail, p50.Round(time.Millisecond), dThr, ratio, xThr,
-		pThr/xThr, s.P4Latency, lratio, errs(ldash)+errs(ldirect), float64(ldash.m.Latencies.P99)/float64(ldash.m.Latencies.P50))
+		pThr/xThr, budget.Round(time.Microsecond), client.Round(time.Microsecond), s.P4Latency, lratio, errs(ldash)+errs(ldirect), float64(ldash.m.Latencies.P99)/float64(ldash.m.Latencies.P50))
+	verdict := fmt.Sprintf("the API client's %s fits in the %s the target leaves, so the target is not shown out of reach by this; it is missed on the dashboard's other work (session, render, its own HTTP server)", client.Round(time.Microsecond), budget.Round(time.Microsecond))
+	switch {
+	case budget <= 0:
+		verdict = "the proxy alone is below the target, so no dashboard can meet it on this sandbox and these cores"
+	case scan > budget:
+		verdict = fmt.Sprintf("that is %.1f x the CPU the target leaves, and merely scanning the same answers once as JSON (jsontext, nothing built) takes %s per page, %.1f x it: no dashboard that reads the marketplace's answers at all can meet the target on this sandbox and these cores",
+			float64(client)/float64(budget), scan.Round(time.Microsecond), float64(scan)/float64(budget))
+	case client > budget:
+		verdict = fmt.Sprintf("that is %.1f x the CPU the target leaves, before any session, rendering or HTTP server work, so no dashboard that reads the marketplace's answers through a typed client can meet the target on this sandbox and these cores (a bare JSON scan of the answers, %s per page, would fit)", float64(client)/float64(budget), scan.Round(time.Microsecond))
+	}
 	r.Detail = append(r.Detail,
 		fmt.Sprintf("vegeta (library), closed loop: %d workers, rate unlimited, %d slices of %s per side, rotating which side goes first", s.P6Users, s.P6Slices, s.P6Slice),
 		fmt.Sprintf("dashboard: %d sessions, pages %v; %d requests, status codes %v, errors %v; p50 %s p90 %s p99 %s max %s",
@@ -237,6 +260,10 @@ func P6(s Sizes) (Result, error) {
 			xm.Requests, xm.StatusCodes, xm.Latencies.P50, xm.Latencies.P99),
 		fmt.Sprintf("floor: the same direct calls through a pass-through reverse proxy (net/http/httputil, own loopback server, same 2 cores): %.0f/s = %.2f x direct, %d errors, p50 %s; a proxy does one HTTP exchange more per call and nothing else, so no dashboard in front of this sandbox on these cores can exceed it",
 			pThr, pThr/xThr, errs(proxy), proxy.m.Latencies.P50),
+		fmt.Sprintf("budget: with %.0f cores kept busy by the closed loop, 0.5 x direct (%.0f/s) allows %s of CPU per page for vegeta, the sandbox and whatever stands between them; the pass-through proxy's pipeline (%.0f/s) already spends %s, leaving %s per page for everything a dashboard does beyond forwarding bytes",
+			cores, 0.5*xThr, atTarget.Round(time.Microsecond), pThr, atProxy.Round(time.Microsecond), budget.Round(time.Microsecond)),
+		fmt.Sprintf("API client alone: the four pages' upstream calls (50 records each, the handlers' options) made %d times each through apiclient against answers held in memory (no socket, sandbox, session or rendering: request, token from memory, reading and decoding the answer), one goroutine: %s per page; %s",
+			s.P6ClientRounds, client.Round(time.Microsecond), verdict),
 		fmt.Sprintf("with %s latency on every sandbox route, %d slices of %s per side: dashboard %.0f/s (%d err, p50 %s, p99 %s), direct %.0f/s (%d err, p50 %s); dashboard / direct = %.2f",
 			s.P4Latency, s.P6LatencySlices, s.P6Slice, thr(ldash), errs(ldash), ldash.m.Latencies.P50, ldash.m.Latencies.P99, thr(ldirect), errs(ldirect), ldirect.m.Latencies.P50, lratio),
 		"the sandbox, the load generator and the dashboard share the same 2 cores: the direct figure is what the sandbox and vegeta reach alone, so the ratio compares the dashboard's whole CPU cost with the sandbox's answer from pre-encoded JSON; the verdict is the stated target on the figure without latency")
