@@ -136,7 +136,7 @@ func clientPageCost(e *Env, rounds int) (client, scan time.Duration, err error) 
 			return err
 		},
 	}
-	var bodies [][]byte // each page's answer, for the scan below
+	var bodies [][]byte       // each page's answer, for the scan below
 	for _, p := range pages { // tokens, and the answers recorded
 		if err := p(); err != nil {
 			return 0, 0, fmt.Errorf("client floor: %w", err)
