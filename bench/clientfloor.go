@@ -18,7 +18,7 @@ import (
 // memAnswers is an upstream transport that asks the sandbox once per call
 // (method, URL and JSON-RPC method) and then answers from memory, with the
 // JSON-RPC id of each new request put in: the API client's own work without
-// a socket, for the P6 budget.
+// a socket (the P6 budget) and the dashboard's own allocations (P7).
 type memAnswers struct {
 	next http.RoundTripper
 	mu   sync.Mutex

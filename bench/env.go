@@ -46,7 +46,7 @@ type EnvOptions struct {
 	Sandbox   sandbox.Options
 	ChunkSize int
 	// Transport, when set, carries the dashboard's upstream calls (P7
-	// replays recorded answers through it).
+	// answers from memory through it, see memAnswers).
 	Transport http.RoundTripper
 	// Logger receives the dashboard's log records (nil = discarded).
 	Logger *slog.Logger

@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -11,7 +10,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -289,65 +287,20 @@ func interleave(ts []vegeta.Target, per int) []vegeta.Target {
 
 // ---- P7: allocations per /orders page ----
 
-// replay is an upstream transport for P7: it forwards to the sandbox while
-// recording, then answers recorded requests from memory, so the count is
-// the dashboard's own work (middleware, session, token lookup, the API
-// client's decode, the templ render) and not the sandbox's or the network's.
-type replay struct {
-	mu     sync.Mutex
-	next   http.RoundTripper
-	record bool
-	seen   map[string]recorded
-}
-
-type recorded struct {
-	status int
-	header http.Header
-	body   []byte
-}
-
-func (rt *replay) RoundTrip(req *http.Request) (*http.Response, error) {
-	key := req.Method + " " + req.URL.String()
-	rt.mu.Lock()
-	rec, ok := rt.seen[key]
-	recording := rt.record
-	rt.mu.Unlock()
-	if ok && !recording {
-		if req.Body != nil {
-			req.Body.Close()
-		}
-		return &http.Response{StatusCode: rec.status, Header: rec.header, Body: io.NopCloser(bytes.NewReader(rec.body)),
-			ContentLength: int64(len(rec.body)), Request: req, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1}, nil
-	}
-	resp, err := rt.next.RoundTrip(req)
-	if err != nil || !recording || req.Method != http.MethodGet {
-		return resp, err
-	}
-	b, err := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if err != nil {
-		return nil, err
-	}
-	rt.mu.Lock()
-	rt.seen[key] = recorded{status: resp.StatusCode, header: resp.Header.Clone(), body: b}
-	rt.mu.Unlock()
-	resp.Body = io.NopCloser(bytes.NewReader(b))
-	return resp, nil
-}
-
 // OrdersPageRig is a dashboard whose /orders upstream answers are replayed,
 // with a logged-in session, for counting allocations of one page.
 type OrdersPageRig struct {
 	e      *Env
 	req    *http.Request
-	rt     *replay
 	Cookie string
 }
 
 // NewOrdersPageRig starts the rig; Close stops it.
 func NewOrdersPageRig() (*OrdersPageRig, error) {
-	rt := &replay{next: newTransport(), record: true, seen: map[string]recorded{}}
-	e, err := Start(EnvOptions{Transport: rt})
+	// Upstream answers come from memory after the first of each (see
+	// memAnswers), so the count is the dashboard's own work, not the
+	// sandbox's or the network's.
+	e, err := Start(EnvOptions{Transport: &memAnswers{next: newTransport(), seen: map[string]memAnswer{}}})
 	if err != nil {
 		return nil, err
 	}
@@ -356,16 +309,13 @@ func NewOrdersPageRig() (*OrdersPageRig, error) {
 		e.Close()
 		return nil, err
 	}
-	g := &OrdersPageRig{e: e, rt: rt, Cookie: u.Cookie}
+	g := &OrdersPageRig{e: e, Cookie: u.Cookie}
 	g.req = httptest.NewRequest(http.MethodGet, "/orders?limit=50", nil)
 	g.req.Header.Set("Cookie", u.Cookie)
 	if rows, err := g.Serve(); err != nil || rows != 50 { // records the upstream answer
 		e.Close()
 		return nil, fmt.Errorf("orders page: %d rows, %v", rows, err)
 	}
-	rt.mu.Lock()
-	rt.record = false
-	rt.mu.Unlock()
 	return g, nil
 }
 
