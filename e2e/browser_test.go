@@ -29,11 +29,16 @@ var chromiumPaths = []string{
 // missingChromium says what is missing and how to get it.
 const missingChromium = "no Chromium found (looked at /usr/lib/chromium/chromium, /usr/bin/chromium, /usr/bin/chromium-browser); install it with `apt-get install chromium`"
 
-// Timeouts. Every wait is bounded so a broken page fails in seconds, not at
-// the go test deadline.
+// Timeouts. Every wait is bounded so a broken page fails within a minute,
+// not at the go test deadline; the bounds are deadlines for conditions, set
+// far beyond what a page needs on an idle machine, because CI shares two
+// cores with whatever else runs (go test builds other packages beside the
+// journeys). No journey relies on being fast.
 const (
-	stepTimeout = 15 * time.Second
-	waitTimeout = 10 * time.Second
+	stepTimeout = 60 * time.Second
+	waitTimeout = 45 * time.Second
+	// probeTimeout bounds one evaluation while waiting for a condition.
+	probeTimeout = 10 * time.Second
 )
 
 func findChromium() string {
@@ -267,7 +272,7 @@ func (j *journey) until(what, cond string) {
 	deadline := time.Now().Add(waitTimeout)
 	var last error
 	for time.Now().Before(deadline) {
-		ctx, cancel := context.WithTimeout(j.ctx, 2*time.Second)
+		ctx, cancel := context.WithTimeout(j.ctx, probeTimeout)
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](ready+` && !!(`+cond+`)`))
 		cancel()
 		if err == nil && ok {

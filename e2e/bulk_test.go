@@ -179,8 +179,11 @@ func TestJourneyBulkImport(t *testing.T) {
 		t.Fatalf("%d confirmations ticked, want 15", n)
 	}
 
-	// Send → live progress. Each batch takes a while, so the bar moves.
-	m.Sandbox.SetLatency(sandbox.RouteRPCSetPrices, 300*time.Millisecond)
+	// Send → live progress. The marketplace holds every batch after the
+	// first until the page has shown the job between its first and last
+	// batch, so the bar is seen moving however slow the machine is.
+	release := m.Sandbox.HoldAfter(sandbox.RouteRPCSetPrices, 1)
+	defer release()
 	j.markPage()
 	j.press("#job-submit")
 	j.untilNewPage("the progress block", `document.querySelector("#job-progress[hx-trigger]")`)
@@ -193,10 +196,10 @@ func TestJourneyBulkImport(t *testing.T) {
 		t.Error("the progress moved by reloading the page, not by htmx swaps")
 	}
 	viewportShot(j, "progress") // the grid below has 2,000 rows: the top of the page only
+	release()
 	j.until("the results in the grid (the page reloads when the job ends)", `document.querySelector("[data-testid=progress-state]") &&
 		document.querySelector("[data-testid=progress-state]").textContent.includes("finished") &&
 		document.querySelector("#job-grid [data-testid=result]")`)
-	m.Sandbox.SetLatency(sandbox.RouteRPCSetPrices, 0)
 	if got := j.text("[data-testid=progress-accepted]"); got != "130" {
 		t.Errorf("accepted %q, want 130", got)
 	}
@@ -223,7 +226,7 @@ func TestJourneyBulkImport(t *testing.T) {
 	// Read-back: at once after the job, the prices are still processing
 	// (applied after an hour); an hour later a new read-back confirms them.
 	waitJob := func(what string, ok func(bulkjobs.Job) bool) {
-		deadline := time.Now().Add(15 * time.Second)
+		deadline := time.Now().Add(waitTimeout)
 		for {
 			jb, err := jobs.Job(context.Background(), id)
 			if err == nil && ok(jb) {

@@ -92,6 +92,7 @@ type Sandbox struct {
 	idSeq         int64
 
 	faults   faultSet
+	gates    gates
 	counters counterSet
 }
 
@@ -248,6 +249,9 @@ func (s *Sandbox) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	done := s.counters.enter(c.route, c.seller)
 	defer done()
 
+	if !s.gates.wait(c.route, r) {
+		return
+	}
 	if d := s.faults.latencyFor(c.route); d > 0 {
 		t := time.NewTimer(d)
 		select {
