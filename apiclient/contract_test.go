@@ -49,9 +49,9 @@ var (
 	_ = apiclient.SetPricesRequest{Prices: []apiclient.PriceUpdate{{MarketplaceSKU: "", Price: apiclient.Money(1), SalePrice: (*apiclient.Money)(nil), SaleStartDate: "", SaleEndDate: ""}}}
 	_ = apiclient.ListReturnBoxesOptions{SellerID: int64(1), Page: 1, Limit: 1, Status: ""}
 	_ = apiclient.OrderList{Page: 1, Limit: 1, Pages: 1, Total: 1, Orders: []apiclient.Order{}}
-	_ = apiclient.Order{ID: int64(1), OrderNr: "", Status: "", PaymentMethod: "", Currency: "", FullSum: apiclient.Money(0), DeliveryPrice: apiclient.Money(0),
+	_ = apiclient.Order{ID: apiclient.OrderID("1"), OrderNr: "", Status: "", PaymentMethod: "", Currency: "", FullSum: apiclient.Money(0), DeliveryPrice: apiclient.Money(0),
 		CreatedAt: time.Time{}, UpdatedAt: time.Time{}, IsConfirmed: true, ItemQuantity: 1, Items: []apiclient.OrderItem{}}
-	_ = apiclient.OrderItem{ID: int64(1), SKU: "", MarketplaceSKU: "", Description: "", Size: "", Status: "", SalePrice: apiclient.Money(0), PaidPrice: apiclient.Money(0)}
+	_ = apiclient.OrderItem{ID: apiclient.OrderItemID("1"), SKU: "", MarketplaceSKU: "", Description: "", Size: "", Status: "", SalePrice: apiclient.Money(0), PaidPrice: apiclient.Money(0)}
 	_ = apiclient.ResendResult{Queued: 1, Notifications: []apiclient.Notification{{ID: "", OrderNr: "", Type: "", Status: ""}}}
 	_ = apiclient.NomenclatureList{Page: 1, Limit: 1, Pages: 1, Total: 1, Nomenclatures: []apiclient.Nomenclature{}}
 	_ = apiclient.Nomenclature{SellerID: int64(1), WarehouseCode: "", Barcode: "", MarketplaceSKU: "", SellerSKU: "", Name: "", Brand: "", Size: "",

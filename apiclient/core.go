@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/google/uuid"
 	"golang.org/x/sync/singleflight"
 )
@@ -416,7 +417,11 @@ func (r *response) decode(v any) error {
 	if p := r.jsonProblem(); p != nil {
 		return p
 	}
-	if err := unmarshal(r.body, v); err != nil {
+	opts := decodeOptions
+	if d, ok := v.(decodeWith); ok {
+		v, opts = d.v, d.opts
+	}
+	if err := jsonv2.Unmarshal(r.body, v, opts); err != nil {
 		return r.unexpected(jsonErrorReason(err))
 	}
 	return nil

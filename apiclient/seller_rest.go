@@ -33,6 +33,13 @@ type ReturnBoxList struct {
 	Pages int
 	Total int
 	Boxes []ReturnBox
+	// Skipped counts the boxes of the answer that could not be read and
+	// are left out of Boxes; SkipReason says why the first one could not
+	// (bounded, never quoting the data).
+	Skipped    int
+	SkipReason string
+	// RequestID is the X-Request-ID the answer was requested with.
+	RequestID string
 }
 
 // ReturnBox is a box of returned goods.
@@ -49,7 +56,7 @@ type ReturnBox struct {
 }
 
 type returnBoxListWire struct {
-	Data       []ReturnBox `json:"data"`
+	Data       recordList[ReturnBox] `json:"data"`
 	Pagination struct {
 		Page  int `json:"page"`
 		Limit int `json:"limit"`
@@ -78,6 +85,7 @@ func (s *ReturnBoxesService) List(ctx context.Context, opts *ListReturnBoxesOpti
 	}
 	st := s.a
 	var w returnBoxListWire
+	var reqID string
 	err := st.authed(ctx, st.seller, func(cs *callState, token string) error {
 		req := &request{op: "seller rest list return boxes", method: http.MethodGet,
 			url: joinURL(st.c.seller, "/api/v2/fbs/return-boxes", q), token: token, secrets: st.secrets(token)}
@@ -88,13 +96,15 @@ func (s *ReturnBoxesService) List(ctx context.Context, opts *ListReturnBoxesOpti
 		if resp.status < 200 || resp.status > 299 {
 			return restErrorBody(resp)
 		}
+		reqID = resp.requestID
 		return resp.decode(&w)
 	})
 	if err != nil {
 		return nil, err
 	}
+	st.c.noteSkips(ctx, "seller rest list return boxes", w.Data.skipped, w.Data.reason, reqID)
 	return &ReturnBoxList{Page: w.Pagination.Page, Limit: w.Pagination.Limit, Pages: w.Pagination.Pages,
-		Total: w.Pagination.Total, Boxes: w.Data}, nil
+		Total: w.Pagination.Total, Boxes: w.Data.items, Skipped: w.Data.skipped, SkipReason: w.Data.reason, RequestID: reqID}, nil
 }
 
 // restErrorBody decodes a seller REST error answer.

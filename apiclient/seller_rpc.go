@@ -35,6 +35,22 @@ type NomenclatureList struct {
 	Pages         int            `json:"pages"`
 	Total         int            `json:"total"`
 	Nomenclatures []Nomenclature `json:"nomenclatures"`
+	// Skipped counts the records of the answer that could not be read and
+	// are left out of Nomenclatures; SkipReason says why the first one
+	// could not (bounded, never quoting the data).
+	Skipped    int    `json:"-"`
+	SkipReason string `json:"-"`
+	// RequestID is the X-Request-ID the answer was requested with.
+	RequestID string `json:"-"`
+}
+
+// nomenclatureListWire is the result of v1.nomenclatures.list.
+type nomenclatureListWire struct {
+	Page          int                      `json:"page"`
+	Limit         int                      `json:"limit"`
+	Pages         int                      `json:"pages"`
+	Total         int                      `json:"total"`
+	Nomenclatures recordList[Nomenclature] `json:"nomenclatures"`
 }
 
 // Nomenclature is one product at one warehouse of a seller.
@@ -162,11 +178,18 @@ func (s *SellerService) ListNomenclatures(ctx context.Context, req *ListNomencla
 	if req == nil {
 		req = &ListNomenclaturesRequest{}
 	}
-	var out NomenclatureList
-	if err := s.call(ctx, "v1.nomenclatures.list", req, retryIdempotent, &out); err != nil {
+	var w nomenclatureListWire
+	var reqID string
+	st := s.a
+	err := st.authed(ctx, st.seller, func(cs *callState, token string) error {
+		return st.rpc(ctx, cs, rpcCall{method: "v1.nomenclatures.list", path: "/jsonrpc", params: req, policy: retryIdempotent, reqID: &reqID}, token, &w)
+	})
+	if err != nil {
 		return nil, err
 	}
-	return &out, nil
+	st.c.noteSkips(ctx, "seller rpc v1.nomenclatures.list", w.Nomenclatures.skipped, w.Nomenclatures.reason, reqID)
+	return &NomenclatureList{Page: w.Page, Limit: w.Limit, Pages: w.Pages, Total: w.Total, Nomenclatures: w.Nomenclatures.items,
+		Skipped: w.Nomenclatures.skipped, SkipReason: w.Nomenclatures.reason, RequestID: reqID}, nil
 }
 
 // StoreNomenclatures mass-updates stock and status (v1.nomenclatures.store).
@@ -210,6 +233,7 @@ type rpcCall struct {
 	path   string
 	params any
 	policy retryPolicy
+	reqID  *string // when not nil, receives the X-Request-ID of the answer decoded
 }
 
 type rpcRequestWire struct {
@@ -263,6 +287,9 @@ func (st *accountState) rpc(ctx context.Context, cs *callState, call rpcCall, to
 	}
 	if !w.Result.present {
 		return writeOutcome(req, resp, resp.unexpected("JSON-RPC response without result or error"))
+	}
+	if call.reqID != nil {
+		*call.reqID = resp.requestID
 	}
 	return nil
 }
