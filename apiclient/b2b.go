@@ -7,7 +7,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 )
 
@@ -24,7 +23,9 @@ type ListOrdersOptions struct {
 	Page int
 	// Limit is the page size (the house sandbox allows 1 to 100).
 	Limit int
-	// Status filters by order status, e.g. "new" or "confirmed".
+	// Status filters by order status, e.g. "new" or "confirmed" (the
+	// contract profile sends it as status=, the lamoda profile as a
+	// filter expression).
 	Status string
 	// WithoutItems leaves Order.Items nil: the items of each order are
 	// skipped, not decoded. A list that shows only ItemQuantity saves most
@@ -126,18 +127,7 @@ type GiftCertificate struct {
 // ListOrders returns one page of orders (GET /api/v1/orders). A nil opts
 // means the server's defaults.
 func (s *B2BService) ListOrders(ctx context.Context, opts *ListOrdersOptions) (*OrderList, error) {
-	q := url.Values{}
-	if opts != nil {
-		if opts.Page != 0 {
-			q.Set("page", strconv.Itoa(opts.Page))
-		}
-		if opts.Limit != 0 {
-			q.Set("limit", strconv.Itoa(opts.Limit))
-		}
-		if opts.Status != "" {
-			q.Set("status", opts.Status)
-		}
-	}
+	q := s.a.c.wire.b2b.ordersQuery(opts)
 	// Without items, the items of every order are skipped in place by
 	// the decoder rather than decoded and dropped.
 	var w orderListWire
