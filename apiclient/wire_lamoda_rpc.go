@@ -75,7 +75,7 @@ type lamodaNomenclature struct {
 }
 
 type lamodaNomenclatureEntry struct {
-	Nomenclature lamodaNomenclature `json:"nomenclature"`
+	Nomenclature *lamodaNomenclature `json:"nomenclature"`
 }
 
 // lamodaNomenclatureList is {page, limit, pages, total, nomenclatures:
@@ -94,13 +94,21 @@ type lamodaNomenclatureList struct {
 func (w *lamodaNomenclatureList) list(req *ListNomenclaturesRequest) *NomenclatureList {
 	out := &NomenclatureList{Page: w.Page, Limit: w.Limit, Pages: w.Pages, Total: w.Total,
 		Skipped: w.Nomenclatures.skipped, SkipReason: w.Nomenclatures.reason,
-		Nomenclatures: make([]Nomenclature, len(w.Nomenclatures.items))}
-	for i, e := range w.Nomenclatures.items {
+		Nomenclatures: make([]Nomenclature, 0, len(w.Nomenclatures.items))}
+	for _, e := range w.Nomenclatures.items {
 		n := e.Nomenclature
-		out.Nomenclatures[i] = Nomenclature{SellerID: req.SellerID, Barcode: n.Barcode, MarketplaceSKU: n.LamodaSKU,
+		if n == nil {
+			// An entry without its record is a record that cannot be read.
+			if out.Skipped == 0 {
+				out.SkipReason = "an entry of nomenclatures without its nomenclature"
+			}
+			out.Skipped++
+			continue
+		}
+		out.Nomenclatures = append(out.Nomenclatures, Nomenclature{SellerID: req.SellerID, Barcode: n.Barcode, MarketplaceSKU: n.LamodaSKU,
 			ParentSKU: n.LamodaParentSKU, SellerSKU: n.SellerSKU, Name: n.Name, Brand: n.Brand, Size: n.SellerSize,
 			Price: n.Price, SalePrice: n.SalePrice, Quantity: n.Quantity, Status: n.Status,
-			PriceUpdateStatus: n.PriceUpdateStatus, UpdatedAt: n.UpdatedAt}
+			PriceUpdateStatus: n.PriceUpdateStatus, UpdatedAt: n.UpdatedAt})
 	}
 	return out
 }

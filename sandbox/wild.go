@@ -66,6 +66,11 @@ func wildWalk(v any, depth int) bool {
 			}
 			var garbage any
 			_ = json.Unmarshal([]byte(wildRecord), &garbage)
+			if len(list) > 0 {
+				if rec, ok := list[0].(map[string]any); ok && rec["nomenclature"] != nil {
+					garbage = map[string]any{"nomenclature": garbage} // the marketplace's nested record
+				}
+			}
 			out := make([]any, 0, len(list)+1)
 			out = append(out, list[:min(1, len(list))]...)
 			out = append(out, garbage)
