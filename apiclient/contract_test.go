@@ -72,4 +72,25 @@ var (
 	_ error = &apiclient.RateLimitError{RetryAt: time.Time{}, Attempts: 1}
 	_       = apiclient.RetryEvent{Attempt: 1, Wait: time.Second, Status: 429}
 	_       = apiclient.Money(0).String
+
+	// Wire profiles.
+	_                                           = apiclient.Options{Profile: apiclient.ProfileLamoda, Country: apiclient.DefaultCountry}
+	_                                           = []apiclient.Profile{apiclient.ProfileContract, apiclient.ProfileLamoda}
+	_ func(*apiclient.Client) apiclient.Profile = (*apiclient.Client).Profile
+	_ func(*apiclient.Client) string            = (*apiclient.Client).Country
+	_ func(*apiclient.Client) bool              = (*apiclient.Client).PricesByCard
+	_ func(*apiclient.Client) bool              = (*apiclient.Client).StockUpdates
+	_ error                                     = &apiclient.NotSupportedError{Profile: apiclient.ProfileLamoda, Operation: "", Reason: ""}
+	_ error                                     = &apiclient.RequestError{Op: "", Fields: []apiclient.FieldError{}}
+	_                                           = []error{apiclient.ErrNotSupported}
+	_                                           = apiclient.SetPricesRequest{Prices: nil, SellerID: 1, Force: false}
+	_                                           = apiclient.PriceUpdate{ParentSKU: ""}
+	_                                           = apiclient.UpdateResult{FraudValidations: []apiclient.FraudValidation{{ParentSKU: "", ChangedValue: "", Status: "", Promotions: json.RawMessage(nil)}}}
+	_                                           = apiclient.ItemError{ParentSKU: ""}
+	_                                           = apiclient.Nomenclature{ParentSKU: ""}
+
+	// Liberal reading.
+	_ func(string) (time.Time, error)                         = apiclient.ParseTimestamp
+	_ func(context.Context, *apiclient.Skips) context.Context = apiclient.WithSkips
+	_                                                         = apiclient.OrderList{Skipped: 1, SkipReason: "", RequestID: ""}
 )
