@@ -354,3 +354,32 @@ func TestProfileOptions(t *testing.T) {
 func newTestLogger(mu *sync.Mutex, b *strings.Builder) *slog.Logger {
 	return slog.New(slog.NewTextHandler(&lockedWriter{w: b, mu: mu}, &slog.HandlerOptions{Level: slog.LevelDebug}))
 }
+
+// In the lamoda list, an entry without its record, or with a record that
+// cannot be read, is left out and counted like any unreadable record.
+func TestLamodaListUnreadableEntries(t *testing.T) {
+	ws := &wireServer{answers: map[string]string{
+		"GET /auth/token":                `{"access_token":"b","expires_in":900}`,
+		"POST /jsonrpc/v1/tokens.create": lamodaTokensCreateExample,
+		"POST /jsonrpc/v1/nomenclatures.list": `{"page":1,"limit":4,"pages":1,"total":4,"nomenclatures":[
+			{"nomenclature":{"lamodaSku":"A","updatedAt":"2026-11-20 10:00:00"}},
+			{"other":{}},
+			{"nomenclature":{"lamodaSku":"C","price":"n/a"}},
+			{"nomenclature":{"lamodaSku":"D","price":null,"salePrice":null,"lamodaParentSku":null}}]}`,
+	}}
+	acct := newWireClient(t, apiclient.ProfileLamoda, ws)
+	list, err := acct.Seller.ListNomenclatures(context.Background(), &apiclient.ListNomenclaturesRequest{SellerID: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var skus []string
+	for _, n := range list.Nomenclatures {
+		skus = append(skus, n.MarketplaceSKU)
+	}
+	if strings.Join(skus, ",") != "A,D" || list.Skipped != 2 || list.SkipReason == "" {
+		t.Errorf("records %v, skipped %d (%q); want A,D and 2", skus, list.Skipped, list.SkipReason)
+	}
+	if got := list.Nomenclatures[0].UpdatedAt; !got.Equal(time.Date(2026, 11, 20, 7, 0, 0, 0, time.UTC)) {
+		t.Errorf("A updated at %v, want 10:00 Moscow time", got)
+	}
+}
