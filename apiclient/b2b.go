@@ -7,7 +7,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 )
 
@@ -24,7 +23,9 @@ type ListOrdersOptions struct {
 	Page int
 	// Limit is the page size (the house sandbox allows 1 to 100).
 	Limit int
-	// Status filters by order status, e.g. "new" or "confirmed".
+	// Status filters by order status, e.g. "new" or "confirmed" (the
+	// contract profile sends it as status=, the lamoda profile as a
+	// filter expression).
 	Status string
 	// WithoutItems leaves Order.Items nil: the items of each order are
 	// skipped, not decoded. A list that shows only ItemQuantity saves most
@@ -39,11 +40,18 @@ type OrderList struct {
 	Pages  int
 	Total  int
 	Orders []Order
+	// Skipped counts the orders of the answer that could not be read and
+	// are left out of Orders; SkipReason says why the first one could not
+	// (bounded, never quoting the data).
+	Skipped    int
+	SkipReason string
+	// RequestID is the X-Request-ID the answer was requested with.
+	RequestID string
 }
 
 // Order is a B2B order (fields per the project's field notes).
 type Order struct {
-	ID            int64       `json:"id"`
+	ID            OrderID     `json:"id"`
 	OrderNr       string      `json:"orderNr"`
 	Status        string      `json:"status"`
 	PaymentMethod string      `json:"paymentMethod"`
@@ -59,14 +67,14 @@ type Order struct {
 
 // OrderItem is one item of an order.
 type OrderItem struct {
-	ID             int64  `json:"id"`
-	SKU            string `json:"sku"`
-	MarketplaceSKU string `json:"marketplaceSku"`
-	Description    string `json:"description"`
-	Size           string `json:"size"`
-	Status         string `json:"status"`
-	SalePrice      Money  `json:"salePrice"`
-	PaidPrice      Money  `json:"paidPrice"`
+	ID             OrderItemID `json:"id"`
+	SKU            string      `json:"sku"`
+	MarketplaceSKU string      `json:"marketplaceSku"`
+	Description    string      `json:"description"`
+	Size           string      `json:"size"`
+	Status         string      `json:"status"`
+	SalePrice      Money       `json:"salePrice"`
+	PaidPrice      Money       `json:"paidPrice"`
 }
 
 // orderListWire is the HAL-style list body.
@@ -76,30 +84,7 @@ type orderListWire struct {
 	Pages    int `json:"pages"`
 	Total    int `json:"total"`
 	Embedded struct {
-		Orders []Order `json:"orders"`
-	} `json:"_embedded"`
-}
-
-// orderWithoutItems decodes an Order but skips its items: the shallower
-// Items field hides Order.Items from encoding/json.
-type orderWithoutItems struct {
-	Order
-	Items skipJSON `json:"items"`
-}
-
-// skipJSON accepts any JSON value and keeps nothing.
-type skipJSON struct{}
-
-func (*skipJSON) UnmarshalJSON([]byte) error { return nil }
-
-// orderSummaryListWire is orderListWire for ListOrdersOptions.WithoutItems.
-type orderSummaryListWire struct {
-	Page     int `json:"page"`
-	Limit    int `json:"limit"`
-	Pages    int `json:"pages"`
-	Total    int `json:"total"`
-	Embedded struct {
-		Orders []orderWithoutItems `json:"orders"`
+		Orders recordList[Order] `json:"orders"`
 	} `json:"_embedded"`
 }
 
@@ -142,39 +127,23 @@ type GiftCertificate struct {
 // ListOrders returns one page of orders (GET /api/v1/orders). A nil opts
 // means the server's defaults.
 func (s *B2BService) ListOrders(ctx context.Context, opts *ListOrdersOptions) (*OrderList, error) {
-	q := url.Values{}
-	if opts != nil {
-		if opts.Page != 0 {
-			q.Set("page", strconv.Itoa(opts.Page))
-		}
-		if opts.Limit != 0 {
-			q.Set("limit", strconv.Itoa(opts.Limit))
-		}
-		if opts.Status != "" {
-			q.Set("status", opts.Status)
-		}
-	}
-	if opts != nil && opts.WithoutItems {
-		var w orderSummaryListWire
-		err := s.do(ctx, "b2b list orders", http.MethodGet, "/api/v1/orders", q, nil, retryIdempotent, b2bErrorBody, &w)
-		if err != nil {
-			return nil, err
-		}
-		var orders []Order
-		if w.Embedded.Orders != nil {
-			orders = make([]Order, len(w.Embedded.Orders))
-		}
-		for i := range w.Embedded.Orders {
-			orders[i] = w.Embedded.Orders[i].Order
-		}
-		return &OrderList{Page: w.Page, Limit: w.Limit, Pages: w.Pages, Total: w.Total, Orders: orders}, nil
-	}
+	q := s.a.c.wire.b2b.ordersQuery(opts)
+	// Without items, the items of every order are skipped in place by
+	// the decoder rather than decoded and dropped.
 	var w orderListWire
-	err := s.do(ctx, "b2b list orders", http.MethodGet, "/api/v1/orders", q, nil, retryIdempotent, b2bErrorBody, &w)
+	var out any = &w
+	if opts != nil && opts.WithoutItems {
+		out = decodeWith{v: &w, opts: withoutItemsOptions}
+	}
+	var reqID string
+	err := s.do(ctx, "b2b list orders", http.MethodGet, "/api/v1/orders", q, nil, retryIdempotent, b2bErrorBody, out, &reqID)
 	if err != nil {
 		return nil, err
 	}
-	return &OrderList{Page: w.Page, Limit: w.Limit, Pages: w.Pages, Total: w.Total, Orders: w.Embedded.Orders}, nil
+	list := &OrderList{Page: w.Page, Limit: w.Limit, Pages: w.Pages, Total: w.Total, Orders: w.Embedded.Orders.items,
+		Skipped: w.Embedded.Orders.skipped, SkipReason: w.Embedded.Orders.reason, RequestID: reqID}
+	s.a.c.noteSkips(ctx, "b2b list orders", list.Skipped, list.SkipReason, reqID)
+	return list, nil
 }
 
 // ResendNotifications asks the marketplace to re-deliver the notifications
@@ -193,7 +162,7 @@ func (s *B2BService) ResendNotifications(ctx context.Context, req *ResendRequest
 		return nil, err
 	}
 	var out ResendResult
-	err = s.do(ctx, "b2b resend notifications", http.MethodPost, "/api/v1/notifications/resend", nil, body, retryNever, b2bErrorBody, &out)
+	err = s.do(ctx, "b2b resend notifications", http.MethodPost, "/api/v1/notifications/resend", nil, body, retryNever, b2bErrorBody, &out, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -208,7 +177,7 @@ func (s *B2BService) GiftCertificate(ctx context.Context, code string) (*GiftCer
 		return nil, &GiftCertificateError{Status: 400, Code: GiftCodeInvalidParams, Message: "gift certificate code is required"}
 	}
 	var raw json.RawMessage
-	err := s.do(ctx, "b2b gift certificate", http.MethodGet, "/api/v1/gift-certificates/"+url.PathEscape(code), nil, nil, retryIdempotent, giftErrorBody, &raw)
+	err := s.do(ctx, "b2b gift certificate", http.MethodGet, "/api/v1/gift-certificates/"+url.PathEscape(code), nil, nil, retryIdempotent, giftErrorBody, &raw, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -220,8 +189,9 @@ func (s *B2BService) GiftCertificate(ctx context.Context, code string) (*GiftCer
 	return &gc, nil
 }
 
-// do performs one authenticated B2B call and decodes a 2xx body into out.
-func (s *B2BService) do(ctx context.Context, op, method, path string, q url.Values, body []byte, pol retryPolicy, errBody func(*response) error, out any) error {
+// do performs one authenticated B2B call and decodes a 2xx body into out;
+// reqID, when not nil, receives the X-Request-ID of the answer decoded.
+func (s *B2BService) do(ctx context.Context, op, method, path string, q url.Values, body []byte, pol retryPolicy, errBody func(*response) error, out any, reqID *string) error {
 	st := s.a
 	base, err := st.c.b2bBase(st.creds.Environment)
 	if err != nil {
@@ -236,6 +206,9 @@ func (s *B2BService) do(ctx context.Context, op, method, path string, q url.Valu
 		}
 		if resp.status < 200 || resp.status > 299 {
 			return writeOutcome(req, resp, errBody(resp))
+		}
+		if reqID != nil {
+			*reqID = resp.requestID
 		}
 		return writeOutcome(req, resp, resp.decode(out))
 	})

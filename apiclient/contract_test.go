@@ -49,9 +49,9 @@ var (
 	_ = apiclient.SetPricesRequest{Prices: []apiclient.PriceUpdate{{MarketplaceSKU: "", Price: apiclient.Money(1), SalePrice: (*apiclient.Money)(nil), SaleStartDate: "", SaleEndDate: ""}}}
 	_ = apiclient.ListReturnBoxesOptions{SellerID: int64(1), Page: 1, Limit: 1, Status: ""}
 	_ = apiclient.OrderList{Page: 1, Limit: 1, Pages: 1, Total: 1, Orders: []apiclient.Order{}}
-	_ = apiclient.Order{ID: int64(1), OrderNr: "", Status: "", PaymentMethod: "", Currency: "", FullSum: apiclient.Money(0), DeliveryPrice: apiclient.Money(0),
+	_ = apiclient.Order{ID: apiclient.OrderID("1"), OrderNr: "", Status: "", PaymentMethod: "", Currency: "", FullSum: apiclient.Money(0), DeliveryPrice: apiclient.Money(0),
 		CreatedAt: time.Time{}, UpdatedAt: time.Time{}, IsConfirmed: true, ItemQuantity: 1, Items: []apiclient.OrderItem{}}
-	_ = apiclient.OrderItem{ID: int64(1), SKU: "", MarketplaceSKU: "", Description: "", Size: "", Status: "", SalePrice: apiclient.Money(0), PaidPrice: apiclient.Money(0)}
+	_ = apiclient.OrderItem{ID: apiclient.OrderItemID("1"), SKU: "", MarketplaceSKU: "", Description: "", Size: "", Status: "", SalePrice: apiclient.Money(0), PaidPrice: apiclient.Money(0)}
 	_ = apiclient.ResendResult{Queued: 1, Notifications: []apiclient.Notification{{ID: "", OrderNr: "", Type: "", Status: ""}}}
 	_ = apiclient.NomenclatureList{Page: 1, Limit: 1, Pages: 1, Total: 1, Nomenclatures: []apiclient.Nomenclature{}}
 	_ = apiclient.Nomenclature{SellerID: int64(1), WarehouseCode: "", Barcode: "", MarketplaceSKU: "", SellerSKU: "", Name: "", Brand: "", Size: "",
@@ -72,4 +72,25 @@ var (
 	_ error = &apiclient.RateLimitError{RetryAt: time.Time{}, Attempts: 1}
 	_       = apiclient.RetryEvent{Attempt: 1, Wait: time.Second, Status: 429}
 	_       = apiclient.Money(0).String
+
+	// Wire profiles.
+	_                                           = apiclient.Options{Profile: apiclient.ProfileLamoda, Country: apiclient.DefaultCountry}
+	_                                           = []apiclient.Profile{apiclient.ProfileContract, apiclient.ProfileLamoda}
+	_ func(*apiclient.Client) apiclient.Profile = (*apiclient.Client).Profile
+	_ func(*apiclient.Client) string            = (*apiclient.Client).Country
+	_ func(*apiclient.Client) bool              = (*apiclient.Client).PricesByCard
+	_ func(*apiclient.Client) bool              = (*apiclient.Client).StockUpdates
+	_ error                                     = &apiclient.NotSupportedError{Profile: apiclient.ProfileLamoda, Operation: "", Reason: ""}
+	_ error                                     = &apiclient.RequestError{Op: "", Fields: []apiclient.FieldError{}}
+	_                                           = []error{apiclient.ErrNotSupported}
+	_                                           = apiclient.SetPricesRequest{Prices: nil, SellerID: 1, Force: false}
+	_                                           = apiclient.PriceUpdate{ParentSKU: ""}
+	_                                           = apiclient.UpdateResult{FraudValidations: []apiclient.FraudValidation{{ParentSKU: "", ChangedValue: "", Status: "", Promotions: json.RawMessage(nil)}}}
+	_                                           = apiclient.ItemError{ParentSKU: ""}
+	_                                           = apiclient.Nomenclature{ParentSKU: ""}
+
+	// Liberal reading.
+	_ func(string) (time.Time, error)                         = apiclient.ParseTimestamp
+	_ func(context.Context, *apiclient.Skips) context.Context = apiclient.WithSkips
+	_                                                         = apiclient.OrderList{Skipped: 1, SkipReason: "", RequestID: ""}
 )

@@ -18,6 +18,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	jsonv2 "github.com/go-json-experiment/json"
 	"github.com/google/uuid"
 	"golang.org/x/sync/singleflight"
 )
@@ -80,8 +81,15 @@ type Options struct {
 	MaxResponseBytes int64
 	// SellerTokenPath is the path, below SellerBaseURL, where
 	// v1.tokens.create is called: "" means "/jsonrpc" (the root); the spec
-	// also allows "/jsonrpc/v1/tokens.create".
+	// also allows "/jsonrpc/v1/tokens.create". The lamoda profile calls
+	// each method at its own path and ignores this field.
 	SellerTokenPath string
+	// Profile is the wire profile: ProfileContract ("" means it) or
+	// ProfileLamoda. It is chosen once, here.
+	Profile Profile
+	// Country is sent where the lamoda profile needs one (RU, BY, KZ or
+	// UA); "" means DefaultCountry. The contract profile has no country.
+	Country string
 }
 
 // Client is the shared core: one HTTP client, one token-refresh coordinator
@@ -98,6 +106,7 @@ type Client struct {
 	store                    TokenStore
 	maxBody                  int64
 	sellerTokenPath          string
+	wire                     wire
 	flights                  singleflight.Group
 }
 
@@ -114,6 +123,9 @@ func New(opts Options) (*Client, error) {
 		sellerTokenPath: opts.SellerTokenPath,
 	}
 	var err error
+	if c.wire, err = newWire(opts.Profile, opts.Country); err != nil {
+		return nil, err
+	}
 	if c.b2bProd, err = parseBase("B2BBaseURL", opts.B2BBaseURL, true); err != nil {
 		return nil, err
 	}
@@ -416,7 +428,11 @@ func (r *response) decode(v any) error {
 	if p := r.jsonProblem(); p != nil {
 		return p
 	}
-	if err := unmarshal(r.body, v); err != nil {
+	opts := decodeOptions
+	if d, ok := v.(decodeWith); ok {
+		v, opts = d.v, d.opts
+	}
+	if err := jsonv2.Unmarshal(r.body, v, opts); err != nil {
 		return r.unexpected(jsonErrorReason(err))
 	}
 	return nil

@@ -19,6 +19,26 @@
 // also have iterators ([B2BService.AllOrders], [SellerService.AllNomenclatures],
 // [ReturnBoxesService.All]) that fetch pages lazily.
 //
+// # Wire profiles
+//
+// [Options].Profile chooses, once, which shapes go on the wire:
+// [ProfileContract] (the interface contract and the project's field notes,
+// the default) or [ProfileLamoda] (the marketplace's own published shapes).
+// The public types are the same in both; each profile is its own small wire
+// layer (wire_contract_*.go, wire_lamoda_*.go), and the few differences a
+// screen must know are asked of the client: [Client.PricesByCard] (prices
+// per product card, [PriceUpdate].ParentSKU) and [Client.StockUpdates]
+// (false where the marketplace's shape is not established: the call returns
+// a [*NotSupportedError] and sends nothing). docs/CONTRACTS.md lists every
+// shape with its sources and confidence.
+//
+// # Liberal reading
+//
+// Identifiers are read as JSON strings or numbers, timestamps in every form
+// seen in the wild ([ParseTimestamp]), null as absent. A record of a list
+// that still cannot be read is left out and counted (Skipped, SkipReason on
+// the list, and [WithSkips] across calls), never a failed page.
+//
 // # Tokens
 //
 // One credential pair yields two tokens: the B2B token of the pair's

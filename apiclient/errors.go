@@ -462,6 +462,10 @@ func FieldErrors(err error) []FieldError {
 	if errors.As(err, &b2b) && len(b2b.Errors) > 0 {
 		return append([]FieldError(nil), b2b.Errors...)
 	}
+	var local *RequestError
+	if errors.As(err, &local) && len(local.Fields) > 0 {
+		return append([]FieldError(nil), local.Fields...)
+	}
 	var rest *RESTError
 	if errors.As(err, &rest) && len(rest.Details) > 0 {
 		return restFieldErrors(rest.Details)

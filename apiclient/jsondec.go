@@ -24,26 +24,54 @@ import (
 // last value and names match regardless of case. Requests are still
 // encoded with encoding/json.
 //
-// Money and skipJSON get decoder functions of their own, so the decoder
-// hands them the value in place (or skips it) instead of copying it out
-// for an UnmarshalJSON method; the methods stay for encoding/json users.
-var decodeOptions = jsonv2.JoinOptions(
+// Money gets a decoder function of its own, so the decoder hands it the
+// value in place instead of copying it out for an UnmarshalJSON method; the
+// method stays for encoding/json users. Identifiers and timestamps get
+// liberal readers (see lenient.go): a string or a number for an id, every
+// timestamp form seen in the wild.
+var baseUnmarshalers = jsonv2.JoinUnmarshalers(
+	jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, m *Money) error {
+		v, err := dec.ReadValue()
+		if err != nil {
+			return err
+		}
+		return m.UnmarshalJSON(v)
+	}),
+	jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, id *OrderID) error {
+		s, err := readID(dec, orderIDType)
+		*id = OrderID(s)
+		return err
+	}),
+	jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, id *OrderItemID) error {
+		s, err := readID(dec, orderItemIDType)
+		*id = OrderItemID(s)
+		return err
+	}),
+	jsonv2.UnmarshalFromFunc(readTime),
+)
+
+var toleranceOptions = jsonv2.JoinOptions(
 	jsontext.AllowInvalidUTF8(true),
 	jsontext.AllowDuplicateNames(true),
 	jsonv2.MatchCaseInsensitiveNames(true),
-	jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
-		jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, m *Money) error {
-			v, err := dec.ReadValue()
-			if err != nil {
-				return err
-			}
-			return m.UnmarshalJSON(v)
-		}),
-		jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, _ *skipJSON) error {
-			return dec.SkipValue()
-		}),
-	)),
 )
+
+var decodeOptions = jsonv2.JoinOptions(toleranceOptions, jsonv2.WithUnmarshalers(baseUnmarshalers))
+
+// withoutItemsOptions decode like decodeOptions but skip the items of
+// every order without allocating (ListOrdersOptions.WithoutItems).
+var withoutItemsOptions = jsonv2.JoinOptions(toleranceOptions, jsonv2.WithUnmarshalers(jsonv2.JoinUnmarshalers(
+	baseUnmarshalers,
+	jsonv2.UnmarshalFromFunc(func(dec *jsontext.Decoder, _ *[]OrderItem) error {
+		return dec.SkipValue()
+	}),
+)))
+
+// decodeWith asks response.decode to use other options than decodeOptions.
+type decodeWith struct {
+	v    any
+	opts jsonv2.Options
+}
 
 // unmarshal decodes one JSON value of a marketplace answer into v.
 func unmarshal(data []byte, v any) error {

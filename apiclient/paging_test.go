@@ -37,7 +37,7 @@ func TestAllOrders(t *testing.T) {
 		m := newMarket()
 		m.b2b = pagedOrders(&requests, 0)
 		acct, _ := serve(t, m)
-		var ids []int64
+		var ids []apiclient.OrderID
 		for o, err := range acct.B2B.AllOrders(ctx, &apiclient.ListOrdersOptions{Limit: 2}) {
 			if err != nil {
 				t.Fatal(err)

@@ -76,7 +76,7 @@ func TestSandboxB2B(t *testing.T) {
 		t.Fatalf("page = %+v", page)
 	}
 	for _, o := range page.Orders {
-		if o.ID == 0 || o.OrderNr == "" || o.Status == "" || o.FullSum <= 0 || o.Currency == "" ||
+		if o.ID == "" || o.OrderNr == "" || o.Status == "" || o.FullSum <= 0 || o.Currency == "" ||
 			o.CreatedAt.IsZero() || len(o.Items) == 0 || o.Items[0].MarketplaceSKU == "" || o.Items[0].SalePrice <= 0 {
 			t.Errorf("order not fully decoded: %+v", o)
 		}

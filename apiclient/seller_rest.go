@@ -3,8 +3,6 @@ package apiclient
 import (
 	"context"
 	"net/http"
-	"net/url"
-	"strconv"
 	"time"
 )
 
@@ -17,6 +15,8 @@ type ReturnBoxesService struct {
 // ListReturnBoxesOptions are the query options of List.
 type ListReturnBoxesOptions struct {
 	// SellerID names the seller; it must be the token's seller (else 403).
+	// The contract profile sends it as seller_id, the lamoda profile as
+	// sellerId.
 	SellerID int64
 	// Page is the 1-based page number; 0 lets the server choose.
 	Page int
@@ -33,6 +33,13 @@ type ReturnBoxList struct {
 	Pages int
 	Total int
 	Boxes []ReturnBox
+	// Skipped counts the boxes of the answer that could not be read and
+	// are left out of Boxes; SkipReason says why the first one could not
+	// (bounded, never quoting the data).
+	Skipped    int
+	SkipReason string
+	// RequestID is the X-Request-ID the answer was requested with.
+	RequestID string
 }
 
 // ReturnBox is a box of returned goods.
@@ -48,36 +55,13 @@ type ReturnBox struct {
 	ShippedAt       *time.Time `json:"shipped_at,omitempty"`
 }
 
-type returnBoxListWire struct {
-	Data       []ReturnBox `json:"data"`
-	Pagination struct {
-		Page  int `json:"page"`
-		Limit int `json:"limit"`
-		Pages int `json:"pages"`
-		Total int `json:"total"`
-	} `json:"pagination"`
-}
-
 // List returns one page of return boxes. 429 and 503 answers are retried
 // with the backoff schedule (it is a read).
 func (s *ReturnBoxesService) List(ctx context.Context, opts *ListReturnBoxesOptions) (*ReturnBoxList, error) {
-	q := url.Values{}
-	if opts != nil {
-		if opts.SellerID != 0 {
-			q.Set("seller_id", strconv.FormatInt(opts.SellerID, 10))
-		}
-		if opts.Page != 0 {
-			q.Set("page", strconv.Itoa(opts.Page))
-		}
-		if opts.Limit != 0 {
-			q.Set("limit", strconv.Itoa(opts.Limit))
-		}
-		if opts.Status != "" {
-			q.Set("status", opts.Status)
-		}
-	}
+	q := s.a.c.wire.rest.returnBoxesQuery(opts)
 	st := s.a
-	var w returnBoxListWire
+	w := st.c.wire.rest.returnBoxesAnswer()
+	var reqID string
 	err := st.authed(ctx, st.seller, func(cs *callState, token string) error {
 		req := &request{op: "seller rest list return boxes", method: http.MethodGet,
 			url: joinURL(st.c.seller, "/api/v2/fbs/return-boxes", q), token: token, secrets: st.secrets(token)}
@@ -88,13 +72,16 @@ func (s *ReturnBoxesService) List(ctx context.Context, opts *ListReturnBoxesOpti
 		if resp.status < 200 || resp.status > 299 {
 			return restErrorBody(resp)
 		}
-		return resp.decode(&w)
+		reqID = resp.requestID
+		return resp.decode(w)
 	})
 	if err != nil {
 		return nil, err
 	}
-	return &ReturnBoxList{Page: w.Pagination.Page, Limit: w.Pagination.Limit, Pages: w.Pagination.Pages,
-		Total: w.Pagination.Total, Boxes: w.Data}, nil
+	list := w.list()
+	list.RequestID = reqID
+	st.c.noteSkips(ctx, "seller rest list return boxes", list.Skipped, list.SkipReason, reqID)
+	return list, nil
 }
 
 // restErrorBody decodes a seller REST error answer.

@@ -35,21 +35,34 @@ type NomenclatureList struct {
 	Pages         int            `json:"pages"`
 	Total         int            `json:"total"`
 	Nomenclatures []Nomenclature `json:"nomenclatures"`
+	// Skipped counts the records of the answer that could not be read and
+	// are left out of Nomenclatures; SkipReason says why the first one
+	// could not (bounded, never quoting the data).
+	Skipped    int    `json:"-"`
+	SkipReason string `json:"-"`
+	// RequestID is the X-Request-ID the answer was requested with.
+	RequestID string `json:"-"`
 }
 
-// Nomenclature is one product at one warehouse of a seller.
+// Nomenclature is one product (one size of a product card) at one
+// warehouse of a seller. The JSON tags are the contract profile's names;
+// the lamoda profile reads its own shape (wire_lamoda_rpc.go), which has
+// no warehouse (WarehouseCode is empty) and names the card (ParentSKU).
 type Nomenclature struct {
 	SellerID       int64  `json:"seller_id"`
 	WarehouseCode  string `json:"warehouse_code"`
 	Barcode        string `json:"barcode"`
 	MarketplaceSKU string `json:"marketplaceSku"`
-	SellerSKU      string `json:"sellerSku"`
-	Name           string `json:"name"`
-	Brand          string `json:"brand"`
-	Size           string `json:"size"`
-	Price          Money  `json:"price"`
-	SalePrice      Money  `json:"salePrice"`
-	Quantity       int    `json:"quantity"`
+	// ParentSKU is the product card the record is a size of (the lamoda
+	// profile's lamodaParentSku; empty in the contract profile).
+	ParentSKU string `json:"-"`
+	SellerSKU string `json:"sellerSku"`
+	Name      string `json:"name"`
+	Brand     string `json:"brand"`
+	Size      string `json:"size"`
+	Price     Money  `json:"price"`
+	SalePrice Money  `json:"salePrice"`
+	Quantity  int    `json:"quantity"`
 	// Status is one of "online", "in_moderation", "rejected", "disabled".
 	Status string `json:"status"`
 	// PriceUpdateStatus is one of "OK", "PROCESSING", "ERROR".
@@ -76,12 +89,23 @@ type StoreItem struct {
 // SetPricesRequest are the params of v1.nomenclatures.set-prices.
 type SetPricesRequest struct {
 	Prices []PriceUpdate `json:"prices"`
+	// SellerID is the seller the prices are for; the lamoda profile
+	// requires it (partner_id), the contract profile does not send it.
+	SellerID int64 `json:"-"`
+	// Force confirms a price change the marketplace's fraud check warned
+	// about (the lamoda profile's force); set it only after the user
+	// confirmed explicitly. The contract profile does not send it.
+	Force bool `json:"-"`
 }
 
-// PriceUpdate sets the prices of one product, keyed by its marketplace SKU.
+// PriceUpdate sets the prices of one product. The contract profile keys it
+// by MarketplaceSKU; the lamoda profile keys it by ParentSKU, the product
+// card, whose sizes all get the price (see Client.PricesByCard).
 type PriceUpdate struct {
 	MarketplaceSKU string `json:"marketplaceSku"`
-	Price          Money  `json:"price"`
+	// ParentSKU is the product card (lamoda profile only, required there).
+	ParentSKU string `json:"-"`
+	Price     Money  `json:"price"`
 	// SalePrice is the optional sale price; nil means none.
 	SalePrice *Money `json:"salePrice,omitempty"`
 	// SaleStartDate and SaleEndDate bound the sale (YYYY-MM-DD); "" = none.
@@ -96,17 +120,39 @@ type UpdateResult struct {
 	Updated    int         `json:"updated"`
 	ErrorCount int         `json:"error_count"`
 	Errors     []ItemError `json:"errors"`
+	// FraudValidations are the marketplace's price-check findings (lamoda
+	// profile): a "warning" or a "restriction" per product card, to be
+	// shown to the user; a change refused for one may be sent again with
+	// SetPricesRequest.Force once the user confirmed it.
+	FraudValidations []FraudValidation `json:"-"`
+}
+
+// FraudValidation is one price-check finding of the marketplace about a
+// product card's price change.
+type FraudValidation struct {
+	// ParentSKU is the product card.
+	ParentSKU string
+	// ChangedValue says what triggered the check: "black_price",
+	// "red_price", "sale_period" or "red_price_and_sale_period".
+	ChangedValue string
+	// Status is "warning" or "restriction".
+	Status string
+	// Promotions is the marketplace's list of the promotions concerned,
+	// as it sent it (JSON).
+	Promotions json.RawMessage
 }
 
 // ItemError is one item-level failure of a mass update, decoded from either
 // shape of the spec: A {warehouse_code, barcode, error{code, message}} or
 // B {marketplaceSku, code, messages[]}.
 type ItemError struct {
-	WarehouseCode  string   `json:"warehouse_code,omitempty"`
-	Barcode        string   `json:"barcode,omitempty"`
-	MarketplaceSKU string   `json:"marketplaceSku,omitempty"`
-	Code           int      `json:"code"`
-	Messages       []string `json:"messages,omitempty"`
+	WarehouseCode  string `json:"warehouse_code,omitempty"`
+	Barcode        string `json:"barcode,omitempty"`
+	MarketplaceSKU string `json:"marketplaceSku,omitempty"`
+	// ParentSKU is the product card the error is about (lamoda profile).
+	ParentSKU string   `json:"-"`
+	Code      int      `json:"code"`
+	Messages  []string `json:"messages,omitempty"`
 }
 
 // UnmarshalJSON decodes shape A or shape B (or a mix of both).
@@ -162,14 +208,25 @@ func (s *SellerService) ListNomenclatures(ctx context.Context, req *ListNomencla
 	if req == nil {
 		req = &ListNomenclaturesRequest{}
 	}
-	var out NomenclatureList
-	if err := s.call(ctx, "v1.nomenclatures.list", req, retryIdempotent, &out); err != nil {
+	st := s.a
+	params, w := st.c.wire.rpc.listCall(req)
+	var reqID string
+	const method = "v1.nomenclatures.list"
+	err := st.authed(ctx, st.seller, func(cs *callState, token string) error {
+		return st.rpc(ctx, cs, rpcCall{method: method, path: st.c.wire.rpc.path(method), params: params, policy: retryIdempotent, reqID: &reqID}, token, w)
+	})
+	if err != nil {
 		return nil, err
 	}
-	return &out, nil
+	list := w.list(req)
+	list.RequestID = reqID
+	st.c.noteSkips(ctx, "seller rpc "+method, list.Skipped, list.SkipReason, reqID)
+	return list, nil
 }
 
 // StoreNomenclatures mass-updates stock and status (v1.nomenclatures.store).
+// In the lamoda profile it sends nothing and returns a *NotSupportedError
+// (see Client.StockUpdates).
 // Item failures are in the result. 429 and 503 answers are retried (they
 // mean the request was not processed); a failure after sending returns an
 // error matching ErrOutcomeUnknown and is not replayed.
@@ -177,30 +234,39 @@ func (s *SellerService) StoreNomenclatures(ctx context.Context, req *StoreReques
 	if req == nil {
 		req = &StoreRequest{}
 	}
-	var out UpdateResult
-	if err := s.call(ctx, "v1.nomenclatures.store", req, retryUnprocessed, &out); err != nil {
+	method, params, out, err := s.a.c.wire.rpc.storeCall(req)
+	if err != nil {
 		return nil, err
 	}
-	return &out, nil
+	if err := s.call(ctx, method, params, retryUnprocessed, out); err != nil {
+		return nil, err
+	}
+	return out.result(), nil
 }
 
 // SetPrices sets prices (v1.nomenclatures.set-prices). Item failures are in
-// the result. Retries as StoreNomenclatures.
+// the result, and in the lamoda profile the fraud check's findings too.
+// Retries as StoreNomenclatures. In the lamoda profile every update needs
+// its ParentSKU and the request its SellerID; without them nothing is sent
+// and a *RequestError (ErrValidation) is returned.
 func (s *SellerService) SetPrices(ctx context.Context, req *SetPricesRequest) (*UpdateResult, error) {
 	if req == nil {
 		req = &SetPricesRequest{}
 	}
-	var out UpdateResult
-	if err := s.call(ctx, "v1.nomenclatures.set-prices", req, retryUnprocessed, &out); err != nil {
+	params, out, err := s.a.c.wire.rpc.setPricesCall(req)
+	if err != nil {
 		return nil, err
 	}
-	return &out, nil
+	if err := s.call(ctx, "v1.nomenclatures.set-prices", params, retryUnprocessed, out); err != nil {
+		return nil, err
+	}
+	return out.result(), nil
 }
 
 func (s *SellerService) call(ctx context.Context, method string, params any, pol retryPolicy, out any) error {
 	st := s.a
 	return st.authed(ctx, st.seller, func(cs *callState, token string) error {
-		return st.rpc(ctx, cs, rpcCall{method: method, path: "/jsonrpc", params: params, policy: pol}, token, out)
+		return st.rpc(ctx, cs, rpcCall{method: method, path: st.c.wire.rpc.path(method), params: params, policy: pol}, token, out)
 	})
 }
 
@@ -210,6 +276,7 @@ type rpcCall struct {
 	path   string
 	params any
 	policy retryPolicy
+	reqID  *string // when not nil, receives the X-Request-ID of the answer decoded
 }
 
 type rpcRequestWire struct {
@@ -263,6 +330,9 @@ func (st *accountState) rpc(ctx context.Context, cs *callState, call rpcCall, to
 	}
 	if !w.Result.present {
 		return writeOutcome(req, resp, resp.unexpected("JSON-RPC response without result or error"))
+	}
+	if call.reqID != nil {
+		*call.reqID = resp.requestID
 	}
 	return nil
 }

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
@@ -303,10 +304,20 @@ func (a *Account) Token(ctx context.Context, kind TokenKind) (Token, error) {
 	return a.st.b2b.token(ctx)
 }
 
-// secrets lists the values to scrub from every answer for this account.
+// secrets lists the values to scrub from every answer, log line and error
+// for this account: the client secret, also in the forms a URL query and
+// a URL path give it (the lamoda profile's B2B token request carries it in
+// its query), and extra (tokens).
 func (st *accountState) secrets(extra ...string) []string {
-	out := make([]string, 0, 2+len(extra))
-	out = append(out, st.creds.ClientSecret)
+	out := make([]string, 0, 4+len(extra))
+	sec := st.creds.ClientSecret
+	out = append(out, sec)
+	if q := url.QueryEscape(sec); q != sec {
+		out = append(out, q)
+	}
+	if p := url.PathEscape(sec); p != sec && p != url.QueryEscape(sec) {
+		out = append(out, p)
+	}
 	out = append(out, extra...)
 	return out
 }
@@ -496,12 +507,6 @@ type tokenResponse struct {
 	RefreshToken string          `json:"refresh_token"`
 }
 
-type tokenParams struct {
-	ClientID     string `json:"client_id"`
-	ClientSecret string `json:"client_secret"`
-	GrantType    string `json:"grant_type"`
-}
-
 // newToken computes the token's timing: the stated expires_in if sane
 // (else ShortTokenLifetime), shortened by the JWT's own exp when that is
 // earlier. The JWT is parsed without verification, for timing only; its
@@ -560,15 +565,17 @@ func jwtLifetime(access string, issued time.Time) (time.Duration, bool) {
 	return d, true
 }
 
-// fetchB2BToken issues a B2B token: POST {b2b}/auth/token with a JSON body.
+// fetchB2BToken issues a B2B token at {b2b}/auth/token, as the wire
+// profile asks it: POST with a JSON body (contract) or GET with the query
+// (lamoda). Both answer in snake_case.
 func (st *accountState) fetchB2BToken(ctx context.Context) (Token, error) {
 	c := st.c
 	base, err := c.b2bBase(st.creds.Environment)
 	if err != nil {
 		return Token{}, err
 	}
-	body, _ := json.Marshal(tokenParams{ClientID: st.creds.ClientID, ClientSecret: st.creds.ClientSecret, GrantType: "client_credentials"})
-	req := &request{op: "b2b token", method: "POST", url: joinURL(base, "/auth/token", nil), body: body, secrets: st.secrets()}
+	method, target, body := c.wire.b2b.tokenRequest(base, st.creds)
+	req := &request{op: "b2b token", method: method, url: target, body: body, secrets: st.secrets()}
 	issued := c.now()
 	resp, err := c.send(ctx, c.newCallState(ctx), retryIdempotent, req, b2bErrorBody)
 	if err != nil {
@@ -593,15 +600,18 @@ func (st *accountState) fetchB2BToken(ctx context.Context) (Token, error) {
 }
 
 // fetchSellerToken issues a seller token with the JSON-RPC method
-// v1.tokens.create.
+// v1.tokens.create, in the wire profile's params and result shapes.
 func (st *accountState) fetchSellerToken(ctx context.Context) (Token, error) {
 	c := st.c
-	params := tokenParams{ClientID: st.creds.ClientID, ClientSecret: st.creds.ClientSecret, GrantType: "client_credentials"}
+	params, answer := c.wire.rpc.tokenCall(st.creds)
+	path := c.sellerTokenPath
+	if c.wire.profile != ProfileContract {
+		path = c.wire.rpc.path("v1.tokens.create")
+	}
 	issued := c.now()
-	var tr tokenResponse
 	err := st.rpc(ctx, c.newCallState(ctx), rpcCall{
-		method: "v1.tokens.create", path: c.sellerTokenPath, params: params, policy: retryIdempotent,
-	}, "", &tr)
+		method: "v1.tokens.create", path: path, params: params, policy: retryIdempotent,
+	}, "", answer)
 	if err != nil {
 		var re *RPCError
 		if errors.As(err, &re) && (re.Code == 401 || re.Code == 403 || re.Code == RPCInvalidParams) {
@@ -613,8 +623,9 @@ func (st *accountState) fetchSellerToken(ctx context.Context) (Token, error) {
 		}
 		return Token{}, err
 	}
+	tr := answer.token()
 	if tr.AccessToken == "" {
-		return Token{}, &UnexpectedResponseError{Op: "seller rpc v1.tokens.create", Reason: "token result without access_token"}
+		return Token{}, &UnexpectedResponseError{Op: "seller rpc v1.tokens.create", Reason: "token result without an access token"}
 	}
 	return c.newToken(tr, issued), nil
 }

@@ -29,6 +29,7 @@ func (a *App) account(c echo.Context) *apiclient.Account {
 // says so.
 func (a *App) pageContext(c echo.Context) context.Context {
 	ctx := boundedContext(c, c.Request().Context(), a.deps.UpstreamTimeout)
+	ctx = apiclient.WithSkips(ctx, pageSkips(c))
 	return apiclient.WithRetryBudget(ctx, a.deps.PageRetryBudget)
 }
 

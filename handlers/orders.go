@@ -116,7 +116,7 @@ func (a *App) OrderDetail(c echo.Context) error {
 	loadResendStates(session(c)).apply(&v.Resend, a.deps.Now())
 	for _, it := range o.Items {
 		v.Items = append(v.Items, pages.OrderItemRow{
-			ID: strconv.FormatInt(it.ID, 10), SKU: it.SKU, MarketplaceSKU: it.MarketplaceSKU, Description: it.Description,
+			ID: string(it.ID), SKU: it.SKU, MarketplaceSKU: it.MarketplaceSKU, Description: it.Description,
 			Size: it.Size, Status: it.Status, SalePrice: format.Money(int64(it.SalePrice)), PaidPrice: format.Money(int64(it.PaidPrice)),
 		})
 	}

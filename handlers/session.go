@@ -82,6 +82,7 @@ func (a *App) chrome(c echo.Context, title, active string) layouts.Chrome {
 		Active:    active,
 		Demo:      a.deps.Demo,
 		RequestID: requestIDOf(c.Request().Context()),
+		Skipped:   a.noteSkipped(c),
 		Assets:    layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX)},
 	}
 	sess := session(c)

@@ -97,7 +97,8 @@ func sniffClientID(body []byte) string {
 	var probe struct {
 		ClientID any `json:"client_id"`
 		Params   struct {
-			ClientID any `json:"client_id"`
+			ClientID      any `json:"client_id"`
+			ClientIDCamel any `json:"clientId"`
 		} `json:"params"`
 	}
 	if json.Unmarshal(body, &probe) != nil {
@@ -109,7 +110,10 @@ func sniffClientID(body []byte) string {
 	if v, ok := probe.ClientID.(string); ok {
 		return v
 	}
-	v, _ := probe.Params.ClientID.(string)
+	if v, ok := probe.Params.ClientID.(string); ok {
+		return v
+	}
+	v, _ := probe.Params.ClientIDCamel.(string)
 	return v
 }
 
@@ -188,9 +192,16 @@ func (s *Sandbox) handleOrders(c *call) *response {
 	if fe != nil {
 		errs = append(errs, *fe)
 	}
-	status := vals.Get("status")
-	if status != "" && !validOrderStatus(status) {
-		errs = append(errs, b2bFieldError{Field: "status", Message: msgChoice})
+	var status string
+	if s.lamoda() {
+		var ferrs []b2bFieldError
+		status, ferrs = lamodaOrderStatus(vals)
+		errs = append(errs, ferrs...)
+	} else {
+		status = vals.Get("status")
+		if status != "" && !validOrderStatus(status) {
+			errs = append(errs, b2bFieldError{Field: "status", Message: msgChoice})
+		}
 	}
 	if len(errs) > 0 {
 		return b2bValidation(errs...)
@@ -209,7 +220,9 @@ func (s *Sandbox) handleOrders(c *call) *response {
 
 	link := func(p int) halLink {
 		q := url.Values{"page": {strconv.Itoa(p)}, "limit": {strconv.Itoa(limit)}}
-		if status != "" {
+		if status != "" && s.lamoda() {
+			q.Set("filter", "status="+status)
+		} else if status != "" {
 			q.Set("status", status)
 		}
 		return halLink{Href: c.prefix + "/api/v1/orders?" + q.Encode()}
@@ -225,9 +238,13 @@ func (s *Sandbox) handleOrders(c *call) *response {
 	}
 	linksJSON, _ := marshalJSON(links)
 
+	raw := func(o *order) []byte { return o.raw }
+	if s.lamoda() {
+		raw = func(o *order) []byte { return o.rawLamoda }
+	}
 	size := 160 + len(linksJSON)
 	for _, o := range list[lo:hi] {
-		size += len(o.raw) + 1
+		size += len(raw(o)) + 1
 	}
 	buf := make([]byte, 0, size)
 	buf = append(buf, `{"page":`...)
@@ -243,7 +260,7 @@ func (s *Sandbox) handleOrders(c *call) *response {
 		if i > 0 {
 			buf = append(buf, ',')
 		}
-		buf = append(buf, o.raw...)
+		buf = append(buf, raw(o)...)
 	}
 	buf = append(buf, `]},"_links":`...)
 	buf = append(buf, linksJSON...)

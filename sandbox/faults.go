@@ -27,9 +27,10 @@ const (
 	FaultHang                           // no answer until the request's context is done
 	FaultHTML                           // a proxy's HTML 502 Bad Gateway page
 	FaultUnauthorized                   // 401 in the interface's auth error shape, as for an access token the marketplace no longer accepts
+	FaultWildRecords                    // a list answer as the marketplace writes it in the wild: its first record with a string id, Moscow-time "YYYY-MM-DD hh:mm:ss" timestamps and nulls, and one unreadable record after it
 )
 
-var faultKindNames = []string{"rate_limit", "unavailable", "internal", "malformed_json", "truncated", "reset", "hang", "html", "unauthorized"}
+var faultKindNames = []string{"rate_limit", "unavailable", "internal", "malformed_json", "truncated", "reset", "hang", "html", "unauthorized", "wild_records"}
 
 // String returns the kind's name as used by the admin surface, e.g. "rate_limit".
 func (k FaultKind) String() string {
@@ -58,7 +59,9 @@ func (k *FaultKind) UnmarshalText(b []byte) error {
 	return fmt.Errorf("unknown fault kind %q; known: %s", b, strings.Join(faultKindNames, ", "))
 }
 
-func (k FaultKind) beforeHandler() bool { return k != FaultMalformedJSON && k != FaultTruncated }
+func (k FaultKind) beforeHandler() bool {
+	return k != FaultMalformedJSON && k != FaultTruncated && k != FaultWildRecords
+}
 
 // Fault describes an injected failure.
 type Fault struct {
@@ -195,6 +198,8 @@ func (s *Sandbox) serveFault(w http.ResponseWriter, c *call, f Fault, resp *resp
 		body := append([]byte(nil), resp.body[:len(resp.body)/2]...)
 		resp = &response{status: resp.status, ctype: ctypeJSON, header: resp.header,
 			body: append(body, "<<malformed>>"...)}
+	case FaultWildRecords:
+		resp = &response{status: resp.status, ctype: resp.ctype, header: resp.header, body: wildRecords(resp.body)}
 	case FaultTruncated:
 		h := w.Header()
 		for k, v := range resp.header {

@@ -73,7 +73,8 @@ type sellerData struct {
 	orderByNr      map[string]*order
 	products       []*product
 	productBySKU   map[string]*product
-	records        []*record // list order
+	cards          map[string][]*product // parent SKU -> the card's sizes, in list order
+	records        []*record             // list order
 	recordByKey    map[string]*record
 	warehouses     []string
 	boxes          []*returnBox // newest first
@@ -87,6 +88,7 @@ type order struct {
 	status    string
 	createdAt time.Time
 	raw       json.RawMessage // pre-encoded wire form: orders never change
+	rawLamoda json.RawMessage // the same order as the lamoda profile writes it
 }
 
 type orderJSON struct {
@@ -119,6 +121,9 @@ type orderItemJSON struct {
 // by the product's records in every warehouse.
 type product struct {
 	sku, sellerSKU, barcode, name, brand, size string
+	// parent is the product card the product is a size of; the lamoda
+	// profile prices cards, and a card's sizes share its price.
+	parent string
 
 	price, salePrice money
 	priceStatus      string // OK or ERROR when no change is pending
@@ -306,6 +311,7 @@ func buildFixtures(seed int64, start time.Time, hostile bool, products int) *fix
 			ordersByStatus: map[string][]*order{},
 			orderByNr:      map[string]*order{},
 			productBySKU:   map[string]*product{},
+			cards:          map[string][]*product{},
 			recordByKey:    map[string]*record{},
 			boxesByStatus:  map[string][]*returnBox{},
 			boxByCode:      map[string]*returnBox{},
@@ -329,6 +335,7 @@ func buildFixtures(seed int64, start time.Time, hostile bool, products int) *fix
 		for i := range products {
 			fx.addProduct(sd, genProduct(r, id, i, start), r, start)
 		}
+		groupCards(sd, len(bad))
 		fx.genOrders(sd, r, start, bad)
 		genBoxes(sd, r, start)
 		for i := 1; i <= giftCertsPerSeller; i++ {
@@ -343,6 +350,28 @@ func buildFixtures(seed int64, start time.Time, hostile bool, products int) *fix
 		fx.sellers[id] = sd
 	}
 	return fx
+}
+
+// sizesPerCard is how many consecutive regular products make one product
+// card (hostile products are cards of their own).
+const sizesPerCard = 3
+
+// groupCards assigns every product to a product card: the card's parent
+// SKU is the first 12 characters of its first size's SKU, as the
+// marketplace's parent SKUs are of its SKUs. It uses no randomness, so
+// the rest of the fixtures do not depend on it.
+func groupCards(sd *sellerData, hostile int) {
+	parent := ""
+	for i, p := range sd.products {
+		if i < hostile || (i-hostile)%sizesPerCard == 0 {
+			parent = p.sku[:12]
+			for n := 2; len(sd.cards[parent]) > 0; n++ {
+				parent = fmt.Sprintf("%s%d", p.sku[:12], n)
+			}
+		}
+		p.parent = parent
+		sd.cards[parent] = append(sd.cards[parent], p)
+	}
 }
 
 func (fx *fixtures) uniqueSKU(r *rand.Rand) string {
@@ -507,7 +536,11 @@ func (fx *fixtures) genOrders(sd *sellerData, r *rand.Rand, start time.Time, hos
 		if err != nil {
 			panic(err) // fixtures are plain data; this cannot fail
 		}
-		ord := &order{nr: nr, status: status, createdAt: created, raw: raw}
+		rawLamoda, err := marshalJSON(lamodaOrder(o))
+		if err != nil {
+			panic(err)
+		}
+		ord := &order{nr: nr, status: status, createdAt: created, raw: raw, rawLamoda: rawLamoda}
 		sd.orders = append(sd.orders, ord)
 		sd.ordersByStatus[status] = append(sd.ordersByStatus[status], ord)
 		sd.orderByNr[nr] = ord

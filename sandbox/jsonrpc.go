@@ -153,7 +153,15 @@ func (s *Sandbox) prepareRPC(c *call) {
 		c.rpcErr = e
 		return
 	}
-	route, known := rpcMethods[req.method]
+	methods := rpcMethods
+	if s.lamoda() {
+		if e := checkLamodaID(req); e != nil {
+			c.rpcErr = e
+			return
+		}
+		methods = lamodaRPCMethods
+	}
+	route, known := methods[req.method]
 	if !known || (c.subpath != "" && req.method != c.subpath) {
 		c.rpcErr = &rpcError{Code: codeMethodNotFound, Message: "Method not found",
 			Data: map[string]string{"method": req.method}, id: req.id}
@@ -175,10 +183,19 @@ func (s *Sandbox) handleRPC(c *call) *response {
 		result any
 		e      *rpcError
 	)
-	if c.route == RouteRPCTokens {
+	if c.route == RouteRPCTokens && s.lamoda() {
+		result, e = s.lamodaTokensCreate(c.rpc.params)
+	} else if c.route == RouteRPCTokens {
 		result, e = s.rpcTokensCreate(c.rpc.params)
 	} else if c.authErr != nil {
 		e = rpcUnauthorized(c.authErr.reason)
+	} else if s.lamoda() {
+		switch c.route {
+		case RouteRPCList:
+			result, e = s.lamodaList(c.auth, c.rpc.params)
+		case RouteRPCSetPrices:
+			result, e = s.lamodaSetPrices(c.auth, c.rpc.params)
+		}
 	} else {
 		switch c.route {
 		case RouteRPCList:

@@ -8,6 +8,7 @@ import "time"
 type Product struct {
 	SellerID          int64
 	MarketplaceSKU    string
+	ParentSKU         string // the product card (the lamoda profile prices cards)
 	SellerSKU         string
 	Barcode           string
 	Name, Brand, Size string
@@ -31,7 +32,7 @@ func (s *Sandbox) Products(sellerID int64) []Product {
 	for _, p := range sd.products {
 		price, sale, status, _ := p.effective(now)
 		out = append(out, Product{
-			SellerID: sellerID, MarketplaceSKU: p.sku, SellerSKU: p.sellerSKU, Barcode: p.barcode,
+			SellerID: sellerID, MarketplaceSKU: p.sku, ParentSKU: p.parent, SellerSKU: p.sellerSKU, Barcode: p.barcode,
 			Name: p.name, Brand: p.brand, Size: p.size, Price: int64(price), SalePrice: int64(sale),
 			PriceUpdateStatus: status, Warehouses: append([]string(nil), sd.warehouses...),
 		})

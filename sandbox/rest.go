@@ -73,10 +73,11 @@ func (s *Sandbox) handleReturnBoxes(c *call) *response {
 	}
 	var details []restDetail
 	var seller int64
-	if v, ok := vals["seller_id"]; !ok || v[0] == "" {
-		details = append(details, restDetail{Field: "seller_id", Issue: issueRequired})
+	sp := s.sellerParam()
+	if v, ok := vals[sp]; !ok || v[0] == "" {
+		details = append(details, restDetail{Field: sp, Issue: issueRequired})
 	} else if n, err := strconv.ParseInt(v[0], 10, 64); err != nil || n <= 0 {
-		details = append(details, restDetail{Field: "seller_id", Issue: "must be a positive integer"})
+		details = append(details, restDetail{Field: sp, Issue: "must be a positive integer"})
 	} else {
 		seller = n
 	}
@@ -127,6 +128,9 @@ func (s *Sandbox) handleReturnBoxes(c *call) *response {
 		list = filtered
 	}
 	lo, hi, pages := pageBounds(len(list), page, limit)
+	if s.lamoda() {
+		return lamodaBoxes(page, limit, pages, len(list), list[lo:hi])
+	}
 	pag, _ := marshalJSON(paginationJSON{Page: page, Limit: limit, Pages: pages, Total: len(list)})
 	size := 32 + len(pag)
 	for _, b := range list[lo:hi] {

@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -65,7 +66,10 @@ type Options struct {
 	// (default 200, each in every warehouse); benchmarks raise it to send
 	// 10,000 distinct SKUs in one mass update.
 	ProductsPerSeller int
-	Logger            *slog.Logger // nil = discard
+	// Profile is the wire profile served: ProfileContract ("" means it)
+	// or ProfileLamoda. New panics on any other value.
+	Profile string
+	Logger  *slog.Logger // nil = discard
 }
 
 // Sandbox is the emulator. It is an http.Handler and safe for concurrent use.
@@ -120,6 +124,13 @@ func New(opts Options) *Sandbox {
 	}
 	if opts.PriceApplyDelay < 0 {
 		opts.PriceApplyDelay = 0
+	}
+	switch opts.Profile {
+	case "":
+		opts.Profile = ProfileContract
+	case ProfileContract, ProfileLamoda:
+	default:
+		panic("sandbox: unknown Profile " + strconv.Quote(opts.Profile))
 	}
 	log := opts.Logger
 	if log == nil {
@@ -284,7 +295,19 @@ func (s *Sandbox) route(r *http.Request) *call {
 	c := &call{r: r, route: RouteNotFound, iface: ifaceB2B, env: envB2BProduction}
 	c.handle = func(c *call) *response { return notFound(c) }
 	path := r.URL.Path
+	if s.lamoda() && strings.HasPrefix(path, "/jsonrpc/v1/") {
+		// The gateway calls each method at its own path.
+		c.iface, c.env, c.route = ifaceRPC, envSeller, RouteRPCInvalid
+		c.subpath = "v1." + path[len("/jsonrpc/v1/"):]
+		c.handle = s.handleRPC
+		c.allow = allowOnly(r, http.MethodPost)
+		return c
+	}
 	switch {
+	case s.lamoda() && (path == "/jsonrpc" || path == "/jsonrpc/"):
+		c.iface, c.env = ifaceRPC, envSeller
+		c.handle = func(c *call) *response { return rpcHTTPNotFound(c) }
+		return c
 	case path == "/jsonrpc" || path == "/jsonrpc/":
 		c.iface, c.env, c.route = ifaceRPC, envSeller, RouteRPCInvalid
 		c.handle = s.handleRPC
@@ -322,7 +345,11 @@ func (s *Sandbox) route(r *http.Request) *call {
 	switch {
 	case path == "/auth/token":
 		c.route, c.handle = RouteB2BToken, s.handleB2BToken
-		c.allow = allowOnly(r, http.MethodPost, http.MethodGet)
+		if s.lamoda() {
+			c.allow = allowOnly(r, http.MethodGet) // the query, never a body
+		} else {
+			c.allow = allowOnly(r, http.MethodPost, http.MethodGet)
+		}
 	case path == "/api/v1/orders":
 		c.route, c.handle = RouteB2BOrders, s.handleOrders
 		c.allow = allowOnly(r, http.MethodGet)

@@ -18,6 +18,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"syscall"
 	"text/tabwriter"
 	"time"
@@ -47,6 +48,7 @@ type config struct {
 	resendProcessing time.Duration
 	priceApplyDelay  time.Duration
 	frozen           bool
+	profile          string
 	logLevel         slog.Level
 }
 
@@ -62,12 +64,16 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.DurationVar(&cfg.resendProcessing, "resend-processing", sandbox.DefaultResendProcessing, "how long resent notifications stay processing (sandbox clock)")
 	fs.DurationVar(&cfg.priceApplyDelay, "price-apply-delay", 0, "PROCESSING phase of a price change (sandbox clock); 0 applies at once")
 	fs.BoolVar(&cfg.frozen, "frozen-clock", false, "keep the clock at the fixed start date (moved only by /_sandbox/clock/advance) instead of following the wall clock")
+	fs.StringVar(&cfg.profile, "profile", sandbox.ProfileContract, "wire profile served: contract (the interface contract) or lamoda (the marketplace's published shapes)")
 	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log level: DEBUG, INFO, WARN or ERROR")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
 	}
 	if fs.NArg() > 0 {
 		return cfg, fmt.Errorf("unexpected arguments: %v", fs.Args())
+	}
+	if !slices.Contains(sandbox.Profiles(), cfg.profile) {
+		return cfg, fmt.Errorf("unknown -profile %q: want one of %v", cfg.profile, sandbox.Profiles())
 	}
 	if cfg.tokenTTL <= 0 || cfg.resendProcessing <= 0 || cfg.priceApplyDelay < 0 {
 		return cfg, errors.New("durations must be positive (price-apply-delay may be 0)")
@@ -90,6 +96,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		Admin:            cfg.admin,
 		Hostile:          cfg.hostile,
 		Live:             !cfg.frozen,
+		Profile:          cfg.profile,
 		Logger:           logger,
 	})
 
@@ -107,7 +114,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
-	logger.Info("sandbox listening", "origin", origin, "admin", cfg.admin, "seed", cfg.seed)
+	logger.Info("sandbox listening", "origin", origin, "admin", cfg.admin, "seed", cfg.seed, "profile", cfg.profile)
 
 	select {
 	case err := <-errc:
@@ -129,7 +136,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 }
 
 func printBanner(w io.Writer, origin string, cfg config) {
-	fmt.Fprintf(w, "Seller Desk marketplace sandbox\n\n")
+	fmt.Fprintf(w, "Seller Desk marketplace sandbox (wire profile %s)\n\n", cfg.profile)
 	fmt.Fprintf(w, "  {b2b_base_url}       %s\n", origin)
 	fmt.Fprintf(w, "  {b2b_demo_base_url}  %s/test\n", origin)
 	fmt.Fprintf(w, "  {seller_base_url}    %s  (JSON-RPC %s/jsonrpc, REST %s/api/v2/...)\n", origin, origin, origin)

@@ -12,6 +12,7 @@ type Chrome struct {
 	Demo         bool
 	RefreshAfter int // seconds; above zero the page reloads itself (busy marketplace)
 	RequestID    string
+	Skipped      int // marketplace records left out of the page because they could not be read
 }
 
 // Assets are the cache-busted URLs of the stylesheet and scripts.
