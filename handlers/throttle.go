@@ -24,8 +24,14 @@ type LoginLimits struct {
 	// Window forgets failures this long after the last one (15m).
 	Window time.Duration
 	// MaxEntries bounds the memory of the throttle: past it, expired
-	// entries are swept and then the stalest is evicted (10,000).
+	// entries are swept; if none has expired, attempts that need a new
+	// entry are refused until one does (fail closed: evicting a live entry
+	// would let a spray of other keys wipe a lockout) (10,000).
 	MaxEntries int
+	// MaxClientsPerAddress bounds how many distinct client ids one address
+	// may try within Window, so one address cannot spread its guesses over
+	// many client ids (20).
+	MaxClientsPerAddress int
 }
 
 func (l LoginLimits) withDefaults() LoginLimits {
@@ -47,6 +53,9 @@ func (l LoginLimits) withDefaults() LoginLimits {
 	if l.MaxEntries <= 0 {
 		l.MaxEntries = 10_000
 	}
+	if l.MaxClientsPerAddress <= 0 {
+		l.MaxClientsPerAddress = 20
+	}
 	return l
 }
 
@@ -65,6 +74,18 @@ type throttleEntry struct {
 	failures int
 	last     time.Time // last counted attempt
 	until    time.Time // no attempt before this
+	// clients are the client ids an address tried, with the time of the
+	// last try (address entries only).
+	clients map[string]time.Time
+}
+
+// expiry is when the entry may be forgotten: its window has passed and no
+// wait is running.
+func (e *throttleEntry) expiry(window time.Duration) time.Time {
+	if t := e.last.Add(window); t.After(e.until) {
+		return t
+	}
+	return e.until
 }
 
 // throttleKeys names the counters of one login attempt.
@@ -97,18 +118,32 @@ func (t *loginThrottle) rule(key string) (free, most int) {
 }
 
 // begin starts an attempt: it returns the time before which no attempt is
-// allowed (and counts nothing) when a key is waiting, else counts the
-// attempt as failed and returns the zero time.
+// allowed (and counts nothing) when a key is waiting, the table is full or
+// the address has tried too many client ids, else counts the attempt as
+// failed and returns the zero time.
 func (t *loginThrottle) begin(k throttleKeys, now time.Time) time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if until := t.blockedUntil(k, now); !until.IsZero() {
 		return until
 	}
+	if until := t.room(k, now); !until.IsZero() {
+		return until
+	}
 	for _, key := range k.list() {
-		e := t.entry(key, now)
+		e := t.entries[key]
+		if e == nil {
+			e = &throttleEntry{}
+			t.entries[key] = e
+		}
 		if now.Sub(e.last) > t.limits.Window {
 			e.failures = 0
+		}
+		if key == k.ip {
+			if e.clients == nil {
+				e.clients = map[string]time.Time{}
+			}
+			e.clients[k.client] = now
 		}
 		e.failures++
 		e.last = now
@@ -142,12 +177,16 @@ func (t *loginThrottle) blockedUntil(k throttleKeys, now time.Time) time.Time {
 	return until
 }
 
-// succeeded forgets the failures of both keys.
+// succeeded forgets the failures of the client id that logged in and takes
+// this one attempt back from its address. The address keeps every other
+// failure: one valid login must not wipe the guesses made at other client
+// ids from the same address.
 func (t *loginThrottle) succeeded(k throttleKeys) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for _, key := range k.list() {
-		delete(t.entries, key)
+	delete(t.entries, k.client)
+	if k.ip != "" {
+		t.uncountKeys(k.ip)
 	}
 }
 
@@ -156,7 +195,13 @@ func (t *loginThrottle) succeeded(k throttleKeys) {
 func (t *loginThrottle) uncount(k throttleKeys) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	for _, key := range k.list() {
+	t.uncountKeys(k.list()...)
+}
+
+// uncountKeys takes one counted attempt back from each key. The caller
+// holds mu.
+func (t *loginThrottle) uncountKeys(keys ...string) {
+	for _, key := range keys {
 		e := t.entries[key]
 		if e == nil {
 			continue
@@ -165,7 +210,7 @@ func (t *loginThrottle) uncount(k throttleKeys) {
 		if free, _ := t.rule(key); e.failures <= free {
 			e.until = time.Time{}
 		}
-		if e.failures <= 0 {
+		if e.failures <= 0 && len(e.clients) == 0 {
 			delete(t.entries, key)
 		}
 	}
@@ -178,31 +223,45 @@ func (k throttleKeys) list() []string {
 	return []string{k.ip, k.client}
 }
 
-// entry returns the key's entry, making room when the table is full.
-func (t *loginThrottle) entry(key string, now time.Time) *throttleEntry {
-	if e := t.entries[key]; e != nil {
-		return e
-	}
-	if len(t.entries) >= t.limits.MaxEntries {
-		for k, e := range t.entries {
-			if now.Sub(e.last) > t.limits.Window && !e.until.After(now) {
-				delete(t.entries, k)
-			}
+// room reports until when an attempt must wait because the throttle
+// cannot track it (zero: it can): the table is full of entries that have
+// not expired, or the address has tried too many other client ids within
+// the window. Nothing is ever evicted before it expires. The caller holds
+// mu.
+func (t *loginThrottle) room(k throttleKeys, now time.Time) time.Time {
+	need := 0
+	for _, key := range k.list() {
+		if t.entries[key] == nil {
+			need++
 		}
 	}
-	if len(t.entries) >= t.limits.MaxEntries {
-		var stalest string
-		var at time.Time
-		for k, e := range t.entries {
-			if stalest == "" || e.last.Before(at) {
-				stalest, at = k, e.last
+	if need > 0 && len(t.entries)+need > t.limits.MaxEntries {
+		var next time.Time
+		for key, e := range t.entries {
+			if exp := e.expiry(t.limits.Window); !exp.After(now) {
+				delete(t.entries, key)
+			} else if next.IsZero() || exp.Before(next) {
+				next = exp
 			}
 		}
-		delete(t.entries, stalest)
+		if len(t.entries)+need > t.limits.MaxEntries {
+			return next
+		}
 	}
-	e := &throttleEntry{}
-	t.entries[key] = e
-	return e
+	if e := t.entries[k.ip]; k.ip != "" && e != nil {
+		var oldest time.Time
+		for id, at := range e.clients {
+			if now.Sub(at) > t.limits.Window {
+				delete(e.clients, id)
+			} else if oldest.IsZero() || at.Before(oldest) {
+				oldest = at
+			}
+		}
+		if _, known := e.clients[k.client]; !known && len(e.clients) >= t.limits.MaxClientsPerAddress {
+			return oldest.Add(t.limits.Window)
+		}
+	}
+	return time.Time{}
 }
 
 // size is the number of tracked keys (for tests).
