@@ -44,6 +44,9 @@ type Deps struct {
 	// chunk, so a hanging marketplace costs the user a clear message, not a
 	// spinning tab; 0 means 30 s.
 	UpstreamTimeout time.Duration
+	// BodyReadTimeout bounds how long a request body may take to arrive;
+	// the upstream budget starts only once it is in. 0 means 30 s.
+	BodyReadTimeout time.Duration
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names the
 	// client (for login throttling and logs); empty trusts none, and the
 	// peer address is the client.
@@ -91,6 +94,9 @@ func New(d Deps) (*App, error) {
 	}
 	if d.BulkRetryBudget <= 0 {
 		d.BulkRetryBudget = 60 * time.Second
+	}
+	if d.BodyReadTimeout <= 0 {
+		d.BodyReadTimeout = 30 * time.Second
 	}
 	if d.UpstreamTimeout <= 0 {
 		d.UpstreamTimeout = 30 * time.Second

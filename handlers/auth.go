@@ -152,7 +152,13 @@ func (a *App) LoginSubmit(c echo.Context) error {
 			msg += fmt.Sprintf(" After several failed attempts, the next one is possible at %s.", format.Clock(until))
 		}
 		if status == 0 {
-			return err
+			// The marketplace failed before judging the credentials (an
+			// error status, an unreadable answer, no answer): say so on the
+			// form, never as a rejection.
+			v := a.describe(ctx, err)
+			status = v.Status
+			msg = fmt.Sprintf("The marketplace's login service failed (%s), so the credentials were not checked. Try again in a moment; if it persists, quote request id %s.",
+				strings.ToLower(strings.TrimSuffix(v.Title, ".")), v.RequestID)
 		}
 		f.FormError = msg
 		return a.renderLogin(c, status, f)
@@ -194,9 +200,6 @@ func (a *App) Logout(c echo.Context) error {
 		a.logger(c.Request().Context()).Info("logged out", "client_id", sess.Data().ClientID)
 	}
 	sess.Destroy()
-	if err := a.saveSession(c); err != nil {
-		return err
-	}
 	// No new session just for a goodbye: the login page reads the query.
 	return a.redirect(c, "/login?logged_out=1")
 }

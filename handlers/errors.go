@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -66,7 +67,7 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 	var ss *sessionStoreError
 	switch {
 	case errors.As(err, &ss):
-		v.Status, v.Title = http.StatusServiceUnavailable, "Session store unavailable"
+		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, "Session store unavailable", 5
 		v.Message = "The dashboard cannot reach its session store right now. Nothing was sent to the marketplace; try again in a moment."
 	case errors.As(err, &rl):
 		v.Status = http.StatusServiceUnavailable
@@ -97,6 +98,14 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 	case errors.Is(err, apiclient.ErrUnexpectedResponse):
 		v.Status, v.Title = http.StatusBadGateway, "Unreadable answer from the marketplace"
 		v.Message = "The marketplace sent an answer the dashboard could not read. Nothing is shown as done that was not confirmed. Try again in a moment."
+	case errors.As(err, new(*apiclient.RequestError)):
+		// Refused before sending: the dashboard's own doing, not the
+		// marketplace's.
+		v.Status, v.Title = http.StatusUnprocessableEntity, "Not sent"
+		v.Message = "The dashboard could not express this change for the marketplace, so nothing was sent."
+		for _, f := range apiclient.FieldErrors(err) {
+			v.Message += " " + strings.TrimSpace(f.Field+": "+f.Message)
+		}
 	case errors.Is(err, apiclient.ErrValidation):
 		v.Status, v.Title = http.StatusBadRequest, "Request refused"
 		v.Message = "The marketplace refused the request as invalid."
@@ -149,8 +158,14 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 // writeError renders an error view as a page, or as a flash fragment for
 // htmx requests (retargeted to the flash area so the form stays as typed).
 func (a *App) writeError(c echo.Context, v pages.ErrorView) {
-	r := c.Request()
+	// The page is rendered even when the request's context has ended (a
+	// body that broke off ends it): the answer may still reach the client.
+	r := c.Request().WithContext(context.WithoutCancel(c.Request().Context()))
+	c.SetRequest(r)
 	var err error
+	if v.RetryIn > 0 && (v.Status == http.StatusTooManyRequests || v.Status == http.StatusServiceUnavailable) {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(v.RetryIn))
+	}
 	if isHTMX(r) {
 		c.Response().Header().Set("HX-Retarget", "#flash-area")
 		c.Response().Header().Set("HX-Reswap", "innerHTML")

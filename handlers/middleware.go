@@ -4,11 +4,14 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"regexp"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -154,4 +157,62 @@ func boundedContext(c echo.Context, ctx context.Context, d time.Duration) contex
 	ctx, cancel := context.WithTimeout(ctx, d)
 	*list = append(*list, cancel)
 	return ctx
+}
+
+// readBody reads a form post's body before anything else runs: under its
+// own deadline (Deps.BodyReadTimeout), so that a client sending slowly is
+// answered 408, and before boundUpstream starts the marketplace's budget,
+// so a slow upload is never mistaken for a slow marketplace. A body that
+// breaks off is a 400 and one over the size limit a 413 (chunked bodies
+// included, which only show their size while being read). Handlers then
+// find the parsed form in place.
+func (a *App) readBody(next echo.HandlerFunc) echo.HandlerFunc {
+	return func(c echo.Context) error {
+		r := c.Request()
+		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
+			return next(c)
+		}
+		rc := http.NewResponseController(c.Response())
+		deadlineSet := rc.SetReadDeadline(time.Now().Add(a.deps.BodyReadTimeout)) == nil
+		var err error
+		if ct := r.Header.Get(echo.HeaderContentType); strings.HasPrefix(ct, echo.MIMEMultipartForm) {
+			err = r.ParseMultipartForm(multipartMemory)
+		} else {
+			err = r.ParseForm()
+		}
+		if err != nil {
+			// The rest of a broken body is not waited for: the deadline
+			// stays as it was (net/http would otherwise read what is left
+			// before answering) and the connection closes after the answer.
+			c.Response().Header().Set(echo.HeaderConnection, "close")
+			if deadlineSet {
+				_ = rc.SetReadDeadline(time.Now())
+			}
+			return bodyError(err)
+		}
+		if deadlineSet {
+			_ = rc.SetReadDeadline(time.Time{})
+		}
+		return next(c)
+	}
+}
+
+// multipartMemory is how much of a multipart form is held in memory; the
+// body limit keeps a whole upload below it, so nothing spills to disk.
+const multipartMemory = 16 << 20
+
+// bodyError says what went wrong while the client was sending its body.
+func bodyError(err error) error {
+	var he *echo.HTTPError
+	var tooLarge *http.MaxBytesError
+	var ne net.Error
+	switch {
+	case errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge, errors.As(err, &tooLarge):
+		return echo.NewHTTPError(http.StatusRequestEntityTooLarge).SetInternal(err)
+	case errors.As(err, &ne) && ne.Timeout():
+		return echo.NewHTTPError(http.StatusRequestTimeout,
+			"The form arrived too slowly and was not accepted. Nothing was sent to the marketplace; send it again.").SetInternal(err)
+	}
+	return echo.NewHTTPError(http.StatusBadRequest,
+		"The form could not be read: the connection broke off while it was being sent. Nothing was sent to the marketplace; send it again.").SetInternal(err)
 }

@@ -29,7 +29,7 @@ func (a *App) routes() *echo.Echo {
 	})
 	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
 
-	pagesGroup := e.Group("", middleware.BodyLimit(maxBodyBytes), a.boundUpstream, a.loadSession)
+	pagesGroup := e.Group("", middleware.BodyLimit(maxBodyBytes), a.readBody, a.boundUpstream, a.loadSession)
 	pagesGroup.GET("/login", a.LoginForm)
 	pagesGroup.POST("/login", a.LoginSubmit)
 	pagesGroup.POST("/logout", a.Logout)

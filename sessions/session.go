@@ -96,12 +96,13 @@ type Session struct {
 	store      *Store
 	cookieName string
 
-	id        string // current id; after Renew the id the next Save creates
-	oldID     string // the stored id that Renew replaces
-	persisted bool   // a row exists (under oldID while renewing)
-	isNew     bool
-	renew     bool
-	destroyed bool
+	id            string // current id; after Renew the id the next Save creates
+	oldID         string // the stored id that Renew replaces
+	persisted     bool   // a row exists (under oldID while renewing)
+	isNew         bool
+	renew         bool
+	destroyed     bool
+	cookieExpired bool // the deleting cookie was written
 
 	createdAt time.Time
 	data      *Data
@@ -294,7 +295,10 @@ func (s *Session) Save(r *http.Request, w http.ResponseWriter) error {
 			}
 		}
 		s.persisted, s.renew, s.oldID, s.isNew = false, false, "", true
-		st.expireCookie(w, r, s.cookieName)
+		if !s.cookieExpired { // one Set-Cookie however often the session is saved
+			st.expireCookie(w, r, s.cookieName)
+			s.cookieExpired = true
+		}
 		return nil
 	}
 

@@ -60,7 +60,7 @@ func (c Config) KeyFile() string {
 // each naming its variable; values that may be secret are never echoed.
 func loadConfig(getenv func(string) string) (Config, error) {
 	c := Config{
-		Addr:            ":8080",
+		Addr:            "127.0.0.1:8080",
 		DatabaseURL:     "sellerdesk.db",
 		IdleTimeout:     8 * time.Hour,
 		AbsoluteTimeout: 7 * 24 * time.Hour,

@@ -21,7 +21,7 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !c.Demo() || c.Addr != ":8080" || c.DatabaseURL != "sellerdesk.db" || c.IdleTimeout != 8*time.Hour || c.AbsoluteTimeout != 7*24*time.Hour {
+	if !c.Demo() || c.Addr != "127.0.0.1:8080" || c.DatabaseURL != "sellerdesk.db" || c.IdleTimeout != 8*time.Hour || c.AbsoluteTimeout != 7*24*time.Hour {
 		t.Errorf("defaults: %+v", c)
 	}
 	if c.KeyFile() != "sellerdesk.db.key" {

@@ -43,6 +43,8 @@ type Options struct {
 	PageRetryBudget time.Duration
 	BulkRetryBudget time.Duration
 	UpstreamTimeout time.Duration
+	// BodyReadTimeout bounds reading a request body (0: the default).
+	BodyReadTimeout time.Duration
 
 	// SessionKeys replace the fixed test key (rotation tests); the first
 	// seals and signs.
@@ -140,7 +142,7 @@ func New(t testing.TB, opts Options) *App {
 	deps := handlers.Deps{
 		API: api, Sessions: store, Logger: log, Demo: true, DemoCredentials: demo.Credentials(), Now: sb.Now,
 		ChunkSize: opts.ChunkSize, PageRetryBudget: opts.PageRetryBudget, BulkRetryBudget: opts.BulkRetryBudget,
-		UpstreamTimeout: opts.UpstreamTimeout, TrustedProxies: opts.TrustedProxies, LoginLimits: opts.LoginLimits,
+		UpstreamTimeout: opts.UpstreamTimeout, BodyReadTimeout: opts.BodyReadTimeout, TrustedProxies: opts.TrustedProxies, LoginLimits: opts.LoginLimits,
 		TestHook: opts.TestHook,
 	}
 	if opts.NoDemo {
