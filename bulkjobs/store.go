@@ -12,6 +12,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
 	_ "modernc.org/sqlite"             // registers the pure-Go "sqlite" driver
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
 // Job states.
@@ -153,6 +155,9 @@ func Open(ctx context.Context, databaseURL string) (*Store, error) {
 	path := databaseURL
 	if path == "" || strings.ContainsAny(path, "?#") || strings.HasPrefix(path, "file:") {
 		return nil, fmt.Errorf("bulkjobs: sqlite needs a plain file path")
+	}
+	if err := sqldb.PrepareSQLiteFile(path); err != nil {
+		return nil, fmt.Errorf("bulkjobs: %w", err)
 	}
 	const common = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
 	w, err := sql.Open("sqlite", path+"?"+common+"&_pragma=journal_mode(WAL)&_txlock=immediate")
@@ -564,14 +569,16 @@ func (s *Store) RequestCancel(ctx context.Context, id string) error {
 	return err
 }
 
-// Jobs lists a seller's jobs, newest first, for the history page.
-func (s *Store) Jobs(ctx context.Context, sellerID int64, limit, offset int) ([]Job, int, error) {
+// Jobs lists the jobs of a seller in one environment (production and test
+// are separate marketplaces), newest first, for the history page.
+func (s *Store) Jobs(ctx context.Context, sellerID int64, environment string, limit, offset int) ([]Job, int, error) {
 	var total int
-	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM bulk_jobs WHERE seller_id = ? AND state <> ?`), sellerID, StatePreview).Scan(&total); err != nil {
+	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM bulk_jobs WHERE seller_id = ? AND environment = ? AND state <> ?`),
+		sellerID, environment, StatePreview).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("bulkjobs: count jobs: %w", err)
 	}
-	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+jobColumns+` FROM bulk_jobs WHERE seller_id = ? AND state <> ?
-		ORDER BY created_at DESC, id LIMIT ? OFFSET ?`), sellerID, StatePreview, limit, offset)
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+jobColumns+` FROM bulk_jobs WHERE seller_id = ? AND environment = ? AND state <> ?
+		ORDER BY created_at DESC, id LIMIT ? OFFSET ?`), sellerID, environment, StatePreview, limit, offset)
 	if err != nil {
 		return nil, 0, fmt.Errorf("bulkjobs: list jobs: %w", err)
 	}

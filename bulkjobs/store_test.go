@@ -101,9 +101,13 @@ func TestStoreJobRoundTrip(t *testing.T) {
 		if err != nil || got.NextChunk != 1 || got.State != StateRunning || !got.CancelRequested || got.Counts.Rejected != 1 || got.Counts.Queued != 24 {
 			t.Fatalf("reloaded: %+v %v", got, err)
 		}
-		list, total, err := s.Jobs(ctx, seller, 10, 0)
+		list, total, err := s.Jobs(ctx, seller, "test", 10, 0)
 		if err != nil || total != 1 || len(list) != 1 || list[0].Counts.Rows != 25 {
 			t.Fatalf("jobs: %d %d %v", total, len(list), err)
+		}
+		// The same seller in production is another marketplace account.
+		if list, total, err := s.Jobs(ctx, seller, "production", 10, 0); err != nil || total != 0 || len(list) != 0 {
+			t.Fatalf("production jobs of a test-environment seller: %d %d %v", total, len(list), err)
 		}
 		if _, err := s.Job(ctx, "nope"); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("missing job: %v", err)

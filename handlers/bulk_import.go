@@ -566,7 +566,9 @@ func (a *App) ownJob(c echo.Context) (bulkjobs.Job, error) {
 	if err != nil {
 		return bulkjobs.Job{}, errSessionStore(err)
 	}
-	if j.SellerID != session(c).Data().SellerID {
+	// A job belongs to one seller in one environment: a test-environment
+	// login must not see or drive a production job of the same seller.
+	if d := session(c).Data(); j.SellerID != d.SellerID || j.Environment != d.Environment {
 		return bulkjobs.Job{}, errJobNotFound
 	}
 	return j, nil

@@ -509,3 +509,28 @@ func dumpLogs(t *testing.T, e *bulkEnv) {
 		}
 	}
 }
+
+// TestBulkJobsMatchSellerAndEnvironment: a job belongs to one seller in one
+// environment; the same seller logged in to the other environment neither
+// sees it in the history nor opens, drives or exports it.
+func TestBulkJobsMatchSellerAndEnvironment(t *testing.T) {
+	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
+	test := e.browser() // seller 1001, test environment
+	skus, prices := catalogPrices(t, e, test)
+	file := fmt.Sprintf("Marketplace SKU;Price\n%s;%s\n", skus[0], commaMoney(prices[skus[0]]+100))
+	id := jobIDOf(t, upload(t, e, test, "prices.csv", []byte(file), "prices"))
+
+	prod := e.app.Browser(t)
+	prod.Login("demo-1001", "sandbox-secret-1001", "1001", "production")
+	for _, path := range []string{"/bulk/jobs/" + id, "/bulk/jobs/" + id + "/export.csv", "/bulk/jobs/" + id + "/errors.csv"} {
+		if p := prod.Get(path); p.Status != http.StatusNotFound {
+			t.Errorf("production login: GET %s answered %d, want 404", path, p.Status)
+		}
+	}
+	if p := prod.Post("/bulk/jobs/"+id+"/submit", url.Values{"confirm_all": {"1"}}); p.Status != http.StatusNotFound {
+		t.Errorf("production login: submit answered %d, want 404", p.Status)
+	}
+	if p := test.Get("/bulk/jobs/" + id); p.Status != http.StatusOK {
+		t.Errorf("its own environment: %d", p.Status)
+	}
+}

@@ -22,7 +22,7 @@ func (a *App) HistoryList(c echo.Context) error {
 	if p, err := strconv.Atoi(c.QueryParam("page")); err == nil && p >= 1 && p <= 1_000_000 {
 		page = p
 	}
-	jobs, total, err := a.deps.Jobs.Store().Jobs(c.Request().Context(), session(c).Data().SellerID, historyPageSize, (page-1)*historyPageSize)
+	jobs, total, err := a.deps.Jobs.Store().Jobs(c.Request().Context(), session(c).Data().SellerID, session(c).Data().Environment, historyPageSize, (page-1)*historyPageSize)
 	if err != nil {
 		return errSessionStore(err)
 	}
@@ -63,7 +63,7 @@ func (a *App) HistoryExportCSV(c echo.Context) error {
 		Header: []string{"Job", "Created", "Submitted", "Client id", "Name", "Environment", "Kind", "File", "Rows", "Sent", "Accepted", "Rejected", "Not sent", "Held", "State", "Read-back"}}
 	seller := session(c).Data().SellerID
 	for offset := 0; ; offset += 500 {
-		jobs, _, err := a.deps.Jobs.Store().Jobs(c.Request().Context(), seller, 500, offset)
+		jobs, _, err := a.deps.Jobs.Store().Jobs(c.Request().Context(), seller, session(c).Data().Environment, 500, offset)
 		if err != nil {
 			return errSessionStore(err)
 		}

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
 // sqliteMigrations are applied in order; the schema_version table records
@@ -62,6 +64,9 @@ func OpenSQLite(ctx context.Context, path string) (Backend, error) {
 	}
 	if strings.ContainsAny(path, "?#") {
 		return nil, fmt.Errorf("sessions: sqlite path %q must not contain '?' or '#'", path)
+	}
+	if err := sqldb.PrepareSQLiteFile(path); err != nil {
+		return nil, fmt.Errorf("sessions: %w", err)
 	}
 	const common = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
 	w, err := sql.Open("sqlite", path+"?"+common+"&_pragma=journal_mode(WAL)&_txlock=immediate")
