@@ -29,6 +29,10 @@ type Result struct {
 	Seq     int
 	State   string // item state (Send) or read-back result (ReadBack)
 	Message string // marketplace message, or what the read-back found
+	// Unchanged (ReadBack) is true when the marketplace still shows the
+	// value the preview found: nobody changed the row since, so sending it
+	// again overwrites nothing.
+	Unchanged bool
 }
 
 // ErrLoggedOut means the job's session is gone: the job stops.
@@ -70,6 +74,12 @@ type RunnerOptions struct {
 	// the request timeout): another dashboard on the same database takes
 	// the job over only once the lease has expired. Default 3 minutes.
 	Lease time.Duration
+	// Owner names this dashboard instance in job leases. It must be stable
+	// across restarts of one instance, so that a restarted instance takes
+	// back its own jobs at once instead of waiting for its dead lease to
+	// expire, and unique among the instances sharing a database. Empty
+	// means a random name (a restart then waits for the lease).
+	Owner string
 	// Sweep is how often the runner looks for work left by a dashboard
 	// that stopped without releasing its jobs (a crash), and removes old
 	// previews. Default 30 s.
@@ -135,11 +145,15 @@ func NewRunner(store *Store, opts RunnerOptions) *Runner {
 	if opts.PreviewMaxAge == 0 {
 		opts.PreviewMaxAge = 7 * 24 * time.Hour
 	}
-	var b [12]byte
-	_, _ = rand.Read(b[:])
+	owner := opts.Owner
+	if owner == "" {
+		var b [12]byte
+		_, _ = rand.Read(b[:])
+		owner = hex.EncodeToString(b[:])
+	}
 	hard, kill := context.WithCancel(context.Background())
 	return &Runner{store: store, opts: opts, log: log, live: map[string]*Live{}, hard: hard, kill: kill, stop: make(chan struct{}),
-		owner: hex.EncodeToString(b[:])}
+		owner: owner}
 }
 
 // GuardPercent is the fat-finger guard of previews (0 = off).
@@ -426,6 +440,14 @@ func (r *Runner) send(j *Job, l *lease) error {
 		if j.CancelRequested {
 			return r.finish(j, StateCancelled, "Cancelled: the rows after the last answered batch were not sent.", "not sent: cancelled")
 		}
+		if j.InFlight == j.NextChunk+1 {
+			// The last run died with this chunk in flight: never send it
+			// again blindly (see resolveInFlight).
+			if err := r.resolveInFlight(j, exec); err != nil {
+				return err
+			}
+			continue
+		}
 		if j.NextChunk >= j.Chunks {
 			return r.finish(j, StateDone, "", "")
 		}
@@ -445,14 +467,17 @@ func (r *Runner) send(j *Job, l *lease) error {
 		if err := l.renew(true); err != nil {
 			return err
 		}
-		if j.State != StateRunning || !j.WaitUntil.IsZero() {
-			j.State, j.WaitUntil = StateRunning, time.Time{}
-			if err := r.store.Save(ctx, j, nil); err != nil {
-				return err
-			}
+		// Recorded before sending: should this process die before the
+		// answer is stored, the next run knows the outcome is unknown.
+		j.State, j.WaitUntil, j.InFlight = StateRunning, time.Time{}, j.NextChunk+1
+		if err := r.store.Save(ctx, j, nil); err != nil {
+			return err
 		}
 		results, err := exec.Send(ctx, *j, items, func(until time.Time, status int) { r.setWait(j.ID, until, status) })
 		r.setWait(j.ID, time.Time{}, 0)
+		if ctx.Err() == nil {
+			j.InFlight = 0 // answered (or refused before sending): no longer in flight
+		}
 		var later *RetryLater
 		var stop *StopError
 		switch {
@@ -500,6 +525,60 @@ func (r *Runner) send(j *Job, l *lease) error {
 			return r.finish(j, StateStopped, "Stopped: the marketplace refused the request.", "not sent: the job stopped")
 		}
 	}
+}
+
+// resolveInFlight settles the chunk a dead run left in flight, before
+// anything is sent again: its rows are read back. A row the marketplace
+// shows applied is accepted; one it shows as the preview found it (nobody
+// changed it since) stays queued and is sent again; one changed since the
+// preview is held (sending would overwrite someone's change); one still
+// processing or not read is left unknown for the read-back. Nothing of the
+// chunk is resent when the read-back fails.
+func (r *Runner) resolveInFlight(j *Job, exec Executor) error {
+	ctx := r.hard
+	items, err := r.store.ChunkItems(ctx, j.ID, j.NextChunk)
+	if err != nil {
+		return err
+	}
+	r.log.Warn("bulk job: resuming a chunk left in flight; reading it back before sending", "job", j.ID, "chunk", j.NextChunk, "rows", len(items))
+	var results []Result
+	if len(items) > 0 {
+		results, err = exec.ReadBack(ctx, *j, items)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return errStopping
+		}
+		r.log.Warn("bulk job: read-back of the chunk left in flight failed; not sending it again", "job", j.ID, "err", err)
+		for i := range items {
+			items[i].State, items[i].Message = ItemUnknown, "Sent when the dashboard stopped, and reading it back failed: it may have been applied. It was not sent again; the read-back tells."
+		}
+		j.NextChunk++
+		j.InFlight = 0
+		return r.store.Save(ctx, j, items)
+	}
+	byseq := make(map[int]Result, len(results))
+	for _, res := range results {
+		byseq[res.Seq] = res
+	}
+	for i := range items {
+		res, ok := byseq[items[i].Seq]
+		switch {
+		case ok && res.State == ReadConfirmed:
+			items[i].State, items[i].Message = ItemAccepted, "Sent when the dashboard stopped; reading it back found it applied."
+			items[i].ReadBack, items[i].ReadBackText = res.State, res.Message
+		case ok && res.State == ReadDifferent && res.Unchanged:
+			items[i].Message = "" // not applied and not changed since the preview: sent again below
+		case ok && res.State == ReadDifferent:
+			items[i].State, items[i].Message = ItemHeld, "Not sent again: it changed at the marketplace since the preview (now "+res.Message+")."
+		case ok && res.State == ReadMissing:
+			items[i].State, items[i].Message = ItemUnsent, "Not sent again: no longer in the catalogue."
+		default:
+			items[i].State, items[i].Message = ItemUnknown, "Sent when the dashboard stopped: it may have been applied (the marketplace still shows it processing). It was not sent again; the read-back tells."
+		}
+	}
+	j.InFlight = 0
+	return r.store.Save(ctx, j, items)
 }
 
 // finish ends a run: rows still queued become unsent with note, and the

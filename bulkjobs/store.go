@@ -67,6 +67,12 @@ type Job struct {
 	FileName, ParentID                 string
 	GuardPercent, ChunkSize            int
 	Chunks, NextChunk                  int
+	// InFlight is 1 + the chunk sent and not yet answered, recorded before
+	// it is sent; 0 when none is. A runner that finds it set for the next
+	// chunk knows the last one died with the chunk in flight: its rows may
+	// or may not have been applied, so they are read back before anything
+	// is sent again.
+	InFlight                           int
 	CancelRequested                    bool
 	StopReason                         string
 	WaitUntil                          time.Time
@@ -247,6 +253,10 @@ var migrations = []string{
 	`ALTER TABLE bulk_jobs ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
 	ALTER TABLE bulk_jobs ADD COLUMN lease_until BIGINT NOT NULL DEFAULT 0;
 	CREATE INDEX bulk_jobs_preview_age ON bulk_jobs (state, created_at);`,
+	// 3: the chunk sent and not yet answered, recorded before it is sent,
+	// so a dashboard that died meanwhile is known to have left its outcome
+	// unknown (see Job.InFlight).
+	`ALTER TABLE bulk_jobs ADD COLUMN inflight INTEGER NOT NULL DEFAULT 0;`,
 }
 
 // pgLockMigrateBulkJobs is the advisory lock (class "SD", id 2) that queues
@@ -338,7 +348,7 @@ func b2i(b bool) int {
 
 const jobColumns = `id, kind, state, session_ref, client_id, display_name, seller_id, environment, file_name, parent_id,
 	guard_percent, chunk_size, chunks, next_chunk, cancel_requested, stop_reason, wait_until, created_at, submitted_at,
-	finished_at, readback_at, readback_done_at`
+	finished_at, readback_at, readback_done_at, inflight`
 
 // CreateJob stores a new job with its rows.
 func (s *Store) CreateJob(ctx context.Context, j *Job, items []Item) error {
@@ -347,10 +357,10 @@ func (s *Store) CreateJob(ctx context.Context, j *Job, items []Item) error {
 		return err
 	}
 	defer tx.Rollback()
-	_, err = tx.ExecContext(ctx, s.q(`INSERT INTO bulk_jobs (`+jobColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+	_, err = tx.ExecContext(ctx, s.q(`INSERT INTO bulk_jobs (`+jobColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		j.ID, j.Kind, j.State, j.SessionRef, j.ClientID, j.DisplayName, j.SellerID, j.Environment, j.FileName, j.ParentID,
 		j.GuardPercent, j.ChunkSize, j.Chunks, j.NextChunk, b2i(j.CancelRequested), j.StopReason, ms(j.WaitUntil), ms(j.CreatedAt),
-		ms(j.SubmittedAt), ms(j.FinishedAt), ms(j.ReadBackAt), ms(j.ReadBackDoneAt))
+		ms(j.SubmittedAt), ms(j.FinishedAt), ms(j.ReadBackAt), ms(j.ReadBackDoneAt), j.InFlight)
 	if err != nil {
 		return fmt.Errorf("bulkjobs: create job: %w", err)
 	}
@@ -383,9 +393,9 @@ func (s *Store) Save(ctx context.Context, j *Job, items []Item) error {
 	}
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx, s.q(`UPDATE bulk_jobs SET state = ?, session_ref = ?, chunks = ?, next_chunk = ?, stop_reason = ?, wait_until = ?,
-		submitted_at = ?, finished_at = ?, readback_at = ?, readback_done_at = ?, guard_percent = ? WHERE id = ?`),
+		submitted_at = ?, finished_at = ?, readback_at = ?, readback_done_at = ?, guard_percent = ?, inflight = ? WHERE id = ?`),
 		j.State, j.SessionRef, j.Chunks, j.NextChunk, j.StopReason, ms(j.WaitUntil), ms(j.SubmittedAt), ms(j.FinishedAt),
-		ms(j.ReadBackAt), ms(j.ReadBackDoneAt), j.GuardPercent, j.ID)
+		ms(j.ReadBackAt), ms(j.ReadBackDoneAt), j.GuardPercent, j.InFlight, j.ID)
 	if err != nil {
 		return fmt.Errorf("bulkjobs: save job: %w", err)
 	}
@@ -475,7 +485,7 @@ func scanJob(sc scanner) (Job, error) {
 	var cancel int
 	var wait, created, submitted, finished, rbAt, rbDone int64
 	err := sc.Scan(&j.ID, &j.Kind, &j.State, &j.SessionRef, &j.ClientID, &j.DisplayName, &j.SellerID, &j.Environment, &j.FileName, &j.ParentID,
-		&j.GuardPercent, &j.ChunkSize, &j.Chunks, &j.NextChunk, &cancel, &j.StopReason, &wait, &created, &submitted, &finished, &rbAt, &rbDone)
+		&j.GuardPercent, &j.ChunkSize, &j.Chunks, &j.NextChunk, &cancel, &j.StopReason, &wait, &created, &submitted, &finished, &rbAt, &rbDone, &j.InFlight)
 	if err != nil {
 		return Job{}, err
 	}

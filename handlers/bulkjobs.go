@@ -186,7 +186,10 @@ func (e jobExecutor) ReadBack(ctx context.Context, job bulkjobs.Job, items []bul
 	}
 	out := make([]bulkjobs.Result, 0, len(items))
 	for _, it := range items {
-		out = append(out, readBackOne(job.Kind, it, cat))
+		res := readBackOne(job.Kind, it, cat)
+		_, changed := currentChanged(job.Kind, it, cat)
+		res.Unchanged = !changed
+		out = append(out, res)
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
@@ -159,7 +160,7 @@ func download(t *testing.T, e *bulkEnv, b *testapp.Browser, path string) (*http.
 // waitJob waits until the job satisfies ok.
 func waitJob(t *testing.T, e *bulkEnv, id string, what string, ok func(bulkjobs.Job) bool) bulkjobs.Job {
 	t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
+	deadline := time.Now().Add(60 * time.Second) // a deadline for a condition, not a speed
 	for {
 		j, err := e.jobs.Job(context.Background(), id)
 		if err != nil {
@@ -532,5 +533,120 @@ func TestBulkJobsMatchSellerAndEnvironment(t *testing.T) {
 	}
 	if p := test.Get("/bulk/jobs/" + id); p.Status != http.StatusOK {
 		t.Errorf("its own environment: %d", p.Status)
+	}
+}
+
+// TestBulkJobCrashWithChunkInFlight: the dashboard dies while a chunk is in
+// flight (its lease left behind, the chunk unanswered). Meanwhile a
+// colleague changes one of its products through the marketplace, and
+// another row turns out applied. The restarted instance (same name) takes
+// the job back at once, reads the chunk back instead of sending it blindly:
+// the changed product is held and keeps the colleague's price, the applied
+// row is accepted without a second send, and only the rest is sent again.
+func TestBulkJobCrashWithChunkInFlight(t *testing.T) {
+	const instance = "host-a/127.0.0.1:8080"
+	e := newBulkEnv(t, sandbox.Options{}, 10, bulkjobs.RunnerOptions{Owner: instance, ReadBackDelay: time.Hour})
+	b := e.browser()
+	skus, prices := catalogPrices(t, e, b)
+	var csv strings.Builder
+	csv.WriteString("sku,price\n")
+	for _, sku := range skus[:30] {
+		p := prices[sku] + 100
+		fmt.Fprintf(&csv, "%s,%d.%02d\n", sku, p/100, p%100)
+	}
+	id := jobIDOf(t, upload(t, e, b, "crash.csv", []byte(csv.String()), "prices"))
+
+	// The marketplace answers the first chunk and holds the second.
+	release := e.sb.HoldAfter(sandbox.RouteRPCSetPrices, 1)
+	defer release()
+	e.sb.ResetCounters()
+	if p := b.Post("/bulk/jobs/"+id+"/submit", url.Values{}); p.Status != http.StatusSeeOther {
+		t.Fatalf("submit: %d", p.Status)
+	}
+	waitFor(t, "the second chunk in flight", func() bool { return e.sb.Held(sandbox.RouteRPCSetPrices) == 1 })
+
+	// The process dies: the runner is killed mid-request and its lease is
+	// left as a crash leaves it.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_ = e.runner.Close(ctx)
+	if _, err := e.jobs.Claim(context.Background(), id, instance, time.Now(), time.Now().Add(3*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	j, err := e.jobs.Job(context.Background(), id)
+	if err != nil || j.InFlight != 2 || j.NextChunk != 1 {
+		t.Fatalf("after the crash: in flight %d, next chunk %d (%v); want chunk 1 recorded in flight", j.InFlight, j.NextChunk, err)
+	}
+	rows, err := e.jobs.Items(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.jobs.Close()
+	e.runner = nil
+	release()
+
+	// Meanwhile: a colleague sets another price on one product of the
+	// chunk, and another product already shows exactly what the job sends.
+	changed, applied := skus[12], skus[15]
+	colleague := prices[changed] + 777
+	var asSent apiclient.PriceUpdate
+	for _, it := range rows {
+		if it.Key == applied {
+			if err := json.Unmarshal([]byte(it.Payload), &asSent); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	acct := e.api.Account(apiclient.Credentials{ClientID: "demo-1001", ClientSecret: "sandbox-secret-1001", Environment: apiclient.Test}, nil)
+	if _, err := acct.Seller.SetPrices(context.Background(), &apiclient.SetPricesRequest{Prices: []apiclient.PriceUpdate{
+		{MarketplaceSKU: changed, Price: colleague}, asSent}}); err != nil {
+		t.Fatal(err)
+	}
+	e.sb.ResetCounters()
+
+	e.start() // the same instance, restarted: its own lease is its own
+	j = waitJob(t, e, id, "done", func(j bulkjobs.Job) bool { return j.State == bulkjobs.StateDone })
+	if got := e.sb.Counters().Requests[sandbox.RouteRPCSetPrices]; got != 2 {
+		t.Errorf("set-prices requests after the restart = %d, want 2 (the rest of chunk 2, then chunk 3)", got)
+	}
+	items, err := e.jobs.Items(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range items {
+		switch it.Key {
+		case changed:
+			if it.State != bulkjobs.ItemHeld || !strings.Contains(it.Message, "changed") {
+				t.Errorf("the product a colleague changed: %s %q, want held", it.State, it.Message)
+			}
+		case applied:
+			if it.State != bulkjobs.ItemAccepted || !strings.Contains(it.Message, "reading it back") {
+				t.Errorf("the product found applied: %s %q, want accepted by the read-back", it.State, it.Message)
+			}
+		default:
+			if it.State != bulkjobs.ItemAccepted {
+				t.Errorf("row %s: %s %q, want accepted", it.Key, it.State, it.Message)
+			}
+		}
+	}
+	_, now := catalogPrices(t, e, b)
+	if now[changed] != colleague {
+		t.Errorf("the colleague's price %d was overwritten with %d", colleague, now[changed])
+	}
+	if j.Counts.Accepted != 29 || j.Counts.Held != 1 {
+		t.Errorf("accepted %d, held %d; want 29 and 1", j.Counts.Accepted, j.Counts.Held)
+	}
+}
+
+// waitFor polls cond until it holds, failing after a deadline generous
+// enough for any loaded machine.
+func waitFor(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(60 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(5 * time.Millisecond)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
@@ -14,7 +15,8 @@ import (
 // returned close function lets every running job finish its chunk in
 // flight (bounded by 30 s) so the next start resumes after it.
 func openJobs(ctx context.Context, cfg Config, log *slog.Logger) (*bulkjobs.Runner, func(), error) {
-	opts := bulkjobs.RunnerOptions{GuardPercent: cfg.BulkGuardPercent, ReadBackDelay: cfg.BulkReadBackDelay, Logger: log.With("component", "bulkjobs")}
+	opts := bulkjobs.RunnerOptions{GuardPercent: cfg.BulkGuardPercent, ReadBackDelay: cfg.BulkReadBackDelay, Logger: log.With("component", "bulkjobs"),
+		Owner: instanceName(cfg)}
 	store, err := bulkjobs.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return nil, nil, fmt.Errorf("bulk job store: %w", err)
@@ -28,4 +30,16 @@ func openJobs(ctx context.Context, cfg Config, log *slog.Logger) (*bulkjobs.Runn
 		}
 		store.Close()
 	}, nil
+}
+
+// instanceName names this dashboard in job leases: the host and the listen
+// address, the same after a restart (so the instance takes its own jobs
+// back at once) and different for every instance that can listen beside
+// it on one host.
+func instanceName(cfg Config) string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "localhost"
+	}
+	return host + "/" + cfg.Addr
 }
