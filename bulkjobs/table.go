@@ -10,6 +10,7 @@ package bulkjobs
 
 import (
 	"bytes"
+	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -17,7 +18,6 @@ import (
 	"slices"
 	"strings"
 	"unicode"
-	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -32,6 +32,8 @@ type Table struct {
 	Header []string
 	Rows   [][]string
 	Lines  []int
+
+	lines, emptyRun int // records read, and empty ones in a row (limits)
 }
 
 // Problem is something wrong with one cell or row of an imported file.
@@ -55,21 +57,16 @@ func (p Problem) Error() string {
 var ErrUnknownFormat = errors.New("the file is neither CSV nor XLSX")
 
 // ReadTable reads a CSV or XLSX file. XLSX is recognised by its content
-// (a ZIP archive), not by its name; anything else is read as CSV.
+// (a ZIP archive), not by its name; anything else is read as CSV. The
+// limits in limits.go apply (see ReadTableContext for a deadline).
 func ReadTable(data []byte) (*Table, error) {
-	if bytes.HasPrefix(data, []byte("PK\x03\x04")) {
-		return readXLSX(data)
-	}
-	if !utf8.Valid(data) {
-		return nil, errors.New("the file is not UTF-8 text: save it as \"CSV UTF-8\" or as XLSX")
-	}
-	return readCSV(data)
+	return ReadTableContext(context.Background(), data)
 }
 
 // bom is the UTF-8 byte order mark Excel writes at the start of CSV files.
 var bom = []byte{0xEF, 0xBB, 0xBF}
 
-func readCSV(data []byte) (*Table, error) {
+func readCSV(ctx context.Context, data []byte) (*Table, error) {
 	data = bytes.TrimPrefix(data, bom)
 	r := csv.NewReader(bytes.NewReader(data))
 	r.Comma = sniffSeparator(data)
@@ -90,7 +87,7 @@ func readCSV(data []byte) (*Table, error) {
 			return nil, err
 		}
 		line, _ := r.FieldPos(0)
-		if err := t.add(rec, line); err != nil {
+		if err := t.add(ctx, rec, line); err != nil {
 			return nil, err
 		}
 	}
@@ -130,8 +127,11 @@ func sniffSeparator(data []byte) rune {
 	return ','
 }
 
-func readXLSX(data []byte) (*Table, error) {
-	f, err := excelize.OpenReader(bytes.NewReader(data))
+func readXLSX(ctx context.Context, data []byte) (*Table, error) {
+	if err := checkZip(data); err != nil {
+		return nil, err
+	}
+	f, err := excelize.OpenReader(bytes.NewReader(data), xlsxOptions)
 	if err != nil {
 		return nil, errors.New("the XLSX file cannot be opened; save it again from your spreadsheet program")
 	}
@@ -153,16 +153,27 @@ func readXLSX(data []byte) (*Table, error) {
 		if err != nil {
 			return nil, Problem{Row: line, Text: "the row cannot be read"}
 		}
-		if err := t.add(rec, line); err != nil {
+		if err := t.add(ctx, rec, line); err != nil {
 			return nil, err
 		}
+	}
+	if err := rows.Error(); err != nil {
+		return nil, errors.New("the first sheet of the XLSX file cannot be read")
 	}
 	return t.finish()
 }
 
 // add appends a record: the first non-empty one is the header; empty rows
-// are skipped.
-func (t *Table) add(rec []string, line int) error {
+// are skipped, up to MaxEmptyRows in a row. Every 256 lines it looks at
+// ctx, so a deadline ends a long parse.
+func (t *Table) add(ctx context.Context, rec []string, line int) error {
+	t.lines++
+	if t.lines%256 == 0 && ctx.Err() != nil {
+		return limitf("the file took too long to read; split it into smaller files")
+	}
+	if err := checkRecord(rec, line); err != nil {
+		return err
+	}
 	empty := true
 	for i, c := range rec {
 		rec[i] = strings.TrimSpace(c)
@@ -171,8 +182,12 @@ func (t *Table) add(rec []string, line int) error {
 		}
 	}
 	if empty {
+		if t.emptyRun++; t.emptyRun > MaxEmptyRows {
+			return limitf("the file has more than %d empty rows in a row (from row %d); delete them and upload it again", MaxEmptyRows, line-MaxEmptyRows)
+		}
 		return nil
 	}
+	t.emptyRun = 0
 	if t.Header == nil {
 		t.Header = rec
 		return nil

@@ -73,6 +73,7 @@ type App struct {
 	echo     *echo.Echo
 	handler  http.Handler
 	throttle *loginThrottle
+	imports  *importGate
 }
 
 // New builds the dashboard. It fails only on missing dependencies.
@@ -101,7 +102,7 @@ func New(d Deps) (*App, error) {
 	if d.UpstreamTimeout <= 0 {
 		d.UpstreamTimeout = 30 * time.Second
 	}
-	a := &App{deps: d, throttle: newLoginThrottle(d.LoginLimits)}
+	a := &App{deps: d, throttle: newLoginThrottle(d.LoginLimits), imports: newImportGate(maxConcurrentImports)}
 	a.echo = a.routes()
 	a.handler = a.protect(a.echo)
 	return a, nil

@@ -1,7 +1,9 @@
 package handlers_test
 
 import (
+	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -648,5 +650,47 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 			t.Fatalf("timed out waiting for %s", what)
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestImportBombRefused: a ZIP bomb posing as an XLSX gets a 422 on the
+// import form that names the limit.
+func TestImportBombRefused(t *testing.T) {
+	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
+	b := e.browser()
+	var packed bytes.Buffer // 64 MB of zeros, about 64 KB packed
+	fw, _ := flate.NewWriter(&packed, flate.BestSpeed)
+	zero := make([]byte, 1<<20)
+	for range 64 {
+		fw.Write(zero)
+	}
+	fw.Close()
+	var bomb bytes.Buffer
+	zw := zip.NewWriter(&bomb)
+	w, err := zw.CreateRaw(&zip.FileHeader{Name: "xl/worksheets/sheet1.xml", Method: zip.Deflate,
+		CompressedSize64: uint64(packed.Len()), UncompressedSize64: 64 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write(packed.Bytes())
+	zw.Close()
+
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	_ = mw.WriteField("kind", "prices")
+	part, _ := mw.CreateFormFile("file", "prices.xlsx")
+	part.Write(bomb.Bytes())
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Origin", e.srv.URL)
+	resp, err := b.Client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(page), "unpacks to more than 32 MB") {
+		t.Fatalf("bomb upload: %d, want 422 naming the 32 MB limit:\n%s", resp.StatusCode, excerpt(string(page)))
 	}
 }

@@ -1,0 +1,191 @@
+package bulkjobs
+
+import (
+	"archive/zip"
+	"bytes"
+	"compress/flate"
+	"context"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"runtime"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/xuri/excelize/v2"
+)
+
+// zeros64MB is a deflate stream of 64 MB of zeros (about 64 KB packed),
+// made once: the body of the bombs below.
+var zeros64MB = sync.OnceValue(func() []byte {
+	var buf bytes.Buffer
+	w, _ := flate.NewWriter(&buf, flate.BestSpeed)
+	chunk := make([]byte, 1<<20)
+	for range 64 {
+		w.Write(chunk)
+	}
+	w.Close()
+	return buf.Bytes()
+})
+
+// zipWith builds an XLSX-looking ZIP: a minimal workbook plus extra, an
+// entry whose packed bytes are deflated and whose header declares size.
+func zipWith(t *testing.T, declared uint64, deflated []byte, extraEntries int) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for i := range extraEntries {
+		w, _ := zw.Create(fmt.Sprintf("xl/media/part%d.xml", i))
+		w.Write([]byte("<x/>"))
+	}
+	if deflated != nil {
+		w, err := zw.CreateRaw(&zip.FileHeader{Name: "xl/worksheets/sheet1.xml", Method: zip.Deflate,
+			CompressedSize64: uint64(len(deflated)), UncompressedSize64: declared, CRC32: crc32.ChecksumIEEE(nil)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(deflated)
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+// withSheetXML replaces the rows of the first sheet of an XLSX.
+func withSheetXML(t *testing.T, xlsx []byte, rows string) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(xlsx), int64(len(xlsx)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for _, f := range zr.File {
+		w, _ := zw.Create(f.Name)
+		if f.Name == "xl/worksheets/sheet1.xml" {
+			fmt.Fprintf(w, `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>%s</sheetData></worksheet>`, rows)
+			continue
+		}
+		rc, _ := f.Open()
+		b := new(bytes.Buffer)
+		b.ReadFrom(rc)
+		rc.Close()
+		w.Write(b.Bytes())
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+// sheet builds a real XLSX with excelize.
+func sheet(t *testing.T, cells map[string]string) []byte {
+	t.Helper()
+	f := excelize.NewFile()
+	defer f.Close()
+	for ref, v := range cells {
+		if err := f.SetCellValue("Sheet1", ref, v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	buf, err := f.WriteToBuffer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestImportBombs: every bomb is refused by size or count with a message
+// that names the limit, allocating far less than it would unpack to (the
+// issue's bound: at most 64 MB more memory) and well before the deadline
+// given to the parse (the deadline is a backstop; no bomb reaches it).
+func TestImportBombs(t *testing.T) {
+	tests := []struct {
+		name string
+		file func(t *testing.T) []byte
+		want string
+	}{
+		{"one 64 MB entry, declared honestly", func(t *testing.T) []byte { return zipWith(t, 64<<20, zeros64MB(), 0) }, "unpacks to more than 32 MB"},
+		{"one 64 MB entry declared as 1 KB", func(t *testing.T) []byte { return zipWith(t, 1024, zeros64MB(), 0) }, "unpacks to more than it declares"},
+		{"too many entries", func(t *testing.T) []byte { return zipWith(t, 0, nil, MaxZipEntries+1) }, "more than 200 parts"},
+		{"a 2,000-character cell", func(t *testing.T) []byte {
+			return sheet(t, map[string]string{"A1": "sku", "B1": "price", "A2": "x", "B2": strings.Repeat("9", 2000)})
+		}, "cell B2 is longer than 1024 characters"},
+		{"a million empty rows", func(t *testing.T) []byte {
+			var rows strings.Builder
+			rows.WriteString(`<row r="1"><c r="A1" t="inlineStr"><is><t>sku</t></is></c><c r="B1" t="inlineStr"><is><t>price</t></is></c></row>`)
+			for r := 2; r <= 1_000_000; r++ {
+				fmt.Fprintf(&rows, `<row r="%d"/>`, r)
+			}
+			return withSheetXML(t, sheet(t, map[string]string{"A1": "x"}), rows.String())
+		}, "more than 1000 empty rows in a row"},
+		{"CSV: a 5,000-character cell", func(t *testing.T) []byte {
+			return []byte("sku;price\nabc;" + strings.Repeat("1", 5000) + "\n")
+		}, "cell B2 is longer than 1024 characters"},
+		{"CSV: two million rows of empty cells", func(t *testing.T) []byte {
+			return []byte("sku;price\n" + strings.Repeat(";\n", 2_000_000) + "abc;1\n")
+		}, "more than 1000 empty rows in a row"},
+		{"CSV: 150 columns", func(t *testing.T) []byte {
+			return []byte(strings.Repeat("a;", 150) + "\n")
+		}, "more than 100 columns"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data := tt.file(t)
+			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+			defer cancel()
+			var before, after runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&before)
+			_, err := ReadTableContext(ctx, data)
+			runtime.ReadMemStats(&after)
+			var le *LimitError
+			if !errors.As(err, &le) || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("error %v, want a limit saying %q", err, tt.want)
+			}
+			if ctx.Err() != nil {
+				t.Error("refused by the deadline, not by the limit")
+			}
+			if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+				t.Errorf("reading it allocated %d MB, want at most 64 MB", grew>>20)
+			}
+		})
+	}
+}
+
+// TestImportDeadline: a parse stops when its context ends.
+func TestImportDeadline(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var b strings.Builder
+	b.WriteString("sku;price\n")
+	for i := range 1000 {
+		fmt.Fprintf(&b, "s%d;1\n", i)
+	}
+	if _, err := ReadTableContext(ctx, []byte(b.String())); err == nil || !strings.Contains(err.Error(), "too long") {
+		t.Fatalf("a cancelled parse: %v", err)
+	}
+}
+
+// TestImportWithinLimits: a normal 10,000-row XLSX still reads.
+func TestImportWithinLimits(t *testing.T) {
+	f := excelize.NewFile()
+	defer f.Close()
+	sw, err := f.NewStreamWriter("Sheet1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw.SetRow("A1", []any{"Marketplace SKU", "Price", "Sale price"})
+	for i := range MaxImportRows {
+		cell, _ := excelize.CoordinatesToCellName(1, i+2)
+		sw.SetRow(cell, []any{fmt.Sprintf("MP%08d", i), "1299,50", ""})
+	}
+	sw.Flush()
+	buf, err := f.WriteToBuffer()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tab, err := ReadTable(buf.Bytes())
+	if err != nil || len(tab.Rows) != MaxImportRows {
+		t.Fatalf("rows %v, err %v", tab, err)
+	}
+}
