@@ -40,6 +40,13 @@ func Money(kopecks int64) string {
 	return b.String()
 }
 
+// Thousands formats a count with a space between thousands, as amounts
+// are: 102400 → "102 400".
+func Thousands(n int) string {
+	s := Money(int64(n) * 100)
+	return s[:len(s)-3]
+}
+
 // MoneyInput formats kopecks the way an input field holds them: no
 // thousands separator, two decimals ("1234.50"), so the value round-trips
 // through the price parser unchanged.
@@ -137,6 +144,19 @@ func Short(s string, max int) (string, bool) {
 		n++
 	}
 	return clean, false
+}
+
+// MaxShown bounds what any page shows of one value, in characters: a
+// hostile or broken 100 KB name costs a page a kilobyte, not 100 KB.
+const MaxShown = 1000
+
+// Bounded returns s cleaned and cut to MaxShown characters, with its length
+// in characters and whether it was cut (then the page says "truncated, N
+// characters").
+func Bounded(s string) (shown string, chars int, cut bool) {
+	shown, cut = Short(s, MaxShown)
+	chars = utf8.RuneCountInString(s)
+	return shown, chars, cut
 }
 
 // Clean replaces control, bidi-control and invalid characters with spaces, keeping the
