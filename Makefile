@@ -3,7 +3,7 @@ SHELL := /bin/bash
 GO    ?= go
 PKGS  := ./...
 
-.PHONY: help run sandbox generate fmt check check-generated check-fmt vet test fuzz-smoke e2e build docker
+.PHONY: help run sandbox generate fmt check check-generated check-fmt check-mod vet staticcheck test fuzz-smoke e2e build docker
 
 help: ## List the targets.
 	@grep -hE '^[a-zA-Z0-9_-]+:.*?## ' $(MAKEFILE_LIST) | awk -F':.*?## ' '{printf "  %-16s %s\n", $$1, $$2}'
@@ -24,7 +24,7 @@ fmt: ## Format Go and templ sources.
 	gofmt -w $$(git ls-files '*.go')
 	$(GO) tool templ fmt views
 
-check: check-generated check-fmt vet test fuzz-smoke vuln ## What CI runs: generated code, formatting, vet, tests (race), fuzz smoke, govulncheck.
+check: check-generated check-fmt check-mod vet staticcheck test fuzz-smoke vuln ## What CI runs: generated code, formatting, go.mod tidy, vet, staticcheck, tests (race), fuzz smoke, govulncheck.
 
 check-generated: ## Fail if regenerating templ code or templ fmt would change anything.
 	$(GO) tool templ generate
@@ -35,8 +35,14 @@ check-generated: ## Fail if regenerating templ code or templ fmt would change an
 check-fmt: ## Fail if gofmt would change anything.
 	@out=$$(gofmt -l $$(git ls-files '*.go')); test -z "$$out" || { echo "gofmt would change: $$out"; exit 1; }
 
+check-mod: ## Fail if go.mod or go.sum is not tidy (direct requirements must not be marked // indirect).
+	@$(GO) mod tidy -diff || { echo "go.mod is not tidy: run 'go mod tidy' and commit"; exit 1; }
+
 vet: ## go vet.
 	$(GO) vet $(PKGS)
+
+staticcheck: ## staticcheck (pinned Go tool).
+	$(GO) tool staticcheck $(PKGS)
 
 test: ## All tests with the race detector (browser and PostgreSQL tests run when available; see README).
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)

@@ -17,7 +17,7 @@ type Measurement struct {
 }
 
 // All lists P1..P7 in order.
-var All = []Measurement{{"P1", P1}, {"P2", P2}, {"P3", P3}, {"P4", P4}, {"P5", P5}, {"P6", P6}, {"P7", P7}}
+var All = []Measurement{{"P1", PageLatency}, {"P2", TokenRequestsPerHour}, {"P3", TokenRetryOn401}, {"P4", MassUpdateOverhead}, {"P5", SessionSize}, {"P6", LoadThroughput}, {"P7", OrdersPageAllocs}}
 
 // RunAll runs every measurement, printing one line per target to w as it
 // finishes. A measurement that fails to run counts as missed.

@@ -505,13 +505,6 @@ func TestBulkJobStopsOnLogout(t *testing.T) {
 	}
 }
 
-func dumpLogs(t *testing.T, e *bulkEnv) {
-	for _, l := range strings.Split(e.logs.String(), "\n") {
-		if strings.Contains(l, "bulk") || strings.Contains(l, "retry") || strings.Contains(l, "429") || strings.Contains(l, "wait") {
-			t.Log(l)
-		}
-	}
-}
 
 // TestBulkJobsMatchSellerAndEnvironment: a job belongs to one seller in one
 // environment; the same seller logged in to the other environment neither

@@ -125,11 +125,11 @@ func (s *Sandbox) admin(r *http.Request) *response {
 		return jsonResponse(http.StatusOK, ttlJSON{Seconds: int64(s.TokenTTL().Seconds())})
 	case "GET /_sandbox/counters":
 		c := s.Counters()
-		return jsonResponse(http.StatusOK, countersJSON{TokensIssued: c.TokensIssued, Requests: c.Requests, MaxInFlight: c.MaxInFlight})
+		return jsonResponse(http.StatusOK, countersJSON(c))
 	case "DELETE /_sandbox/counters":
 		s.ResetCounters()
 		c := s.Counters()
-		return jsonResponse(http.StatusOK, countersJSON{TokensIssued: c.TokensIssued, Requests: c.Requests, MaxInFlight: c.MaxInFlight})
+		return jsonResponse(http.StatusOK, countersJSON(c))
 	case "POST /_sandbox/revoke":
 		var v struct {
 			ClientID string `json:"client_id"`

@@ -1,123 +1,21 @@
 package bench
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
-	"os"
 	"runtime"
-	"strconv"
 	"strings"
-	"testing"
 	"time"
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
-
-	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
-// ---- P5: session size and heap per idle session ----
-
-// P5 reads the stored size of a real logged-in session (both tokens), then
-// creates many more sessions exactly as the login handler does (new
-// session, renewed id, credentials, both tokens, saved) and measures the
-// dashboard process's live heap before and after, with the garbage
-// collected. The sandbox is not involved after the first login, so its
-// memory does not blur the figure.
-func P5(s Sizes) (Result, error) {
-	r := Result{ID: "P5", Target: "<= 2 KB; <= 8 KB"}
-	e, err := Start(EnvOptions{})
-	if err != nil {
-		return r, err
-	}
-	defer e.Close()
-	u, err := e.Login()
-	if err != nil {
-		return r, err
-	}
-	ctx := context.Background()
-	size, err := e.Backend.StoredSize(ctx, u.ID)
-	if err != nil {
-		return r, err
-	}
-	toks, err := e.Store.LoadTokens(ctx, u.ID)
-	if err != nil {
-		return r, err
-	}
-	req := httptest.NewRequest(http.MethodPost, "http://dashboard.test/login", nil)
-	create := func() (string, error) {
-		sess, err := e.Store.Load(req)
-		if err != nil {
-			return "", err
-		}
-		sess.Renew()
-		d := sess.Data()
-		d.ClientID, d.ClientSecret, d.Environment, d.SellerID = clientID, secret, env, sellerID
-		for name, t := range toks {
-			sess.SetToken(name, t)
-		}
-		if err := sess.Save(req, httptest.NewRecorder()); err != nil {
-			return "", err
-		}
-		return sess.ID(), nil
-	}
-	// Warm the database and the pools first.
-	for range min(200, s.P5Sessions) {
-		if _, err := create(); err != nil {
-			return r, err
-		}
-	}
-	h0, rss0 := liveHeap(), rss()
-	var last string
-	for range s.P5Sessions {
-		if last, err = create(); err != nil {
-			return r, err
-		}
-	}
-	h1, rss1 := liveHeap(), rss()
-	per := float64(int64(h1)-int64(h0)) / float64(s.P5Sessions)
-	lastSize, _ := e.Backend.StoredSize(ctx, last)
-	r.Holds = size <= 2048 && per <= 8192
-	r.Figure = fmt.Sprintf("stored %d B (both tokens); heap %+.0f B per idle session over %d", size, per, s.P5Sessions)
-	r.Detail = append(r.Detail,
-		fmt.Sprintf("stored size as SQLite measures it (dbstat: session row and token rows) of a real login: %d B; of a session created in the loop: %d B", size, lastSize),
-		fmt.Sprintf("live Go heap after GC: %d B before, %d B after %d sessions; process RSS %+.0f B per session (includes SQLite's page cache, which lives outside the Go heap)",
-			h0, h1, s.P5Sessions, float64(int64(rss1)-int64(rss0))/float64(s.P5Sessions)))
-	return r, nil
-}
-
-// liveHeap returns the live heap after two full collections.
-func liveHeap() uint64 {
-	runtime.GC()
-	runtime.GC()
-	var m runtime.MemStats
-	runtime.ReadMemStats(&m)
-	return m.HeapAlloc
-}
-
-// rss returns the resident set size from /proc (0 where there is none).
-func rss() uint64 {
-	b, err := os.ReadFile("/proc/self/statm")
-	if err != nil {
-		return 0
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 2 {
-		return 0
-	}
-	n, _ := strconv.ParseUint(f[1], 10, 64)
-	return n * uint64(os.Getpagesize())
-}
-
-// ---- P6: load on mixed pages ----
-
-// P6 runs closed-loop load with vegeta: P6Users workers on mixed dashboard
+// LoadThroughput (target P6) runs closed-loop load with vegeta: P6Users workers on mixed dashboard
 // pages (each worker pool cycling through the users' sessions), and the same
 // number of workers on the upstream calls those pages make, directly. The
 // sides alternate in slices so both see the same machine.
-func P6(s Sizes) (Result, error) {
+func LoadThroughput(s Sizes) (Result, error) {
 	r := Result{ID: "P6", Target: "0 err; p99<=5xp50; thr>=0.5x"}
 	e, err := Start(EnvOptions{})
 	if err != nil {
@@ -286,83 +184,3 @@ func interleave(ts []vegeta.Target, per int) []vegeta.Target {
 }
 
 // ---- P7: allocations per /orders page ----
-
-// OrdersPageRig is a dashboard whose /orders upstream answers are replayed,
-// with a logged-in session, for counting allocations of one page.
-type OrdersPageRig struct {
-	e      *Env
-	req    *http.Request
-	Cookie string
-}
-
-// NewOrdersPageRig starts the rig; Close stops it.
-func NewOrdersPageRig() (*OrdersPageRig, error) {
-	// Upstream answers come from memory after the first of each (see
-	// memAnswers), so the count is the dashboard's own work, not the
-	// sandbox's or the network's.
-	e, err := Start(EnvOptions{Transport: &memAnswers{next: newTransport(), seen: map[string]memAnswer{}}})
-	if err != nil {
-		return nil, err
-	}
-	u, err := e.Login()
-	if err != nil {
-		e.Close()
-		return nil, err
-	}
-	g := &OrdersPageRig{e: e, Cookie: u.Cookie}
-	g.req = httptest.NewRequest(http.MethodGet, "/orders?limit=50", nil)
-	g.req.Header.Set("Cookie", u.Cookie)
-	if rows, err := g.Serve(); err != nil || rows != 50 { // records the upstream answer
-		e.Close()
-		return nil, fmt.Errorf("orders page: %d rows, %v", rows, err)
-	}
-	return g, nil
-}
-
-// Serve renders one /orders?limit=50 page through the echo handler and
-// returns its row count.
-func (g *OrdersPageRig) Serve() (int, error) {
-	w := httptest.NewRecorder()
-	g.e.App.ServeHTTP(w, g.req)
-	if w.Code != http.StatusOK {
-		return 0, fmt.Errorf("status %d", w.Code)
-	}
-	return countRows(w.Body.Bytes()), nil
-}
-
-// Close stops the rig.
-func (g *OrdersPageRig) Close() { g.e.Close() }
-
-// P7 counts allocations of one /orders page with 50 rows through the echo
-// handler, with a warm session and token and the upstream answer replayed.
-func P7(s Sizes) (Result, error) {
-	r := Result{ID: "P7", Target: "<= 1,000"}
-	g, err := NewOrdersPageRig()
-	if err != nil {
-		return r, err
-	}
-	defer g.Close()
-	var serveErr error
-	allocs := testing.AllocsPerRun(s.P7Runs, func() {
-		if _, err := g.Serve(); err != nil {
-			serveErr = err
-		}
-	})
-	if serveErr != nil {
-		return r, serveErr
-	}
-	var ms0, ms1 runtime.MemStats
-	runtime.ReadMemStats(&ms0)
-	for range s.P7Runs {
-		_, _ = g.Serve()
-	}
-	runtime.ReadMemStats(&ms1)
-	bytesPer := (ms1.TotalAlloc - ms0.TotalAlloc) / uint64(s.P7Runs)
-	r.Holds = allocs <= 1000
-	r.Figure = fmt.Sprintf("%.0f allocs (%d B) per /orders page, 50 rows", allocs, bytesPer)
-	r.Detail = append(r.Detail, fmt.Sprintf("testing.AllocsPerRun(%d) around App.ServeHTTP with a warm session and token; the upstream answer is replayed from memory by the API client's transport, so the count is the dashboard's own: middleware, the session load from SQLite (one read, tokens included), the API client's JSON decode and the render", s.P7Runs))
-	return r, nil
-}
-
-// Sessions is exported for tests that size the store.
-var _ = sessions.ErrNotFound

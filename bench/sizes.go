@@ -1,0 +1,90 @@
+package bench
+
+// This file holds the sizes, results and helpers the measurements share;
+// each measurement lives in the file named after what it measures.
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Sizes are the knobs of one run: full for `make bench`, tiny for the smoke
+// test.
+type Sizes struct {
+	P1Pairs         int           // interleaved dashboard/direct/proxy rounds
+	P1LatencyRounds int           // the same with P4Latency injected upstream
+	P2Views         int           // page views over P2Span (including the burst)
+	P2Burst         int           // concurrent views right at a token expiry
+	P2Span          time.Duration // simulated time the views spread over
+	P4Rows          int           // rows of the price update
+	P4Errors        int           // rows the marketplace will reject
+	P4Rounds        int           // interleaved dashboard/loop rounds
+	P4Latency       time.Duration // injected per upstream request
+	P5Sessions      int           // idle sessions created
+	P6Users         int           // concurrent users
+	P6Slice         time.Duration // one attack slice; slices alternate sides
+	P6Slices        int           // slices per side
+	P6LatencySlices int           // slices per side with P4Latency injected
+	P6ClientRounds  int           // rounds of the four pages' calls for the API client's own cost
+	P7Runs          int           // AllocsPerRun runs
+	ChunkSize       int           // mass-update chunk size (0 = dashboard default)
+	ProductsForP4   int           // products per seller in the P4 sandbox
+}
+
+// Full are the sizes of the issue's targets.
+var Full = Sizes{
+	P1Pairs: 1500, P1LatencyRounds: 300, P2Views: 1000, P2Burst: 50, P2Span: 60 * time.Minute,
+	P4Rows: 10_000, P4Errors: 37, P4Rounds: 5, P4Latency: 5 * time.Millisecond,
+	P5Sessions: 10_000, P6Users: 64, P6Slice: 5 * time.Second, P6Slices: 4, P6LatencySlices: 2, P6ClientRounds: 2000, P7Runs: 200,
+	ProductsForP4: 10_000,
+}
+
+// Smoke runs every code path once, in seconds.
+var Smoke = Sizes{
+	P1Pairs: 10, P1LatencyRounds: 3, P2Views: 40, P2Burst: 6, P2Span: 60 * time.Minute,
+	P4Rows: 30, P4Errors: 3, P4Rounds: 1, P4Latency: time.Millisecond,
+	P5Sessions: 20, P6Users: 4, P6Slice: 300 * time.Millisecond, P6Slices: 1, P6LatencySlices: 1, P6ClientRounds: 5, P7Runs: 3,
+	ChunkSize: 7, ProductsForP4: 200,
+}
+
+// Result is one target's verdict.
+type Result struct {
+	ID     string // P1..P7
+	Figure string // what was measured, with the number
+	Target string
+	Holds  bool
+	Detail []string // supporting figures for BENCHMARKS.md
+}
+
+func (r Result) String() string {
+	v := "HOLDS"
+	if !r.Holds {
+		v = "MISSED"
+	}
+	return fmt.Sprintf("%s  %-70s target %-34s %s", r.ID, r.Figure, r.Target, v)
+}
+
+func median(d []time.Duration) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	s := slices.Clone(d)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// ---- P1: /orders vs the direct call ----
+
+func uniq(xs []int) []int { s := slices.Clone(xs); slices.Sort(s); return slices.Compact(s) }
+
+func rounded(ds []time.Duration) []time.Duration {
+	out := make([]time.Duration, len(ds))
+	for i, d := range ds {
+		out[i] = d.Round(time.Millisecond)
+	}
+	return out
+}
