@@ -402,7 +402,12 @@ func (p previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen ma
 		in.Price = format.MoneyInput(cur.Price)
 	}
 	if in.Sale == "" && cur.Sale > 0 {
-		in.Sale = format.MoneyInput(cur.Sale)
+		// A blank sale cell keeps the running sale, unless the new price
+		// is below it: a price under the sale price ends the sale (it
+		// would be refused otherwise, and no cell could say "no sale").
+		if newPrice, err := apiclient.ParseMoney(in.Price); err != nil || int64(newPrice) >= cur.Sale {
+			in.Sale = format.MoneyInput(cur.Sale)
+		}
 	}
 	upd, errs := in.validate()
 	if errs != nil {

@@ -391,3 +391,46 @@ func TestPricesResultListsPageAndOpenRows(t *testing.T) {
 		t.Errorf("answer lists %d rows, want the page's %d and the rejected one", n, len(p1["sku"]))
 	}
 }
+
+// TestLowerPriceWithoutSale: a product without a sale (the marketplace
+// reports its sale price equal to the price) shows an empty sale field, so
+// lowering the price alone is accepted; a sale-only change reads as one.
+func TestLowerPriceWithoutSale(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	page := b.Get("/prices")
+	form := page.FormValues("#prices-form")
+	target, other := -1, -1
+	for i := range form["sku"] {
+		if form["orig_sale"][i] == "" {
+			if target < 0 {
+				target = i
+			} else if other < 0 {
+				other = i
+			}
+		}
+		if form["sale"][i] != "" && form["sale"][i] == form["price"][i] {
+			t.Fatalf("row %s: the sale field holds the price (%s)", form["sku"][i], form["sale"][i])
+		}
+	}
+	if target < 0 || other < 0 {
+		t.Fatal("no product without a sale on the first page")
+	}
+	sku, sku2 := form["sku"][target], form["sku"][other]
+	cur := money(t, form["orig_price"][target])
+	form["price"][target] = (cur - 100).Decimal() // 1 rouble less, sale left empty
+	form["sale"][other] = (money(t, form["orig_price"][other]) - 100).Decimal()
+	res := b.Post("/prices", form)
+	if res.Status == http.StatusSeeOther {
+		res = b.Follow(res)
+	}
+	for _, k := range []string{sku, sku2} {
+		if got := res.Text(`[data-testid="price-` + k + `"] .row-ok`); got == "" {
+			t.Errorf("row %s: not accepted (status %d, summary %q, row %q)", k, res.Status, res.Text("[data-testid=summary]"), res.Text(`[data-testid="price-`+k+`"]`))
+		}
+	}
+	if got := res.Text(`[data-testid="price-` + sku2 + `"] .row-ok`); !strings.Contains(got, "(sale ") {
+		t.Errorf("a sale-only change reads %q; want the sale price in it", got)
+	}
+}

@@ -148,7 +148,8 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		done := map[string][]string{}
 		for _, u := range updates {
 			if len(done) < 300 {
-				done[u.MarketplaceSKU] = []string{inputs[u.MarketplaceSKU].OrigPrice, format.MoneyInput(int64(u.Price))}
+				in := inputs[u.MarketplaceSKU]
+				done[u.MarketplaceSKU] = []string{priceSaleText(in.OrigPrice, in.OrigSale), priceSaleText(in.Price, in.Sale)}
 			}
 		}
 		sess.SetDraft("prices-done", done)
@@ -226,12 +227,12 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]priceInp
 		index[n.MarketplaceSKU] = len(v.Rows)
 		price := format.MoneyInput(int64(n.Price))
 		sale := ""
-		if n.SalePrice > 0 {
+		if hasSale(n) {
 			sale = format.MoneyInput(int64(n.SalePrice))
 		}
 		v.Rows = append(v.Rows, pages.PriceRow{
 			SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size, Warehouses: n.WarehouseCode,
-			Current: format.Money(int64(n.Price)), CurrentSale: saleText(n.SalePrice), UpdateStatus: n.PriceUpdateStatus,
+			Current: format.Money(int64(n.Price)), CurrentSale: saleText(n), UpdateStatus: n.PriceUpdateStatus,
 			OrigPrice: price, OrigSale: sale, Price: price, Sale: sale,
 		})
 	}
@@ -263,7 +264,7 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]priceInp
 		}
 		switch o := rep.outcomes[sku]; o.state {
 		case "accepted":
-			row.Result = pages.RowResult{State: "accepted", Before: moneyText(in.OrigPrice), After: moneyText(in.Price)}
+			row.Result = pages.RowResult{State: "accepted", Before: priceSaleText(in.OrigPrice, in.OrigSale), After: priceSaleText(in.Price, in.Sale)}
 			// What was sent is the new baseline: submitting again must not resend it.
 			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
 		case "rejected":
@@ -274,17 +275,35 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]priceInp
 	}
 	for sku, pair := range done {
 		if i, ok := index[sku]; ok && len(pair) == 2 && v.Rows[i].Result.State == "" {
-			v.Rows[i].Result = pages.RowResult{State: "accepted", Before: moneyText(pair[0]), After: moneyText(pair[1])}
+			v.Rows[i].Result = pages.RowResult{State: "accepted", Before: pair[0], After: pair[1]} // as priceSaleText wrote them
 		}
 	}
 	return v, nil
 }
 
-func saleText(m apiclient.Money) string {
-	if m <= 0 {
+// hasSale reports whether a product sells below its price. The
+// marketplace reports a product without a sale with its sale price equal
+// to the price: shown as a sale, the form would hold the price in the sale
+// field, and lowering the price alone would be refused for a sale above it.
+func hasSale(n apiclient.Nomenclature) bool {
+	return n.SalePrice > 0 && n.SalePrice < n.Price
+}
+
+// saleText is the sale column: the sale price, or "—" without a sale.
+func saleText(n apiclient.Nomenclature) string {
+	if !hasSale(n) {
 		return "—"
 	}
-	return format.Money(int64(m))
+	return format.Money(int64(n.SalePrice))
+}
+
+// priceSaleText shows a typed price with its sale price, so that a
+// sale-only change reads as one ("17 399.00 → 17 399.00 (sale 15 000.00)").
+func priceSaleText(price, sale string) string {
+	if sale == "" {
+		return moneyText(price)
+	}
+	return moneyText(price) + " (sale " + moneyText(sale) + ")"
 }
 
 // moneyText shows a typed amount the way tables show money, or as typed
@@ -429,7 +448,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]st
 		qty := strconv.Itoa(n.Quantity)
 		v.Rows = append(v.Rows, pages.NomenclatureRow{
 			Key: rowKey(k), Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
-			Price: format.Money(int64(n.Price)), SalePrice: saleText(n.SalePrice),
+			Price: format.Money(int64(n.Price)), SalePrice: saleText(n),
 			Quantity: qty, OrigQuantity: qty, Status: n.Status, OrigStatus: n.Status, LiveStatus: n.Status,
 			StatusOptions: sellerStatusOptions(n.Status),
 		})

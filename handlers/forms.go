@@ -134,7 +134,7 @@ func (r priceInput) validate() (apiclient.PriceUpdate, map[string]string) {
 		case msg != "":
 			errs = setErr(errs, "sale", strings.Replace(msg, "The price", "The sale price", 1))
 		case errs["price"] == "" && sale > price:
-			errs = setErr(errs, "sale", "The sale price may not exceed the price ("+format.Money(int64(price))+"): lower it, or clear it to sell at the price.")
+			errs = setErr(errs, "sale", "The sale price may not exceed the price ("+format.Money(int64(price))+"): lower it.")
 		default:
 			upd.SalePrice = &sale
 		}
