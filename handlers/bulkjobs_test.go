@@ -505,7 +505,6 @@ func TestBulkJobStopsOnLogout(t *testing.T) {
 	}
 }
 
-
 // TestBulkJobsMatchSellerAndEnvironment: a job belongs to one seller in one
 // environment; the same seller logged in to the other environment neither
 // sees it in the history nor opens, drives or exports it.
