@@ -58,6 +58,11 @@ type Options struct {
 	B2BTestBaseURL string
 	// SellerBaseURL is {seller_base_url}. Required.
 	SellerBaseURL string
+	// SellerTestBaseURL is a separate seller host for Test credentials,
+	// which some partners have. Optional: the contract gives the seller
+	// APIs one host, so without it Test credentials edit the live
+	// catalogue (see SellerTestSeparate).
+	SellerTestBaseURL string
 	// HTTPClient is used for every request; nil builds one with timeouts
 	// and pooled connections (see NewHTTPClient).
 	HTTPClient *http.Client
@@ -98,6 +103,7 @@ type Options struct {
 // Accounts, which are cheap to create per request.
 type Client struct {
 	b2bProd, b2bTest, seller *url.URL
+	sellerTest               *url.URL // nil: Test credentials use seller too
 	hc                       *http.Client
 	ua                       string
 	log                      *slog.Logger
@@ -133,6 +139,9 @@ func New(opts Options) (*Client, error) {
 		return nil, err
 	}
 	if c.seller, err = parseBase("SellerBaseURL", opts.SellerBaseURL, true); err != nil {
+		return nil, err
+	}
+	if c.sellerTest, err = parseBase("SellerTestBaseURL", opts.SellerTestBaseURL, false); err != nil {
 		return nil, err
 	}
 	if c.hc == nil {
@@ -511,4 +520,17 @@ func needsJSONEscape(s string) bool {
 		}
 	}
 	return false
+}
+
+// SellerTestSeparate reports whether Test credentials have a seller host of
+// their own. Without one, prices and stock changed with Test credentials
+// are live.
+func (c *Client) SellerTestSeparate() bool { return c.sellerTest != nil }
+
+// sellerBase is the seller host for the account's environment.
+func (st *accountState) sellerBase() *url.URL {
+	if st.creds.Environment == Test && st.c.sellerTest != nil {
+		return st.c.sellerTest
+	}
+	return st.c.seller
 }

@@ -64,7 +64,7 @@ func (s *ReturnBoxesService) List(ctx context.Context, opts *ListReturnBoxesOpti
 	var reqID string
 	err := st.authed(ctx, st.seller, func(cs *callState, token string) error {
 		req := &request{op: "seller rest list return boxes", method: http.MethodGet,
-			url: joinURL(st.c.seller, "/api/v2/fbs/return-boxes", q), token: token, secrets: st.secrets(token)}
+			url: joinURL(st.sellerBase(), "/api/v2/fbs/return-boxes", q), token: token, secrets: st.secrets(token)}
 		resp, err := st.c.send(ctx, cs, retryIdempotent, req, restErrorBody)
 		if err != nil {
 			return err

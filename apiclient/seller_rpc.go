@@ -310,7 +310,7 @@ func (st *accountState) rpc(ctx context.Context, cs *callState, call rpcCall, to
 	}
 	op := "seller rpc " + call.method
 	write := call.policy != retryIdempotent
-	req := &request{op: op, method: http.MethodPost, url: joinURL(c.seller, call.path, nil), body: body,
+	req := &request{op: op, method: http.MethodPost, url: joinURL(st.sellerBase(), call.path, nil), body: body,
 		token: token, write: write, secrets: st.secrets(token)}
 	errBody := func(r *response) error {
 		_, e := decodeRPCEnvelope(r, id, call.method, nil)

@@ -11,6 +11,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
@@ -378,5 +380,38 @@ func TestMarketplaceBusy(t *testing.T) {
 	}
 	if rid := p.Text("[data-testid=error] code"); rid == "" {
 		t.Error("error page without a request id")
+	}
+}
+
+// TestLiveInTestNotice: logged in to the test environment, the pages that
+// change prices and stock say the changes are live (the seller interfaces
+// have one host); other pages, production logins and a configured seller
+// test host do not.
+func TestLiveInTestNotice(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo() // test environment
+	for path, want := range map[string]bool{"/prices": true, "/nomenclature": true, "/orders": false, "/": false, "/return-boxes": false} {
+		if got := b.Get(path).Has("[data-testid=live-in-test]"); got != want {
+			t.Errorf("test login, %s: notice shown %t, want %t", path, got, want)
+		}
+	}
+	prod := app.Browser(t)
+	prod.Login("demo-1001", "sandbox-secret-1001", "1001", "production")
+	if prod.Get("/prices").Has("[data-testid=live-in-test]") {
+		t.Error("production login: the notice is shown")
+	}
+
+	// The import (testapp's dashboards have no job store).
+	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
+	if !e.browser().Get("/bulk/import").Has("[data-testid=live-in-test]") {
+		t.Error("test login, /bulk/import: no notice")
+	}
+
+	sep := testapp.New(t, testapp.Options{APIOptions: func(o *apiclient.Options) { o.SellerTestBaseURL = o.SellerBaseURL }})
+	sb := sep.Browser(t)
+	sb.LoginDemo()
+	if sb.Get("/prices").Has("[data-testid=live-in-test]") {
+		t.Error("with a seller test host: the notice is shown")
 	}
 }

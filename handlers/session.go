@@ -92,6 +92,9 @@ func (a *App) chrome(c echo.Context, title, active string) layouts.Chrome {
 	if loggedIn(sess) {
 		d := sess.Data()
 		ch.User = &layouts.User{ClientID: d.ClientID, DisplayName: d.DisplayName, SellerID: d.SellerID, Environment: d.Environment}
+		// Where prices and stock are changed, say that "test" is live.
+		ch.LiveInTest = d.Environment == "test" && !a.deps.API.SellerTestSeparate() &&
+			(active == "prices" || active == "nomenclature" || active == "bulk")
 	}
 	for _, f := range sess.PopFlashes() {
 		ch.Flashes = append(ch.Flashes, layouts.Flash{Kind: f.Kind, Text: f.Text})

@@ -24,6 +24,10 @@ type Config struct {
 	// The marketplace's base URLs; all three empty means demo mode (the
 	// built-in sandbox).
 	B2BURL, B2BTestURL, SellerURL string
+	// SellerTestURL is an optional separate seller host for the test
+	// environment (SELLERDESK_SELLER_TEST_URL); without it test logins
+	// edit the live catalogue, and the pages say so.
+	SellerTestURL string
 
 	DatabaseURL string
 	// SessionKeys seal sessions; the first signs, the rest still open
@@ -98,6 +102,17 @@ func loadConfig(getenv func(string) string) (Config, error) {
 			continue
 		}
 		*u.dst = strings.TrimRight(v, "/")
+	}
+	if v := get("SELLERDESK_SELLER_TEST_URL"); v != "" {
+		p, err := url.Parse(v)
+		switch {
+		case err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" || p.User != nil || p.RawQuery != "":
+			bad("SELLERDESK_SELLER_TEST_URL", "want an absolute http(s) URL without credentials or query, like https://seller-test.example.com")
+		case set == 0:
+			bad("SELLERDESK_SELLER_TEST_URL", "set it only with the three marketplace URLs (the demo sandbox has no separate test host)")
+		default:
+			c.SellerTestURL = strings.TrimRight(v, "/")
+		}
 	}
 	if set != 0 && set != len(urls) {
 		errs = append(errs, errors.New("SELLERDESK_B2B_URL, SELLERDESK_B2B_TEST_URL and SELLERDESK_SELLER_URL: set all three (real marketplace) or none (demo sandbox)"))

@@ -76,7 +76,7 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	defer closeJobs()
 
 	api, err := apiclient.New(apiclient.Options{
-		B2BBaseURL: cfg.B2BURL, B2BTestBaseURL: cfg.B2BTestURL, SellerBaseURL: cfg.SellerURL,
+		B2BBaseURL: cfg.B2BURL, B2BTestBaseURL: cfg.B2BTestURL, SellerBaseURL: cfg.SellerURL, SellerTestBaseURL: cfg.SellerTestURL,
 		UserAgent: "SellerDesk/1.0", Logger: log.With("component", "apiclient"),
 	})
 	if err != nil {

@@ -74,8 +74,20 @@ func TestLoadConfigRealMarketplace(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Demo() || c.B2BURL != "https://b2b.example" || len(c.SessionKeys) != 2 {
+	if c.Demo() || c.B2BURL != "https://b2b.example" || len(c.SessionKeys) != 2 || c.SellerTestURL != "" {
 		t.Errorf("config %+v", c)
+	}
+	c, err = loadConfig(env(map[string]string{
+		"SELLERDESK_B2B_URL": "https://b2b.example/", "SELLERDESK_B2B_TEST_URL": "https://b2b-demo.example",
+		"SELLERDESK_SELLER_URL": "https://seller.example", "SELLERDESK_SELLER_TEST_URL": "https://seller-test.example/",
+		"SELLERDESK_SESSION_KEY": strings.Repeat("ab", 32),
+	}))
+	if err != nil || c.SellerTestURL != "https://seller-test.example" {
+		t.Errorf("with a seller test host: %+v %v", c.SellerTestURL, err)
+	}
+	if _, err := loadConfig(env(map[string]string{"SELLERDESK_SELLER_TEST_URL": "https://seller-test.example"})); err == nil ||
+		!strings.Contains(err.Error(), "SELLERDESK_SELLER_TEST_URL") {
+		t.Errorf("a seller test host without the marketplace URLs: %v", err)
 	}
 }
 

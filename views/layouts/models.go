@@ -13,6 +13,10 @@ type Chrome struct {
 	RefreshAfter int // seconds; above zero the page reloads itself (busy marketplace)
 	RequestID    string
 	Skipped      int // marketplace records left out of the page because they could not be read
+	// LiveInTest marks a page that changes prices or stock while logged in
+	// to the test environment, whose seller calls reach the live catalogue
+	// (the marketplace has no seller test host, or none is configured).
+	LiveInTest bool
 }
 
 // Assets are the cache-busted URLs of the stylesheet and scripts.
