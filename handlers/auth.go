@@ -39,9 +39,6 @@ func (a *App) LoginForm(c echo.Context) error {
 		return a.redirect(c, "/")
 	}
 	f := pages.LoginForm{Environment: "production", Next: localOr(c.QueryParam("next"), "")}
-	if a.deps.Demo {
-		f.Environment = "test"
-	}
 	// Someone sent back here after their credentials were rejected gets
 	// their client id and seller pre-filled.
 	if d := session(c).Data(); d.ClientID != "" {

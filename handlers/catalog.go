@@ -148,8 +148,8 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		done := map[string][]string{}
 		for _, u := range updates {
 			if len(done) < 300 {
-				in := inputs[u.MarketplaceSKU]
-				done[u.MarketplaceSKU] = []string{priceSaleText(in.OrigPrice, in.OrigSale), priceSaleText(in.Price, in.Sale)}
+				before, after := changeTexts(inputs[u.MarketplaceSKU])
+				done[u.MarketplaceSKU] = []string{before, after}
 			}
 		}
 		sess.SetDraft("prices-done", done)
@@ -264,7 +264,8 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]priceInp
 		}
 		switch o := rep.outcomes[sku]; o.state {
 		case "accepted":
-			row.Result = pages.RowResult{State: "accepted", Before: priceSaleText(in.OrigPrice, in.OrigSale), After: priceSaleText(in.Price, in.Sale)}
+			before, after := changeTexts(in)
+			row.Result = pages.RowResult{State: "accepted", Before: before, After: after}
 			// What was sent is the new baseline: submitting again must not resend it.
 			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
 		case "rejected":
@@ -275,7 +276,7 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]priceInp
 	}
 	for sku, pair := range done {
 		if i, ok := index[sku]; ok && len(pair) == 2 && v.Rows[i].Result.State == "" {
-			v.Rows[i].Result = pages.RowResult{State: "accepted", Before: pair[0], After: pair[1]} // as priceSaleText wrote them
+			v.Rows[i].Result = pages.RowResult{State: "accepted", Before: pair[0], After: pair[1]} // as changeTexts wrote them
 		}
 	}
 	return v, nil
@@ -297,13 +298,16 @@ func saleText(n apiclient.Nomenclature) string {
 	return format.Money(int64(n.SalePrice))
 }
 
-// priceSaleText shows a typed price with its sale price, so that a
-// sale-only change reads as one ("17 399.00 → 17 399.00 (sale 15 000.00)").
-func priceSaleText(price, sale string) string {
-	if sale == "" {
-		return moneyText(price)
+// changeTexts are the before and after of an accepted row: the price, and
+// the sale price too when it changed, so a sale-only change reads as one
+// ("17 399.00 (sale —) → 17 399.00 (sale 15 000.00)").
+func changeTexts(in priceInput) (before, after string) {
+	before, after = moneyText(in.OrigPrice), moneyText(in.Price)
+	if !sameMoney(in.Sale, in.OrigSale) {
+		before += " (sale " + moneyText(in.OrigSale) + ")"
+		after += " (sale " + moneyText(in.Sale) + ")"
 	}
-	return moneyText(price) + " (sale " + moneyText(sale) + ")"
+	return before, after
 }
 
 // moneyText shows a typed amount the way tables show money, or as typed

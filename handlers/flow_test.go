@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -413,5 +414,24 @@ func TestLiveInTestNotice(t *testing.T) {
 	sb.LoginDemo()
 	if sb.Get("/prices").Has("[data-testid=live-in-test]") {
 		t.Error("with a seller test host: the notice is shown")
+	}
+}
+
+// TestFavicon: /favicon.ico, asked for on every page, is the icon and
+// cacheable, not a 404; pages link it too.
+func TestFavicon(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	resp, err := http.Get(app.URL + "/favicon.ico")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "image/svg+xml" ||
+		!strings.Contains(resp.Header.Get("Cache-Control"), "max-age") || !strings.Contains(string(body), "<svg") {
+		t.Fatalf("favicon: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Cache-Control"))
+	}
+	if p := app.Browser(t).Get("/login"); !p.Has(`link[rel=icon][href^="/static/favicon.svg?v="]`) {
+		t.Error("the login page does not link the icon")
 	}
 }

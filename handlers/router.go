@@ -28,6 +28,7 @@ func (a *App) routes() *echo.Echo {
 		return c.String(http.StatusOK, "ok\n")
 	})
 	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
+	e.GET("/favicon.ico", echo.WrapHandler(static.Favicon()))
 
 	pagesGroup := e.Group("", middleware.BodyLimit(maxBodyBytes), a.readBody, a.boundUpstream, a.loadSession)
 	pagesGroup.GET("/login", a.LoginForm)

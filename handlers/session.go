@@ -83,7 +83,7 @@ func (a *App) chrome(c echo.Context, title, active string) layouts.Chrome {
 		Demo:      a.deps.Demo,
 		RequestID: requestIDOf(c.Request().Context()),
 		Skipped:   a.noteSkipped(c),
-		Assets:    layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX)},
+		Assets:    layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)},
 	}
 	sess := session(c)
 	if sess == nil {

@@ -1,5 +1,7 @@
 // Seller Desk: small progressive enhancements. Every page works without this
-// file; it only adds live countdowns, "select all" and edit highlighting.
+// file; it only adds live countdowns, "select all", edit highlighting, a
+// warning before unsaved edits are lost, focus on the first error, and the
+// column labels of the phone layout.
 (function () {
   "use strict";
 
@@ -61,12 +63,51 @@
     });
   }
 
+  // Table cells learn their column's header as data-label, which the
+  // phone layout (rows as cards, app.css) prints before each value.
+  function labelCells(root) {
+    var tables = [];
+    if (root.closest && root.closest("table")) tables.push(root.closest("table"));
+    if (root.querySelectorAll) root.querySelectorAll("table").forEach(function (t) { tables.push(t); });
+    tables.forEach(function (t) {
+      var heads = [];
+      t.querySelectorAll("thead th").forEach(function (th) { heads.push(th.textContent.trim()); });
+      t.querySelectorAll("tbody tr").forEach(function (tr) {
+        Array.prototype.forEach.call(tr.children, function (td, i) {
+          if (heads[i] && !td.hasAttribute("data-label")) td.setAttribute("data-label", heads[i]);
+        });
+      });
+    });
+  }
+
+  // After a refused submit, focus goes to the first field in error, so a
+  // keyboard or screen-reader user lands where the problem is.
+  function focusFirstError(root) {
+    var bad = root.querySelector && root.querySelector("[aria-invalid=true]");
+    if (bad && typeof bad.focus === "function") bad.focus();
+  }
+
   function enhance(root) {
     startCountdowns(root);
     wireSelectAll(root);
     wireEdits(root);
+    labelCells(root);
   }
 
-  document.addEventListener("DOMContentLoaded", function () { enhance(document); });
+  // Unsaved edits: leaving the page (a pager link, the navigation, a
+  // reload) with edited fields asks first; submitting them does not.
+  var submitting = false;
+  document.addEventListener("submit", function () { submitting = true; }, true);
+  document.addEventListener("htmx:afterRequest", function () { submitting = false; });
+  window.addEventListener("beforeunload", function (e) {
+    if (submitting || !document.querySelector("input.edited, select.edited")) return;
+    e.preventDefault();
+    e.returnValue = "";
+  });
+
+  document.addEventListener("DOMContentLoaded", function () { enhance(document); focusFirstError(document); });
   document.addEventListener("htmx:load", function (e) { enhance(e.target); });
+  document.addEventListener("htmx:afterSettle", function (e) {
+    if (e.detail && e.detail.xhr && e.detail.xhr.status === 422) focusFirstError(e.target);
+  });
 })();

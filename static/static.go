@@ -12,7 +12,7 @@ import (
 	"strings"
 )
 
-//go:embed app.css app.js vendor
+//go:embed app.css app.js favicon.svg vendor
 var files embed.FS
 
 // Names of the assets pages link to.
@@ -20,7 +20,23 @@ const (
 	CSS  = "app.css"
 	JS   = "app.js"
 	HTMX = "vendor/htmx-2.0.11.min.js"
+	Icon = "favicon.svg"
 )
+
+// Favicon answers /favicon.ico, which browsers ask for on every site
+// whatever the page links: the icon, cacheable for a day.
+func Favicon() http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, err := files.ReadFile(Icon)
+		if err != nil {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "image/svg+xml")
+		w.Header().Set("Cache-Control", "public, max-age=86400")
+		_, _ = w.Write(b)
+	})
+}
 
 // Prefix is the URL path under which Handler serves the assets.
 const Prefix = "/static/"

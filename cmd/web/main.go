@@ -97,6 +97,15 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	}
 	srv := newServer(ctx, app, log)
 	log.Info("Seller Desk is listening", "url", displayURL(ln.Addr()), "demo", demoMode)
+	if !cfg.LogJSON {
+		// The one line a person starting it needs, last and plain (JSON
+		// logs stay pure JSON for their collector).
+		hint := ""
+		if demoMode {
+			hint = " (demo: pick an account on the login page)"
+		}
+		fmt.Fprintf(stdout, "\nSeller Desk is ready: open %s%s\n\n", displayURL(ln.Addr()), hint)
+	}
 	if ready != nil {
 		ready <- ln.Addr().String()
 	}

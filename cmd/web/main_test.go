@@ -156,4 +156,14 @@ func TestServeDemo(t *testing.T) {
 			t.Errorf("log lacks %q", want)
 		}
 	}
+	// The address to open is said last at start-up, plainly: the first
+	// line after the listening line (requests come after it).
+	_, after, _ := strings.Cut(logs, "Seller Desk is listening")
+	rest := strings.Split(after, "\n")[1:]
+	for len(rest) > 0 && strings.TrimSpace(rest[0]) == "" {
+		rest = rest[1:]
+	}
+	if len(rest) == 0 || !strings.HasPrefix(rest[0], "Seller Desk is ready: open http://"+addr) {
+		t.Errorf("start-up does not end with the URL to open; after the listening line: %q", rest[:min(2, len(rest))])
+	}
 }

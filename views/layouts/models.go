@@ -21,7 +21,7 @@ type Chrome struct {
 
 // Assets are the cache-busted URLs of the stylesheet and scripts.
 type Assets struct {
-	CSS, JS, HTMX string
+	CSS, JS, HTMX, Icon string
 }
 
 // User is the logged-in seller account as the header shows it.
