@@ -1,0 +1,87 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
+	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+)
+
+// Journey 10: every page at phone width (390 x 844, as a phone renders it)
+// and at desktop width, in light and dark mode: no page is wider than the
+// screen, and every button of the page's forms can be reached without
+// scrolling sideways. One click on a demo account logs in. A screenshot of
+// each goes to the artifacts.
+func TestJourneyPhoneAndDark(t *testing.T) {
+	m, err := demo.Start(sandbox.New(sandbox.Options{Hostile: true}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	j := newJourney(t, 10, "phone", testapp.Options{Market: m})
+	app, _, _ := bulkDashboard(t, m, 25)
+	j.app = app
+
+	// One click on a demo account (the login page defaults to production).
+	j.do("phone viewport", chromedp.EmulateViewport(390, 844, chromedp.EmulateMobile))
+	j.open("/login")
+	if got := j.value("environment"); got != "production" {
+		t.Errorf("the login form defaults to %q, want production", got)
+	}
+	if sw, iw := eval[int](j, `document.documentElement.scrollWidth`), eval[int](j, `window.innerWidth`); sw > iw {
+		t.Errorf("the login page is %d px wide in a %d px window", sw, iw)
+	}
+	j.markPage()
+	j.press("[data-testid=demo-login]")
+	j.untilNewPage("the overview after a one-click demo login", `document.querySelector("#logout")`)
+
+	j.open("/orders")
+	order := eval[string](j, `(document.querySelector("#orders-table a[href^='/orders/']") || {getAttribute: () => ""}).getAttribute("href")`)
+	pages := []string{"/", "/orders", "/nomenclature?limit=20", "/prices?limit=20", "/return-boxes", "/bulk/import", "/history"}
+	if order == "" {
+		t.Fatal("no order to open on /orders")
+	}
+	pages = append(pages, order)
+	for _, scheme := range []string{"light", "dark"} {
+		j.do("colour scheme "+scheme, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
+			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+				Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}})
+			return err
+		}))
+		for _, width := range []int64{390, 1366} {
+			if width < 600 {
+				j.do("phone viewport", chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile))
+			} else {
+				j.do("desktop viewport", chromedp.EmulateViewport(width, 900))
+			}
+			for _, p := range pages {
+				j.open(p)
+				where := fmt.Sprintf("%s at %d px (%s)", p, width, scheme)
+				if sw, iw := eval[int](j, `document.documentElement.scrollWidth`), eval[int](j, `window.innerWidth`); sw > iw {
+					t.Errorf("%s: the page is %d px wide in a %d px window", where, sw, iw)
+				}
+				if off := eval[string](j, `Array.from(document.querySelectorAll("main button, main input[type=submit]")).filter(b => {
+						const r = b.getBoundingClientRect(); return r.width > 0 && (r.right > window.innerWidth + 1 || r.left < -1);
+					}).map(b => b.textContent.trim() || b.id).slice(0, 3).join(", ")`); off != "" {
+					t.Errorf("%s: buttons out of reach sideways: %s", where, off)
+				}
+				name := strings.NewReplacer("/", "_", "?", "_", "=", "_", "&", "_").Replace(strings.TrimPrefix(p, "/"))
+				png := run(j, "screenshot", chromedp.CaptureScreenshot())
+				file := filepath.Join(artifactsDir(t), fmt.Sprintf("journey-10-%s-%d-%s.png", scheme, width, name))
+				if err := os.WriteFile(file, png, 0o644); err != nil {
+					t.Errorf("write screenshot: %v", err)
+				}
+			}
+		}
+	}
+}
