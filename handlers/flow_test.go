@@ -212,6 +212,23 @@ func TestOrders(t *testing.T) {
 		if d.Doc.Find("#order-items tbody tr").Length() == 0 {
 			t.Error("no items")
 		}
+		// The list's link carries the way back, filter and page kept; the
+		// detail shows money as the list does (₽, not RUB) and the item count.
+		list := b.Get("/orders?status=delivered&limit=20&page=2")
+		href, _ := list.Doc.Find("#orders-table tbody tr a").First().Attr("href")
+		if href != "" {
+			det := b.Get(href)
+			back, _ := det.Doc.Find(`a[href^="/orders?"]`).First().Attr("href")
+			if !strings.HasPrefix(back, "/orders?") || !strings.Contains(back, "page=2") || !strings.Contains(back, "status=delivered") {
+				t.Errorf("the detail's way back is %q, want the filtered list page 2", back)
+			}
+		} else {
+			t.Error("no order on page 2 of delivered orders")
+		}
+		facts := d.Text("[data-testid=order-facts]")
+		if strings.Contains(facts, "RUB") || !strings.Contains(facts, "₽") || d.Text("[data-testid=order-items]") == "" {
+			t.Errorf("order facts %q: want ₽ and the item count", facts)
+		}
 		if p := b.Get("/orders/RU000000-000000"); p.Status != http.StatusNotFound {
 			t.Errorf("unknown order: %d, want 404", p.Status)
 		}

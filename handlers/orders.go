@@ -52,6 +52,7 @@ func (a *App) OrdersList(c echo.Context) error {
 	// Delivery are for other views); a valid order number needs no path
 	// escaping, and its one-element list is a sub-slice of one array.
 	nrs := make([]string, len(list.Orders))
+	back := "?back=" + url.QueryEscape(here) // the detail's way back keeps the filter and page
 	for i, o := range list.Orders {
 		r := pages.OrderRow{
 			OrderNr:   o.OrderNr,
@@ -63,14 +64,14 @@ func (a *App) OrdersList(c echo.Context) error {
 			Confirmed: o.IsConfirmed,
 		}
 		if validOrderNr.MatchString(o.OrderNr) {
-			r.Href = "/orders/" + o.OrderNr // [A-Za-z0-9_-] only: PathEscape would return it unchanged
+			r.Href = "/orders/" + o.OrderNr + back // [A-Za-z0-9_-] only: PathEscape would return it unchanged
 			nrs[i] = o.OrderNr
 			r.Resend = resendView("resend-"+o.OrderNr, nrs[i:i+1:i+1], "Resend", here)
 			if len(states) > 0 {
 				states.apply(&r.Resend, now)
 			}
 		} else {
-			r.Href = "/orders/" + url.PathEscape(o.OrderNr)
+			r.Href = "/orders/" + url.PathEscape(o.OrderNr) + back
 		}
 		v.Rows = append(v.Rows, r)
 	}
@@ -107,7 +108,7 @@ func (a *App) OrderDetail(c echo.Context) error {
 		Sum:          format.Money(int64(o.FullSum)),
 		Delivery:     format.Money(int64(o.DeliveryPrice)),
 		Payment:      o.PaymentMethod,
-		Currency:     strings.ToUpper(o.Currency),
+		Currency:     format.Currency(o.Currency),
 		Confirmed:    o.IsConfirmed,
 		ItemQuantity: o.ItemQuantity,
 		Back:         back,

@@ -47,6 +47,23 @@ func Thousands(n int) string {
 	return s[:len(s)-3]
 }
 
+// Currency is the sign of a currency code as lists show it (RUB → ₽); an
+// unknown code is shown as its upper-case code, and none as ₽ (the
+// marketplace's roubles).
+func Currency(code string) string {
+	switch c := strings.ToUpper(strings.TrimSpace(code)); c {
+	case "", "RUB", "RUR":
+		return "₽"
+	case "BYN":
+		return "Br"
+	case "KZT":
+		return "₸"
+	default:
+		s, _ := Short(c, 8)
+		return s
+	}
+}
+
 // MoneyInput formats kopecks the way an input field holds them: no
 // thousands separator, two decimals ("1234.50"), so the value round-trips
 // through the price parser unchanged.

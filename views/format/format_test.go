@@ -77,3 +77,11 @@ func TestStatus(t *testing.T) {
 		t.Error("DateTime broken")
 	}
 }
+
+func TestCurrency(t *testing.T) {
+	for in, want := range map[string]string{"RUB": "₽", "rub": "₽", "": "₽", "RUR": "₽", "BYN": "Br", "KZT": "₸", "usd": "USD", "<b>EURO-LONG-CODE</b>": "<B>EURO-…"} {
+		if got := Currency(in); got != want {
+			t.Errorf("Currency(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
