@@ -8,6 +8,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -135,16 +136,20 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	return nil
 }
 
-func printBanner(w io.Writer, origin string, cfg config) {
-	fmt.Fprintf(w, "Seller Desk marketplace sandbox (wire profile %s)\n\n", cfg.profile)
-	fmt.Fprintf(w, "  {b2b_base_url}       %s\n", origin)
-	fmt.Fprintf(w, "  {b2b_demo_base_url}  %s/test\n", origin)
-	fmt.Fprintf(w, "  {seller_base_url}    %s  (JSON-RPC %s/jsonrpc, REST %s/api/v2/...)\n", origin, origin, origin)
+// printBanner writes the addresses and credentials in one write, so a
+// reader of the output (a person, a script, a test) never sees half of it.
+func printBanner(out io.Writer, origin string, cfg config) {
+	var w bytes.Buffer
+	defer func() { _, _ = out.Write(w.Bytes()) }()
+	fmt.Fprintf(&w, "Seller Desk marketplace sandbox (wire profile %s)\n\n", cfg.profile)
+	fmt.Fprintf(&w, "  {b2b_base_url}       %s\n", origin)
+	fmt.Fprintf(&w, "  {b2b_demo_base_url}  %s/test\n", origin)
+	fmt.Fprintf(&w, "  {seller_base_url}    %s  (JSON-RPC %s/jsonrpc, REST %s/api/v2/...)\n", origin, origin, origin)
 	if cfg.admin {
-		fmt.Fprintf(w, "  admin                %s/_sandbox/\n", origin)
+		fmt.Fprintf(&w, "  admin                %s/_sandbox/\n", origin)
 	}
-	fmt.Fprintf(w, "\nCredentials:\n")
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(&w, "\nCredentials:\n")
+	tw := tabwriter.NewWriter(&w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  seller\tclient_id\tclient_secret\tB2B production\tB2B test\tseller APIs\n")
 	for _, c := range sandbox.SeededCredentials() {
 		prod := "yes"
@@ -154,7 +159,7 @@ func printBanner(w io.Writer, origin string, cfg config) {
 		fmt.Fprintf(tw, "  %d\t%s\t%s\t%s\tyes\tyes\n", c.SellerID, c.ClientID, c.ClientSecret, prod)
 	}
 	_ = tw.Flush()
-	fmt.Fprintln(w)
+	fmt.Fprintln(&w)
 }
 
 // logRequests logs one line per request; it never logs headers or bodies, so
