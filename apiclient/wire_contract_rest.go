@@ -12,12 +12,18 @@ type contractREST struct{}
 
 // returnBoxesQuery: seller_id, page, limit, status.
 func (contractREST) returnBoxesQuery(opts *ListReturnBoxesOptions) url.Values {
+	return returnBoxesQuery("seller_id", opts)
+}
+
+// returnBoxesQuery builds the return-box list query; the profiles differ
+// only in the name of the seller parameter.
+func returnBoxesQuery(sellerKey string, opts *ListReturnBoxesOptions) url.Values {
 	q := url.Values{}
 	if opts == nil {
 		return q
 	}
 	if opts.SellerID != 0 {
-		q.Set("seller_id", strconv.FormatInt(opts.SellerID, 10))
+		q.Set(sellerKey, strconv.FormatInt(opts.SellerID, 10))
 	}
 	if opts.Page != 0 {
 		q.Set("page", strconv.Itoa(opts.Page))

@@ -2,7 +2,6 @@ package apiclient
 
 import (
 	"net/url"
-	"strconv"
 )
 
 // The lamoda profile's seller REST return boxes. The marketplace's clients
@@ -16,23 +15,7 @@ type lamodaREST struct{}
 
 // returnBoxesQuery: sellerId, page, limit, status.
 func (lamodaREST) returnBoxesQuery(opts *ListReturnBoxesOptions) url.Values {
-	q := url.Values{}
-	if opts == nil {
-		return q
-	}
-	if opts.SellerID != 0 {
-		q.Set("sellerId", strconv.FormatInt(opts.SellerID, 10))
-	}
-	if opts.Page != 0 {
-		q.Set("page", strconv.Itoa(opts.Page))
-	}
-	if opts.Limit != 0 {
-		q.Set("limit", strconv.Itoa(opts.Limit))
-	}
-	if opts.Status != "" {
-		q.Set("status", opts.Status)
-	}
-	return q
+	return returnBoxesQuery("sellerId", opts)
 }
 
 // lamodaBoxList is the union of both answer shapes.

@@ -220,26 +220,37 @@ type tokenResultRPC struct {
 }
 
 func (s *Sandbox) rpcTokensCreate(params map[string]json.RawMessage) (any, *rpcError) {
+	tok, e := s.tokensCreate(params, [3]string{"client_id", "client_secret", "grant_type"})
+	if e != nil {
+		return nil, e
+	}
+	return tokenResultRPC{AccessToken: tok.access, TokenType: "Bearer", ExpiresIn: int64(tok.ttl.Seconds())}, nil
+}
+
+// tokensCreate checks the credentials of v1.tokens.create, whose parameter
+// names (client id, secret, grant type) differ by wire profile, and issues
+// a seller token.
+func (s *Sandbox) tokensCreate(params map[string]json.RawMessage, names [3]string) (issuedToken, *rpcError) {
 	var vals [3]string
-	for i, name := range []string{"client_id", "client_secret", "grant_type"} {
+	for i, name := range names {
 		v, e := stringParam(params, name, true)
 		if e != nil {
-			return nil, e
+			return issuedToken{}, e
 		}
 		vals[i] = v
 	}
 	if vals[2] != "client_credentials" {
-		return nil, paramError("grant_type", `grant_type must be "client_credentials"`)
+		return issuedToken{}, paramError(names[2], names[2]+` must be "client_credentials"`)
 	}
 	cred, ce := s.checkCredentials(vals[0], vals[1], envSeller)
 	if ce != credOK {
-		return nil, rpcUnauthorized("invalid client_id or client_secret")
+		return issuedToken{}, rpcUnauthorized("invalid " + names[0] + " or " + names[1])
 	}
 	tok, err := s.issueToken(cred, envSeller)
 	if err != nil {
-		return nil, &rpcError{Code: codeInternal, Message: "Internal error"}
+		return issuedToken{}, &rpcError{Code: codeInternal, Message: "Internal error"}
 	}
-	return tokenResultRPC{AccessToken: tok.access, TokenType: "Bearer", ExpiresIn: int64(tok.ttl.Seconds())}, nil
+	return tok, nil
 }
 
 // stringParam reads a string parameter.

@@ -123,24 +123,9 @@ type lamodaTokenResult struct {
 }
 
 func (s *Sandbox) lamodaTokensCreate(params map[string]json.RawMessage) (any, *rpcError) {
-	var vals [3]string
-	for i, name := range []string{"clientId", "clientSecret", "grantType"} {
-		v, e := stringParam(params, name, true)
-		if e != nil {
-			return nil, e
-		}
-		vals[i] = v
-	}
-	if vals[2] != "client_credentials" {
-		return nil, paramError("grantType", `grantType must be "client_credentials"`)
-	}
-	cred, ce := s.checkCredentials(vals[0], vals[1], envSeller)
-	if ce != credOK {
-		return nil, rpcUnauthorized("invalid clientId or clientSecret")
-	}
-	tok, err := s.issueToken(cred, envSeller)
-	if err != nil {
-		return nil, &rpcError{Code: codeInternal, Message: "Internal error"}
+	tok, e := s.tokensCreate(params, [3]string{"clientId", "clientSecret", "grantType"})
+	if e != nil {
+		return nil, e
 	}
 	return lamodaTokenResult{AccessToken: tok.access, ExpiresIn: int64(tok.ttl.Seconds()), RefreshToken: tok.refresh,
 		Scope: "r_partner r_orders w_nomenclatures", TokenType: "bearer"}, nil
