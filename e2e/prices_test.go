@@ -144,7 +144,15 @@ func TestJourneyPriceValidation(t *testing.T) {
 	j := newJourney(t, 4, "validation", testapp.Options{})
 	j.loginDemo()
 	j.open("/prices")
+	// Leaving the page asks first once a field is edited, not before.
+	leaveAsks := `(() => { const e = new Event("beforeunload", {cancelable: true}); window.dispatchEvent(e); return e.defaultPrevented; })()`
+	if eval[bool](j, leaveAsks) {
+		t.Error("leaving an unedited form asks for confirmation")
+	}
 	j.typeInto("price-0", "abc")
+	if !eval[bool](j, leaveAsks) {
+		t.Error("leaving with unsaved edits does not ask for confirmation")
+	}
 	j.typeInto("price-1", "-5")
 	j.typeInto("price-2", "1.234")
 	j.typeInto("price-3", "100.00")
@@ -154,6 +162,10 @@ func TestJourneyPriceValidation(t *testing.T) {
 	j.typeInto("sale-3", "\n")
 	j.until("the field errors", `document.querySelector("[data-testid=summary]")`)
 	j.swappedInPlace("#prices-form")
+	// Focus moved to the first field in error.
+	if id := eval[string](j, `document.activeElement ? document.activeElement.id : ""`); id != "price-0" {
+		t.Errorf("after the refused submit, focus is on #%s, want #price-0 (the first error)", id)
+	}
 	if n := j.app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices] - before; n != 0 {
 		t.Errorf("%d set-prices requests despite invalid rows, want 0", n)
 	}
