@@ -93,6 +93,12 @@ func TestClientBodyErrorsAreTheClients(t *testing.T) {
 			t.Errorf("status %d, want 408 without blaming the marketplace:\n%s", r.StatusCode, excerpt(text))
 		}
 	})
+	// The other cases are recognised by what arrives, so they run with the
+	// default body deadline: a loaded machine must not turn them into 408.
+	slowApp := app
+	app = testapp.New(t, testapp.Options{})
+	b = app.Browser(t)
+	b.LoginDemo()
 	t.Run("broken off", func(t *testing.T) {
 		r := rawPost(t, app, b, "/prices", 1000, func(w *bufio.Writer) error {
 			_, err := w.WriteString(form) // then the client half-closes: 991 bytes never come
@@ -141,7 +147,7 @@ func TestClientBodyErrorsAreTheClients(t *testing.T) {
 			t.Errorf("status %d, want the prices page:\n%s", r.StatusCode, excerpt(text))
 		}
 	})
-	for _, line := range strings.Split(app.Logs.String(), "\n") {
+	for _, line := range strings.Split(slowApp.Logs.String()+app.Logs.String(), "\n") {
 		if strings.Contains(line, "level=ERROR") {
 			t.Errorf("a client's body problem was logged as an error: %s", excerpt(line))
 		}
