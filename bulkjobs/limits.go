@@ -32,7 +32,35 @@ const (
 	// MaxEmptyRows bounds empty rows in a row: a sheet of a million blank
 	// rows is refused at the thousand-and-first, not read to its end.
 	MaxEmptyRows = 1000
+	// MaxEmptyRowsTotal bounds empty rows in all, so that short runs of
+	// blank rows between data rows cannot make a sheet of millions either.
+	MaxEmptyRowsTotal = 10_000
+	// MaxCompressionRatio bounds how many times a part of an XLSX may
+	// unpack its packed size, once it unpacks to more than
+	// ratioFloorBytes. Spreadsheet XML packs 5 to 50 times; a run of zeros
+	// packs a thousand times.
+	MaxCompressionRatio = 200
+	// MaxTextBytes bounds a run of text between two XML tags (a cell's
+	// text or a shared string as stored): MaxCellChars characters of up to
+	// four bytes each, with room for entities. A longer one is a cell over
+	// the limit, refused before excelize copies it.
+	MaxTextBytes = 16 << 10
+	// MaxTagBytes bounds one XML tag with its attributes.
+	MaxTagBytes = 64 << 10
+	// MaxWholePartElements bounds the XML elements of the parts excelize
+	// reads whole into memory (shared strings, styles, calculation chain,
+	// workbook, theme: everything but worksheets, which are streamed).
+	// Each costs excelize about 700 bytes; a 10,000-row sheet with two
+	// text columns has about 40,000 elements in its shared strings.
+	MaxWholePartElements = 50_000
+	// MaxRowElements bounds the XML elements of one worksheet row: Excel's
+	// 16,384 columns of a cell with a value and an inline string each.
+	MaxRowElements = 4 * 16_384
 )
+
+// ratioFloorBytes is the unpacked size below which the compression ratio
+// of a part is not looked at (a small part cannot be a bomb).
+const ratioFloorBytes = 1 << 20
 
 // LimitError is a file refused for going past one of the limits above.
 // Its text is meant for the seller.
@@ -75,16 +103,26 @@ func checkZip(data []byte) error {
 			return limitf("the XLSX file unpacks to more than %d MB; split it into smaller files", MaxUnpackedBytes>>20)
 		}
 	}
+	for _, f := range zr.File {
+		if tooPacked(f.UncompressedSize64, f.CompressedSize64) {
+			return errTooPacked
+		}
+	}
 	left := int64(MaxUnpackedBytes)
+	budget := &xmlBudget{wholeElements: MaxWholePartElements}
 	for _, f := range zr.File {
 		rc, err := f.Open()
 		if err != nil {
 			return errors.New("the XLSX file cannot be opened; save it again from your spreadsheet program")
 		}
-		n, err := io.Copy(io.Discard, io.LimitReader(rc, left+1))
+		scan := &xmlScan{budget: budget}
+		n, err := io.Copy(scan, io.LimitReader(rc, left+1))
 		rc.Close()
 		left -= n
+		var le *LimitError
 		switch {
+		case errors.As(err, &le):
+			return err
 		case left < 0:
 			return limitf("the XLSX file unpacks to more than %d MB; split it into smaller files", MaxUnpackedBytes>>20)
 		case errors.Is(err, zip.ErrFormat):
@@ -93,7 +131,109 @@ func checkZip(data []byte) error {
 			return limitf("a part of the XLSX file unpacks to more than it declares; save it again from your spreadsheet program")
 		case err != nil:
 			return errors.New("the XLSX file is damaged; save it again from your spreadsheet program")
+		case tooPacked(uint64(n), f.CompressedSize64):
+			return errTooPacked
 		}
+	}
+	return nil
+}
+
+// tooPacked reports whether a part unpacks to more than
+// MaxCompressionRatio times its packed size (past ratioFloorBytes).
+func tooPacked(unpacked, packed uint64) bool {
+	return unpacked > ratioFloorBytes && unpacked/MaxCompressionRatio > packed
+}
+
+var errTooPacked = limitf("a part of the XLSX file is packed more than %d times; save it again from your spreadsheet program", MaxCompressionRatio)
+
+// xmlBudget is what the parts of one file share of the limits.
+type xmlBudget struct {
+	wholeElements int // elements left for the parts excelize reads whole
+}
+
+// xmlScan looks at the bytes of one part as they are unpacked, without
+// parsing or keeping them, and stops at the first limit they pass: a
+// text or a tag too long, too many elements in a part excelize reads
+// whole, or in one row of a worksheet. Which is which it tells by the
+// root element, not by the part's name (excelize finds parts through
+// the workbook's relationships, so a name proves nothing, while a part
+// is only ever read as what its root element says). A part that is not
+// XML (an image) is left alone: excelize does not parse it.
+type xmlScan struct {
+	budget *xmlBudget
+
+	started, notXML bool // first byte seen; not XML, skip
+	inTag           bool
+	tagLen, textLen int
+	name            []byte // name of the tag being read, until its end
+	naming          bool
+	root            string // local name of the root element; "" until read
+	rowElements     int    // in a worksheet: elements since <row>
+}
+
+func (s *xmlScan) Write(p []byte) (int, error) {
+	if !s.started && len(p) > 0 {
+		s.started = true
+		b := bytes.TrimLeft(bytes.TrimPrefix(p, bom), " \t\r\n")
+		s.notXML = len(b) > 0 && b[0] != '<'
+	}
+	if s.notXML {
+		return len(p), nil
+	}
+	for _, c := range p {
+		if !s.inTag {
+			if c == '<' {
+				s.inTag, s.tagLen, s.textLen, s.naming, s.name = true, 0, 0, true, s.name[:0]
+				continue
+			}
+			if s.textLen++; s.textLen > MaxTextBytes {
+				return 0, limitf("a cell of the XLSX file is longer than %d characters", MaxCellChars)
+			}
+			continue
+		}
+		if s.tagLen++; s.tagLen > MaxTagBytes {
+			return 0, limitf("the XLSX file holds an element longer than %d KB; save it again from your spreadsheet program", MaxTagBytes>>10)
+		}
+		if s.naming {
+			if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '/' && len(s.name) > 0 || c == '>' {
+				s.naming = false
+				if err := s.element(); err != nil {
+					return 0, err
+				}
+			} else if len(s.name) < 32 {
+				s.name = append(s.name, c)
+			}
+		}
+		if c == '>' {
+			s.inTag = false
+		}
+	}
+	return len(p), nil
+}
+
+// element counts a tag whose name has just been read.
+func (s *xmlScan) element() error {
+	if len(s.name) == 0 || s.name[0] == '/' || s.name[0] == '?' || s.name[0] == '!' {
+		return nil // an end tag, a declaration, a comment
+	}
+	local := s.name
+	if i := bytes.LastIndexByte(local, ':'); i >= 0 {
+		local = local[i+1:]
+	}
+	if s.root == "" {
+		s.root = string(local)
+	}
+	if s.root != "worksheet" {
+		if s.budget.wholeElements--; s.budget.wholeElements < 0 {
+			return limitf("the XLSX file holds more than %d texts, styles and formulas outside its sheets; copy the sheet into a new workbook or save it as CSV UTF-8", MaxWholePartElements)
+		}
+		return nil
+	}
+	if string(local) == "row" {
+		s.rowElements = 0
+	}
+	if s.rowElements++; s.rowElements > MaxRowElements {
+		return limitf("a row of the XLSX file holds more than %d elements; save it again from your spreadsheet program", MaxRowElements)
 	}
 	return nil
 }

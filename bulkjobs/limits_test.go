@@ -77,6 +77,57 @@ func withSheetXML(t *testing.T, xlsx []byte, rows string) []byte {
 	return buf.Bytes()
 }
 
+// withParts rewrites an XLSX with some parts replaced or added, every part
+// stored unpacked: the bombs built with it are caught by what their XML
+// holds, not by how well they pack.
+func withParts(t *testing.T, xlsx []byte, parts map[string]string) []byte {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(xlsx), int64(len(xlsx)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	store := func(name string, b []byte) {
+		w, err := zw.CreateHeader(&zip.FileHeader{Name: name, Method: zip.Store})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(b)
+	}
+	done := map[string]bool{}
+	for _, f := range zr.File {
+		if p, ok := parts[f.Name]; ok {
+			store(f.Name, []byte(p))
+			done[f.Name] = true
+			continue
+		}
+		rc, _ := f.Open()
+		b := new(bytes.Buffer)
+		b.ReadFrom(rc)
+		rc.Close()
+		store(f.Name, b.Bytes())
+	}
+	for name, p := range parts {
+		if !done[name] {
+			store(name, []byte(p))
+		}
+	}
+	zw.Close()
+	return buf.Bytes()
+}
+
+// worksheetXML and partXML wrap XML in a worksheet and in another root.
+func worksheetXML(rows string) string {
+	return `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>` + rows + `</sheetData></worksheet>`
+}
+
+func partXML(root, body string) string {
+	return `<?xml version="1.0" encoding="UTF-8"?><` + root + ` xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` + body + `</` + root + `>`
+}
+
+const headerRow = `<row r="1"><c r="A1" t="inlineStr"><is><t>sku</t></is></c><c r="B1" t="inlineStr"><is><t>price</t></is></c></row>`
+
 // sheet builds a real XLSX with excelize.
 func sheet(t *testing.T, cells map[string]string) []byte {
 	t.Helper()
@@ -118,6 +169,54 @@ func TestImportBombs(t *testing.T) {
 			}
 			return withSheetXML(t, sheet(t, map[string]string{"A1": "x"}), rows.String())
 		}, "more than 1000 empty rows in a row"},
+		{"one 20 MB entry of zeros (within the total, packed 1,000 times)", func(t *testing.T) []byte {
+			var packed bytes.Buffer
+			w, _ := flate.NewWriter(&packed, flate.BestSpeed)
+			w.Write(make([]byte, 20<<20))
+			w.Close()
+			return zipWith(t, 20<<20, packed.Bytes(), 0)
+		}, "packed more than 200 times"},
+		{"shared strings: 2 million tiny texts in 6 MB (unpacked)", func(t *testing.T) []byte {
+			base := sheet(t, map[string]string{"A1": "sku", "B1": "price", "A2": "x", "B2": "1"})
+			return withParts(t, base, map[string]string{"xl/sharedStrings.xml": partXML("sst", strings.Repeat("<si><t/></si>", 2_000_000/4))})
+		}, "more than 50000 texts, styles and formulas outside its sheets"},
+		{"calculation chain of 500,000 cells", func(t *testing.T) []byte {
+			base := sheet(t, map[string]string{"A1": "sku", "B1": "price", "A2": "x", "B2": "1"})
+			return withParts(t, base, map[string]string{"xl/calcChain.xml": partXML("calcChain", strings.Repeat(`<c r="A1"/>`, 500_000))})
+		}, "more than 50000 texts, styles and formulas outside its sheets"},
+		{"styles named like a worksheet", func(t *testing.T) []byte {
+			base := sheet(t, map[string]string{"A1": "sku", "B1": "price", "A2": "x", "B2": "1"})
+			return withParts(t, base, map[string]string{"xl/worksheets/sheet9.xml": partXML("styleSheet", "<cellXfs>"+strings.Repeat(`<xf/>`, 200_000)+"</cellXfs>")})
+		}, "more than 50000 texts, styles and formulas outside its sheets"},
+		{"one 5 MB inline cell", func(t *testing.T) []byte {
+			base := sheet(t, map[string]string{"A1": "x"})
+			return withParts(t, base, map[string]string{"xl/worksheets/sheet1.xml": worksheetXML(headerRow +
+				`<row r="2"><c r="A2" t="inlineStr"><is><t>` + strings.Repeat("x", 5<<20) + `</t></is></c></row>`)})
+		}, "a cell of the XLSX file is longer than 1024 characters"},
+		{"one 5 MB shared string", func(t *testing.T) []byte {
+			base := sheet(t, map[string]string{"A1": "sku", "B1": "price", "A2": "x", "B2": "1"})
+			return withParts(t, base, map[string]string{"xl/sharedStrings.xml": partXML("sst", "<si><t>"+strings.Repeat("x", 5<<20)+"</t></si>")})
+		}, "a cell of the XLSX file is longer than 1024 characters"},
+		{"one 5 MB attribute", func(t *testing.T) []byte {
+			base := sheet(t, map[string]string{"A1": "x"})
+			return withParts(t, base, map[string]string{"xl/worksheets/sheet1.xml": worksheetXML(headerRow +
+				`<row r="2"><c r="A2" t="` + strings.Repeat("x", 5<<20) + `"><v>1</v></c></row>`)})
+		}, "an element longer than 64 KB"},
+		{"one row of a million rich-text runs", func(t *testing.T) []byte {
+			base := sheet(t, map[string]string{"A1": "x"})
+			return withParts(t, base, map[string]string{"xl/worksheets/sheet1.xml": worksheetXML(headerRow +
+				`<row r="2"><c r="A2" t="inlineStr"><is>` + strings.Repeat("<r><t>x</t></r>", 1_000_000) + `</is></c></row>`)})
+		}, "a row of the XLSX file holds more than 65536 elements"},
+		{"empty rows between data rows, 999 at a time", func(t *testing.T) []byte {
+			var rows strings.Builder
+			rows.WriteString(headerRow)
+			r := 2
+			for range 20 {
+				fmt.Fprintf(&rows, `<row r="%d"><c r="A%d" t="inlineStr"><is><t>s%d</t></is></c></row>`, r, r, r)
+				r += MaxEmptyRows // the rows between are missing: empty
+			}
+			return withParts(t, sheet(t, map[string]string{"A1": "x"}), map[string]string{"xl/worksheets/sheet1.xml": worksheetXML(rows.String())})
+		}, "more than 10000 empty rows"},
 		{"CSV: a 5,000-character cell", func(t *testing.T) []byte {
 			return []byte("sku;price\nabc;" + strings.Repeat("1", 5000) + "\n")
 		}, "cell B2 is longer than 1024 characters"},
@@ -138,15 +237,15 @@ func TestImportBombs(t *testing.T) {
 			runtime.ReadMemStats(&before)
 			_, err := ReadTableContext(ctx, data)
 			runtime.ReadMemStats(&after)
+			if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
+				t.Errorf("reading it allocated %d MB, want at most 64 MB", grew>>20)
+			}
 			var le *LimitError
 			if !errors.As(err, &le) || !strings.Contains(err.Error(), tt.want) {
 				t.Fatalf("error %v, want a limit saying %q", err, tt.want)
 			}
 			if ctx.Err() != nil {
 				t.Error("refused by the deadline, not by the limit")
-			}
-			if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
-				t.Errorf("reading it allocated %d MB, want at most 64 MB", grew>>20)
 			}
 		})
 	}

@@ -33,7 +33,7 @@ type Table struct {
 	Rows   [][]string
 	Lines  []int
 
-	lines, emptyRun int // records read, and empty ones in a row (limits)
+	lines, emptyRun, empties int // records read, empty ones in a row and in all (limits)
 }
 
 // Problem is something wrong with one cell or row of an imported file.
@@ -164,7 +164,7 @@ func readXLSX(ctx context.Context, data []byte) (*Table, error) {
 }
 
 // add appends a record: the first non-empty one is the header; empty rows
-// are skipped, up to MaxEmptyRows in a row. Every 256 lines it looks at
+// are skipped, up to MaxEmptyRows in a row and MaxEmptyRowsTotal in all. Every 256 lines it looks at
 // ctx, so a deadline ends a long parse.
 func (t *Table) add(ctx context.Context, rec []string, line int) error {
 	t.lines++
@@ -184,6 +184,9 @@ func (t *Table) add(ctx context.Context, rec []string, line int) error {
 	if empty {
 		if t.emptyRun++; t.emptyRun > MaxEmptyRows {
 			return limitf("the file has more than %d empty rows in a row (from row %d); delete them and upload it again", MaxEmptyRows, line-MaxEmptyRows)
+		}
+		if t.empties++; t.empties > MaxEmptyRowsTotal {
+			return limitf("the file has more than %d empty rows (the last at row %d); delete them and upload it again", MaxEmptyRowsTotal, line)
 		}
 		return nil
 	}
