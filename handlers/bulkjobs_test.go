@@ -686,3 +686,127 @@ func TestImportBombRefused(t *testing.T) {
 		t.Fatalf("bomb upload: %d, want 422 naming the 32 MB limit:\n%s", resp.StatusCode, excerpt(string(page)))
 	}
 }
+
+// TestImportOneAtATime: while a seller's file is being read, a second
+// upload of the same seller gets 429 with Retry-After on the import form
+// (the kind chosen kept), and the first completes; once it has, the next
+// upload is read. The first import is held in the gate by a hook, so the
+// test does not depend on how fast anything runs.
+func TestImportOneAtATime(t *testing.T) {
+	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
+	entered, release := make(chan struct{}), make(chan struct{})
+	var first atomic.Bool
+	handlers.SetImportHeld(e.current.Load(), func() {
+		if first.CompareAndSwap(false, true) {
+			close(entered)
+			<-release
+		}
+	})
+	file := []byte("Marketplace SKU;Price\nMP-NONE;100\n")
+	b1, b2 := e.browser(), e.browser()
+	done := make(chan int, 1)
+	go func() {
+		var body bytes.Buffer
+		mw := multipart.NewWriter(&body)
+		_ = mw.WriteField("kind", "prices")
+		fw, _ := mw.CreateFormFile("file", "prices.csv")
+		fw.Write(file)
+		mw.Close()
+		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+		req.Header.Set("Content-Type", mw.FormDataContentType())
+		req.Header.Set("Origin", e.srv.URL)
+		resp, err := b1.Client.Do(req)
+		if err != nil {
+			done <- 0
+			return
+		}
+		resp.Body.Close()
+		done <- resp.StatusCode
+	}()
+	<-entered
+
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	_ = mw.WriteField("kind", "stock")
+	fw, _ := mw.CreateFormFile("file", "stock.csv")
+	fw.Write(file)
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Origin", e.srv.URL)
+	resp, err := b2.Client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusTooManyRequests || resp.Header.Get("Retry-After") == "" {
+		t.Errorf("second upload meanwhile: %d, Retry-After %q; want 429 with Retry-After", resp.StatusCode, resp.Header.Get("Retry-After"))
+	}
+	if !strings.Contains(string(page), "Another file is being read right now") {
+		t.Errorf("second upload's page does not say to wait:\n%s", excerpt(string(page)))
+	}
+	if !strings.Contains(string(page), `value="stock" checked`) && !strings.Contains(string(page), `value="stock" selected`) {
+		t.Errorf("second upload's form lost the kind chosen:\n%s", excerpt(string(page)))
+	}
+
+	close(release)
+	if code := <-done; code == 0 || code == http.StatusTooManyRequests || code >= 500 {
+		t.Fatalf("the held upload ended with %d", code)
+	}
+	if resp := upload(t, e, b2, "stock.csv", file, "stock"); resp.StatusCode == http.StatusTooManyRequests {
+		t.Fatal("an upload after the first ended still gets 429: the place was not given back")
+	}
+}
+
+// TestImportXMLBombRefused: an XLSX whose shared strings are 600,000 tiny
+// elements (4 MB stored, so no size or ratio limit applies) gets a 422 on
+// the import form naming the element limit, the kind chosen kept.
+func TestImportXMLBombRefused(t *testing.T) {
+	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
+	b := e.browser()
+	var good bytes.Buffer // a real workbook, to which the bomb is added
+	if err := bulkjobs.WriteXLSX(&good, bulkjobs.Sheet{Header: []string{"Warehouse", "Barcode", "Quantity"}, Rows: [][]string{{"WH1", "4600000000001", "5"}}}); err != nil {
+		t.Fatal(err)
+	}
+	zr, err := zip.NewReader(bytes.NewReader(good.Bytes()), int64(good.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bomb bytes.Buffer
+	zw := zip.NewWriter(&bomb)
+	for _, f := range zr.File {
+		if err := zw.Copy(f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := zw.CreateHeader(&zip.FileHeader{Name: "xl/sharedStrings.xml", Method: zip.Store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte(`<?xml version="1.0" encoding="UTF-8"?><sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">` +
+		strings.Repeat("<si><t/></si>", 300_000) + `</sst>`))
+	zw.Close()
+
+	var body bytes.Buffer
+	mw := multipart.NewWriter(&body)
+	_ = mw.WriteField("kind", "stock")
+	part, _ := mw.CreateFormFile("file", "stock.xlsx")
+	part.Write(bomb.Bytes())
+	mw.Close()
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+	req.Header.Set("Content-Type", mw.FormDataContentType())
+	req.Header.Set("Origin", e.srv.URL)
+	resp, err := b.Client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusUnprocessableEntity || !strings.Contains(string(page), "more than 50000 texts, styles and formulas") {
+		t.Fatalf("XML bomb upload: %d, want 422 naming the element limit:\n%s", resp.StatusCode, excerpt(string(page)))
+	}
+	if !strings.Contains(string(page), `value="stock" selected`) {
+		t.Errorf("the form lost the kind chosen:\n%s", excerpt(string(page)))
+	}
+}
