@@ -169,6 +169,8 @@ type xmlScan struct {
 	naming          bool
 	root            string // local name of the root element; "" until read
 	rowElements     int    // in a worksheet: elements since <row>
+	head            []byte // the first bytes of the tag being read
+	cell            string // in a worksheet: the reference of the last <c>
 }
 
 func (s *xmlScan) Write(p []byte) (int, error) {
@@ -183,10 +185,13 @@ func (s *xmlScan) Write(p []byte) (int, error) {
 	for _, c := range p {
 		if !s.inTag {
 			if c == '<' {
-				s.inTag, s.tagLen, s.textLen, s.naming, s.name = true, 0, 0, true, s.name[:0]
+				s.inTag, s.tagLen, s.textLen, s.naming, s.name, s.head = true, 0, 0, true, s.name[:0], s.head[:0]
 				continue
 			}
 			if s.textLen++; s.textLen > MaxTextBytes {
+				if s.root == "worksheet" && s.cell != "" {
+					return 0, limitf("cell %s is longer than %d characters", s.cell, MaxCellChars)
+				}
 				return 0, limitf("a cell of the XLSX file is longer than %d characters", MaxCellChars)
 			}
 			continue
@@ -204,11 +209,32 @@ func (s *xmlScan) Write(p []byte) (int, error) {
 				s.name = append(s.name, c)
 			}
 		}
+		if len(s.head) < 64 {
+			s.head = append(s.head, c)
+		}
 		if c == '>' {
 			s.inTag = false
+			if s.root == "worksheet" {
+				s.noteCell()
+			}
 		}
 	}
 	return len(p), nil
+}
+
+// noteCell keeps the reference of a worksheet's <c r="C7"> tag that has
+// just ended, so that a text too long can name its cell.
+func (s *xmlScan) noteCell() {
+	h := s.head
+	if i := bytes.IndexAny(h, " \t\r\n/>"); i < 0 || !bytes.Equal(h[:i], []byte("c")) && !bytes.HasSuffix(h[:i], []byte(":c")) {
+		return
+	}
+	s.cell = ""
+	if _, after, ok := bytes.Cut(h, []byte(` r="`)); ok {
+		if ref, _, ok := bytes.Cut(after, []byte(`"`)); ok && len(ref) <= 10 {
+			s.cell = string(ref)
+		}
+	}
 }
 
 // element counts a tag whose name has just been read.
