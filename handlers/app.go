@@ -103,6 +103,9 @@ func New(d Deps) (*App, error) {
 		d.UpstreamTimeout = 30 * time.Second
 	}
 	a := &App{deps: d, throttle: newLoginThrottle(d.LoginLimits), imports: newImportGate(maxConcurrentImports)}
+	if d.Jobs != nil {
+		d.Jobs.Bind(jobExecutor{a: a}) // moves to internal/app
+	}
 	a.echo = a.routes()
 	a.handler = a.protect(a.echo)
 	return a, nil

@@ -18,33 +18,6 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
-// registerBulkRoutes adds the bulk import, job and history screens to the
-// logged-in group, and binds the job runner to this dashboard. Without a
-// runner (Deps.Jobs nil) the screens are absent.
-func (a *App) registerBulkRoutes(g *echo.Group) {
-	if a.deps.Jobs == nil {
-		return
-	}
-	a.deps.Jobs.Bind(jobExecutor{a: a})
-	g.GET("/prices/export.csv", func(c echo.Context) error { return a.exportView(c, "prices", "csv") })
-	g.GET("/prices/export.xlsx", func(c echo.Context) error { return a.exportView(c, "prices", "xlsx") })
-	g.GET("/nomenclature/export.csv", func(c echo.Context) error { return a.exportView(c, "nomenclature", "csv") })
-	g.GET("/nomenclature/export.xlsx", func(c echo.Context) error { return a.exportView(c, "nomenclature", "xlsx") })
-	g.GET("/bulk/import", a.BulkImportForm)
-	g.POST("/bulk/import", a.BulkImportUpload)
-	g.GET("/bulk/jobs/:id", a.BulkJobPage)
-	g.GET("/bulk/jobs/:id/progress", a.BulkJobProgress)
-	g.POST("/bulk/jobs/:id/submit", a.BulkJobSubmit)
-	g.POST("/bulk/jobs/:id/cancel", a.BulkJobCancel)
-	g.POST("/bulk/jobs/:id/retry", a.BulkJobRetry)
-	g.POST("/bulk/jobs/:id/readback", a.BulkJobReadBack)
-	g.GET("/bulk/jobs/:id/errors.csv", a.BulkJobErrorsCSV)
-	g.GET("/bulk/jobs/:id/export.csv", a.BulkJobExportCSV)
-	g.GET("/history", a.HistoryList)
-	g.GET("/history/export.csv", a.HistoryExportCSV)
-	g.POST("/history/:id/delete", a.HistoryDelete)
-}
-
 // ---- the executor: the runner's hands on the marketplace ----
 
 // jobExecutor sends a job's chunks with the credentials of the session

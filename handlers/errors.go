@@ -195,7 +195,7 @@ func (a *App) credentialsRejected(c echo.Context) error {
 	sess.Data().ClientSecret = ""
 	back := r.URL.RequestURI()
 	if r.Method == http.MethodPost {
-		if form, ok := draftForms[r.URL.Path]; ok && r.PostForm != nil {
+		if form := draftForm(c); form != "" && r.PostForm != nil {
 			sess.SetDraft(form, changedRowsOnly(form, r.PostForm))
 		}
 		if r.URL.Path == "/orders/resend" {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/labstack/echo/v4"
+
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/views/format"
 )
@@ -258,16 +260,38 @@ func (r stockInput) validate() (apiclient.StoreItem, map[string]string) {
 	return item, nil
 }
 
-// draftForms names the forms whose unsent edits survive a detour through the
-// login page, by path.
-var draftForms = map[string]string{"/prices": "prices", "/nomenclature": "nomenclature"}
+// The forms whose unsent edits survive a detour through the login page.
+const (
+	draftPrices       = "prices"
+	draftNomenclature = "nomenclature"
+)
+
+const draftKey = "draft-form"
+
+// keepDraft marks a route's form as one whose changed rows are kept as a
+// draft when the marketplace rejects the saved credentials mid-submit (see
+// credentialsRejected).
+func keepDraft(form string) echo.MiddlewareFunc {
+	return func(next echo.HandlerFunc) echo.HandlerFunc {
+		return func(c echo.Context) error {
+			c.Set(draftKey, form)
+			return next(c)
+		}
+	}
+}
+
+// draftForm names the draft-keeping form of the request's route, or "".
+func draftForm(c echo.Context) string {
+	s, _ := c.Get(draftKey).(string)
+	return s
+}
 
 // changedRowsOnly keeps the edited rows of a mass-update form: that is what
 // the user would lose, and it keeps the draft small.
 func changedRowsOnly(form string, v url.Values) url.Values {
 	out := url.Values{}
 	switch form {
-	case "prices":
+	case draftPrices:
 		rows, err := bindPriceInputs(v)
 		if err != nil {
 			return out
@@ -280,7 +304,7 @@ func changedRowsOnly(form string, v url.Values) url.Values {
 				}
 			}
 		}
-	case "nomenclature":
+	case draftNomenclature:
 		rows, err := bindStockInputs(v)
 		if err != nil {
 			return out
