@@ -20,6 +20,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -403,7 +404,7 @@ func (p previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen ma
 		return it
 	}
 	// Blank cells keep the current value.
-	in := priceInput{SKU: sku, Price: typed["price"], Sale: typed["sale"], Start: typed["start"], End: typed["end"]}
+	in := massupdate.PriceInput{SKU: sku, Price: typed["price"], Sale: typed["sale"], Start: typed["start"], End: typed["end"]}
 	if in.Price == "" {
 		in.Price = format.MoneyInput(cur.Price)
 	}
@@ -415,7 +416,7 @@ func (p previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen ma
 			in.Sale = format.MoneyInput(cur.Sale)
 		}
 	}
-	upd, errs := in.validate()
+	upd, errs := in.Validate()
 	if errs != nil {
 		it.Message = problemText(errs, "price", "sale", "start", "end")
 		return it
@@ -491,7 +492,7 @@ func (p previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen ma
 		it.Flag, it.Message = bulkjobs.FlagUnchanged, "No new value in this row."
 		return it
 	}
-	in := stockInput{Warehouse: typed["warehouse"], Barcode: typed["barcode"], OrigQty: strconv.Itoa(cur.Quantity), OrigStatus: cur.Status,
+	in := massupdate.StockInput{Warehouse: typed["warehouse"], Barcode: typed["barcode"], OrigQty: strconv.Itoa(cur.Quantity), OrigStatus: cur.Status,
 		Qty: typed["quantity"], Status: typed["status"]}
 	if in.Qty == "" {
 		in.Qty = in.OrigQty
@@ -499,11 +500,11 @@ func (p previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen ma
 	if in.Status == "" {
 		in.Status = in.OrigStatus
 	}
-	if !in.changed() {
+	if !in.Changed() {
 		it.Flag, it.Message = bulkjobs.FlagUnchanged, "Same as the current stock: skipped."
 		return it
 	}
-	item, errs := in.validate()
+	item, errs := in.Validate()
 	if errs != nil {
 		it.Message = problemText(errs, "quantity", "status")
 		return it

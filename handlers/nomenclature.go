@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -20,7 +21,7 @@ import (
 func (a *App) NomenclatureList(c echo.Context) error {
 	q := catalogQuery(c)
 	sess := session(c)
-	inputs := restoreDraft(sess, "nomenclature", bindStockInputs, stockInput.key)
+	inputs := restoreDraft(sess, "nomenclature", massupdate.BindStockInputs, massupdate.StockInput.Key)
 	v, err := a.nomenclatureView(c, q, inputs, nil, nil)
 	if err != nil {
 		return err
@@ -36,24 +37,24 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
 	}
-	rows, err := bindStockInputs(form)
+	rows, err := massupdate.BindStockInputs(form)
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
 	}
-	inputs := map[string]stockInput{}
+	inputs := map[string]massupdate.StockInput{}
 	invalid := map[string]map[string]string{}
 	var items []apiclient.StoreItem
 	for _, r := range rows {
-		if !r.changed() {
+		if !r.Changed() {
 			continue
 		}
-		k := r.key()
+		k := r.Key()
 		if _, dup := inputs[k]; dup {
 			invalid[k] = map[string]string{"quantity": "This row appears twice in the form; change it once."}
 			continue
 		}
 		inputs[k] = r
-		item, errs := r.validate()
+		item, errs := r.Validate()
 		if errs != nil {
 			invalid[k] = errs
 			continue
@@ -85,7 +86,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	return a.renderNomenclatureResult(c, q, inputs, invalid, rep, &pages.Summary{Note: rep.note()})
 }
 
-func (a *App) renderNomenclatureResult(c echo.Context, q listQuery, inputs map[string]stockInput, invalid map[string]map[string]string, rep *bulkReport, s *pages.Summary) error {
+func (a *App) renderNomenclatureResult(c echo.Context, q listQuery, inputs map[string]massupdate.StockInput, invalid map[string]map[string]string, rep *bulkReport, s *pages.Summary) error {
 	v, err := a.nomenclatureView(c, q, inputs, invalid, rep)
 	if err != nil {
 		return err
@@ -97,7 +98,7 @@ func (a *App) renderNomenclatureResult(c echo.Context, q listQuery, inputs map[s
 	return a.render(c, http.StatusUnprocessableEntity, pages.NomenclaturePage(a.chrome(c, "Nomenclature", "nomenclature"), v), pages.NomenclatureForm(v))
 }
 
-func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]stockInput, invalid map[string]map[string]string, rep *bulkReport) (pages.NomenclatureView, error) {
+func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]massupdate.StockInput, invalid map[string]map[string]string, rep *bulkReport) (pages.NomenclatureView, error) {
 	sess := session(c)
 	recs, total, npages, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
 	if err != nil {

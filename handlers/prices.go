@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -19,7 +20,7 @@ import (
 func (a *App) PricesList(c echo.Context) error {
 	q := pricesQuery(c)
 	sess := session(c)
-	inputs := restoreDraft(sess, "prices", bindPriceInputs, priceInput.key)
+	inputs := restoreDraft(sess, "prices", massupdate.BindPriceInputs, massupdate.PriceInput.Key)
 	var done map[string][]string
 	if d := sess.PopDraft("prices-done"); d != nil {
 		done = d
@@ -40,15 +41,15 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
 	}
-	rows, err := bindPriceInputs(form)
+	rows, err := massupdate.BindPriceInputs(form)
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
 	}
-	inputs := make(map[string]priceInput, len(rows))
+	inputs := make(map[string]massupdate.PriceInput, len(rows))
 	invalid := map[string]map[string]string{}
 	updates := make([]apiclient.PriceUpdate, 0, len(rows))
 	for _, r := range rows {
-		if !r.changed() {
+		if !r.Changed() {
 			continue
 		}
 		if _, dup := inputs[r.SKU]; dup {
@@ -56,7 +57,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 			continue
 		}
 		inputs[r.SKU] = r
-		upd, errs := r.validate()
+		upd, errs := r.Validate()
 		if errs != nil {
 			invalid[r.SKU] = errs
 			continue
@@ -114,7 +115,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	return a.renderPricesResult(c, http.StatusUnprocessableEntity, q, inputs, invalid, rep, summary, &pre)
 }
 
-func (a *App) renderPricesResult(c echo.Context, status int, q listQuery, inputs map[string]priceInput, invalid map[string]map[string]string, rep *bulkReport, s *pages.Summary, pre *catalogPage) error {
+func (a *App) renderPricesResult(c echo.Context, status int, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string, rep *bulkReport, s *pages.Summary, pre *catalogPage) error {
 	v, err := a.pricesView(c, q, inputs, invalid, rep, nil, pre)
 	if err != nil {
 		return err
@@ -137,7 +138,7 @@ func (a *App) renderPricesResult(c echo.Context, status int, q listQuery, inputs
 // so a 10,000-row update answers with the page and the rows left to fix,
 // not with 10,000 rows nobody reads. Submitting the answer again sends the
 // same rows as before: accepted rows are the new baseline and never resent.
-func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]priceInput, invalid map[string]map[string]string,
+func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string,
 	rep *bulkReport, done map[string][]string, pre *catalogPage) (pages.PricesView, error) {
 	sess := session(c)
 	var recs []apiclient.Nomenclature
@@ -231,9 +232,9 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]priceInp
 // changeTexts are the before and after of an accepted row: the price, and
 // the sale price too when it changed, so a sale-only change reads as one
 // ("17 399.00 (sale —) → 17 399.00 (sale 15 000.00)").
-func changeTexts(in priceInput) (before, after string) {
+func changeTexts(in massupdate.PriceInput) (before, after string) {
 	before, after = moneyText(in.OrigPrice), moneyText(in.Price)
-	if !sameMoney(in.Sale, in.OrigSale) {
+	if !massupdate.SameMoney(in.Sale, in.OrigSale) {
 		before += " (sale " + moneyText(in.OrigSale) + ")"
 		after += " (sale " + moneyText(in.Sale) + ")"
 	}
