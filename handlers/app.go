@@ -15,6 +15,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -65,7 +66,7 @@ type Deps struct {
 
 // DefaultChunkSize is the number of rows one set-prices or store request
 // carries when Deps.ChunkSize is zero.
-const DefaultChunkSize = 500
+const DefaultChunkSize = massupdate.DefaultChunkSize
 
 // App is the dashboard as an http.Handler.
 type App struct {
@@ -74,6 +75,7 @@ type App struct {
 	handler  http.Handler
 	throttle *loginThrottle
 	imports  *importGate
+	mass     *massupdate.Engine
 }
 
 // New builds the dashboard. It fails only on missing dependencies.
@@ -103,8 +105,10 @@ func New(d Deps) (*App, error) {
 		d.UpstreamTimeout = 30 * time.Second
 	}
 	a := &App{deps: d, throttle: newLoginThrottle(d.LoginLimits), imports: newImportGate(maxConcurrentImports)}
+	a.mass = &massupdate.Engine{Locker: d.Sessions, ChunkSize: d.ChunkSize, RetryBudget: d.BulkRetryBudget,
+		UpstreamTimeout: d.UpstreamTimeout, StoreFailed: isSessionStoreError}
 	if d.Jobs != nil {
-		d.Jobs.Bind(jobExecutor{a: a}) // moves to internal/app
+		d.Jobs.Bind(a.JobExecutor()) // moves to internal/app
 	}
 	a.echo = a.routes()
 	a.handler = a.protect(a.echo)

@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"net/http"
 	"slices"
 	"strconv"
@@ -72,33 +71,31 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	}
 	seller := sess.Data().SellerID
 	acct := a.account(c)
-	rep, err := sendChunks(c.Request().Context(), a, seller, items, stockKey, func(ctx context.Context, chunk []apiclient.StoreItem) (*apiclient.UpdateResult, error) {
-		return acct.Seller.StoreNomenclatures(ctx, &apiclient.StoreRequest{SellerID: seller, Items: chunk})
-	}, stockErrorKey, nil)
+	rep, err := massupdate.Send(c.Request().Context(), a.mass, acct, seller, massupdate.Stock, items, nil)
 	if err != nil {
-		return err
+		return massUpdateError(err)
 	}
-	a.logger(c.Request().Context()).Info("nomenclature submitted", "sent", len(items), "accepted", rep.accepted, "rejected", rep.rejected, "unsent", rep.unsent)
-	if rep.complete() {
-		sess.AddFlash("ok", format.Count(rep.accepted, "row", "rows")+" updated.")
+	a.logger(c.Request().Context()).Info("nomenclature submitted", "sent", len(items), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent)
+	if rep.Complete() {
+		sess.AddFlash("ok", format.Count(rep.Accepted, "row", "rows")+" updated.")
 		return a.redirect(c, back)
 	}
-	return a.renderNomenclatureResult(c, q, inputs, invalid, rep, &pages.Summary{Note: rep.note()})
+	return a.renderNomenclatureResult(c, q, inputs, invalid, rep, &pages.Summary{Note: rep.Note()})
 }
 
-func (a *App) renderNomenclatureResult(c echo.Context, q listQuery, inputs map[string]massupdate.StockInput, invalid map[string]map[string]string, rep *bulkReport, s *pages.Summary) error {
+func (a *App) renderNomenclatureResult(c echo.Context, q listQuery, inputs map[string]massupdate.StockInput, invalid map[string]map[string]string, rep *massupdate.Report, s *pages.Summary) error {
 	v, err := a.nomenclatureView(c, q, inputs, invalid, rep)
 	if err != nil {
 		return err
 	}
 	if rep != nil {
-		s.Rejected, s.Updated = rep.rejected, rep.accepted
+		s.Rejected, s.Updated = rep.Rejected, rep.Accepted
 	}
 	v.Summary = s
 	return a.render(c, http.StatusUnprocessableEntity, pages.NomenclaturePage(a.chrome(c, "Nomenclature", "nomenclature"), v), pages.NomenclatureForm(v))
 }
 
-func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]massupdate.StockInput, invalid map[string]map[string]string, rep *bulkReport) (pages.NomenclatureView, error) {
+func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]massupdate.StockInput, invalid map[string]map[string]string, rep *massupdate.Report) (pages.NomenclatureView, error) {
 	sess := session(c)
 	recs, total, npages, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
 	if err != nil {
@@ -115,9 +112,9 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]ma
 	index := map[string]int{}
 	for _, n := range recs {
 		k := n.WarehouseCode + "|" + n.Barcode
-		if rep != nil && len(rep.unmatched) > 0 {
-			if msgs, ok := rep.unmatched[n.MarketplaceSKU]; ok {
-				rep.reject(k, msgs)
+		if rep != nil && len(rep.Unmatched) > 0 {
+			if msgs, ok := rep.Unmatched[n.MarketplaceSKU]; ok {
+				rep.Reject(k, msgs)
 			}
 		}
 		index[k] = len(v.Rows)
@@ -147,14 +144,14 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]ma
 		if rep == nil {
 			continue
 		}
-		switch o := rep.outcomes[k]; o.state {
-		case "accepted":
+		switch o := rep.Outcomes[k]; o.State {
+		case massupdate.Accepted:
 			row.Result = pages.RowResult{State: "accepted", Before: stockText(in.OrigQty, in.OrigStatus), After: stockText(in.Qty, in.Status)}
 			row.OrigQuantity, row.OrigStatus = in.Qty, in.Status
-		case "rejected":
-			row.Result = pages.RowResult{State: "rejected", Messages: o.messages}
-		case "unsent", "unknown":
-			row.Result = pages.RowResult{State: o.state}
+		case massupdate.Rejected:
+			row.Result = pages.RowResult{State: "rejected", Messages: o.Messages}
+		case massupdate.Unsent, massupdate.Unknown:
+			row.Result = pages.RowResult{State: string(o.State)}
 		}
 	}
 	return v, nil

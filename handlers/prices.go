@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"net/http"
 	"slices"
 	"strconv"
@@ -76,21 +75,19 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	}
 	acct := a.account(c)
 	// The result page's list call overlaps with the last chunk (see
-	// sendChunks); its answer is used unless it lists a row of that chunk,
+	// massupdate.Send); its answer is used unless it lists a row of that chunk,
 	// whose update may not have been applied when the list was read.
 	var pre catalogPage
 	pageCtx, seller := a.pageContext(c), sess.Data().SellerID
-	rep, err := sendChunks(c.Request().Context(), a, seller, updates, priceKey, func(ctx context.Context, chunk []apiclient.PriceUpdate) (*apiclient.UpdateResult, error) {
-		return acct.Seller.SetPrices(ctx, &apiclient.SetPricesRequest{Prices: chunk})
-	}, priceErrorKey, func() {
+	rep, err := massupdate.Send(c.Request().Context(), a.mass, acct, seller, massupdate.Prices, updates, func() {
 		pre.recs, pre.total, pre.npages, pre.err = fetchCatalogPage(pageCtx, acct, seller, q)
 		pre.done = true
 	})
 	if err != nil {
-		return err
+		return massUpdateError(err)
 	}
 	if pre.done {
-		last := updates[(len(updates)-1)/a.deps.ChunkSize*a.deps.ChunkSize:]
+		last := updates[(len(updates)-1)/a.mass.Size()*a.mass.Size():]
 		for _, n := range pre.recs {
 			if slices.ContainsFunc(last, func(u apiclient.PriceUpdate) bool { return u.MarketplaceSKU == n.MarketplaceSKU }) {
 				pre = catalogPage{}
@@ -98,9 +95,9 @@ func (a *App) PricesSubmit(c echo.Context) error {
 			}
 		}
 	}
-	a.logger(c.Request().Context()).Info("prices submitted", "sent", len(updates), "accepted", rep.accepted, "rejected", rep.rejected, "unsent", rep.unsent)
-	if rep.complete() {
-		sess.AddFlash("ok", format.Count(rep.accepted, "price", "prices")+" updated.")
+	a.logger(c.Request().Context()).Info("prices submitted", "sent", len(updates), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent)
+	if rep.Complete() {
+		sess.AddFlash("ok", format.Count(rep.Accepted, "price", "prices")+" updated.")
 		done := map[string][]string{}
 		for _, u := range updates {
 			if len(done) < 300 {
@@ -111,17 +108,17 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		sess.SetDraft("prices-done", done)
 		return a.redirect(c, back)
 	}
-	summary := &pages.Summary{Updated: rep.accepted, Rejected: rep.rejected, Note: rep.note()}
+	summary := &pages.Summary{Updated: rep.Accepted, Rejected: rep.Rejected, Note: rep.Note()}
 	return a.renderPricesResult(c, http.StatusUnprocessableEntity, q, inputs, invalid, rep, summary, &pre)
 }
 
-func (a *App) renderPricesResult(c echo.Context, status int, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string, rep *bulkReport, s *pages.Summary, pre *catalogPage) error {
+func (a *App) renderPricesResult(c echo.Context, status int, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string, rep *massupdate.Report, s *pages.Summary, pre *catalogPage) error {
 	v, err := a.pricesView(c, q, inputs, invalid, rep, nil, pre)
 	if err != nil {
 		return err
 	}
 	if rep != nil {
-		s.Rejected, s.Updated = rep.rejected, rep.accepted
+		s.Rejected, s.Updated = rep.Rejected, rep.Accepted
 	}
 	v.Summary = s
 	return a.render(c, status, pages.PricesPage(a.chrome(c, "Prices", "prices"), v), pages.PricesForm(v))
@@ -139,7 +136,7 @@ func (a *App) renderPricesResult(c echo.Context, status int, q listQuery, inputs
 // not with 10,000 rows nobody reads. Submitting the answer again sends the
 // same rows as before: accepted rows are the new baseline and never resent.
 func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string,
-	rep *bulkReport, done map[string][]string, pre *catalogPage) (pages.PricesView, error) {
+	rep *massupdate.Report, done map[string][]string, pre *catalogPage) (pages.PricesView, error) {
 	sess := session(c)
 	var recs []apiclient.Nomenclature
 	var total, npages int
@@ -166,9 +163,9 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]massupda
 			v.Rows[i].Warehouses += ", " + n.WarehouseCode
 			continue
 		}
-		if rep != nil && len(rep.unmatched) > 0 {
-			if msgs, ok := rep.unmatched[n.WarehouseCode+"|"+n.Barcode]; ok {
-				rep.reject(n.MarketplaceSKU, msgs)
+		if rep != nil && len(rep.Unmatched) > 0 {
+			if msgs, ok := rep.Unmatched[n.WarehouseCode+"|"+n.Barcode]; ok {
+				rep.Reject(n.MarketplaceSKU, msgs)
 			}
 		}
 		index[n.MarketplaceSKU] = len(v.Rows)
@@ -186,7 +183,7 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]massupda
 	// Rows the user edited that the fresh page no longer lists still show.
 	for sku := range inputs {
 		if _, ok := index[sku]; !ok {
-			if _, bad := invalid[sku]; !bad && rep != nil && rep.outcomes[sku].state == "accepted" {
+			if _, bad := invalid[sku]; !bad && rep != nil && rep.Outcomes[sku].State == massupdate.Accepted {
 				continue
 			}
 			index[sku] = len(v.Rows)
@@ -209,16 +206,16 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]massupda
 		if rep == nil {
 			continue
 		}
-		switch o := rep.outcomes[sku]; o.state {
-		case "accepted":
+		switch o := rep.Outcomes[sku]; o.State {
+		case massupdate.Accepted:
 			before, after := changeTexts(in)
 			row.Result = pages.RowResult{State: "accepted", Before: before, After: after}
 			// What was sent is the new baseline: submitting again must not resend it.
 			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
-		case "rejected":
-			row.Result = pages.RowResult{State: "rejected", Messages: o.messages}
-		case "unsent", "unknown":
-			row.Result = pages.RowResult{State: o.state}
+		case massupdate.Rejected:
+			row.Result = pages.RowResult{State: "rejected", Messages: o.Messages}
+		case massupdate.Unsent, massupdate.Unknown:
+			row.Result = pages.RowResult{State: string(o.State)}
 		}
 	}
 	for sku, pair := range done {
