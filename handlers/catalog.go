@@ -1,18 +1,23 @@
 // What the prices (prices.go) and nomenclature (nomenclature.go) screens
-// share: fetching a page of the catalogue, and the drafts they restore.
+// share: fetching a page of the catalogue, laying the user's values and
+// outcomes over it (overlay), and the drafts they restore.
 
 package handlers
 
 import (
 	"context"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
 // catalogLimits are the page sizes of the nomenclature and prices screens.
@@ -109,4 +114,87 @@ func rowKey(k string) string {
 		}
 		return '_'
 	}, k)
+}
+
+// formState is a mass-update form over a page: the rows the user edited,
+// as typed, by key; the field problems of the invalid ones; and, once
+// sent, the report of what became of each.
+type formState[In any] struct {
+	inputs  map[string]In
+	invalid map[string]map[string]string
+	report  *massupdate.Report
+}
+
+// matchLate resolves an item error the marketplace keyed in the other shape
+// (by SKU for a stock row, by warehouse|barcode for a price row) against a
+// record of the page: the row under key is rejected.
+func (st formState[In]) matchLate(key, otherKey string) {
+	if st.report == nil || len(st.report.Unmatched) == 0 {
+		return
+	}
+	if msgs, ok := st.report.Unmatched[otherKey]; ok {
+		st.report.Reject(key, msgs)
+	}
+}
+
+// rowOverlay says how one screen's rows take the user's values.
+type rowOverlay[In, Row any] struct {
+	// offPage is the row shown for an edit the fresh page no longer lists.
+	offPage func(key string, in In) Row
+	// dropAccepted leaves out an accepted edit the page does not list: it
+	// is counted in the summary, not repeated.
+	dropAccepted bool
+	// typed lays the typed values, and the baseline they were typed over,
+	// on the row.
+	typed func(row *Row, in In)
+	// accepted is an accepted row's result; it also moves the row's
+	// baseline to what was sent, so submitting again does not resend it.
+	accepted func(row *Row, in In) pages.RowResult
+	// cells are the row's field problems and result.
+	cells func(row *Row) (errs *map[string]string, res *pages.RowResult)
+}
+
+// overlay lays a form's typed values and each row's outcome over the rows
+// of a fetched page (index: row key to position), adding the edited rows
+// the page no longer lists, in key order. It returns the rows.
+func overlay[In, Row any](rows []Row, index map[string]int, st formState[In], o rowOverlay[In, Row]) []Row {
+	if len(st.inputs) == 0 {
+		return rows
+	}
+	keys := slices.Sorted(maps.Keys(st.inputs))
+	for _, k := range keys {
+		if _, ok := index[k]; ok {
+			continue
+		}
+		if _, bad := st.invalid[k]; o.dropAccepted && !bad && st.report != nil && st.report.Outcomes[k].State == massupdate.Accepted {
+			continue
+		}
+		index[k] = len(rows)
+		rows = append(rows, o.offPage(k, st.inputs[k]))
+	}
+	for _, k := range keys {
+		i, ok := index[k]
+		if !ok {
+			continue // accepted, off the page: counted in the summary
+		}
+		in, row := st.inputs[k], &rows[i]
+		o.typed(row, in)
+		errs, res := o.cells(row)
+		if fe, ok := st.invalid[k]; ok {
+			*errs, *res = fe, pages.RowResult{State: "invalid"}
+			continue
+		}
+		if st.report == nil {
+			continue
+		}
+		switch out := st.report.Outcomes[k]; out.State {
+		case massupdate.Accepted:
+			*res = o.accepted(row, in)
+		case massupdate.Rejected:
+			*res = pages.RowResult{State: "rejected", Messages: out.Messages}
+		case massupdate.Unsent, massupdate.Unknown:
+			*res = pages.RowResult{State: string(out.State)}
+		}
+	}
+	return rows
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -20,8 +19,8 @@ import (
 func (a *App) NomenclatureList(c echo.Context) error {
 	q := catalogQuery(c)
 	sess := session(c)
-	inputs := restoreDraft(sess, "nomenclature", massupdate.BindStockInputs, massupdate.StockInput.Key)
-	v, err := a.nomenclatureView(c, q, inputs, nil, nil)
+	st := formState[massupdate.StockInput]{inputs: restoreDraft(sess, draftNomenclature, massupdate.BindStockInputs, massupdate.StockInput.Key)}
+	v, err := a.nomenclatureView(c, q, st)
 	if err != nil {
 		return err
 	}
@@ -40,30 +39,13 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
 	}
-	inputs := map[string]massupdate.StockInput{}
-	invalid := map[string]map[string]string{}
-	var items []apiclient.StoreItem
-	for _, r := range rows {
-		if !r.Changed() {
-			continue
-		}
-		k := r.Key()
-		if _, dup := inputs[k]; dup {
-			invalid[k] = map[string]string{"quantity": "This row appears twice in the form; change it once."}
-			continue
-		}
-		inputs[k] = r
-		item, errs := r.Validate()
-		if errs != nil {
-			invalid[k] = errs
-			continue
-		}
-		items = append(items, item)
-	}
+	checked := massupdate.CheckStock(rows)
+	st := formState[massupdate.StockInput]{inputs: checked.Inputs, invalid: checked.Invalid}
+	items := checked.Send
 	sess := session(c)
 	back := q.link("/nomenclature")
-	if len(invalid) > 0 {
-		return a.renderNomenclatureResult(c, q, inputs, invalid, nil, &pages.Summary{Invalid: len(invalid), Note: "Nothing was sent: fix the marked fields first"})
+	if len(st.invalid) > 0 {
+		return a.renderNomenclatureResult(c, q, st, &pages.Summary{Invalid: len(st.invalid), Note: "Nothing was sent: fix the marked fields first"})
 	}
 	if len(items) == 0 {
 		sess.AddFlash("info", "Nothing was changed, so nothing was sent.")
@@ -80,22 +62,45 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 		sess.AddFlash("ok", format.Count(rep.Accepted, "row", "rows")+" updated.")
 		return a.redirect(c, back)
 	}
-	return a.renderNomenclatureResult(c, q, inputs, invalid, rep, &pages.Summary{Note: rep.Note()})
+	st.report = rep
+	return a.renderNomenclatureResult(c, q, st, &pages.Summary{Note: rep.Note()})
 }
 
-func (a *App) renderNomenclatureResult(c echo.Context, q listQuery, inputs map[string]massupdate.StockInput, invalid map[string]map[string]string, rep *massupdate.Report, s *pages.Summary) error {
-	v, err := a.nomenclatureView(c, q, inputs, invalid, rep)
+// renderNomenclatureResult answers a submit that needs the user (422).
+func (a *App) renderNomenclatureResult(c echo.Context, q listQuery, st formState[massupdate.StockInput], s *pages.Summary) error {
+	v, err := a.nomenclatureView(c, q, st)
 	if err != nil {
 		return err
 	}
-	if rep != nil {
-		s.Rejected, s.Updated = rep.Rejected, rep.Accepted
+	if st.report != nil {
+		s.Rejected, s.Updated = st.report.Rejected, st.report.Accepted
 	}
 	v.Summary = s
 	return a.render(c, http.StatusUnprocessableEntity, pages.NomenclaturePage(a.chrome(c, "Nomenclature", "nomenclature"), v), pages.NomenclatureForm(v))
 }
 
-func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]massupdate.StockInput, invalid map[string]map[string]string, rep *massupdate.Report) (pages.NomenclatureView, error) {
+// stockRows is how the nomenclature page takes the user's values (see
+// overlay). Every edited record stays listed, accepted or not.
+var stockRows = rowOverlay[massupdate.StockInput, pages.NomenclatureRow]{
+	offPage: func(k string, in massupdate.StockInput) pages.NomenclatureRow {
+		return pages.NomenclatureRow{Key: rowKey(k), Warehouse: in.Warehouse, Barcode: in.Barcode, Name: "(no longer on this page)",
+			StatusOptions: sellerStatusOptions(in.OrigStatus)}
+	},
+	typed: func(row *pages.NomenclatureRow, in massupdate.StockInput) {
+		row.Quantity, row.Status, row.OrigQuantity, row.OrigStatus = in.Qty, in.Status, in.OrigQty, in.OrigStatus
+	},
+	accepted: func(row *pages.NomenclatureRow, in massupdate.StockInput) pages.RowResult {
+		row.OrigQuantity, row.OrigStatus = in.Qty, in.Status
+		return pages.RowResult{State: "accepted", Before: stockText(in.OrigQty, in.OrigStatus), After: stockText(in.Qty, in.Status)}
+	},
+	cells: func(row *pages.NomenclatureRow) (*map[string]string, *pages.RowResult) {
+		return &row.Errors, &row.Result
+	},
+}
+
+// nomenclatureView fetches the page and lays the user's typed values and
+// each row's outcome over it.
+func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupdate.StockInput]) (pages.NomenclatureView, error) {
 	sess := session(c)
 	recs, total, npages, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
 	if err != nil {
@@ -112,11 +117,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]ma
 	index := map[string]int{}
 	for _, n := range recs {
 		k := n.WarehouseCode + "|" + n.Barcode
-		if rep != nil && len(rep.Unmatched) > 0 {
-			if msgs, ok := rep.Unmatched[n.MarketplaceSKU]; ok {
-				rep.Reject(k, msgs)
-			}
-		}
+		st.matchLate(k, n.MarketplaceSKU)
 		index[k] = len(v.Rows)
 		qty := strconv.Itoa(n.Quantity)
 		v.Rows = append(v.Rows, pages.NomenclatureRow{
@@ -126,34 +127,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]ma
 			StatusOptions: sellerStatusOptions(n.Status),
 		})
 	}
-	for k, in := range inputs {
-		if _, ok := index[k]; !ok {
-			index[k] = len(v.Rows)
-			v.Rows = append(v.Rows, pages.NomenclatureRow{Key: rowKey(k), Warehouse: in.Warehouse, Barcode: in.Barcode, Name: "(no longer on this page)",
-				StatusOptions: sellerStatusOptions(in.OrigStatus)})
-		}
-	}
-	for k, in := range inputs {
-		row := &v.Rows[index[k]]
-		row.Quantity, row.Status, row.OrigQuantity, row.OrigStatus = in.Qty, in.Status, in.OrigQty, in.OrigStatus
-		if errs, ok := invalid[k]; ok {
-			row.Errors = errs
-			row.Result = pages.RowResult{State: "invalid"}
-			continue
-		}
-		if rep == nil {
-			continue
-		}
-		switch o := rep.Outcomes[k]; o.State {
-		case massupdate.Accepted:
-			row.Result = pages.RowResult{State: "accepted", Before: stockText(in.OrigQty, in.OrigStatus), After: stockText(in.Qty, in.Status)}
-			row.OrigQuantity, row.OrigStatus = in.Qty, in.Status
-		case massupdate.Rejected:
-			row.Result = pages.RowResult{State: "rejected", Messages: o.Messages}
-		case massupdate.Unsent, massupdate.Unknown:
-			row.Result = pages.RowResult{State: string(o.State)}
-		}
-	}
+	v.Rows = overlay(v.Rows, index, st, stockRows)
 	return v, nil
 }
 

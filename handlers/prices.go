@@ -19,12 +19,12 @@ import (
 func (a *App) PricesList(c echo.Context) error {
 	q := pricesQuery(c)
 	sess := session(c)
-	inputs := restoreDraft(sess, "prices", massupdate.BindPriceInputs, massupdate.PriceInput.Key)
+	st := formState[massupdate.PriceInput]{inputs: restoreDraft(sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)}
 	var done map[string][]string
 	if d := sess.PopDraft("prices-done"); d != nil {
 		done = d
 	}
-	v, err := a.pricesView(c, q, inputs, nil, nil, done, nil)
+	v, err := a.pricesView(c, q, st, pricesExtras{done: done})
 	if err != nil {
 		return err
 	}
@@ -44,30 +44,14 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
 	}
-	inputs := make(map[string]massupdate.PriceInput, len(rows))
-	invalid := map[string]map[string]string{}
-	updates := make([]apiclient.PriceUpdate, 0, len(rows))
-	for _, r := range rows {
-		if !r.Changed() {
-			continue
-		}
-		if _, dup := inputs[r.SKU]; dup {
-			invalid[r.SKU] = map[string]string{"price": "This SKU appears twice in the form; change it in one row only."}
-			continue
-		}
-		inputs[r.SKU] = r
-		upd, errs := r.Validate()
-		if errs != nil {
-			invalid[r.SKU] = errs
-			continue
-		}
-		updates = append(updates, upd)
-	}
+	checked := massupdate.CheckPrices(rows)
+	st := formState[massupdate.PriceInput]{inputs: checked.Inputs, invalid: checked.Invalid}
+	updates := checked.Send
 	sess := session(c)
 	back := q.link("/prices")
-	if len(invalid) > 0 {
-		summary := &pages.Summary{Invalid: len(invalid), Note: "Nothing was sent: fix the marked fields first"}
-		return a.renderPricesResult(c, http.StatusUnprocessableEntity, q, inputs, invalid, nil, summary, nil)
+	if len(st.invalid) > 0 {
+		summary := &pages.Summary{Invalid: len(st.invalid), Note: "Nothing was sent: fix the marked fields first"}
+		return a.renderPricesResult(c, q, st, summary, nil)
 	}
 	if len(updates) == 0 {
 		sess.AddFlash("info", "No prices were changed, so nothing was sent.")
@@ -75,8 +59,8 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	}
 	acct := a.account(c)
 	// The result page's list call overlaps with the last chunk (see
-	// massupdate.Send); its answer is used unless it lists a row of that chunk,
-	// whose update may not have been applied when the list was read.
+	// massupdate.Send); its answer is used unless it lists a row of that
+	// chunk, whose update may not have been applied when the list was read.
 	var pre catalogPage
 	pageCtx, seller := a.pageContext(c), sess.Data().SellerID
 	rep, err := massupdate.Send(c.Request().Context(), a.mass, acct, seller, massupdate.Prices, updates, func() {
@@ -101,33 +85,61 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		done := map[string][]string{}
 		for _, u := range updates {
 			if len(done) < 300 {
-				before, after := changeTexts(inputs[u.MarketplaceSKU])
+				before, after := changeTexts(st.inputs[u.MarketplaceSKU])
 				done[u.MarketplaceSKU] = []string{before, after}
 			}
 		}
 		sess.SetDraft("prices-done", done)
 		return a.redirect(c, back)
 	}
+	st.report = rep
 	summary := &pages.Summary{Updated: rep.Accepted, Rejected: rep.Rejected, Note: rep.Note()}
-	return a.renderPricesResult(c, http.StatusUnprocessableEntity, q, inputs, invalid, rep, summary, &pre)
+	return a.renderPricesResult(c, q, st, summary, &pre)
 }
 
-func (a *App) renderPricesResult(c echo.Context, status int, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string, rep *massupdate.Report, s *pages.Summary, pre *catalogPage) error {
-	v, err := a.pricesView(c, q, inputs, invalid, rep, nil, pre)
+// renderPricesResult answers a submit that needs the user (422): the page
+// with the form's values, problems and outcomes.
+func (a *App) renderPricesResult(c echo.Context, q listQuery, st formState[massupdate.PriceInput], s *pages.Summary, pre *catalogPage) error {
+	v, err := a.pricesView(c, q, st, pricesExtras{pre: pre})
 	if err != nil {
 		return err
 	}
-	if rep != nil {
-		s.Rejected, s.Updated = rep.Rejected, rep.Accepted
+	if st.report != nil {
+		s.Rejected, s.Updated = st.report.Rejected, st.report.Accepted
 	}
 	v.Summary = s
-	return a.render(c, status, pages.PricesPage(a.chrome(c, "Prices", "prices"), v), pages.PricesForm(v))
+	return a.render(c, http.StatusUnprocessableEntity, pages.PricesPage(a.chrome(c, "Prices", "prices"), v), pages.PricesForm(v))
+}
+
+// pricesExtras are what the prices page may bring besides the form: done,
+// the before and after of the rows a redirected submit updated; pre, when
+// it holds an answer, the page's list call already made.
+type pricesExtras struct {
+	done map[string][]string
+	pre  *catalogPage
+}
+
+// priceRows is how the prices page takes the user's values (see overlay).
+var priceRows = rowOverlay[massupdate.PriceInput, pages.PriceRow]{
+	offPage: func(sku string, _ massupdate.PriceInput) pages.PriceRow {
+		return pages.PriceRow{SKU: sku, Name: "(no longer on this page)"}
+	},
+	dropAccepted: true,
+	typed: func(row *pages.PriceRow, in massupdate.PriceInput) {
+		row.Price, row.Sale, row.Start, row.End = in.Price, in.Sale, in.Start, in.End
+		row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.OrigPrice, in.OrigSale, in.OrigStart, in.OrigEnd
+	},
+	accepted: func(row *pages.PriceRow, in massupdate.PriceInput) pages.RowResult {
+		row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
+		before, after := changeTexts(in)
+		return pages.RowResult{State: "accepted", Before: before, After: after}
+	},
+	cells: func(row *pages.PriceRow) (*map[string]string, *pages.RowResult) { return &row.Errors, &row.Result },
 }
 
 // pricesView fetches the page and lays the user's typed values and each
 // row's outcome over it. Products are listed once per SKU (a price belongs
-// to the product, not to a warehouse). pre, when it holds an answer, is the
-// page's list call already made.
+// to the product, not to a warehouse).
 //
 // After a submit, a row the user edited that is not on the page is listed
 // only while it needs the user (invalid, rejected, not sent or unanswered):
@@ -135,14 +147,13 @@ func (a *App) renderPricesResult(c echo.Context, status int, q listQuery, inputs
 // so a 10,000-row update answers with the page and the rows left to fix,
 // not with 10,000 rows nobody reads. Submitting the answer again sends the
 // same rows as before: accepted rows are the new baseline and never resent.
-func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string,
-	rep *massupdate.Report, done map[string][]string, pre *catalogPage) (pages.PricesView, error) {
+func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.PriceInput], x pricesExtras) (pages.PricesView, error) {
 	sess := session(c)
 	var recs []apiclient.Nomenclature
 	var total, npages int
 	var err error
-	if pre != nil && pre.done {
-		recs, total, npages, err = pre.recs, pre.total, pre.npages, pre.err
+	if x.pre != nil && x.pre.done {
+		recs, total, npages, err = x.pre.recs, x.pre.total, x.pre.npages, x.pre.err
 	} else {
 		recs, total, npages, err = fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
 	}
@@ -163,11 +174,7 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]massupda
 			v.Rows[i].Warehouses += ", " + n.WarehouseCode
 			continue
 		}
-		if rep != nil && len(rep.Unmatched) > 0 {
-			if msgs, ok := rep.Unmatched[n.WarehouseCode+"|"+n.Barcode]; ok {
-				rep.Reject(n.MarketplaceSKU, msgs)
-			}
-		}
+		st.matchLate(n.MarketplaceSKU, n.WarehouseCode+"|"+n.Barcode)
 		index[n.MarketplaceSKU] = len(v.Rows)
 		price := format.MoneyInput(int64(n.Price))
 		sale := ""
@@ -180,45 +187,8 @@ func (a *App) pricesView(c echo.Context, q listQuery, inputs map[string]massupda
 			OrigPrice: price, OrigSale: sale, Price: price, Sale: sale,
 		})
 	}
-	// Rows the user edited that the fresh page no longer lists still show.
-	for sku := range inputs {
-		if _, ok := index[sku]; !ok {
-			if _, bad := invalid[sku]; !bad && rep != nil && rep.Outcomes[sku].State == massupdate.Accepted {
-				continue
-			}
-			index[sku] = len(v.Rows)
-			v.Rows = append(v.Rows, pages.PriceRow{SKU: sku, Name: "(no longer on this page)"})
-		}
-	}
-	for sku, in := range inputs {
-		i, ok := index[sku]
-		if !ok {
-			continue // accepted, off the page: counted in the summary
-		}
-		row := &v.Rows[i]
-		row.Price, row.Sale, row.Start, row.End = in.Price, in.Sale, in.Start, in.End
-		row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.OrigPrice, in.OrigSale, in.OrigStart, in.OrigEnd
-		if errs, ok := invalid[sku]; ok {
-			row.Errors = errs
-			row.Result = pages.RowResult{State: "invalid"}
-			continue
-		}
-		if rep == nil {
-			continue
-		}
-		switch o := rep.Outcomes[sku]; o.State {
-		case massupdate.Accepted:
-			before, after := changeTexts(in)
-			row.Result = pages.RowResult{State: "accepted", Before: before, After: after}
-			// What was sent is the new baseline: submitting again must not resend it.
-			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
-		case massupdate.Rejected:
-			row.Result = pages.RowResult{State: "rejected", Messages: o.Messages}
-		case massupdate.Unsent, massupdate.Unknown:
-			row.Result = pages.RowResult{State: string(o.State)}
-		}
-	}
-	for sku, pair := range done {
+	v.Rows = overlay(v.Rows, index, st, priceRows)
+	for sku, pair := range x.done {
 		if i, ok := index[sku]; ok && len(pair) == 2 && v.Rows[i].Result.State == "" {
 			v.Rows[i].Result = pages.RowResult{State: "accepted", Before: pair[0], After: pair[1]} // as changeTexts wrote them
 		}

@@ -278,3 +278,53 @@ func (r StockInput) Validate() (apiclient.StoreItem, map[string]string) {
 	}
 	return item, nil
 }
+
+// Checked is a form's edited rows, checked: the rows as typed by key, the
+// field problems of the invalid ones by key, and what to send for the
+// rest, in form order.
+type Checked[In, Out any] struct {
+	Inputs  map[string]In
+	Invalid map[string]map[string]string
+	Send    []Out
+}
+
+// formRow is a row of a mass-update form.
+type formRow[Out any] interface {
+	Changed() bool
+	Key() string
+	Validate() (Out, map[string]string)
+}
+
+func check[In formRow[Out], Out any](rows []In, dupField, dupMessage string) Checked[In, Out] {
+	c := Checked[In, Out]{Inputs: make(map[string]In, len(rows)), Invalid: map[string]map[string]string{}, Send: make([]Out, 0, len(rows))}
+	for _, r := range rows {
+		if !r.Changed() {
+			continue
+		}
+		k := r.Key()
+		if _, dup := c.Inputs[k]; dup {
+			c.Invalid[k] = map[string]string{dupField: dupMessage}
+			continue
+		}
+		c.Inputs[k] = r
+		out, errs := r.Validate()
+		if errs != nil {
+			c.Invalid[k] = errs
+			continue
+		}
+		c.Send = append(c.Send, out)
+	}
+	return c
+}
+
+// CheckPrices checks the edited rows of a prices form; a SKU edited twice
+// is refused.
+func CheckPrices(rows []PriceInput) Checked[PriceInput, apiclient.PriceUpdate] {
+	return check[PriceInput, apiclient.PriceUpdate](rows, "price", "This SKU appears twice in the form; change it in one row only.")
+}
+
+// CheckStock checks the edited rows of a nomenclature form; a record
+// edited twice is refused.
+func CheckStock(rows []StockInput) Checked[StockInput, apiclient.StoreItem] {
+	return check[StockInput, apiclient.StoreItem](rows, "quantity", "This row appears twice in the form; change it once.")
+}
