@@ -60,7 +60,8 @@ type Deps struct {
 	TestHook echo.HandlerFunc
 	// Jobs runs bulk import jobs in the background (bulkjobs.Runner, over
 	// the job tables in the session database); nil leaves out the bulk
-	// import, job and history screens.
+	// import, job and history screens. Its executor is bound by whoever
+	// builds the dashboard (internal/app), from JobExecutor.
 	Jobs *bulkjobs.Runner
 }
 
@@ -107,9 +108,6 @@ func New(d Deps) (*App, error) {
 	a := &App{deps: d, throttle: newLoginThrottle(d.LoginLimits), imports: newImportGate(maxConcurrentImports)}
 	a.mass = &massupdate.Engine{Locker: d.Sessions, ChunkSize: d.ChunkSize, RetryBudget: d.BulkRetryBudget,
 		UpstreamTimeout: d.UpstreamTimeout, StoreFailed: isSessionStoreError}
-	if d.Jobs != nil {
-		d.Jobs.Bind(a.JobExecutor()) // moves to internal/app
-	}
 	a.echo = a.routes()
 	a.handler = a.protect(a.echo)
 	return a, nil
