@@ -23,6 +23,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/app"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -42,6 +43,7 @@ type bulkEnv struct {
 	srv     *httptest.Server
 	current atomic.Pointer[handlers.App]
 	app     *testapp.App
+	built   *app.App
 	runner  *bulkjobs.Runner
 	jobs    *bulkjobs.Store
 	opts    bulkjobs.RunnerOptions
@@ -59,16 +61,7 @@ func newBulkEnv(t *testing.T, sbOpts sandbox.Options, chunk int, ropts bulkjobs.
 	}
 	t.Cleanup(func() { _ = m.Close() })
 	e.market, e.sb = m, m.Sandbox
-	backend, err := sessions.OpenSQLite(context.Background(), e.dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { backend.Close() })
 	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	e.store, err = sessions.NewStore(backend, sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}, Logger: log})
-	if err != nil {
-		t.Fatal(err)
-	}
 	e.api, err = apiclient.New(apiclient.Options{B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL, Now: e.sb.Now, Logger: log})
 	if err != nil {
 		t.Fatal(err)
@@ -82,43 +75,44 @@ func newBulkEnv(t *testing.T, sbOpts sandbox.Options, chunk int, ropts bulkjobs.
 	return e
 }
 
-// start opens the job store and runner and builds a dashboard on them, as
+// start builds a dashboard on the database through internal/app, as
 // cmd/web does at start-up.
 func (e *bulkEnv) start() {
 	t := e.t
 	t.Helper()
-	js, err := bulkjobs.Open(context.Background(), e.dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	opts := e.opts
 	opts.Logger = slog.New(slog.NewTextHandler(e.logs, nil))
-	r := bulkjobs.NewRunner(js, opts)
-	h, err := handlers.New(handlers.Deps{API: e.api, Sessions: e.store, Demo: true, DemoCredentials: demo.Credentials(), Now: e.sb.Now,
-		ChunkSize: e.chunk, BulkRetryBudget: e.budget, Jobs: r, Logger: slog.New(slog.NewTextHandler(e.logs, nil))})
+	a, err := app.New(context.Background(), app.Config{
+		Logger:      slog.New(slog.NewTextHandler(e.logs, nil)),
+		Marketplace: app.Marketplace{B2B: e.market.B2BURL, B2BTest: e.market.B2BTestURL, Seller: e.market.SellerURL},
+		APIOptions:  func(o *apiclient.Options) { o.Now = e.sb.Now },
+		DatabaseURL: e.dbPath,
+		Sessions: sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)},
+			Logger: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))},
+		Jobs:             &opts,
+		JobsCloseTimeout: 10 * time.Second,
+		Dashboard: handlers.Deps{Demo: true, DemoCredentials: demo.Credentials(), Now: e.sb.Now,
+			ChunkSize: e.chunk, BulkRetryBudget: e.budget},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	e.current.Store(h)
-	e.runner, e.jobs = r, js
-	e.app = &testapp.App{Sandbox: e.sb, Market: e.market, Handler: h, Store: e.store, Server: e.srv, URL: e.srv.URL, Logs: e.logs}
+	e.built = a
+	e.current.Store(a.Handler)
+	e.store, e.runner, e.jobs = a.Sessions, a.Jobs, a.JobStore
+	e.app = &testapp.App{Sandbox: e.sb, Market: e.market, Handler: a.Handler, Store: a.Sessions, Server: e.srv, URL: e.srv.URL, Logs: e.logs}
 }
 
-// stop shuts the runner down gracefully (the chunk in flight finishes).
+// stop shuts the dashboard down gracefully (the chunk in flight finishes)
+// and closes its database.
 func (e *bulkEnv) stop() {
-	if e.runner == nil {
+	if e.built == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := e.runner.Close(ctx); err != nil {
-		e.t.Errorf("runner close: %v", err)
+	if err := e.built.Close(); err != nil {
+		e.t.Errorf("closing the dashboard: %v", err)
 	}
-	e.jobs.Close()
-	e.runner = nil
+	e.built, e.runner = nil, nil
 }
 
 func (e *bulkEnv) browser() *testapp.Browser {
@@ -575,8 +569,7 @@ func TestBulkJobCrashWithChunkInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.jobs.Close()
-	e.runner = nil
+	e.stop() // the rest of the crash: the database closes
 	release()
 
 	// Meanwhile: a colleague sets another price on one product of the

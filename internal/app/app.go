@@ -71,10 +71,13 @@ type Config struct {
 type App struct {
 	Handler  *handlers.App
 	Sessions *sessions.Store
-	API      *apiclient.Client
-	Jobs     *bulkjobs.Runner // nil without Config.Jobs
-	JobStore *bulkjobs.Store  // nil without Config.Jobs
-	Demo     *demo.Marketplace
+	// SessionBackend is the database under Sessions (opened by New, or
+	// Config.SessionBackend).
+	SessionBackend sessions.Backend
+	API            *apiclient.Client
+	Jobs           *bulkjobs.Runner // nil without Config.Jobs
+	JobStore       *bulkjobs.Store  // nil without Config.Jobs
+	Demo           *demo.Marketplace
 
 	log     *slog.Logger
 	stop    context.CancelFunc
@@ -85,12 +88,12 @@ type App struct {
 
 // New builds the dashboard. ctx bounds the opening and, until Close, the
 // background work (the job runner, the session purger).
-func New(ctx context.Context, cfg Config) (a *App, err error) {
+func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	log := cfg.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	a = &App{log: log, timeout: cfg.JobsCloseTimeout}
+	a := &App{log: log, timeout: cfg.JobsCloseTimeout}
 	if a.timeout <= 0 {
 		a.timeout = 30 * time.Second
 	}
@@ -136,6 +139,7 @@ func New(ctx context.Context, cfg Config) (a *App, err error) {
 		}
 		sopts.Keys = [][]byte{key}
 	}
+	a.SessionBackend = db.sessions
 	if a.Sessions, err = sessions.NewStore(db.sessions, sopts); err != nil {
 		return nil, fmt.Errorf("session store: %w", err)
 	}
