@@ -17,6 +17,8 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/static"
+	"github.com/sellerdesk/sellerdesk/views/layouts"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -77,6 +79,8 @@ type App struct {
 	throttle *loginThrottle
 	imports  *importGate
 	mass     *massupdate.Engine
+	// assets are the cache-busted asset URLs of every page, made once.
+	assets layouts.Assets
 }
 
 // New builds the dashboard. It fails only on missing dependencies.
@@ -106,6 +110,7 @@ func New(d Deps) (*App, error) {
 		d.UpstreamTimeout = 30 * time.Second
 	}
 	a := &App{deps: d, throttle: newLoginThrottle(d.LoginLimits), imports: newImportGate(maxConcurrentImports)}
+	a.assets = layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)}
 	a.mass = &massupdate.Engine{Locker: d.Sessions, ChunkSize: d.ChunkSize, RetryBudget: d.BulkRetryBudget,
 		UpstreamTimeout: d.UpstreamTimeout, StoreFailed: isSessionStoreError}
 	a.echo = a.routes()

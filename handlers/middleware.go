@@ -163,6 +163,9 @@ func boundedContext(c echo.Context, ctx context.Context, d time.Duration) contex
 	if !ok {
 		return ctx // outside boundUpstream (not a page route): nothing to bound
 	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= d {
+		return ctx // already bounded at least as tightly (a page route's own budget)
+	}
 	ctx, cancel := context.WithTimeout(ctx, d)
 	*list = append(*list, cancel)
 	return ctx
