@@ -11,6 +11,7 @@ import (
 	"net/netip"
 	"time"
 
+	gsessions "github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
@@ -81,6 +82,9 @@ type App struct {
 	mass     *massupdate.Engine
 	// assets are the cache-busted asset URLs of every page, made once.
 	assets layouts.Assets
+	// gstore is Deps.Sessions as gorilla/sessions' Store: the session
+	// middleware obtains and saves sessions through it.
+	gstore gsessions.Store
 }
 
 // New builds the dashboard. It fails only on missing dependencies.
@@ -110,6 +114,7 @@ func New(d Deps) (*App, error) {
 		d.UpstreamTimeout = 30 * time.Second
 	}
 	a := &App{deps: d, throttle: newLoginThrottle(d.LoginLimits), imports: newImportGate(maxConcurrentImports)}
+	a.gstore = d.Sessions
 	a.assets = layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)}
 	a.mass = &massupdate.Engine{Locker: d.Sessions, ChunkSize: d.ChunkSize, RetryBudget: d.BulkRetryBudget,
 		UpstreamTimeout: d.UpstreamTimeout, StoreFailed: isSessionStoreError}

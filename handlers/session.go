@@ -24,10 +24,9 @@ const (
 // cookie simply gives an empty session; only an unreachable session store
 // stops the request (503).
 func (a *App) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
-	var store gsessions.Store = a.deps.Sessions
 	name := a.deps.Sessions.CookieName()
 	return func(c echo.Context) error {
-		gs, err := store.New(c.Request(), name)
+		gs, err := a.gstore.New(c.Request(), name)
 		if err != nil {
 			return errSessionStore(err)
 		}
@@ -76,14 +75,15 @@ func (a *App) requireLogin(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // saveSession persists the session if anything changed, through the
-// gorilla Store interface it was obtained from. It runs before any byte of
+// gorilla Store interface it was obtained from (the store writes only what
+// changed). It runs before any byte of
 // the response is written, so cookies and errors still work.
 func (a *App) saveSession(c echo.Context) error {
 	gs, _ := c.Get(gorillaSessionKey).(*gsessions.Session)
 	if gs == nil {
 		return nil
 	}
-	if err := gs.Save(c.Request(), c.Response()); err != nil {
+	if err := a.gstore.Save(c.Request(), c.Response(), gs); err != nil {
 		return errSessionStore(err)
 	}
 	return nil
