@@ -127,7 +127,7 @@ func (a *App) boundUpstream(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // boundPerChunk is boundUpstream for the mass-update forms: they are
-// bounded per chunk instead (see sendChunks), and their page reload by
+// bounded per chunk instead (see massupdate.Send), and their page reload by
 // pageContext.
 func (a *App) boundPerChunk(next echo.HandlerFunc) echo.HandlerFunc {
 	return a.upstreamBudget(next, false)
