@@ -14,7 +14,6 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -26,6 +25,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -113,7 +113,7 @@ func New(t testing.TB, opts Options) *App {
 	backend := opts.Backend
 	if backend == nil {
 		var err error
-		backend, err = sessions.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "sessions.db"))
+		backend, err = sessions.NewBackend(context.Background(), sqldbtest.SQLite(t))
 		if err != nil {
 			t.Fatal(err)
 		}
