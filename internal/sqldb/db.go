@@ -42,11 +42,19 @@ const (
 	pgConnectTimeout = 2 * time.Second
 )
 
-// sqlitePragmas are set on every SQLite connection: wait up to 5 s for a
-// lock SQLite holds internally (a checkpoint), enforce foreign keys, and
-// sync at checkpoints only (WAL keeps that durable across a crash of the
-// process, which is what a session store needs).
-const sqlitePragmas = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+// sqlitePragmas are set on every SQLite connection: wait up to
+// busyTimeoutMS for a lock held by another process (or a checkpoint),
+// enforce foreign keys, and sync at checkpoints only (WAL keeps that
+// durable across a crash of the process, which is what a session store
+// needs).
+func sqlitePragmas() string {
+	return "_pragma=busy_timeout(" + strconv.Itoa(busyTimeoutMS) + ")&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+}
+
+// busyTimeoutMS is SQLite's busy timeout. Within the process writers queue
+// in Go for the one writer connection and never reach it; tests shorten it
+// to show what happens when they do.
+var busyTimeoutMS = 5000
 
 // DB is an open database: a SQLite file or a PostgreSQL database. It is
 // safe for concurrent use; open one per process and share it.
@@ -104,7 +112,7 @@ func openSQLite(ctx context.Context, url string) (*DB, error) {
 	if err := PrepareSQLiteFile(path); err != nil {
 		return nil, err
 	}
-	w, err := sql.Open("sqlite", path+"?"+sqlitePragmas+"&_pragma=journal_mode(WAL)&_txlock=immediate")
+	w, err := sql.Open("sqlite", path+"?"+sqlitePragmas()+"&_pragma=journal_mode(WAL)&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("sqldb: open sqlite: %w", err)
 	}
@@ -121,7 +129,7 @@ func openSQLite(ctx context.Context, url string) (*DB, error) {
 		w.Close()
 		return nil, fmt.Errorf("sqldb: open sqlite: %w: %w", ErrUnavailable, err)
 	}
-	r, err := sql.Open("sqlite", path+"?"+sqlitePragmas+"&_pragma=query_only(1)")
+	r, err := sql.Open("sqlite", path+"?"+sqlitePragmas()+"&_pragma=query_only(1)")
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqldb: open sqlite: %w", err)
