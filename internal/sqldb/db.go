@@ -88,7 +88,9 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	return openSQLite(ctx, url)
 }
 
-func sqlitePath(url string) (string, error) {
+// SQLitePath returns the file a SQLite url names (a plain path, or
+// sqlite:PATH / sqlite://PATH), or why Open would refuse it.
+func SQLitePath(url string) (string, error) {
 	path := url
 	if rest, ok := strings.CutPrefix(path, "sqlite://"); ok {
 		path = rest
@@ -105,7 +107,7 @@ func sqlitePath(url string) (string, error) {
 }
 
 func openSQLite(ctx context.Context, url string) (*DB, error) {
-	path, err := sqlitePath(url)
+	path, err := SQLitePath(url)
 	if err != nil {
 		return nil, err
 	}
