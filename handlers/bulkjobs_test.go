@@ -25,6 +25,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/app"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -436,12 +437,16 @@ func TestBulkJobResumesAfterRestart(t *testing.T) {
 	}
 	waitJob(t, e, id, "three chunks", func(j bulkjobs.Job) bool { return j.NextChunk >= 3 })
 	e.stop() // the dashboard goes down mid-job; the chunk in flight completes
-	mid, err := bulkjobs.Open(context.Background(), e.dbPath)
+	midDB, err := sqldb.Open(context.Background(), e.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mid, err := bulkjobs.NewStore(context.Background(), midDB)
 	if err != nil {
 		t.Fatal(err)
 	}
 	j, _ := mid.Job(context.Background(), id)
-	mid.Close()
+	midDB.Close()
 	sent := e.sb.Counters().Requests[sandbox.RouteRPCSetPrices]
 	if j.NextChunk >= 10 || j.NextChunk != sent || j.Counts.Accepted != sent*10 {
 		t.Fatalf("after stop: next chunk %d, %d requests, %d accepted", j.NextChunk, sent, j.Counts.Accepted)

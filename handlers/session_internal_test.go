@@ -11,6 +11,7 @@ import (
 	gsessions "github.com/gorilla/sessions"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
@@ -33,11 +34,15 @@ func (s *countingStore) Save(r *http.Request, w http.ResponseWriter, gs *gsessio
 // The session middleware obtains and saves sessions through gorilla's
 // Store interface (the server-side store behind it), not around it.
 func TestSessionThroughGorillaStore(t *testing.T) {
-	backend, err := sessions.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "s.db"))
+	db, err := sqldb.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer backend.Close()
+	defer db.Close()
+	backend, err := sessions.NewBackend(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
 	store, err := sessions.NewStore(backend, sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}})
 	if err != nil {
 		t.Fatal(err)

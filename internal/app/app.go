@@ -15,6 +15,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -39,8 +40,8 @@ type Config struct {
 	// built (tests: a transport, the sandbox's clock).
 	APIOptions func(*apiclient.Options)
 
-	// DatabaseURL is the SQLite file or the PostgreSQL URL of the sessions
-	// and the bulk jobs.
+	// DatabaseURL is the SQLite file (or sqlite: URL) or the PostgreSQL URL
+	// of the sessions and the bulk jobs, opened once (internal/sqldb).
 	DatabaseURL string
 	// SessionBackend, when set, is used instead of opening DatabaseURL for
 	// the sessions (tests: a backend shared by two dashboards, or one that
@@ -71,6 +72,9 @@ type Config struct {
 type App struct {
 	Handler  *handlers.App
 	Sessions *sessions.Store
+	// DB is the process's database (nil when New needed none: a given
+	// session backend and no jobs).
+	DB *sqldb.DB
 	// SessionBackend is the database under Sessions (opened by New, or
 	// Config.SessionBackend).
 	SessionBackend sessions.Backend
@@ -121,6 +125,7 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		return nil, err
 	}
 	a.closers = append(a.closers, db.close)
+	a.DB = db.db
 
 	sopts := cfg.Sessions
 	if sopts.Logger == nil {
@@ -212,47 +217,47 @@ func (a *App) Close() error {
 	return errors.Join(errs...)
 }
 
-// stores are the databases New opens.
+// stores are what New opens on the database.
 type stores struct {
+	db       *sqldb.DB // nil when nothing needs it (a given session backend, no jobs)
 	sessions sessions.Backend
 	jobs     *bulkjobs.Store // nil without Config.Jobs
 	close    func() error
 }
 
-// openStores opens the session backend and, with Config.Jobs, the bulk job
-// store, both on Config.DatabaseURL. It is the one place the database is
-// opened (internal/sqldb takes it over: one writer for both).
+// openStores opens the one database of the process (internal/sqldb: with
+// SQLite, one writer for every store) and on it the session backend and,
+// with Config.Jobs, the bulk job store.
 func openStores(ctx context.Context, cfg Config) (stores, error) {
-	var s stores
-	var closers []func() error
+	s := stores{sessions: cfg.SessionBackend, close: func() error { return nil }}
+	if s.sessions != nil && cfg.Jobs == nil {
+		return s, nil
+	}
+	db, err := sqldb.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return s, fmt.Errorf("database: %w", err)
+	}
+	s.db = db
+	var backend sessions.Backend
 	s.close = func() error {
 		var errs []error
-		for i := len(closers) - 1; i >= 0; i-- {
-			errs = append(errs, closers[i]())
+		if backend != nil {
+			errs = append(errs, backend.Close())
 		}
-		return errors.Join(errs...)
+		return errors.Join(append(errs, db.Close())...)
 	}
-	s.sessions = cfg.SessionBackend
 	if s.sessions == nil {
-		var err error
-		if sessions.IsPostgresURL(cfg.DatabaseURL) {
-			s.sessions, err = sessions.OpenPostgres(ctx, cfg.DatabaseURL)
-		} else {
-			s.sessions, err = sessions.OpenSQLite(ctx, cfg.DatabaseURL)
-		}
-		if err != nil {
+		if backend, err = sessions.NewBackend(ctx, db); err != nil {
+			_ = s.close()
 			return s, fmt.Errorf("session store: %w", err)
 		}
-		closers = append(closers, s.sessions.Close)
+		s.sessions = backend
 	}
 	if cfg.Jobs != nil {
-		js, err := bulkjobs.Open(ctx, cfg.DatabaseURL)
-		if err != nil {
+		if s.jobs, err = bulkjobs.NewStore(ctx, db); err != nil {
 			_ = s.close()
 			return s, fmt.Errorf("bulk job store: %w", err)
 		}
-		s.jobs = js
-		closers = append(closers, js.Close)
 	}
 	return s, nil
 }
