@@ -38,7 +38,7 @@ func TestNewWithJobs(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "sellerdesk.db.key")); err != nil {
 		t.Errorf("no generated key file: %v", err)
 	}
-	if a.Demo == nil || a.Jobs == nil || a.JobStore == nil || a.Sessions == nil || a.SessionBackend == nil || a.API == nil {
+	if a.Demo == nil || a.DB == nil || a.Jobs == nil || a.JobStore == nil || a.Sessions == nil || a.SessionBackend == nil || a.API == nil {
 		t.Fatalf("missing parts: %+v", a)
 	}
 	if !hasRoute(a.Handler, http.MethodPost, "/bulk/import") {
