@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
@@ -38,6 +39,9 @@ type Config struct {
 	LogLevel                     slog.Level
 	LogJSON                      bool
 	DemoHostile                  bool
+	// DemoProducts is SELLERDESK_DEMO_PRODUCTS: products per seller of the
+	// demo sandbox (0 = its default fixtures). Issue 16.
+	DemoProducts int
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client (login throttling); empty trusts none.
 	TrustedProxies []netip.Prefix
@@ -175,6 +179,11 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		default:
 			bad(b.name, "want true or false")
 		}
+	}
+	if n, err := demo.ParseProducts(get(demo.ProductsEnv)); err != nil { // issue 16
+		bad(demo.ProductsEnv, "%v", err)
+	} else {
+		c.DemoProducts = n
 	}
 	if v := get("SELLERDESK_BULK_GUARD_PERCENT"); v != "" {
 		n, err := strconv.Atoi(v)

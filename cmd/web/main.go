@@ -49,7 +49,7 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	demoMode := cfg.Demo()
 	var demoCreds = demo.Credentials()
 	if demoMode {
-		m, err := demo.Start(sandbox.New(sandbox.Options{Live: true, Hostile: cfg.DemoHostile, Logger: log.With("component", "sandbox")}))
+		m, err := demo.Start(sandbox.New(demo.Options(cfg.DemoHostile, cfg.DemoProducts, log.With("component", "sandbox"))))
 		if err != nil {
 			return err
 		}
