@@ -438,8 +438,8 @@ func (forbiddenSource) NomenclaturePage(context.Context, int, int) ([]apiclient.
 	return nil, 0, 0, fmt.Errorf("list: %w", apiclient.ErrForbidden)
 }
 
-// TestAccess: a 403 during a sync cuts access to the copy at once; a new
-// login (Touch) restores it; Forget deletes it; a copy unused for 30 days
+// TestAccess: a 403 during a sync cuts access to the copy at once; using
+// it (Touch) does not restore it, a new login (Grant) does; Forget deletes it; a copy unused for 30 days
 // is deleted.
 func TestAccess(t *testing.T) {
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: 20})
@@ -460,6 +460,12 @@ func TestAccess(t *testing.T) {
 			t.Errorf("overview after a 403: %v", err)
 		}
 		if err := s.Touch(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Nomenclature(ctx, k, Query{}); !errors.Is(err, ErrRevoked) {
+			t.Errorf("records after a 403 and a page view: %v", err)
+		}
+		if err := s.Grant(ctx, k); err != nil {
 			t.Fatal(err)
 		}
 		if n, err := s.CountNomenclature(ctx, k, Query{}); err != nil || n != 60 {

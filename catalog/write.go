@@ -186,19 +186,29 @@ func (s *Store) Forget(ctx context.Context, k Key) error {
 	})
 }
 
-// Touch records that a session of k used the copy now; it also lifts a
-// revocation (a fresh login succeeded).
+// Touch records that a session of k used the copy now.
 func (s *Store) Touch(ctx context.Context, k Key) error {
 	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 0)
-		ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at, revoked = 0`), k.SellerID, k.Env, ms(s.now()))
+		ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at`), k.SellerID, k.Env, ms(s.now()))
 	if err != nil {
 		return fmt.Errorf("catalog: touch: %w", err)
 	}
 	return nil
 }
 
+// Grant records a login the marketplace accepted for k: the copy is used
+// now and readable again if a 403 had revoked it.
+func (s *Store) Grant(ctx context.Context, k Key) error {
+	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 0)
+		ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at, revoked = 0`), k.SellerID, k.Env, ms(s.now()))
+	if err != nil {
+		return fmt.Errorf("catalog: grant: %w", err)
+	}
+	return nil
+}
+
 // Revoke cuts access to the copy of k at once: the marketplace answered 403
-// for its credential. Reads fail with ErrRevoked until the next Touch (a
+// for its credential. Reads fail with ErrRevoked until the next Grant (a
 // login the marketplace accepted).
 func (s *Store) Revoke(ctx context.Context, k Key) error {
 	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 1)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -61,6 +62,9 @@ type Deps struct {
 	// the job tables in the session database); nil leaves out the bulk
 	// import, job and history screens.
 	Jobs *bulkjobs.Runner
+	// Catalog keeps the local copy of each seller's catalogue and syncs it
+	// in the background (issue 16); nil serves every page live, as before.
+	Catalog *copystore.Manager
 }
 
 // DefaultChunkSize is the number of rows one set-prices or store request

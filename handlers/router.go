@@ -45,6 +45,10 @@ func (a *App) routes() *echo.Echo {
 	app.GET("/prices", a.PricesList)
 	app.POST("/prices", a.PricesSubmit)
 	app.GET("/return-boxes", a.ReturnBoxesList)
+	// The local copy of the catalogue (issue 16, handlers/sync.go).
+	app.GET("/sync/status", a.SyncStatus)
+	app.POST("/sync/refresh", a.SyncRefresh)
+	app.POST("/sync/forget", a.SyncForget)
 	a.registerBulkRoutes(app)
 	if a.deps.TestHook != nil {
 		app.GET("/_test/hook", a.deps.TestHook)

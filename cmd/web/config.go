@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -42,6 +43,9 @@ type Config struct {
 	// DemoProducts is SELLERDESK_DEMO_PRODUCTS: products per seller of the
 	// demo sandbox (0 = its default fixtures). Issue 16.
 	DemoProducts int
+	// SyncInterval is SELLERDESK_SYNC_INTERVAL: how often the local copy
+	// of a catalogue in use is fully refreshed. Issue 16.
+	SyncInterval time.Duration
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client (login throttling); empty trusts none.
 	TrustedProxies []netip.Prefix
@@ -184,6 +188,15 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		bad(demo.ProductsEnv, "%v", err)
 	} else {
 		c.DemoProducts = n
+	}
+	c.SyncInterval = copystore.DefaultInterval // issue 16
+	if v := get("SELLERDESK_SYNC_INTERVAL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Minute || d > 24*time.Hour {
+			bad("SELLERDESK_SYNC_INTERVAL", "want a duration from 1m to 24h, like 15m")
+		} else {
+			c.SyncInterval = d
+		}
 	}
 	if v := get("SELLERDESK_BULK_GUARD_PERCENT"); v != "" {
 		n, err := strconv.Atoi(v)

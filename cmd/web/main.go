@@ -82,8 +82,13 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	if err != nil {
 		return err
 	}
+	copies, closeCopies, err := openCatalog(ctx, cfg, store, log) // issue 16: cmd/web/catalog.go
+	if err != nil {
+		return err
+	}
+	defer closeCopies()
 	app, err := handlers.New(handlers.Deps{API: api, Sessions: store, Logger: log, Demo: demoMode, DemoCredentials: demoCreds, Jobs: jobs,
-		TrustedProxies: cfg.TrustedProxies})
+		TrustedProxies: cfg.TrustedProxies, Catalog: copies})
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -64,6 +65,13 @@ type Options struct {
 	TestHook echo.HandlerFunc
 	// APIOptions adjusts the marketplace client before it is built.
 	APIOptions func(*apiclient.Options)
+	// Catalog serves the overview and lists from the local copy of the
+	// catalogue, synced in the background (issue 16); CatalogDB is its
+	// database (a SQLite path or PostgreSQL URL; "" = a fresh SQLite
+	// file), CatalogSync adjusts its syncer.
+	Catalog     bool
+	CatalogDB   string
+	CatalogSync func(*copystore.Syncer)
 }
 
 // App is a running dashboard with its sandbox.
@@ -75,6 +83,8 @@ type App struct {
 	Server  *httptest.Server
 	URL     string
 	Logs    *SafeBuffer
+	// Catalog is the local copy's manager when Options.Catalog is set.
+	Catalog *copystore.Manager
 }
 
 // SafeBuffer is a bytes.Buffer safe for concurrent log writes.
@@ -148,6 +158,9 @@ func New(t testing.TB, opts Options) *App {
 	if opts.NoDemo {
 		deps.Demo, deps.DemoCredentials = false, nil
 	}
+	if opts.Catalog {
+		deps.Catalog = newCatalog(t, opts, store)
+	}
 	h, err := handlers.New(deps)
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +172,30 @@ func New(t testing.TB, opts Options) *App {
 		srv = httptest.NewServer(h)
 	}
 	t.Cleanup(srv.Close)
-	return &App{Sandbox: sb, Market: m, Handler: h, Store: store, Server: srv, URL: srv.URL, Logs: logs}
+	return &App{Sandbox: sb, Market: m, Handler: h, Store: store, Server: srv, URL: srv.URL, Logs: logs, Catalog: deps.Catalog}
+}
+
+// newCatalog opens the local copy and its manager for the test.
+func newCatalog(t testing.TB, opts Options, locks *sessions.Store) *copystore.Manager {
+	t.Helper()
+	url := opts.CatalogDB
+	if url == "" {
+		url = filepath.Join(t.TempDir(), "catalog.db")
+	}
+	cs, err := copystore.Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	y := &copystore.Syncer{Store: cs, Lock: locks}
+	if opts.CatalogSync != nil {
+		opts.CatalogSync(y)
+	}
+	m := copystore.NewManager(y, 0, 0, nil)
+	t.Cleanup(func() {
+		m.Close()
+		cs.Close()
+	})
+	return m
 }
 
 // Browser is a cookie-keeping HTTP client that does not follow redirects,

@@ -1,0 +1,189 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+)
+
+// copyKey1001 is the copy LoginDemo's session reads.
+var copyKey1001 = copystore.Key{SellerID: 1001, Env: "test"}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second) // a backstop, not a measurement
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not reached in 30 s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// copyDone waits until every list of the copy finished a pass of gen and
+// no sync of this instance runs.
+func copyDone(t *testing.T, app *testapp.App, gen int64) {
+	t.Helper()
+	waitUntil(t, "a full copy", func() bool {
+		st, err := app.Catalog.Store().SyncStates(context.Background(), copyKey1001)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range copystore.Kinds {
+			if st[k].Gen != gen || st[k].Running || !st[k].Complete() {
+				return false
+			}
+		}
+		return !app.Catalog.Running(copyKey1001)
+	})
+}
+
+// TestOverviewFromCopy: the login starts the sync; the overview answers
+// from what the copy holds so far, with the sync's progress, without a
+// marketplace call; once the copy is complete it shows the counts per
+// status and what needs action, each a link to the filtered list.
+func TestOverviewFromCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true})
+	release := app.Sandbox.HoldAfter(sandbox.RouteRPCList, 2) // the login's check and page 1
+	defer release()
+	b := app.Browser(t)
+	b.LoginDemo()
+	waitUntil(t, "the sync held at page 2", func() bool { return app.Sandbox.Held(sandbox.RouteRPCList) == 1 })
+
+	before := app.Sandbox.Counters()
+	p := b.Get("/")
+	if p.Status != http.StatusOK {
+		t.Fatalf("overview: %d", p.Status)
+	}
+	if got := p.Text("[data-testid=sync-status]"); !strings.Contains(got, "No full copy yet, refreshing nomenclature: page 2 of 6") {
+		t.Errorf("sync status %q", got)
+	}
+	if v, _ := p.Doc.Find("[data-testid=sync-status] progress").Attr("value"); v != "16" {
+		t.Errorf("progress %q, want 16 (1 page of 6)", v)
+	}
+	if got := p.Text("[data-testid=counts-nomenclature] h2"); got != "Nomenclature 100" {
+		t.Errorf("nomenclature so far %q, want the 100 records of page 1", got)
+	}
+	if got := totalRequests(app.Sandbox.Counters()) - totalRequests(before); got != 0 {
+		t.Errorf("the overview made %d marketplace calls", got)
+	}
+	release()
+	copyDone(t, app, 1)
+
+	before = app.Sandbox.Counters()
+	p = b.Get("/")
+	if got := totalRequests(app.Sandbox.Counters()) - totalRequests(before); got != 0 {
+		t.Errorf("the overview made %d marketplace calls", got)
+	}
+	if got := p.Text("[data-testid=sync-status]"); !strings.HasPrefix(got, "As of ") || strings.Contains(got, "refreshing") || p.Has("[data-testid=sync-status] progress") {
+		t.Errorf("sync status %q", got)
+	}
+	if got := p.Text("[data-testid=counts-nomenclature] h2"); got != "Nomenclature 600" {
+		t.Errorf("nomenclature %q", got)
+	}
+	newOrders := len(app.Sandbox.OrderNumbers(1001, "new"))
+	for _, want := range []struct{ href, count string }{
+		{"/orders?status=new", strconv.Itoa(newOrders)},
+		{"/nomenclature?status=rejected", ""},
+		{"/nomenclature?stock=0", ""},
+		{"/return-boxes?status=loading", ""},
+	} {
+		a := p.Doc.Find(`[data-testid=needs-action] a[href="` + want.href + `"]`)
+		if a.Length() != 1 {
+			t.Errorf("needs action: no link to %s", want.href)
+			continue
+		}
+		got := strings.TrimSpace(a.Parent().Find("strong").Text())
+		if n, err := strconv.Atoi(got); err != nil || n == 0 || (want.count != "" && got != want.count) {
+			t.Errorf("needs action %s: %q, want %s (not 0)", want.href, got, want.count)
+		}
+	}
+	if got := p.Doc.Find(`[data-testid=counts-orders] a[href="/orders?status=new"]`).Length(); got != 1 {
+		t.Error("orders per status are not linked")
+	}
+}
+
+// TestSyncWaitShown: a 429 during the sync is waited out, and the
+// freshness line says so while it lasts.
+func TestSyncWaitShown(t *testing.T) {
+	waiting, proceed := make(chan struct{}), make(chan struct{})
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 50}, Catalog: true,
+		CatalogSync: func(y *copystore.Syncer) {
+			y.Sleep = func(ctx context.Context, d time.Duration) error {
+				close(waiting)
+				select {
+				case <-proceed:
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+		}})
+	release := app.Sandbox.HoldAfter(sandbox.RouteRPCList, 1) // the login's check
+	defer release()
+	b := app.Browser(t)
+	b.LoginDemo()
+	app.Sandbox.InjectFault(sandbox.Fault{Route: sandbox.RouteRPCList, Kind: sandbox.FaultRateLimit, RetryAfter: "120"})
+	release()
+	<-waiting
+	p := b.Get("/sync/status")
+	if got := p.Text("[data-testid=sync-waiting]"); !strings.Contains(got, "The marketplace asked to slow down; the next page is read at") {
+		t.Errorf("waiting %q in %q", got, p.Text("[data-testid=sync-status]"))
+	}
+	if _, ok := p.Doc.Find("[data-testid=sync-status]").Attr("hx-get"); !ok {
+		t.Error("the running sync's status does not reload itself")
+	}
+	close(proceed)
+	copyDone(t, app, 1)
+	if p := b.Get("/sync/status"); p.Has("[data-testid=sync-waiting]") {
+		t.Errorf("still waiting after the sync: %q", p.Text("[data-testid=sync-status]"))
+	}
+}
+
+// TestSyncRefreshForgetRevoke: "refresh now" reads everything again;
+// "forget" deletes the copy at once; a revoked copy (the marketplace
+// answered 403) is not served until the next login.
+func TestSyncRefreshForgetRevoke(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 20}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	ctx := context.Background()
+	cs := app.Catalog.Store()
+
+	p := b.Post("/sync/refresh", nil)
+	if p.Status != http.StatusSeeOther {
+		t.Fatalf("refresh: %d", p.Status)
+	}
+	copyDone(t, app, 2)
+
+	if err := cs.Revoke(ctx, copyKey1001); err != nil {
+		t.Fatal(err)
+	}
+	if p := b.Get("/"); p.Status != http.StatusForbidden || strings.Contains(p.Body, "data-testid=\"counts-nomenclature\"") {
+		t.Errorf("revoked copy: %d", p.Status)
+	}
+	b.LoginDemo()
+	if p := b.Get("/"); p.Status != http.StatusOK {
+		t.Errorf("after a new login: %d", p.Status)
+	}
+	copyDone(t, app, 2)
+
+	p = b.Post("/sync/forget", nil)
+	if p.Status != http.StatusSeeOther {
+		t.Fatalf("forget: %d", p.Status)
+	}
+	if n, err := cs.CountNomenclature(ctx, copyKey1001, copystore.Query{}); err != nil || n != 0 {
+		t.Errorf("%d records after forget (%v)", n, err)
+	}
+	if st, _ := cs.SyncStates(ctx, copyKey1001); len(st) != 0 {
+		t.Errorf("sync state after forget: %v", st)
+	}
+}
