@@ -428,11 +428,17 @@ func (a *App) renderNomenclatureResult(c echo.Context, q listQuery, inputs map[s
 
 func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]stockInput, invalid map[string]map[string]string, rep *bulkReport) (pages.NomenclatureView, error) {
 	sess := session(c)
-	recs, total, npages, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
+	// issue 16: from the local copy once it exists (handlers/copy_lists.go)
+	recs, total, npages, err := a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, q)
+	if err != nil {
+		return pages.NomenclatureView{}, err
+	}
+	toolbar, err := a.copyToolbar(c, "/nomenclature", q, nomenclatureSorts)
 	if err != nil {
 		return pages.NomenclatureView{}, err
 	}
 	v := pages.NomenclatureView{
+		Copy:   toolbar,
 		Limit:  strconv.Itoa(q.Limit),
 		Limits: limitOptions(catalogLimits),
 		Pager:  q.pager("/nomenclature", npages, total),

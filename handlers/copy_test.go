@@ -3,10 +3,13 @@ package handlers_test
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/PuerkitoBio/goquery"
 
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
@@ -186,4 +189,111 @@ func TestSyncRefreshForgetRevoke(t *testing.T) {
 	if st, _ := cs.SyncStates(ctx, copyKey1001); len(st) != 0 {
 		t.Errorf("sync state after forget: %v", st)
 	}
+}
+
+// TestNomenclatureFromCopy: before the first full copy the list reads the
+// marketplace; once it exists, q, sort and filters in the URL select from
+// the copy (Cyrillic prefix search included), the links keep them, and no
+// marketplace call is made.
+func TestNomenclatureFromCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true})
+	// The sync reads the return boxes last: held there, the copy is
+	// not complete.
+	release := app.Sandbox.HoldAfter(sandbox.RouteReturnBoxes, 0)
+	defer release()
+	b := app.Browser(t)
+	b.LoginDemo()
+	waitUntil(t, "the sync held at the return boxes", func() bool { return app.Sandbox.Held(sandbox.RouteReturnBoxes) == 1 })
+	before := app.Sandbox.Counters().Requests[sandbox.RouteRPCList]
+	p := b.Get("/nomenclature?q=" + url.QueryEscape("крос"))
+	if p.Status != http.StatusOK || !p.Has("[data-testid=copy-live]") || p.Doc.Find("#nomenclature-table tbody tr").Length() != 50 {
+		t.Fatalf("before the copy: %d, live note %v, %d rows", p.Status, p.Has("[data-testid=copy-live]"), p.Doc.Find("#nomenclature-table tbody tr").Length())
+	}
+	if got := app.Sandbox.Counters().Requests[sandbox.RouteRPCList] - before; got != 1 {
+		t.Errorf("the list made %d live reads before the copy existed, want 1", got)
+	}
+	release()
+	copyDone(t, app, 1)
+
+	want := map[string]bool{}
+	for _, pr := range app.Sandbox.Products(1001) {
+		if strings.Contains(strings.ToLower(pr.Name), "кроссовки") {
+			want[pr.MarketplaceSKU] = true
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("no Кроссовки in the fixtures")
+	}
+	before = app.Sandbox.Counters().Requests[sandbox.RouteRPCList]
+	p = b.Get("/nomenclature?q=" + url.QueryEscape("КРОС") + "&sort=-price&limit=20")
+	if got := app.Sandbox.Counters().Requests[sandbox.RouteRPCList] - before; got != 0 {
+		t.Errorf("the list from the copy made %d marketplace calls", got)
+	}
+	rows := p.Doc.Find("#nomenclature-table tbody tr")
+	if p.Status != http.StatusOK || rows.Length() != min(20, 3*len(want)) || p.Has("[data-testid=copy-live]") {
+		t.Fatalf("search: %d, %d rows, want %d", p.Status, rows.Length(), min(20, 3*len(want)))
+	}
+	last := int64(1 << 62)
+	rows.Each(func(_ int, r *goquery.Selection) {
+		text := r.Text()
+		found := false
+		for sku := range want {
+			found = found || strings.Contains(text, sku)
+		}
+		if !found {
+			t.Errorf("row without Кроссовки: %q", strings.Join(strings.Fields(text), " ")[:80])
+		}
+		cell := r.Find("td.num").First()
+		price := moneyCell(t, strings.TrimSuffix(cell.Text(), cell.Find("div").Text()))
+		if price > last {
+			t.Errorf("price %d after %d: not sorted descending", price, last)
+		}
+		last = price
+	})
+	if v, _ := p.Doc.Find("#copy-q").Attr("value"); v != "КРОС" {
+		t.Errorf("search box %q", v)
+	}
+	if href, _ := p.Doc.Find(".pager a").First().Attr("href"); !strings.Contains(href, "q=%D0%9A%D0%A0%D0%9E%D0%A1") || !strings.Contains(href, "sort=-price") {
+		t.Errorf("pager link %q loses the search", href)
+	}
+	if action, _ := p.Doc.Find("#nomenclature-form").Attr("action"); !strings.Contains(action, "sort=-price") {
+		t.Errorf("form action %q loses the sort", action)
+	}
+
+	// The overview's links: rejected records and zero stock.
+	p = b.Get("/nomenclature?status=rejected&limit=1000")
+	p.Doc.Find("#nomenclature-table tbody tr").Each(func(_ int, r *goquery.Selection) {
+		if v, _ := r.Find("select option[selected]").Attr("value"); v != "rejected" {
+			t.Errorf("status filter shows a %q row", v)
+		}
+	})
+	if p.Doc.Find("#nomenclature-table tbody tr").Length() == 0 {
+		t.Error("no rejected records")
+	}
+	p = b.Get("/nomenclature?stock=0&limit=1000")
+	qty := p.Doc.Find("#nomenclature-table tbody tr input[name=qty]")
+	qty.Each(func(_ int, in *goquery.Selection) {
+		if v, _ := in.Attr("value"); v != "0" {
+			t.Errorf("stock=0 shows quantity %q", v)
+		}
+	})
+	if qty.Length() == 0 {
+		t.Error("no records out of stock")
+	}
+}
+
+// moneyCell reads "1 234,50 ₽"-like text as kopecks.
+func moneyCell(t *testing.T, s string) int64 {
+	t.Helper()
+	var digits []byte
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			digits = append(digits, byte(r))
+		}
+	}
+	n, err := strconv.ParseInt(string(digits), 10, 64)
+	if err != nil {
+		t.Fatalf("money %q", s)
+	}
+	return n
 }

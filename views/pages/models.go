@@ -141,6 +141,9 @@ type NomenclatureView struct {
 	// ExportQuery is "?page=…&limit=…" of the page on screen, for the
 	// export links; "" when exports are not available.
 	ExportQuery string
+	// Copy is the search and filters of the local copy (issue 16); nil
+	// when the dashboard has none.
+	Copy *CopyToolbar
 }
 
 // PriceRow is one product of the prices table with its inputs.

@@ -53,3 +53,17 @@ func (s SyncView) Line() string {
 	}
 	return line
 }
+
+// CopyToolbar is the search and filter form of a list served from the
+// local copy, with the copy's freshness line.
+type CopyToolbar struct {
+	// Action is the list's path; the form is a GET to it.
+	Action string
+	Sync   SyncView
+	// Live reports that the list is still read from the marketplace (no
+	// full copy yet): search and filters apply once the copy exists.
+	Live                                        bool
+	Q, Sort, Status, Warehouse, Stock, PriceMin string
+	PriceMax, Limit                             string
+	Sorts, Statuses                             []Option
+}
