@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -50,6 +51,9 @@ type EnvOptions struct {
 	Transport http.RoundTripper
 	// Logger receives the dashboard's log records (nil = discarded).
 	Logger *slog.Logger
+	// Catalog serves the overview and lists from the local copy (issue
+	// 16, P8), synced in the background.
+	Catalog bool
 }
 
 // Env is a running sandbox (its own loopback server) and a dashboard (its
@@ -62,6 +66,8 @@ type Env struct {
 	Backend sessions.Backend
 	App     *handlers.App
 	URL     string // the dashboard's origin
+	// Catalog is the local copy's manager when EnvOptions.Catalog is set.
+	Catalog *copystore.Manager
 
 	srv  *http.Server
 	dir  string
@@ -100,9 +106,16 @@ func Start(o EnvOptions) (*Env, error) {
 	}); err != nil {
 		return fail(err)
 	}
+	if o.Catalog { // issue 16 (P8)
+		cs, err := copystore.Open(context.Background(), filepath.Join(e.dir, "sessions.db"))
+		if err != nil {
+			return fail(err)
+		}
+		e.Catalog = copystore.NewManager(&copystore.Syncer{Store: cs, Lock: e.Store}, 0, 0, log)
+	}
 	if e.App, err = handlers.New(handlers.Deps{
 		API: e.API, Sessions: e.Store, Logger: log, Demo: true, DemoCredentials: demo.Credentials(),
-		Now: m.Sandbox.Now, ChunkSize: o.ChunkSize,
+		Now: m.Sandbox.Now, ChunkSize: o.ChunkSize, Catalog: e.Catalog,
 	}); err != nil {
 		return fail(err)
 	}
@@ -126,6 +139,10 @@ func (e *Env) Close() {
 		_ = e.srv.Shutdown(ctx)
 		cancel()
 		<-e.done
+	}
+	if e.Catalog != nil {
+		e.Catalog.Close()
+		_ = e.Catalog.Store().Close()
 	}
 	if e.Backend != nil {
 		_ = e.Backend.Close()

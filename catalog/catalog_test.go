@@ -255,14 +255,17 @@ func TestSyncResume(t *testing.T) {
 		before := m.sb.Counters().Requests[sandbox.RouteRPCList]
 		done := make(chan error, 1)
 		go func() { done <- first.Run(ctx, k, m.source(1001)) }()
-		waitFor(t, func() bool { return m.sb.Held(sandbox.RouteRPCList) == 1 })
+		s := b.open() // a restarted instance
+		waitFor(t, func() bool {
+			st, _ := s.SyncStates(context.Background(), k)
+			return m.sb.Held(sandbox.RouteRPCList) == 1 && st[KindNomenclature].NextPage == 3
+		})
 		cancel()
 		if err := <-done; !errors.Is(err, context.Canceled) {
 			t.Fatalf("interrupted run: %v", err)
 		}
 		release()
 
-		s := b.open() // a restarted instance
 		st, _ := s.SyncStates(context.Background(), k)
 		if got := st[KindNomenclature]; !got.Running || got.NextPage != 3 || got.Complete() {
 			t.Fatalf("state after the interruption: %+v", got)

@@ -73,8 +73,9 @@ func (s *Store) SyncStates(ctx context.Context, k Key) (map[string]SyncState, er
 
 // beginPass starts a pass of kind, or resumes the one an interrupted
 // instance left running: then NextPage is the first page not stored. A
-// pass that finished less than minAge ago is not repeated: skip.
-func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.Duration) (st SyncState, skip bool, _ error) {
+// pass that finished less than minAge ago, or since since (another
+// instance did the work asked for), is not repeated: skip.
+func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.Duration, since time.Time) (st SyncState, skip bool, _ error) {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
 		st, err = scanState(tx.QueryRowContext(ctx, s.q(`SELECT `+stateCols+` FROM catalog_sync WHERE seller_id = ? AND env = ? AND kind = ?`), k.SellerID, k.Env, kind))
@@ -88,7 +89,7 @@ func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.D
 		case err != nil:
 		case st.Running:
 			return nil // resume
-		case minAge > 0 && s.now().Sub(st.CompletedAt) < minAge:
+		case minAge > 0 && s.now().Sub(st.CompletedAt) < minAge, !since.IsZero() && !st.CompletedAt.Before(since):
 			skip = true
 			return nil
 		default:

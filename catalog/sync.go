@@ -118,18 +118,21 @@ func (y *Syncer) sleep(ctx context.Context, d time.Duration) error {
 // A 403 from the marketplace revokes access to the copy and ends the run
 // with an error matching apiclient.ErrForbidden.
 func (y *Syncer) Run(ctx context.Context, k Key, src Source) error {
+	// A pass another instance finishes after this point is the one asked
+	// for; it is not repeated.
+	since := y.Store.now().Truncate(time.Millisecond)
 	for _, kind := range Kinds {
-		if err := y.runKind(ctx, k, kind, src); err != nil {
+		if err := y.runKind(ctx, k, kind, src, since); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (y *Syncer) runKind(ctx context.Context, k Key, kind string, src Source) error {
+func (y *Syncer) runKind(ctx context.Context, k Key, kind string, src Source, since time.Time) error {
 	gen := int64(-1)
 	for {
-		done, g, err := y.step(ctx, k, kind, gen, src)
+		done, g, err := y.step(ctx, k, kind, gen, src, since)
 		if err != nil {
 			return err
 		}
@@ -140,10 +143,24 @@ func (y *Syncer) runKind(ctx context.Context, k Key, kind string, src Source) er
 	}
 }
 
+// Slice is how long one turn under the seller's lock may go on reading
+// pages before it lets others (a mass update, another instance) in.
+const Slice = 2 * time.Second
+
+// page is one page read, or why it could not be.
+type page struct {
+	data         any
+	pages, total int
+	n            int
+	err          error
+}
+
 // step does one turn under the lock: it begins (gen < 0) or continues the
-// pass, reads one page and stores it. done reports that the pass of gen
-// is finished, by this instance or another.
-func (y *Syncer) step(ctx context.Context, k Key, kind string, gen int64, src Source) (done bool, _ int64, err error) {
+// pass, and reads and stores pages for up to Slice. Page N+1 is read while
+// page N is stored, so storing costs no time of the pass; still one
+// request at a time. done reports that the pass of gen is finished, by
+// this instance or another.
+func (y *Syncer) step(ctx context.Context, k Key, kind string, gen int64, src Source, since time.Time) (done bool, _ int64, err error) {
 	unlock, err := y.Lock.Lock(ctx, LockKey(k.SellerID))
 	if err != nil {
 		return false, gen, fmt.Errorf("catalog: sync lock: %w", err)
@@ -152,7 +169,7 @@ func (y *Syncer) step(ctx context.Context, k Key, kind string, gen int64, src So
 	var st SyncState
 	if gen < 0 {
 		var skip bool
-		if st, skip, err = y.Store.beginPass(ctx, k, kind, y.MinAge); err != nil || skip {
+		if st, skip, err = y.Store.beginPass(ctx, k, kind, y.MinAge, since); err != nil || skip {
 			return skip, gen, err
 		}
 	} else {
@@ -169,36 +186,61 @@ func (y *Syncer) step(ctx context.Context, k Key, kind string, gen int64, src So
 	if y.PageLimit > 0 {
 		limit = y.PageLimit
 	}
-	page := st.NextPage
+	end := y.now().Add(Slice)
+	n := st.NextPage
+	p := y.readPage(ctx, k, kind, src, n, limit)
 	for {
-		data, pages, total, n, err := y.read(ctx, kind, src, page, limit)
-		var rl *apiclient.RateLimitError
-		switch {
-		case errors.As(err, &rl):
-			wait := rl.RetryAt.Sub(y.now())
-			wait = min(max(wait, time.Second), y.maxWait())
-			if rerr := y.Store.recordWait(ctx, k, kind, y.now().Add(wait)); rerr != nil {
-				return false, st.Gen, rerr
+		if p.err != nil {
+			return false, st.Gen, p.err
+		}
+		more := p.n > 0 && n < min(p.pages, maxPages)
+		var next chan page
+		if more && y.now().Before(end) {
+			next = make(chan page, 1)
+			go func(n int) { next <- y.readPage(ctx, k, kind, src, n, limit) }(n + 1)
+		}
+		if err := y.Store.putPage(ctx, k, &st, n, p.pages, p.total, p.data); err != nil {
+			if next != nil {
+				<-next
 			}
-			if serr := y.sleep(ctx, wait); serr != nil {
-				return false, st.Gen, serr
-			}
-			continue
-		case errors.Is(err, apiclient.ErrForbidden):
-			_ = y.Store.Revoke(context.WithoutCancel(ctx), k)
-			_ = y.Store.recordError(context.WithoutCancel(ctx), k, kind, "the marketplace refused this account (403)")
-			return false, st.Gen, err
-		case err != nil:
-			_ = y.Store.recordError(context.WithoutCancel(ctx), k, kind, "reading page "+strconv.Itoa(page)+" failed")
 			return false, st.Gen, err
 		}
-		if err := y.Store.putPage(ctx, k, &st, page, pages, total, data); err != nil {
-			return false, st.Gen, err
-		}
-		if n == 0 || page >= min(pages, maxPages) {
+		if !more {
 			return true, st.Gen, y.Store.finishPass(ctx, k, st)
 		}
-		return false, st.Gen, nil
+		if next == nil {
+			return false, st.Gen, nil
+		}
+		n++
+		p = <-next
+	}
+}
+
+// readPage reads page n, waiting out 429 and 503 answers (the wait is
+// recorded for the pages to show). A 403 revokes the copy.
+func (y *Syncer) readPage(ctx context.Context, k Key, kind string, src Source, n, limit int) page {
+	for {
+		var p page
+		p.data, p.pages, p.total, p.n, p.err = y.read(ctx, kind, src, n, limit)
+		var rl *apiclient.RateLimitError
+		switch {
+		case errors.As(p.err, &rl):
+			wait := rl.RetryAt.Sub(y.now())
+			wait = min(max(wait, time.Second), y.maxWait())
+			if err := y.Store.recordWait(ctx, k, kind, y.now().Add(wait)); err != nil {
+				return page{err: err}
+			}
+			if err := y.sleep(ctx, wait); err != nil {
+				return page{err: err}
+			}
+			continue
+		case errors.Is(p.err, apiclient.ErrForbidden):
+			_ = y.Store.Revoke(context.WithoutCancel(ctx), k)
+			_ = y.Store.recordError(context.WithoutCancel(ctx), k, kind, "the marketplace refused this account (403)")
+		case p.err != nil && ctx.Err() == nil:
+			_ = y.Store.recordError(context.WithoutCancel(ctx), k, kind, "reading page "+strconv.Itoa(n)+" failed")
+		}
+		return p
 	}
 }
 
