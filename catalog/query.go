@@ -152,9 +152,9 @@ func (s *Store) nomenclatureWhere(k Key, q Query) *where {
 	w.args = append(w.args, k.SellerID, k.Env)
 	if words := queryWords(q.Q); len(words) > 0 {
 		if s.pg {
-			w.add("search_tsv @@ to_tsquery('simple', ?)", tsQuery(k, words))
+			w.add("search_tsv @@ to_tsquery('simple', ?)", tsQuery(words))
 		} else {
-			w.add("id IN (SELECT rowid FROM catalog_nomenclature_fts WHERE catalog_nomenclature_fts MATCH ?)", ftsMatch(k, words))
+			w.add("id IN (SELECT rowid FROM catalog_nomenclature_fts WHERE catalog_nomenclature_fts MATCH ?)", ftsMatch(words))
 		}
 	}
 	if q.Status != "" {

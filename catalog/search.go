@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -71,29 +70,16 @@ func appendFolded(b []byte, s string) []byte {
 	return b
 }
 
-// scopeWord is the word every document of one copy carries, so a search
-// intersects with the copy's rows inside the full-text index instead of
-// matching every seller's rows first.
-func scopeWord(k Key) string {
-	b := []byte("zq")
-	b = strconv.AppendInt(b, k.SellerID, 10)
-	b = append(b, 'x')
-	for _, r := range k.Env {
-		if r >= 'a' && r <= 'z' {
-			b = append(b, byte(r))
-		}
-	}
-	return string(b)
-}
-
-// searchDoc builds the search document of a row of copy k from its fields.
-func searchDoc(k Key, fields ...string) string {
+// searchDoc builds the search document of a row from its fields. The
+// seller and environment are not in it: the row's own columns filter them,
+// and a word every row of a copy shares made the index walk the whole
+// copy's list for a search as selective as one barcode.
+func searchDoc(fields ...string) string {
 	b := make([]byte, 0, 128)
-	b = append(b, scopeWord(k)...)
 	for _, f := range fields {
 		b = appendFolded(b, f)
 	}
-	return string(b)
+	return string(b[min(1, len(b)):])
 }
 
 // queryWords folds a user's query into at most maxQueryWords words.
@@ -108,25 +94,29 @@ func queryWords(q string) []string {
 	return f
 }
 
-// ftsMatch is the FTS5 expression of a query over copy k: the scope word
-// and every word as a prefix. The words hold letters, digits and marks
-// only, so quoting them is all the escaping FTS5 needs.
-func ftsMatch(k Key, words []string) string {
+// ftsMatch is the FTS5 expression of a query: every word as a prefix. The
+// words hold letters, digits and marks only, so quoting them is all the
+// escaping FTS5 needs.
+func ftsMatch(words []string) string {
 	var b strings.Builder
-	b.WriteString(`"` + scopeWord(k) + `"`)
-	for _, w := range words {
-		b.WriteString(` AND "` + w + `"*`)
+	for i, w := range words {
+		if i > 0 {
+			b.WriteString(" AND ")
+		}
+		b.WriteString(`"` + w + `"*`)
 	}
 	return b.String()
 }
 
 // tsQuery is the PostgreSQL to_tsquery('simple', ...) expression of the
 // same search: prefix matches (":*") joined by "&".
-func tsQuery(k Key, words []string) string {
+func tsQuery(words []string) string {
 	var b strings.Builder
-	b.WriteString(scopeWord(k))
-	for _, w := range words {
-		b.WriteString(" & " + w + ":*")
+	for i, w := range words {
+		if i > 0 {
+			b.WriteString(" & ")
+		}
+		b.WriteString(w + ":*")
 	}
 	return b.String()
 }

@@ -227,6 +227,10 @@ var migrationsSQLite = []string{
 		revoked    INTEGER NOT NULL,
 		PRIMARY KEY (seller_id, env)
 	)`,
+	// 2: the filtered, sorted pages (status and stock, name, warehouse).
+	`CREATE INDEX catalog_nomenclature_status_quantity ON catalog_nomenclature (seller_id, env, status, quantity);
+	CREATE INDEX catalog_nomenclature_name ON catalog_nomenclature (seller_id, env, name);
+	CREATE INDEX catalog_nomenclature_warehouse ON catalog_nomenclature (seller_id, env, warehouse, quantity)`,
 }
 
 var migrationsPostgres = []string{
@@ -324,6 +328,9 @@ var migrationsPostgres = []string{
 		revoked    INTEGER NOT NULL,
 		PRIMARY KEY (seller_id, env)
 	)`,
+	`CREATE INDEX catalog_nomenclature_status_quantity ON catalog_nomenclature (seller_id, env, status, quantity);
+	CREATE INDEX catalog_nomenclature_name ON catalog_nomenclature (seller_id, env, name);
+	CREATE INDEX catalog_nomenclature_warehouse ON catalog_nomenclature (seller_id, env, warehouse, quantity)`,
 }
 
 // splitStatements splits a migration at semicolons that end a line outside

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -40,48 +41,63 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 // prices, and dropped when a read that started after it shows the
 // marketplace finished with other prices (the change was refused).
 func (s *Store) putNomenclature(ctx context.Context, tx *sql.Tx, k Key, gen int64, passStart time.Time, recs []apiclient.Nomenclature) error {
-	stmt, err := tx.PrepareContext(ctx, s.q(`INSERT INTO catalog_nomenclature
+	// One statement per page: the per-statement cost of the driver, not
+	// the rows, dominated the time of a page stored row by row.
+	for len(recs) > 0 {
+		chunk := recs[:min(len(recs), nomenclatureBatch)]
+		recs = recs[len(chunk):]
+		args := make([]any, 0, len(chunk)*18)
+		for i := range chunk {
+			r := &chunk[i]
+			name := bound(r.Name, maxNameBytes)
+			brand := bound(r.Brand, maxFieldBytes)
+			sku, ssku, bc := bound(r.MarketplaceSKU, maxFieldBytes), bound(r.SellerSKU, maxFieldBytes), bound(r.Barcode, maxFieldBytes)
+			args = append(args, k.SellerID, k.Env, bound(r.WarehouseCode, maxFieldBytes), bc, sku, bound(r.ParentSKU, maxFieldBytes), ssku,
+				name, brand, bound(r.Size, maxFieldBytes), r.Price.Kopecks(), r.SalePrice.Kopecks(), r.Quantity,
+				bound(r.Status, maxFieldBytes), bound(r.PriceUpdateStatus, maxFieldBytes), ms(r.UpdatedAt), gen,
+				searchDoc(sku, ssku, bc, name, brand))
+		}
+		if _, err := tx.ExecContext(ctx, s.q(nomenclatureUpsert(len(chunk), ms(passStart))), args...); err != nil {
+			return fmt.Errorf("catalog: store records: %w", err)
+		}
+	}
+	return nil
+}
+
+// nomenclatureBatch is the most records one statement stores (18
+// parameters each, well under SQLite's 32,766).
+const nomenclatureBatch = 100
+
+// nomenclatureUpsert is the statement storing n records read by a pass
+// that started at started (Unix ms, a number the store made, inlined).
+// A pending price change is confirmed (cleared) when the read shows its
+// prices, and dropped when a read that started after it shows the
+// marketplace finished with other prices (the change was refused).
+func nomenclatureUpsert(n int, started int64) string {
+	var b strings.Builder
+	b.WriteString(`INSERT INTO catalog_nomenclature
 		(seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, seller_sku, name, brand, size,
-		 price, sale_price, quantity, status, price_status, updated_at, seen_gen, search)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		 price, sale_price, quantity, status, price_status, updated_at, seen_gen, search) VALUES `)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+	}
+	st := strconv.FormatInt(started, 10)
+	confirmed := `catalog_nomenclature.pending_price = excluded.price AND catalog_nomenclature.pending_sale = excluded.sale_price AND excluded.price_status <> 'PROCESSING'`
+	refused := `catalog_nomenclature.pending_at < ` + st + ` AND excluded.price_status <> 'PROCESSING'`
+	b.WriteString(`
 		ON CONFLICT (seller_id, env, warehouse, barcode) DO UPDATE SET
 		 marketplace_sku = excluded.marketplace_sku, parent_sku = excluded.parent_sku, seller_sku = excluded.seller_sku,
 		 name = excluded.name, brand = excluded.brand, size = excluded.size, price = excluded.price,
 		 sale_price = excluded.sale_price, quantity = excluded.quantity, status = excluded.status,
 		 price_status = excluded.price_status, updated_at = excluded.updated_at, seen_gen = excluded.seen_gen,
-		 search = excluded.search,
-		 pending_price = CASE
-		   WHEN catalog_nomenclature.pending_price = excluded.price AND catalog_nomenclature.pending_sale = excluded.sale_price AND excluded.price_status <> 'PROCESSING' THEN NULL
-		   WHEN catalog_nomenclature.pending_at < ? AND excluded.price_status <> 'PROCESSING' THEN NULL
-		   ELSE catalog_nomenclature.pending_price END,
-		 pending_sale = CASE
-		   WHEN catalog_nomenclature.pending_price = excluded.price AND catalog_nomenclature.pending_sale = excluded.sale_price AND excluded.price_status <> 'PROCESSING' THEN NULL
-		   WHEN catalog_nomenclature.pending_at < ? AND excluded.price_status <> 'PROCESSING' THEN NULL
-		   ELSE catalog_nomenclature.pending_sale END,
-		 pending_at = CASE
-		   WHEN catalog_nomenclature.pending_price = excluded.price AND catalog_nomenclature.pending_sale = excluded.sale_price AND excluded.price_status <> 'PROCESSING' THEN NULL
-		   WHEN catalog_nomenclature.pending_at < ? AND excluded.price_status <> 'PROCESSING' THEN NULL
-		   ELSE catalog_nomenclature.pending_at END`))
-	if err != nil {
-		return fmt.Errorf("catalog: %w", err)
+		 search = excluded.search`)
+	for _, col := range []string{"pending_price", "pending_sale", "pending_at"} {
+		b.WriteString(",\n\t\t " + col + " = CASE WHEN " + confirmed + " THEN NULL WHEN " + refused + " THEN NULL ELSE catalog_nomenclature." + col + " END")
 	}
-	defer stmt.Close()
-	started := ms(passStart)
-	for i := range recs {
-		r := &recs[i]
-		name := bound(r.Name, maxNameBytes)
-		brand := bound(r.Brand, maxFieldBytes)
-		sku, ssku, bc := bound(r.MarketplaceSKU, maxFieldBytes), bound(r.SellerSKU, maxFieldBytes), bound(r.Barcode, maxFieldBytes)
-		wh := bound(r.WarehouseCode, maxFieldBytes)
-		if _, err := stmt.ExecContext(ctx, k.SellerID, k.Env, wh, bc, sku, bound(r.ParentSKU, maxFieldBytes), ssku,
-			name, brand, bound(r.Size, maxFieldBytes), r.Price.Kopecks(), r.SalePrice.Kopecks(), r.Quantity,
-			bound(r.Status, maxFieldBytes), bound(r.PriceUpdateStatus, maxFieldBytes), ms(r.UpdatedAt), gen,
-			searchDoc(k, sku, ssku, bc, name, brand),
-			started, started, started); err != nil {
-			return fmt.Errorf("catalog: store record: %w", err)
-		}
-	}
-	return nil
+	return b.String()
 }
 
 func (s *Store) putOrders(ctx context.Context, tx *sql.Tx, k Key, gen int64, orders []apiclient.Order) error {
