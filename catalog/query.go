@@ -148,9 +148,17 @@ func (s *Store) checkAccess(ctx context.Context, k Key) error {
 
 func (s *Store) nomenclatureWhere(k Key, q Query) *where {
 	w := &where{}
-	w.sql.WriteString(" WHERE seller_id = ? AND env = ?")
+	words := queryWords(q.Q)
+	if len(words) > 0 && !s.pg {
+		// The full-text match drives the query: the unary + keeps SQLite
+		// from walking the copy's index instead and testing every row
+		// against the match.
+		w.sql.WriteString(" WHERE +seller_id = ? AND +env = ?")
+	} else {
+		w.sql.WriteString(" WHERE seller_id = ? AND env = ?")
+	}
 	w.args = append(w.args, k.SellerID, k.Env)
-	if words := queryWords(q.Q); len(words) > 0 {
+	if len(words) > 0 {
 		if s.pg {
 			w.add("search_tsv @@ to_tsquery('simple', ?)", tsQuery(words))
 		} else {
