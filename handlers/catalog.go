@@ -143,6 +143,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		}
 	}
 	a.logger(c.Request().Context()).Info("prices submitted", "sent", len(updates), "accepted", rep.accepted, "rejected", rep.rejected, "unsent", rep.unsent)
+	a.copyPricesAccepted(c, updates, rep) // issue 16: the copy shows them at once, pending (handlers/copy_lists.go)
 	if rep.complete() {
 		sess.AddFlash("ok", format.Count(rep.accepted, "price", "prices")+" updated.")
 		done := map[string][]string{}

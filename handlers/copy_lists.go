@@ -226,3 +226,30 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 	}
 	return tb, nil
 }
+
+// copyPricesAccepted patches the copy with the price changes the
+// marketplace accepted (the dispatch point of the prices form,
+// catalog.go): every record of each SKU shows the new prices at once,
+// marked pending until the next read confirms them.
+func (a *App) copyPricesAccepted(c echo.Context, updates []apiclient.PriceUpdate, rep *bulkReport) {
+	if a.deps.Catalog == nil || rep == nil {
+		return
+	}
+	var changes []copystore.PriceChange
+	for _, u := range updates {
+		if rep.outcomes[priceKey(u)].state != "accepted" {
+			continue
+		}
+		ch := copystore.PriceChange{SKU: u.MarketplaceSKU, Price: u.Price.Kopecks()}
+		if u.SalePrice != nil {
+			ch.SalePrice = u.SalePrice.Kopecks()
+		}
+		changes = append(changes, ch)
+	}
+	if len(changes) == 0 {
+		return
+	}
+	if err := a.deps.Catalog.Store().MarkPending(context.WithoutCancel(c.Request().Context()), copyKey(c), changes); err != nil {
+		a.logger(c.Request().Context()).Warn("catalogue copy: marking accepted prices failed", "err", err)
+	}
+}

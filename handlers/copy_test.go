@@ -297,3 +297,52 @@ func moneyCell(t *testing.T, s string) int64 {
 	}
 	return n
 }
+
+// TestPriceChangePendingInCopy: a price accepted through the dashboard
+// shows in the list from the copy at once, pending, and as confirmed after
+// the next read.
+func TestPriceChangePendingInCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 30}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	form := b.Get("/prices").FormValues("#prices-form")
+	sku := form["sku"][2]
+	newPrice := money(t, form["orig_price"][2]) + 12300
+	for i := range form["sku"] {
+		if i != 2 {
+			form["price"][i], form["sale"][i] = form["orig_price"][i], form["orig_sale"][i]
+		}
+	}
+	form["price"][2], form["sale"][2] = newPrice.Decimal(), ""
+	if res := b.Post("/prices", form); res.Status != http.StatusSeeOther {
+		t.Fatalf("submit: %d %q", res.Status, res.Text("[data-testid=summary]"))
+	}
+	recs, err := app.Catalog.Store().Nomenclature(context.Background(), copyKey1001, copystore.Query{Q: sku})
+	if err != nil || len(recs) != 3 {
+		t.Fatalf("%d records %v", len(recs), err)
+	}
+	for _, r := range recs {
+		if r.Pending == nil || r.Pending.Price != int64(newPrice) {
+			t.Errorf("not pending: %+v", r)
+		}
+	}
+	p := b.Get("/nomenclature?q=" + url.QueryEscape(sku))
+	if got := p.Doc.Find("#nomenclature-table tbody tr").Length(); got != 3 {
+		t.Fatalf("%d rows for %s", got, sku)
+	}
+	p.Doc.Find("#nomenclature-table tbody tr").Each(func(_ int, r *goquery.Selection) {
+		cell := r.Find("td.num").First()
+		if got := moneyCell(t, strings.TrimSuffix(cell.Text(), cell.Find("div").Text())); got != int64(newPrice) {
+			t.Errorf("list shows %d, want the accepted %d", got, int64(newPrice))
+		}
+	})
+	b.Post("/sync/refresh", nil)
+	copyDone(t, app, 2)
+	recs, _ = app.Catalog.Store().Nomenclature(context.Background(), copyKey1001, copystore.Query{Q: sku})
+	for _, r := range recs {
+		if r.Pending != nil || r.Price != int64(newPrice) {
+			t.Errorf("not confirmed after the next read: %+v", r)
+		}
+	}
+}
