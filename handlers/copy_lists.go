@@ -219,8 +219,17 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 	}
 	sv := a.syncView(states, false)
 	tb := &pages.CopyToolbar{Action: path, Sync: sv, Live: !copyComplete(states), Q: q.copy.Q, Sort: q.copy.Sort, Sorts: sorts,
-		Status: q.copy.Status, Statuses: statusOptions(nomenclatureStatuses, "Any status"), Warehouse: q.copy.Warehouse,
-		Stock: q.copy.Stock, PriceMin: q.copy.PriceMin, PriceMax: q.copy.PriceMax}
+		Warehouse: q.copy.Warehouse, Stock: q.copy.Stock, PriceMin: q.copy.PriceMin, PriceMax: q.copy.PriceMax,
+		From: q.copy.From, To: q.copy.To, KeepStatus: q.Status}
+	switch path {
+	case "/nomenclature":
+		tb.Records, tb.Placeholder = true, "SKU, barcode or words of the name"
+		tb.Status, tb.Statuses = q.copy.Status, statusOptions(nomenclatureStatuses, "Any status")
+	case "/orders":
+		tb.Dates, tb.Placeholder = true, "Order number"
+	default:
+		tb.Placeholder = "Box code"
+	}
 	if q.Limit != q.def {
 		tb.Limit = strconv.Itoa(q.Limit)
 	}
@@ -252,4 +261,50 @@ func (a *App) copyPricesAccepted(c echo.Context, updates []apiclient.PriceUpdate
 	if err := a.deps.Catalog.Store().MarkPending(context.WithoutCancel(c.Request().Context()), copyKey(c), changes); err != nil {
 		a.logger(c.Request().Context()).Warn("catalogue copy: marking accepted prices failed", "err", err)
 	}
+}
+
+// orderSorts are the sort choices of the orders toolbar.
+var orderSorts = []pages.Option{
+	{Value: "", Label: "Newest first"}, {Value: "created", Label: "Oldest first"}, {Value: "-sum", Label: "Sum, highest first"},
+	{Value: "sum", Label: "Sum, lowest first"}, {Value: "-items", Label: "Most items"}, {Value: "order", Label: "Order number"},
+	{Value: "status", Label: "Status"}, {Value: "-updated", Label: "Recently updated"},
+}
+
+// ordersPage is the dispatch point of the orders list (orders.go): a page
+// from the copy with the URL's search, sort and dates once a full copy
+// exists, else from the marketplace as before.
+func (a *App) ordersPage(c echo.Context, q listQuery) (*apiclient.OrderList, error) {
+	ok, _, err := a.fromCopy(c)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		// The list shows ItemQuantity, never the items: skip decoding them.
+		return a.account(c).B2B.ListOrders(a.pageContext(c), &apiclient.ListOrdersOptions{Page: q.Page, Limit: q.Limit, Status: q.Status, WithoutItems: true})
+	}
+	k := copyKey(c)
+	cq := q.copyQuery()
+	cq.Status = q.Status // the nomenclature's statuses are not the orders'
+	cs := a.deps.Catalog.Store()
+	total, err := cs.CountOrders(c.Request().Context(), k, cq)
+	var orders []copystore.Order
+	if err == nil {
+		orders, err = cs.Orders(c.Request().Context(), k, cq)
+	}
+	switch {
+	case errors.Is(err, copystore.ErrRevoked):
+		return nil, copyRevoked()
+	case errors.Is(err, copystore.ErrBadSort):
+		q.copy.Sort = ""
+		return a.ordersPage(c, q)
+	case err != nil:
+		return nil, err
+	}
+	list := &apiclient.OrderList{Page: q.Page, Limit: q.Limit, Total: total, Pages: max(1, (total+q.Limit-1)/q.Limit), Orders: make([]apiclient.Order, 0, len(orders))}
+	for _, o := range orders {
+		list.Orders = append(list.Orders, apiclient.Order{OrderNr: o.OrderNr, Status: o.Status, PaymentMethod: o.PaymentMethod, Currency: o.Currency,
+			FullSum: apiclient.Money(o.FullSum), DeliveryPrice: apiclient.Money(o.DeliveryPrice), CreatedAt: o.CreatedAt, UpdatedAt: o.UpdatedAt,
+			IsConfirmed: o.IsConfirmed, ItemQuantity: o.ItemQuantity})
+	}
+	return list, nil
 }

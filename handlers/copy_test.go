@@ -346,3 +346,55 @@ func TestPriceChangePendingInCopy(t *testing.T) {
 		}
 	}
 }
+
+// TestOrdersFromCopy: the orders list from the copy searches order
+// numbers by prefix in any case, keeps the status filter, sorts by sum and
+// bounds the creation date, all in the URL.
+func TestOrdersFromCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 10}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	nrs := app.Sandbox.OrderNumbers(1001, "")
+	nr := nrs[5]
+	before := totalRequests(app.Sandbox.Counters())
+	p := b.Get("/orders?q=" + url.QueryEscape(strings.ToLower(nr[:len(nr)-1])))
+	if got := totalRequests(app.Sandbox.Counters()) - before; got != 0 {
+		t.Errorf("the orders list from the copy made %d marketplace calls", got)
+	}
+	if rows := p.Doc.Find("#orders-table tbody tr"); rows.Length() < 1 || !strings.Contains(rows.Text(), nr) {
+		t.Errorf("search %q: %d rows without %s", nr[:len(nr)-1], rows.Length(), nr)
+	}
+	newOnes := app.Sandbox.OrderNumbers(1001, "new")
+	p = b.Get("/orders?status=new&sort=-sum&limit=100")
+	rows := p.Doc.Find("#orders-table tbody tr")
+	if rows.Length() != len(newOnes) {
+		t.Errorf("%d new orders, want %d", rows.Length(), len(newOnes))
+	}
+	last := int64(1 << 62)
+	rows.Each(func(_ int, r *goquery.Selection) {
+		sum := moneyCell(t, r.Find("td.num").Eq(1).Text())
+		if sum > last {
+			t.Errorf("sum %d after %d: not sorted descending", sum, last)
+		}
+		last = sum
+	})
+	if v, _ := p.Doc.Find("[data-testid=copy-search] input[name=status]").Attr("value"); v != "new" {
+		t.Errorf("the search form drops the status filter (%q)", v)
+	}
+	if href, _ := p.Doc.Find(".pager a").First().Attr("href"); p.Has(".pager a") && !strings.Contains(href, "sort=-sum") {
+		t.Errorf("pager %q loses the sort", href)
+	}
+	from, to := app.Sandbox.Now().AddDate(0, 0, -20).Format(time.DateOnly), app.Sandbox.Now().AddDate(0, 0, -10).Format(time.DateOnly)
+	p = b.Get("/orders?from=" + from + "&to=" + to + "&limit=100")
+	in := p.Doc.Find("#orders-table tbody tr")
+	if in.Length() == 0 || in.Length() >= 100 {
+		t.Errorf("%d orders created from %s to %s", in.Length(), from, to)
+	}
+	in.Each(func(_ int, r *goquery.Selection) {
+		created := strings.Fields(r.Find("td").Eq(3).Text())
+		if len(created) == 0 || created[0] < from || created[0] > to {
+			t.Errorf("a row created %v, outside %s to %s", created, from, to)
+		}
+	})
+}

@@ -86,6 +86,9 @@ type OrdersView struct {
 	Pager    components.Pager
 	Bulk     Resend
 	Return   string
+	// Copy is the search and filters of the local copy (issue 16); nil
+	// when the dashboard has none.
+	Copy *CopyToolbar
 }
 
 // OrderItemRow is one item of an order.

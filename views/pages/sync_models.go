@@ -66,4 +66,12 @@ type CopyToolbar struct {
 	Q, Sort, Status, Warehouse, Stock, PriceMin string
 	PriceMax, Limit                             string
 	Sorts, Statuses                             []Option
+	// Placeholder is the search box's hint.
+	Placeholder string
+	// Records shows the filters of nomenclature records (warehouse, stock,
+	// price); Dates the created-date range of orders (From, To).
+	Records, Dates bool
+	From, To       string
+	// KeepStatus is the list's own status filter, kept by a search.
+	KeepStatus string
 }
