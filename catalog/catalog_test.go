@@ -231,6 +231,9 @@ func TestOrdersAndBoxes(t *testing.T) {
 		if err != nil || len(loading) == 0 {
 			t.Fatalf("loading boxes: %d %v", len(loading), err)
 		}
+		if n, err := s.CountBoxes(ctx, k, Query{Status: "loading"}); err != nil || n != len(loading) {
+			t.Errorf("count of loading boxes %d (%v), want %d", n, err, len(loading))
+		}
 		ov, err := s.Overview(ctx, k)
 		if err != nil {
 			t.Fatal(err)

@@ -355,13 +355,7 @@ func (s *Store) Boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &where{}
-	w.sql.WriteString(" WHERE seller_id = ? AND env = ?")
-	w.args = append(w.args, k.SellerID, k.Env)
-	prefixRange(w, q.Q)
-	if q.Status != "" {
-		w.add("status = ?", q.Status)
-	}
+	w := boxesWhere(k, q)
 	limit, offset := q.limits()
 	rows, err := s.r.QueryContext(ctx, s.q(`SELECT code, status, dimension, item_quantity, created_at, updated_at, shipped_at
 		FROM catalog_boxes`+w.sql.String()+ob+` LIMIT ? OFFSET ?`), append(w.args, limit, offset)...)
@@ -384,6 +378,30 @@ func (s *Store) Boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
 		return nil, fmt.Errorf("catalog: %w", err)
 	}
 	return out, nil
+}
+
+func boxesWhere(k Key, q Query) *where {
+	w := &where{}
+	w.sql.WriteString(" WHERE seller_id = ? AND env = ?")
+	w.args = append(w.args, k.SellerID, k.Env)
+	prefixRange(w, q.Q)
+	if q.Status != "" {
+		w.add("status = ?", q.Status)
+	}
+	return w
+}
+
+// CountBoxes counts the return boxes of k that q selects.
+func (s *Store) CountBoxes(ctx context.Context, k Key, q Query) (int, error) {
+	if err := s.checkAccess(ctx, k); err != nil {
+		return 0, err
+	}
+	w := boxesWhere(k, q)
+	var n int
+	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM catalog_boxes`+w.sql.String()), w.args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("catalog: %w", err)
+	}
+	return n, nil
 }
 
 // Overview is what the start page shows from the copy.

@@ -398,3 +398,31 @@ func TestOrdersFromCopy(t *testing.T) {
 		}
 	})
 }
+
+// TestBoxesFromCopy: return boxes from the copy: box-code search in any
+// case, the status filter and a sort, in the URL.
+func TestBoxesFromCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 10}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	code := app.Sandbox.ReturnBoxCodes(1001)[7]
+	before := totalRequests(app.Sandbox.Counters())
+	p := b.Get("/return-boxes?q=" + url.QueryEscape(strings.ToLower(code)))
+	if got := totalRequests(app.Sandbox.Counters()) - before; got != 0 {
+		t.Errorf("the boxes list from the copy made %d marketplace calls", got)
+	}
+	if rows := p.Doc.Find("#copy-results tbody tr"); rows.Length() != 1 || !strings.Contains(rows.Text(), code) {
+		t.Errorf("search %q: %d rows", code, rows.Length())
+	}
+	p = b.Get("/return-boxes?status=loading&sort=-items&limit=100")
+	rows := p.Doc.Find("#copy-results tbody tr")
+	if rows.Length() == 0 {
+		t.Fatal("no loading boxes")
+	}
+	rows.Each(func(_ int, r *goquery.Selection) {
+		if !strings.Contains(strings.ToLower(r.Text()), "loading") {
+			t.Errorf("a box not loading: %q", strings.Join(strings.Fields(r.Text()), " "))
+		}
+	})
+}

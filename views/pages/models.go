@@ -185,6 +185,9 @@ type BoxesView struct {
 	Limits   []Option
 	Rows     []BoxRow
 	Pager    components.Pager
+	// Copy is the search of the local copy (issue 16); nil when the
+	// dashboard has none.
+	Copy *CopyToolbar
 }
 
 // ErrorView is a page or fragment explaining a failure.
