@@ -225,6 +225,9 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 	case "/nomenclature":
 		tb.Records, tb.Placeholder = true, "SKU, barcode or words of the name"
 		tb.Status, tb.Statuses = q.copy.Status, statusOptions(nomenclatureStatuses, "Any status")
+		all := q
+		all.Page, all.Limit = 1, all.def
+		tb.ExportCSV, tb.ExportXLSX = all.link("/nomenclature/export-all.csv"), all.link("/nomenclature/export-all.xlsx")
 	case "/orders":
 		tb.Dates, tb.Placeholder = true, "Order number"
 	default:

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/xuri/excelize/v2"
 
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
@@ -425,4 +426,52 @@ func TestBoxesFromCopy(t *testing.T) {
 			t.Errorf("a box not loading: %q", strings.Join(strings.Fields(r.Text()), " "))
 		}
 	})
+}
+
+// TestExportAllFromCopy: the whole filtered catalogue, not the page on
+// screen, as CSV and XLSX; the toolbar links to it with the filters.
+func TestExportAllFromCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	want := 0
+	for _, pr := range app.Sandbox.Products(1001) {
+		if strings.Contains(strings.ToLower(pr.Name), "кроссовки") {
+			want += 3
+		}
+	}
+	p := b.Get("/nomenclature?q=" + url.QueryEscape("крос") + "&sort=-price")
+	href, _ := p.Doc.Find("[data-testid=copy-export] a").First().Attr("href")
+	if !strings.HasPrefix(href, "/nomenclature/export-all.csv?") || !strings.Contains(href, "sort=-price") || !strings.Contains(href, "q=") {
+		t.Fatalf("export link %q", href)
+	}
+	csv := b.Get(href)
+	lines := strings.Split(strings.TrimSpace(csv.Body), "\r\n")
+	if csv.Status != http.StatusOK || len(lines) != want+1 || want <= 50 {
+		t.Fatalf("csv: %d, %d lines, want %d records (more than a page) and the header", csv.Status, len(lines), want)
+	}
+	for _, l := range lines[1:] {
+		if !strings.Contains(l, "Кроссовки") {
+			t.Errorf("csv row without Кроссовки: %q", l)
+		}
+	}
+	all := b.Get("/nomenclature/export-all.csv")
+	if n := strings.Count(all.Body, "\r\n"); n != 601 {
+		t.Errorf("unfiltered export: %d lines, want 600 records and the header", n)
+	}
+	x := b.Get("/nomenclature/export-all.xlsx?stock=0")
+	f, err := excelize.OpenReader(strings.NewReader(x.Body))
+	if err != nil {
+		t.Fatalf("xlsx: %d %v", x.Status, err)
+	}
+	rows, err := f.GetRows("Nomenclature")
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("xlsx rows: %d %v", len(rows), err)
+	}
+	for _, r := range rows[1:] {
+		if r[8] != "0" {
+			t.Errorf("stock=0 export has quantity %q", r[8])
+		}
+	}
 }

@@ -49,6 +49,8 @@ func (a *App) routes() *echo.Echo {
 	app.GET("/sync/status", a.SyncStatus)
 	app.POST("/sync/refresh", a.SyncRefresh)
 	app.POST("/sync/forget", a.SyncForget)
+	app.GET("/nomenclature/export-all.csv", func(c echo.Context) error { return a.NomenclatureExportAll(c, "csv") })
+	app.GET("/nomenclature/export-all.xlsx", func(c echo.Context) error { return a.NomenclatureExportAll(c, "xlsx") })
 	a.registerBulkRoutes(app)
 	if a.deps.TestHook != nil {
 		app.GET("/_test/hook", a.deps.TestHook)

@@ -74,4 +74,7 @@ type CopyToolbar struct {
 	From, To       string
 	// KeepStatus is the list's own status filter, kept by a search.
 	KeepStatus string
+	// ExportCSV and ExportXLSX download everything the search and filters
+	// select; "" when the list has no such export.
+	ExportCSV, ExportXLSX string
 }
