@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/app"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
@@ -51,6 +52,9 @@ type EnvOptions struct {
 	Transport http.RoundTripper
 	// Logger receives the dashboard's log records (nil = discarded).
 	Logger *slog.Logger
+	// Catalog serves the overview and lists from the local copy (issue
+	// 16, P8), synced in the background.
+	Catalog bool
 }
 
 // Env is a running sandbox (its own loopback server) and a dashboard (its
@@ -63,6 +67,8 @@ type Env struct {
 	Backend sessions.Backend
 	App     *handlers.App
 	URL     string // the dashboard's origin
+	// Catalog is the local copy's manager when EnvOptions.Catalog is set.
+	Catalog *copystore.Manager
 
 	built *app.App
 	srv   *http.Server
@@ -90,6 +96,10 @@ func Start(o EnvOptions) (*Env, error) {
 	if o.Transport != nil {
 		hc = &http.Client{Transport: o.Transport, Timeout: 60 * time.Second}
 	}
+	var catalogOpts *app.CatalogOptions
+	if o.Catalog { // issue 16 (P8)
+		catalogOpts = &app.CatalogOptions{}
+	}
 	if e.built, err = app.New(context.Background(), app.Config{
 		Logger:      log,
 		Marketplace: app.Marketplace{B2B: m.B2BURL, B2BTest: m.B2BTestURL, Seller: m.SellerURL},
@@ -98,11 +108,12 @@ func Start(o EnvOptions) (*Env, error) {
 		},
 		DatabaseURL: filepath.Join(e.dir, "sessions.db"),
 		Sessions:    sessions.Options{Keys: [][]byte{key}, Logger: log, Now: m.Sandbox.Now},
+		Catalog:     catalogOpts,
 		Dashboard:   handlers.Deps{Demo: true, DemoCredentials: demo.Credentials(), Now: m.Sandbox.Now, ChunkSize: o.ChunkSize},
 	}); err != nil {
 		return fail(err)
 	}
-	e.API, e.Store, e.Backend, e.App = e.built.API, e.built.Sessions, e.built.SessionBackend, e.built.Handler
+	e.API, e.Store, e.Backend, e.App, e.Catalog = e.built.API, e.built.Sessions, e.built.SessionBackend, e.built.Handler, e.built.Catalog
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fail(err)

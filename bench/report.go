@@ -17,7 +17,7 @@ type Measurement struct {
 }
 
 // All lists P1..P7 in order.
-var All = []Measurement{{"P1", PageLatency}, {"P2", TokenRequestsPerHour}, {"P3", TokenRetryOn401}, {"P4", MassUpdateOverhead}, {"P5", SessionSize}, {"P6", LoadThroughput}, {"P7", OrdersPageAllocs}}
+var All = []Measurement{{"P1", PageLatency}, {"P2", TokenRequestsPerHour}, {"P3", TokenRetryOn401}, {"P4", MassUpdateOverhead}, {"P5", SessionSize}, {"P6", LoadThroughput}, {"P7", OrdersPageAllocs}, {"P8", CatalogCopy}}
 
 // RunAll runs every measurement, printing one line per target to w as it
 // finishes. A measurement that fails to run counts as missed.

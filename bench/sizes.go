@@ -30,6 +30,12 @@ type Sizes struct {
 	P7Runs          int           // AllocsPerRun runs
 	ChunkSize       int           // mass-update chunk size (0 = dashboard default)
 	ProductsForP4   int           // products per seller in the P4 sandbox
+	// P8 (issue 16): the local copy.
+	P8Products       int           // products per seller (x 3 warehouses) of the sync and overview run
+	P8Latency        time.Duration // injected per upstream request there
+	P8Views          int           // overview views from the copy
+	P8SearchProducts int           // products per seller of the search run (x 3 = records)
+	P8Queries        int           // queries of each kind
 }
 
 // Full are the sizes of the issue's targets.
@@ -38,6 +44,7 @@ var Full = Sizes{
 	P4Rows: 10_000, P4Errors: 37, P4Rounds: 5, P4Latency: 5 * time.Millisecond,
 	P5Sessions: 10_000, P6Users: 64, P6Slice: 5 * time.Second, P6Slices: 4, P6LatencySlices: 2, P6ClientRounds: 2000, P7Runs: 200,
 	ProductsForP4: 10_000,
+	P8Products:    10_000, P8Latency: 50 * time.Millisecond, P8Views: 30, P8SearchProducts: 33_334, P8Queries: 60,
 }
 
 // Smoke runs every code path once, in seconds.
@@ -46,6 +53,7 @@ var Smoke = Sizes{
 	P4Rows: 30, P4Errors: 3, P4Rounds: 1, P4Latency: time.Millisecond,
 	P5Sessions: 20, P6Users: 4, P6Slice: 300 * time.Millisecond, P6Slices: 1, P6LatencySlices: 1, P6ClientRounds: 5, P7Runs: 3,
 	ChunkSize: 7, ProductsForP4: 200,
+	P8Products: 100, P8Latency: time.Millisecond, P8Views: 3, P8SearchProducts: 300, P8Queries: 3,
 }
 
 // Result is one target's verdict.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/static"
@@ -66,6 +67,9 @@ type Deps struct {
 	// import, job and history screens. Its executor is bound by whoever
 	// builds the dashboard (internal/app), from JobExecutor.
 	Jobs *bulkjobs.Runner
+	// Catalog keeps the local copy of each seller's catalogue and syncs it
+	// in the background (issue 16); nil serves every page live, as before.
+	Catalog *copystore.Manager
 }
 
 // DefaultChunkSize is the number of rows one set-prices or store request

@@ -6,7 +6,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -16,9 +15,11 @@ var boxLimits = []int{20, 50, 100}
 // ReturnBoxesList shows a page of return boxes, filtered by status.
 func (a *App) ReturnBoxesList(c echo.Context) error {
 	q := parseListQuery(c, boxLimits, boxLimits[0], boxStatuses)
-	list, err := a.account(c).ReturnBoxes.List(a.pageContext(c), &apiclient.ListReturnBoxesOptions{
-		SellerID: session(c).Data().SellerID, Page: q.Page, Limit: q.Limit, Status: q.Status,
-	})
+	list, err := a.boxesPage(c, q) // issue 16: from the local copy once it exists (handlers/copy_lists.go)
+	if err != nil {
+		return err
+	}
+	toolbar, err := a.copyToolbar(c, "/return-boxes", q, boxSorts)
 	if err != nil {
 		return err
 	}
@@ -29,6 +30,7 @@ func (a *App) ReturnBoxesList(c echo.Context) error {
 		Limits:   limitOptions(boxLimits),
 		Pager:    q.pager("/return-boxes", list.Pages, list.Total),
 		Rows:     make([]pages.BoxRow, 0, len(list.Boxes)),
+		Copy:     toolbar,
 	}
 	for _, b := range list.Boxes {
 		row := pages.BoxRow{

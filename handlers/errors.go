@@ -67,6 +67,7 @@ func (a *App) handleError(err error, c echo.Context) {
 		return
 	}
 
+	a.catalogForbidden(c, err) // issue 16: a 403 cuts access to the copy at once (handlers/sync.go)
 	view := a.describe(ctx, err)
 	switch {
 	case view.Status >= 500:

@@ -26,6 +26,9 @@ type listQuery struct {
 	Page, Limit int
 	Status      string
 	def         int // the default limit, left out of links
+	// copy is the search, sort and filters of a list served from the
+	// local copy (issue 16, handlers/copy_lists.go).
+	copy copyFilter
 }
 
 // parseListQuery reads page, limit and status from the URL. Values out of
@@ -42,6 +45,7 @@ func parseListQuery(c echo.Context, limits []int, def int, statuses []string) li
 	if s := c.QueryParam("status"); slices.Contains(statuses, s) {
 		q.Status = s
 	}
+	q.copy = parseCopyFilter(c, q.Status != "") // issue 16
 	return q
 }
 
@@ -57,6 +61,7 @@ func (q listQuery) values() url.Values {
 	if q.Page > 1 {
 		v.Set("page", strconv.Itoa(q.Page))
 	}
+	q.copy.setValues(v) // issue 16
 	return v
 }
 
@@ -78,14 +83,41 @@ func (q listQuery) link(path string) string {
 		sep = '&'
 	}
 	var num [20]byte
+	f := &q.copy // issue 16: its keys interleave in sorted order
+	if f.From != "" {
+		add("from", f.From)
+	}
 	if q.Limit != q.def {
 		add("limit", string(strconv.AppendInt(num[:0], int64(q.Limit), 10)))
 	}
 	if q.Page > 1 {
 		add("page", string(strconv.AppendInt(num[:0], int64(q.Page), 10)))
 	}
+	if f.PriceMax != "" {
+		add("price_max", f.PriceMax)
+	}
+	if f.PriceMin != "" {
+		add("price_min", f.PriceMin)
+	}
+	if f.Q != "" {
+		add("q", f.Q)
+	}
+	if f.Sort != "" {
+		add("sort", f.Sort)
+	}
 	if q.Status != "" {
 		add("status", q.Status)
+	} else if f.Status != "" {
+		add("status", f.Status)
+	}
+	if f.Stock != "" {
+		add("stock", f.Stock)
+	}
+	if f.To != "" {
+		add("to", f.To)
+	}
+	if f.Warehouse != "" {
+		add("warehouse", f.Warehouse)
 	}
 	if b == nil {
 		return path

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -102,11 +103,17 @@ var stockRows = rowOverlay[massupdate.StockInput, pages.NomenclatureRow]{
 // each row's outcome over it.
 func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupdate.StockInput]) (pages.NomenclatureView, error) {
 	sess := session(c)
-	recs, total, npages, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
+	// issue 16: from the local copy once it exists (handlers/copy_lists.go)
+	recs, total, npages, err := a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, q)
+	if err != nil {
+		return pages.NomenclatureView{}, err
+	}
+	toolbar, err := a.copyToolbar(c, "/nomenclature", q, nomenclatureSorts)
 	if err != nil {
 		return pages.NomenclatureView{}, err
 	}
 	v := pages.NomenclatureView{
+		Copy:   toolbar,
 		Limit:  strconv.Itoa(q.Limit),
 		Limits: limitOptions(catalogLimits),
 		Pager:  q.pager("/nomenclature", npages, total),

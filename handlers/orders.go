@@ -32,7 +32,11 @@ const maxResendOrders = 100
 func (a *App) OrdersList(c echo.Context) error {
 	q := parseListQuery(c, orderLimits, orderLimits[0], orderStatuses)
 	// The list shows ItemQuantity, never the items: skip decoding them.
-	list, err := a.account(c).B2B.ListOrders(a.pageContext(c), &apiclient.ListOrdersOptions{Page: q.Page, Limit: q.Limit, Status: q.Status, WithoutItems: true})
+	list, err := a.ordersPage(c, q) // issue 16: from the local copy once it exists (handlers/copy_lists.go)
+	if err != nil {
+		return err
+	}
+	toolbar, err := a.copyToolbar(c, "/orders", q, orderSorts)
 	if err != nil {
 		return err
 	}
@@ -47,6 +51,7 @@ func (a *App) OrdersList(c echo.Context) error {
 		Pager:    q.pager("/orders", list.Pages, list.Total),
 		Bulk:     resendView("resend-bulk", nil, "Resend selected", here),
 		Rows:     make([]pages.OrderRow, 0, len(list.Orders)),
+		Copy:     toolbar,
 	}
 	// Only what the table shows is formatted (the row's Updated and
 	// Delivery are for other views); a valid order number needs no path

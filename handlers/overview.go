@@ -1,14 +1,17 @@
 package handlers
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
+	"slices"
 	"sync"
 
 	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/errgroup"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -19,6 +22,9 @@ const overviewParallel = 3
 // Overview is the start page: which account this is, how its tokens stand,
 // and how many orders, products and return boxes are in each status.
 func (a *App) Overview(c echo.Context) error {
+	if a.deps.Catalog != nil {
+		return a.overviewFromCopy(c)
+	}
 	sess := session(c)
 	d := sess.Data()
 	acct := a.account(c)
@@ -83,12 +89,21 @@ func (a *App) Overview(c echo.Context) error {
 		v.NomenclatureTotal += n
 	}
 
+	if err := a.tokenStates(c, &v); err != nil {
+		return err
+	}
+	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, "Overview", "overview"), v, nil, nil), nil)
+}
+
+// tokenStates fills in how the session's tokens stand.
+func (a *App) tokenStates(c echo.Context, v *pages.Overview) error {
+	sess := session(c)
 	tokens, err := a.deps.Sessions.LoadTokens(c.Request().Context(), sess.ID())
 	if err != nil {
 		return errSessionStore(err)
 	}
 	now := a.deps.Now()
-	for _, name := range []string{"b2b/" + d.Environment, "seller"} {
+	for _, name := range []string{"b2b/" + sess.Data().Environment, "seller"} {
 		t, ok := tokens[name]
 		label := "Seller API"
 		if name != "seller" {
@@ -96,5 +111,60 @@ func (a *App) Overview(c echo.Context) error {
 		}
 		v.Tokens = append(v.Tokens, pages.TokenState{Name: label, Present: ok, ExpiresIn: format.Duration(t.ExpiresAt.Sub(now))})
 	}
-	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, "Overview", "overview"), v), nil)
+	return nil
+}
+
+// overviewFromCopy is the start page from the local copy (issue 16): it
+// never reads the marketplace, answers at once with what the copy holds so
+// far, and says how fresh that is. Opening it starts a sync when the copy
+// is older than the interval.
+func (a *App) overviewFromCopy(c echo.Context) error {
+	d := session(c).Data()
+	k := copyKey(c)
+	a.catalogUse(c)
+	ov, err := a.deps.Catalog.Store().Overview(c.Request().Context(), k)
+	if errors.Is(err, copystore.ErrRevoked) {
+		return copyRevoked()
+	}
+	if err != nil {
+		return err
+	}
+	v := pages.Overview{ClientID: d.ClientID, Environment: d.Environment, SellerID: d.SellerID}
+	v.Orders, v.OrdersTotal = countsOf(orderStatuses, ov.OrdersByStatus, "/orders?status=")
+	v.Nomenclature, v.NomenclatureTotal = countsOf(nomenclatureStatuses, ov.RecordsByStatus, "/nomenclature?status=")
+	v.Boxes, v.BoxesTotal = countsOf(boxStatuses, ov.BoxesByStatus, "/return-boxes?status=")
+	if err := a.tokenStates(c, &v); err != nil {
+		return err
+	}
+	sv := a.syncView(ov.Sync, false)
+	actions := []pages.NeedsAction{
+		{Label: "New orders", Href: "/orders?status=new", Count: ov.NewOrders},
+		{Label: "Rejected by moderation", Href: "/nomenclature?status=rejected", Count: ov.Rejected},
+		{Label: "Out of stock", Href: "/nomenclature?stock=0", Count: ov.ZeroStock},
+		{Label: "Return boxes being loaded", Href: "/return-boxes?status=loading", Count: ov.BoxesLoading},
+	}
+	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, "Overview", "overview"), v, &sv, actions), nil)
+}
+
+// countsOf lists the counts of the known statuses in their order, then any
+// status not known before, each linked to its filtered list.
+func countsOf(known []string, m map[string]int, href string) ([]pages.Count, int) {
+	var out []pages.Count
+	total := 0
+	for _, s := range known {
+		out = append(out, pages.Count{Status: s, Count: m[s], Href: href + url.QueryEscape(s)})
+		total += m[s]
+	}
+	extra := make([]string, 0, len(m))
+	for s := range m {
+		if !slices.Contains(known, s) {
+			extra = append(extra, s)
+		}
+	}
+	slices.Sort(extra)
+	for _, s := range extra {
+		out = append(out, pages.Count{Status: s, Count: m[s], Href: href + url.QueryEscape(s)})
+		total += m[s]
+	}
+	return out, total
 }

@@ -80,6 +80,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		}
 	}
 	a.logger(c.Request().Context()).Info("prices submitted", "sent", len(updates), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent)
+	a.copyPricesAccepted(c, updates, rep) // issue 16: the copy shows them at once, pending (handlers/copy_lists.go)
 	if rep.Complete() {
 		sess.AddFlash("ok", format.Count(rep.Accepted, "price", "prices")+" updated.")
 		done := map[string][]string{}

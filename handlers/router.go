@@ -74,6 +74,13 @@ func (a *App) routes() *echo.Echo {
 		app.GET("/history/export.csv", a.HistoryExportCSV)
 		app.POST("/history/:id/delete", a.HistoryDelete)
 	}
+
+	// The local copy of the catalogue (issue 16, handlers/sync.go).
+	app.GET("/sync/status", a.SyncStatus)
+	app.POST("/sync/refresh", a.SyncRefresh)
+	app.POST("/sync/forget", a.SyncForget)
+	app.GET("/nomenclature/export-all.csv", func(c echo.Context) error { return a.NomenclatureExportAll(c, "csv") })
+	app.GET("/nomenclature/export-all.xlsx", func(c echo.Context) error { return a.NomenclatureExportAll(c, "xlsx") })
 	if a.deps.TestHook != nil {
 		app.GET("/_test/hook", a.deps.TestHook)
 	}

@@ -19,6 +19,11 @@ const (
 	giftCertsPerSeller = 3
 )
 
+// MaxProductsPerSeller is the largest Options.ProductsPerSeller: each of the
+// products is stocked in three warehouses, so 300,000 records per seller.
+// The generated barcodes are unique per seller up to this size.
+const MaxProductsPerSeller = 100_000
+
 // sellerIDs are the seeded sellers, in fixture generation order.
 var sellerIDs = []int64{1001, 1002, 1003}
 

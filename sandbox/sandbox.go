@@ -64,7 +64,10 @@ type Options struct {
 	Live bool
 	// ProductsPerSeller is how many regular products each seller has
 	// (default 200, each in every warehouse); benchmarks raise it to send
-	// 10,000 distinct SKUs in one mass update.
+	// 10,000 distinct SKUs in one mass update, and `-products` /
+	// SELLERDESK_DEMO_PRODUCTS to run a large seller. At most
+	// MaxProductsPerSeller (barcodes stay unique per seller up to it); New
+	// caps larger values.
 	ProductsPerSeller int
 	// Profile is the wire profile served: ProfileContract ("" means it)
 	// or ProfileLamoda. New panics on any other value.
@@ -122,6 +125,7 @@ func New(opts Options) *Sandbox {
 	if opts.ProductsPerSeller <= 0 {
 		opts.ProductsPerSeller = productsPerSeller
 	}
+	opts.ProductsPerSeller = min(opts.ProductsPerSeller, MaxProductsPerSeller)
 	if opts.PriceApplyDelay < 0 {
 		opts.PriceApplyDelay = 0
 	}

@@ -50,6 +50,7 @@ type config struct {
 	priceApplyDelay  time.Duration
 	frozen           bool
 	profile          string
+	products         int
 	logLevel         slog.Level
 }
 
@@ -66,6 +67,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.DurationVar(&cfg.priceApplyDelay, "price-apply-delay", 0, "PROCESSING phase of a price change (sandbox clock); 0 applies at once")
 	fs.BoolVar(&cfg.frozen, "frozen-clock", false, "keep the clock at the fixed start date (moved only by /_sandbox/clock/advance) instead of following the wall clock")
 	fs.StringVar(&cfg.profile, "profile", sandbox.ProfileContract, "wire profile served: contract (the interface contract) or lamoda (the marketplace's published shapes)")
+	fs.IntVar(&cfg.products, "products", 0, fmt.Sprintf("products per seller, each stocked in 3 warehouses (0 = the default 200; at most %d)", sandbox.MaxProductsPerSeller))
 	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log level: DEBUG, INFO, WARN or ERROR")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -75,6 +77,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	}
 	if !slices.Contains(sandbox.Profiles(), cfg.profile) {
 		return cfg, fmt.Errorf("unknown -profile %q: want one of %v", cfg.profile, sandbox.Profiles())
+	}
+	if cfg.products < 0 || cfg.products > sandbox.MaxProductsPerSeller {
+		return cfg, fmt.Errorf("-products %d: want 0 (the default) to %d", cfg.products, sandbox.MaxProductsPerSeller)
 	}
 	if cfg.tokenTTL <= 0 || cfg.resendProcessing <= 0 || cfg.priceApplyDelay < 0 {
 		return cfg, errors.New("durations must be positive (price-apply-delay may be 0)")
@@ -89,17 +94,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(stdout, &slog.HandlerOptions{Level: cfg.logLevel}))
-	sb := sandbox.New(sandbox.Options{
-		Seed:             cfg.seed,
-		TokenTTL:         cfg.tokenTTL,
-		ResendProcessing: cfg.resendProcessing,
-		PriceApplyDelay:  cfg.priceApplyDelay,
-		Admin:            cfg.admin,
-		Hostile:          cfg.hostile,
-		Live:             !cfg.frozen,
-		Profile:          cfg.profile,
-		Logger:           logger,
-	})
+	sb := sandbox.New(sandboxOptions(cfg, logger))
 
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -136,12 +131,32 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 	return nil
 }
 
+// sandboxOptions are the sandbox's options for cfg.
+func sandboxOptions(cfg config, logger *slog.Logger) sandbox.Options {
+	return sandbox.Options{
+		Seed:              cfg.seed,
+		TokenTTL:          cfg.tokenTTL,
+		ResendProcessing:  cfg.resendProcessing,
+		PriceApplyDelay:   cfg.priceApplyDelay,
+		Admin:             cfg.admin,
+		Hostile:           cfg.hostile,
+		Live:              !cfg.frozen,
+		Profile:           cfg.profile,
+		ProductsPerSeller: cfg.products,
+		Logger:            logger,
+	}
+}
+
 // printBanner writes the addresses and credentials in one write, so a
 // reader of the output (a person, a script, a test) never sees half of it.
 func printBanner(out io.Writer, origin string, cfg config) {
 	var w bytes.Buffer
 	defer func() { _, _ = out.Write(w.Bytes()) }()
-	fmt.Fprintf(&w, "Seller Desk marketplace sandbox (wire profile %s)\n\n", cfg.profile)
+	fmt.Fprintf(&w, "Seller Desk marketplace sandbox (wire profile %s)\n", cfg.profile)
+	if cfg.products > 0 {
+		fmt.Fprintf(&w, "  %d products per seller, %d nomenclature records each\n", cfg.products, 3*cfg.products)
+	}
+	fmt.Fprintln(&w)
 	fmt.Fprintf(&w, "  {b2b_base_url}       %s\n", origin)
 	fmt.Fprintf(&w, "  {b2b_demo_base_url}  %s/test\n", origin)
 	fmt.Fprintf(&w, "  {seller_base_url}    %s  (JSON-RPC %s/jsonrpc, REST %s/api/v2/...)\n", origin, origin, origin)

@@ -7,12 +7,15 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"log/slog"
 	"net/http"
 	"regexp"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 
 // syncBuffer is a bytes.Buffer safe for the server's goroutines and the test.
@@ -120,6 +123,8 @@ func TestRunFlags(t *testing.T) {
 		{[]string{"-nope"}, "flag provided but not defined"},
 		{[]string{"-token-ttl", "0s"}, "durations must be positive"},
 		{[]string{"extra"}, "unexpected arguments"},
+		{[]string{"-products", "-1"}, "want 0 (the default) to 100000"},
+		{[]string{"-products", "100001"}, "want 0 (the default) to 100000"},
 		{[]string{"-addr", "256.0.0.1:99999"}, "listen"},
 	}
 	for _, tc := range tests {
@@ -134,5 +139,23 @@ func TestRunFlags(t *testing.T) {
 	var out bytes.Buffer
 	if err := run(context.Background(), []string{"-h"}, &out); !errors.Is(err, flag.ErrHelp) || !strings.Contains(out.String(), "-price-apply-delay") {
 		t.Fatalf("-h: %v %s", err, out.String())
+	}
+}
+
+// TestProductsFlag: -products N gives every seller N products, each in the
+// three warehouses.
+func TestProductsFlag(t *testing.T) {
+	cfg, err := parseFlags([]string{"-products", "1500"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := sandbox.New(sandboxOptions(cfg, slog.New(slog.DiscardHandler)))
+	if n := len(sb.Products(1002)) * len(sb.Warehouses(1002)); n != 4500 {
+		t.Fatalf("%d records, want 4500", n)
+	}
+	var out bytes.Buffer
+	printBanner(&out, "http://127.0.0.1:1", cfg)
+	if !strings.Contains(out.String(), "1500 products per seller, 4500 nomenclature records each") {
+		t.Errorf("banner:\n%s", out.String())
 	}
 }

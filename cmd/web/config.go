@@ -12,7 +12,9 @@ import (
 	"strings"
 	"time"
 
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -39,6 +41,12 @@ type Config struct {
 	LogLevel                     slog.Level
 	LogJSON                      bool
 	DemoHostile                  bool
+	// DemoProducts is SELLERDESK_DEMO_PRODUCTS: products per seller of the
+	// demo sandbox (0 = its default fixtures). Issue 16.
+	DemoProducts int
+	// SyncInterval is SELLERDESK_SYNC_INTERVAL: how often the local copy
+	// of a catalogue in use is fully refreshed. Issue 16.
+	SyncInterval time.Duration
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client (login throttling); empty trusts none.
 	TrustedProxies []netip.Prefix
@@ -179,6 +187,20 @@ func loadConfig(getenv func(string) string) (Config, error) {
 			*b.dst = true
 		default:
 			bad(b.name, "want true or false")
+		}
+	}
+	if n, err := demo.ParseProducts(get(demo.ProductsEnv)); err != nil { // issue 16
+		bad(demo.ProductsEnv, "%v", err)
+	} else {
+		c.DemoProducts = n
+	}
+	c.SyncInterval = copystore.DefaultInterval // issue 16
+	if v := get("SELLERDESK_SYNC_INTERVAL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Minute || d > 24*time.Hour {
+			bad("SELLERDESK_SYNC_INTERVAL", "want a duration from 1m to 24h, like 15m")
+		} else {
+			c.SyncInterval = d
 		}
 	}
 	if v := get("SELLERDESK_BULK_GUARD_PERCENT"); v != "" {

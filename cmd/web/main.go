@@ -131,12 +131,14 @@ func appConfig(cfg Config, log *slog.Logger) app.Config {
 		Jobs: &bulkjobs.RunnerOptions{GuardPercent: cfg.BulkGuardPercent, ReadBackDelay: cfg.BulkReadBackDelay,
 			Logger: log.With("component", "bulkjobs"), Owner: instanceName(cfg)},
 		Dashboard: handlers.Deps{TrustedProxies: cfg.TrustedProxies},
+		Catalog:   &app.CatalogOptions{SyncInterval: cfg.SyncInterval, IdleTimeout: cfg.IdleTimeout},
 	}
 	if len(cfg.SessionKeys) == 0 {
 		ac.KeyFile = cfg.KeyFile()
 	}
 	if cfg.Demo() {
-		ac.DemoSandbox = &sandbox.Options{Live: true, Hostile: cfg.DemoHostile, Logger: log.With("component", "sandbox")}
+		sb := demo.Options(cfg.DemoHostile, cfg.DemoProducts, log.With("component", "sandbox"))
+		ac.DemoSandbox = &sb
 		ac.Dashboard.Demo, ac.Dashboard.DemoCredentials = true, demo.Credentials()
 	}
 	return ac

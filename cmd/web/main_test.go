@@ -48,6 +48,8 @@ func TestLoadConfigErrors(t *testing.T) {
 		{"bad durations", map[string]string{"SELLERDESK_SESSION_IDLE": "5s", "SELLERDESK_SESSION_MAX_AGE": "soon"}, []string{"SELLERDESK_SESSION_IDLE", "SELLERDESK_SESSION_MAX_AGE"}},
 		{"idle above max age", map[string]string{"SELLERDESK_SESSION_IDLE": "48h", "SELLERDESK_SESSION_MAX_AGE": "24h"}, []string{"may not exceed"}},
 		{"bad bulk settings", map[string]string{"SELLERDESK_BULK_GUARD_PERCENT": "-5", "SELLERDESK_BULK_READBACK_DELAY": "forever"}, []string{"SELLERDESK_BULK_GUARD_PERCENT", "SELLERDESK_BULK_READBACK_DELAY"}},
+		{"bad sync interval", map[string]string{"SELLERDESK_SYNC_INTERVAL": "10s"}, []string{"SELLERDESK_SYNC_INTERVAL: want a duration from 1m"}},
+		{"bad demo products", map[string]string{"SELLERDESK_DEMO_PRODUCTS": "lots"}, []string{"SELLERDESK_DEMO_PRODUCTS: want a whole number"}},
 		{"bad log settings", map[string]string{"SELLERDESK_LOG_LEVEL": "loud", "SELLERDESK_LOG_FORMAT": "xml"}, []string{"SELLERDESK_LOG_LEVEL", "SELLERDESK_LOG_FORMAT"}},
 	}
 	for _, tt := range tests {

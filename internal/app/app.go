@@ -13,6 +13,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
@@ -63,9 +64,25 @@ type Config struct {
 	// flight; 0 means 30 s.
 	JobsCloseTimeout time.Duration
 
+	// Catalog, when set, keeps the local copy of each seller's catalogue
+	// on the database and syncs it in the background (issue 16); nil
+	// serves every page live.
+	Catalog *CatalogOptions
+
 	// Dashboard is the handlers' configuration; New fills in API, Sessions,
 	// Jobs and Logger.
 	Dashboard handlers.Deps
+}
+
+// CatalogOptions configure the local copy (catalog.NewManager): how often
+// a copy in use is refreshed, and how long a copy may go unused (a session's
+// idle timeout) before its syncs stop. Zero values take the package's
+// defaults.
+type CatalogOptions struct {
+	SyncInterval, IdleTimeout time.Duration
+	// Syncer, when set, adjusts the syncer before the manager starts
+	// (tests: hooks, page sizes).
+	Syncer func(*copystore.Syncer)
 }
 
 // App is a built dashboard and everything under it.
@@ -79,6 +96,7 @@ type App struct {
 	// Config.SessionBackend).
 	SessionBackend sessions.Backend
 	API            *apiclient.Client
+	Catalog        *copystore.Manager // nil without Config.Catalog
 	Jobs           *bulkjobs.Runner // nil without Config.Jobs
 	JobStore       *bulkjobs.Store  // nil without Config.Jobs
 	Demo           *demo.Marketplace
@@ -168,8 +186,26 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		a.JobStore, a.Jobs = db.jobs, bulkjobs.NewRunner(db.jobs, ropts)
 	}
 
+	if cfg.Catalog != nil {
+		if a.DB == nil {
+			return nil, errors.New("app: the catalogue copy needs the database")
+		}
+		cs, err := copystore.New(ctx, a.DB.Writer(), a.DB.Reader(), a.DB.Postgres())
+		if err != nil {
+			return nil, fmt.Errorf("catalogue copy: %w", err)
+		}
+		y := &copystore.Syncer{Store: cs, Lock: a.Sessions}
+		if cfg.Catalog.Syncer != nil {
+			cfg.Catalog.Syncer(y)
+		}
+		a.Catalog = copystore.NewManager(y, cfg.Catalog.SyncInterval, cfg.Catalog.IdleTimeout, log.With("component", "catalog"))
+		// Before the database closes: the syncs stop first (they resume
+		// from the database at the next start).
+		a.closers = append(a.closers, func() error { a.Catalog.Close(); return nil })
+	}
+
 	deps := cfg.Dashboard
-	deps.API, deps.Sessions, deps.Jobs, deps.Logger = a.API, a.Sessions, a.Jobs, log
+	deps.API, deps.Sessions, deps.Jobs, deps.Logger, deps.Catalog = a.API, a.Sessions, a.Jobs, log, a.Catalog
 	if a.Handler, err = handlers.New(deps); err != nil {
 		return nil, err
 	}
@@ -230,7 +266,7 @@ type stores struct {
 // with Config.Jobs, the bulk job store.
 func openStores(ctx context.Context, cfg Config) (stores, error) {
 	s := stores{sessions: cfg.SessionBackend, close: func() error { return nil }}
-	if s.sessions != nil && cfg.Jobs == nil {
+	if s.sessions != nil && cfg.Jobs == nil && cfg.Catalog == nil {
 		return s, nil
 	}
 	db, err := sqldb.Open(ctx, cfg.DatabaseURL)

@@ -7,8 +7,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -65,4 +67,27 @@ func Credentials() []pages.DemoCredential {
 		out = append(out, pages.DemoCredential{ClientID: c.ClientID, ClientSecret: c.ClientSecret, SellerID: c.SellerID, Note: note})
 	}
 	return out
+}
+
+// ProductsEnv names the variable that sizes the demo sandbox's sellers.
+const ProductsEnv = "SELLERDESK_DEMO_PRODUCTS"
+
+// ParseProducts reads the value of SELLERDESK_DEMO_PRODUCTS: the products
+// per seller of the demo sandbox, each stocked in three warehouses. Empty
+// (or 0) keeps the sandbox's default fixtures exactly as they are.
+func ParseProducts(v string) (int, error) {
+	if v == "" {
+		return 0, nil
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 0 || n > sandbox.MaxProductsPerSeller {
+		return 0, fmt.Errorf("want a whole number of products per seller from 0 (the default) to %d", sandbox.MaxProductsPerSeller)
+	}
+	return n, nil
+}
+
+// Options are the demo sandbox's options: the wall clock, hostile records
+// when asked for, and products per seller (0 = the default fixtures).
+func Options(hostile bool, products int, logger *slog.Logger) sandbox.Options {
+	return sandbox.Options{Live: true, Hostile: hostile, ProductsPerSeller: products, Logger: logger}
 }

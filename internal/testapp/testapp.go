@@ -25,6 +25,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/app"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
@@ -72,6 +73,11 @@ type Options struct {
 	TestHook echo.HandlerFunc
 	// APIOptions adjusts the marketplace client before it is built.
 	APIOptions func(*apiclient.Options)
+	// Catalog serves the overview and lists from the local copy of the
+	// catalogue, synced in the background (issue 16), on the dashboard's
+	// database; CatalogSync adjusts its syncer.
+	Catalog     bool
+	CatalogSync func(*copystore.Syncer)
 }
 
 // App is a running dashboard with its sandbox.
@@ -88,6 +94,8 @@ type App struct {
 	// Options.Jobs; nil otherwise.
 	Jobs     *bulkjobs.Runner
 	JobStore *bulkjobs.Store
+	// Catalog is the local copy's manager when Options.Catalog is set.
+	Catalog *copystore.Manager
 }
 
 // SafeBuffer is a bytes.Buffer safe for concurrent log writes.
@@ -140,6 +148,10 @@ func New(t testing.TB, opts Options) *App {
 	if opts.NoDemo {
 		deps.Demo, deps.DemoCredentials = false, nil
 	}
+	var catalogOpts *app.CatalogOptions
+	if opts.Catalog {
+		catalogOpts = &app.CatalogOptions{Syncer: opts.CatalogSync}
+	}
 	built, err := app.New(context.Background(), app.Config{
 		Logger:      log,
 		Marketplace: app.Marketplace{B2B: m.B2BURL, B2BTest: m.B2BTestURL, Seller: m.SellerURL},
@@ -155,6 +167,7 @@ func New(t testing.TB, opts Options) *App {
 			IdleTimeout: opts.IdleTimeout, AbsoluteTimeout: opts.AbsoluteTimeout, TrustProxyHeaders: len(opts.TrustedProxies) > 0},
 		Jobs:             opts.Jobs,
 		JobsCloseTimeout: 10 * time.Second,
+		Catalog:          catalogOpts,
 		Dashboard:        deps,
 	})
 	if err != nil {
@@ -174,7 +187,7 @@ func New(t testing.TB, opts Options) *App {
 		}
 	})
 	return &App{Sandbox: sb, Market: m, Handler: h, Store: built.Sessions, Server: srv, URL: srv.URL, Logs: logs,
-		API: built.API, Jobs: built.Jobs, JobStore: built.JobStore}
+		API: built.API, Jobs: built.Jobs, JobStore: built.JobStore, Catalog: built.Catalog}
 }
 
 // Browser is a cookie-keeping HTTP client that does not follow redirects,

@@ -86,6 +86,9 @@ type OrdersView struct {
 	Pager    components.Pager
 	Bulk     Resend
 	Return   string
+	// Copy is the search and filters of the local copy (issue 16); nil
+	// when the dashboard has none.
+	Copy *CopyToolbar
 }
 
 // OrderItemRow is one item of an order.
@@ -141,6 +144,9 @@ type NomenclatureView struct {
 	// ExportQuery is "?page=…&limit=…" of the page on screen, for the
 	// export links; "" when exports are not available.
 	ExportQuery string
+	// Copy is the search and filters of the local copy (issue 16); nil
+	// when the dashboard has none.
+	Copy *CopyToolbar
 }
 
 // PriceRow is one product of the prices table with its inputs.
@@ -179,6 +185,9 @@ type BoxesView struct {
 	Limits   []Option
 	Rows     []BoxRow
 	Pager    components.Pager
+	// Copy is the search of the local copy (issue 16); nil when the
+	// dashboard has none.
+	Copy *CopyToolbar
 }
 
 // ErrorView is a page or fragment explaining a failure.

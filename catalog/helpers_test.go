@@ -1,0 +1,135 @@
+package catalog
+
+import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+	"github.com/sellerdesk/sellerdesk/sessions"
+)
+
+// postgresEnv names the PostgreSQL the store tests also run against:
+//
+//	export SELLERDESK_TEST_POSTGRES_URL=$(sessions/testdata/start-postgres.sh)
+const postgresEnv = "SELLERDESK_TEST_POSTGRES_URL"
+
+// backend is one database under test: open returns another Store on it (a
+// second instance), lock a per-key lock shared by every instance on it.
+type backend struct {
+	open func() *Store
+	lock Locker
+}
+
+// eachBackend runs fn against a fresh SQLite file and, when
+// SELLERDESK_TEST_POSTGRES_URL is set, against that PostgreSQL database
+// (shared: each test uses an environment name of its own).
+func eachBackend(t *testing.T, fn func(t *testing.T, b backend)) {
+	t.Run("sqlite", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "catalog.db")
+		fn(t, newBackend(t, path, func() (sessions.Backend, error) {
+			return sessions.OpenSQLite(context.Background(), path)
+		}))
+	})
+	t.Run("postgres", func(t *testing.T) {
+		url := os.Getenv(postgresEnv)
+		if url == "" {
+			t.Skip(postgresEnv + " is not set: the PostgreSQL copy is not tested (export " + postgresEnv + "=$(sessions/testdata/start-postgres.sh))")
+		}
+		fn(t, newBackend(t, url, func() (sessions.Backend, error) {
+			return sessions.OpenPostgres(context.Background(), url)
+		}))
+	})
+}
+
+func newBackend(t *testing.T, url string, openSessions func() (sessions.Backend, error)) backend {
+	t.Helper()
+	sb, err := openSessions()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sb.Close() })
+	st, err := sessions.NewStore(sb, sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return backend{open: func() *Store { return openStore(t, url) }, lock: st}
+}
+
+func openStore(t *testing.T, url string) *Store {
+	t.Helper()
+	s, err := Open(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+// testKey is a key with an environment name of the test's own, so tests
+// sharing a PostgreSQL database never see each other's rows.
+func testKey(seller int64) Key {
+	b := []byte("prod")
+	for range 8 {
+		b = append(b, byte('a'+rand.IntN(26)))
+	}
+	return Key{SellerID: seller, Env: string(b)}
+}
+
+// market is a sandbox on a loopback port and a client of it.
+type market struct {
+	sb  *sandbox.Sandbox
+	api *apiclient.Client
+}
+
+func newMarket(t *testing.T, opts sandbox.Options) *market {
+	t.Helper()
+	sb := sandbox.New(opts)
+	m, err := demo.Start(sb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = m.Close() })
+	api, err := apiclient.New(apiclient.Options{B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL, Now: sb.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &market{sb: sb, api: api}
+}
+
+// source is seller's lists through the client, as the dashboard reads them.
+func (m *market) source(seller int64) AccountSource {
+	for _, c := range sandbox.SeededCredentials() {
+		if c.SellerID == seller {
+			return AccountSource{SellerID: seller, Account: m.api.Account(apiclient.Credentials{
+				ClientID: c.ClientID, ClientSecret: c.ClientSecret, Environment: apiclient.Test}, nil)}
+		}
+	}
+	panic("no such seller")
+}
+
+// words splits s the obvious way, independently of the package's folding:
+// lower case, at every rune that is not a letter or a digit.
+func words(s string) []string {
+	s = strings.ReplaceAll(strings.ToLower(s), "ё", "е")
+	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+// hasWordPrefix reports whether some word of one of fields starts with p.
+func hasWordPrefix(p string, fields ...string) bool {
+	for _, f := range fields {
+		for _, w := range words(f) {
+			if strings.HasPrefix(w, p) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,190 @@
+package catalog
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+)
+
+// DefaultInterval is how often a copy in use is fully refreshed
+// (SELLERDESK_SYNC_INTERVAL).
+const DefaultInterval = 15 * time.Minute
+
+// Manager runs the syncs of this instance in the background: one at a time
+// per copy in this process (the Syncer's lock keeps instances apart), a
+// full refresh every Interval for the copies sessions used lately, and
+// "refresh now" on demand.
+type Manager struct {
+	syncer   *Syncer
+	interval time.Duration
+	keepFor  time.Duration
+	log      *slog.Logger
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	running map[Key]bool
+	again   map[Key]bool // a refresh asked for while one ran
+	used    map[Key]use
+}
+
+type use struct {
+	src Source
+	at  time.Time
+}
+
+// NewManager starts the scheduler. interval <= 0 means DefaultInterval;
+// copies no session used for keepFor (the session idle timeout) are no
+// longer refreshed on schedule. Close stops it.
+func NewManager(y *Syncer, interval, keepFor time.Duration, log *slog.Logger) *Manager {
+	if interval <= 0 {
+		interval = DefaultInterval
+	}
+	if keepFor <= 0 {
+		keepFor = 8 * time.Hour
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	m := &Manager{syncer: y, interval: interval, keepFor: keepFor, log: log, ctx: ctx, cancel: cancel,
+		running: map[Key]bool{}, again: map[Key]bool{}, used: map[Key]use{}}
+	m.wg.Add(1)
+	go m.schedule()
+	return m
+}
+
+// Interval is the time between full refreshes.
+func (m *Manager) Interval() time.Duration { return m.interval }
+
+// Store is the copy the manager fills.
+func (m *Manager) Store() *Store { return m.syncer.Store }
+
+// Use records that a session of k uses the copy now, through src, and
+// starts a sync unless one runs here or the last full pass is younger
+// than the interval (a sync another instance left half done is resumed).
+// It is what a login and every page served from the copy call.
+func (m *Manager) Use(k Key, src Source) {
+	m.mu.Lock()
+	m.used[k] = use{src: src, at: m.syncer.now()}
+	m.mu.Unlock()
+	m.start(k, src, m.interval)
+}
+
+// Refresh starts a full pass of k now ("refresh now"); one running here is
+// followed by another.
+func (m *Manager) Refresh(k Key, src Source) {
+	m.mu.Lock()
+	m.used[k] = use{src: src, at: m.syncer.now()}
+	if m.running[k] {
+		m.again[k] = true
+		m.mu.Unlock()
+		return
+	}
+	m.mu.Unlock()
+	m.start(k, src, 0)
+}
+
+// Running reports whether this instance is syncing k now.
+func (m *Manager) Running(k Key) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.running[k]
+}
+
+// Forget stops refreshing k and deletes its copy.
+func (m *Manager) Forget(ctx context.Context, k Key) error {
+	m.mu.Lock()
+	delete(m.used, k)
+	delete(m.again, k)
+	m.mu.Unlock()
+	return m.syncer.Store.Forget(ctx, k)
+}
+
+func (m *Manager) start(k Key, src Source, minAge time.Duration) {
+	m.mu.Lock()
+	if m.running[k] || m.ctx.Err() != nil {
+		m.mu.Unlock()
+		return
+	}
+	m.running[k] = true
+	m.wg.Add(1)
+	m.mu.Unlock()
+	go func() {
+		defer m.wg.Done()
+		for {
+			y := *m.syncer
+			y.MinAge = minAge
+			if err := y.Run(m.ctx, k, src); err != nil && m.ctx.Err() == nil {
+				m.log.Warn("catalogue sync stopped", "seller_id", k.SellerID, "environment", k.Env, "err", err)
+			}
+			m.mu.Lock()
+			if !m.again[k] || m.ctx.Err() != nil {
+				delete(m.running, k)
+				delete(m.again, k)
+				m.mu.Unlock()
+				return
+			}
+			delete(m.again, k)
+			m.mu.Unlock()
+			minAge = 0
+		}
+	}()
+}
+
+// schedule refreshes the copies in use every interval and deletes the
+// copies unused for UnusedFor once a day.
+func (m *Manager) schedule() {
+	defer m.wg.Done()
+	tick := time.NewTicker(m.interval)
+	defer tick.Stop()
+	lastExpiry := time.Time{}
+	for {
+		if now := m.syncer.now(); now.Sub(lastExpiry) >= 24*time.Hour {
+			lastExpiry = now
+			if n, err := m.syncer.Store.DeleteUnused(m.ctx); err != nil && m.ctx.Err() == nil {
+				m.log.Warn("deleting unused catalogue copies failed", "err", err)
+			} else if n > 0 {
+				m.log.Info("deleted catalogue copies unused for 30 days", "copies", n)
+			}
+		}
+		select {
+		case <-m.ctx.Done():
+			return
+		case <-tick.C:
+		}
+		m.tick()
+	}
+}
+
+// tick starts the refresh of every copy used within keepFor.
+func (m *Manager) tick() {
+	now := m.syncer.now()
+	m.mu.Lock()
+	var due []Key
+	var srcs []Source
+	for k, u := range m.used {
+		if now.Sub(u.at) > m.keepFor {
+			delete(m.used, k)
+			continue
+		}
+		due = append(due, k)
+		srcs = append(srcs, u.src)
+	}
+	m.mu.Unlock()
+	for i, k := range due {
+		// A little under the interval: the pass that finished one tick
+		// ago is due again.
+		m.start(k, srcs[i], m.interval*9/10)
+	}
+}
+
+// Close stops the scheduler and the running syncs (they resume from the
+// database next time) and waits for them.
+func (m *Manager) Close() {
+	m.cancel()
+	m.wg.Wait()
+}

@@ -1,0 +1,459 @@
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// ErrRevoked is returned by reads of a copy whose credential the
+// marketplace refused (403) since the last login.
+var ErrRevoked = errors.New("catalog: access to this seller's copy was revoked")
+
+// Record is one nomenclature record of the copy: a product at a warehouse.
+type Record struct {
+	ID                                                int64
+	Warehouse, Barcode, MarketplaceSKU, ParentSKU     string
+	SellerSKU, Name, Brand, Size, Status, PriceStatus string
+	Price, SalePrice                                  int64 // kopecks
+	Quantity                                          int
+	UpdatedAt                                         time.Time
+	// Pending is set while a price change accepted through the dashboard
+	// waits for a read to confirm it; Price and SalePrice are then the
+	// last prices read.
+	Pending *Pending
+}
+
+// Pending is an accepted price change not yet confirmed by a read.
+type Pending struct {
+	Price, SalePrice int64
+	Since            time.Time
+}
+
+// Order is one order of the copy, at list level.
+type Order struct {
+	OrderNr, Status, PaymentMethod, Currency string
+	FullSum, DeliveryPrice                   int64
+	ItemQuantity                             int
+	IsConfirmed                              bool
+	CreatedAt, UpdatedAt                     time.Time
+}
+
+// Box is one return box of the copy.
+type Box struct {
+	Code, Status, Dimension string
+	ItemQuantity            int
+	CreatedAt, UpdatedAt    time.Time
+	ShippedAt               time.Time // zero until shipped
+}
+
+// Query selects and orders rows of one list of a copy. Every field comes
+// from the URL; zero values select everything.
+type Query struct {
+	Q      string // words, each a prefix of a word of the searched fields
+	Sort   string // a column name, "-" first for descending; "" = list order
+	Status string
+	// Warehouse filters nomenclature records.
+	Warehouse string
+	// StockMax keeps records with at most this quantity (0: out of stock);
+	// nil keeps all.
+	StockMax *int
+	// PriceMin and PriceMax bound the price in kopecks; 0 = no bound.
+	PriceMin, PriceMax int64
+	// From and To bound an order's creation time (From inclusive, To
+	// exclusive); zero = no bound.
+	From, To time.Time
+	Limit    int // 0 = DefaultLimit; at most MaxLimit
+	Offset   int
+}
+
+// Page sizes.
+const (
+	DefaultLimit = 50
+	MaxLimit     = 1000
+)
+
+// Sortable columns of each list: the URL's name to the column.
+var (
+	NomenclatureSorts = map[string]string{
+		"sku": "marketplace_sku", "seller_sku": "seller_sku", "barcode": "barcode", "name": "name",
+		"brand": "brand", "size": "size", "warehouse": "warehouse", "price": "price", "sale_price": "sale_price",
+		"quantity": "quantity", "status": "status", "price_status": "price_status", "updated": "updated_at",
+	}
+	OrderSorts = map[string]string{
+		"order": "order_nr", "status": "status", "payment": "payment_method", "sum": "full_sum",
+		"items": "item_quantity", "created": "created_at", "updated": "updated_at",
+	}
+	BoxSorts = map[string]string{
+		"code": "code", "status": "status", "dimension": "dimension", "items": "item_quantity",
+		"created": "created_at", "updated": "updated_at",
+	}
+)
+
+// ErrBadSort is returned for a sort key the list does not have.
+var ErrBadSort = errors.New("catalog: unknown sort column")
+
+// orderBy turns a sort parameter into an ORDER BY clause; the id breaks
+// ties so pages never overlap. def is the list order.
+func orderBy(sort string, cols map[string]string, def string) (string, error) {
+	if sort == "" {
+		return " ORDER BY " + def, nil
+	}
+	dir := " ASC"
+	if strings.HasPrefix(sort, "-") {
+		sort, dir = sort[1:], " DESC"
+	}
+	col, ok := cols[sort]
+	if !ok {
+		return "", ErrBadSort
+	}
+	return " ORDER BY " + col + dir + ", id" + dir, nil
+}
+
+func (q Query) limits() (int, int) {
+	l := q.Limit
+	if l <= 0 {
+		l = DefaultLimit
+	}
+	return min(l, MaxLimit), max(q.Offset, 0)
+}
+
+// where is a WHERE clause under construction.
+type where struct {
+	sql  strings.Builder
+	args []any
+}
+
+func (w *where) add(cond string, args ...any) {
+	w.sql.WriteString(" AND ")
+	w.sql.WriteString(cond)
+	w.args = append(w.args, args...)
+}
+
+// checkAccess fails with ErrRevoked when the copy's credential was refused.
+func (s *Store) checkAccess(ctx context.Context, k Key) error {
+	var revoked int
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT revoked FROM catalog_copies WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&revoked)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	if revoked != 0 {
+		return ErrRevoked
+	}
+	return nil
+}
+
+func (s *Store) nomenclatureWhere(k Key, q Query) *where {
+	w := &where{}
+	words := queryWords(q.Q)
+	if len(words) > 0 && !s.pg {
+		// The full-text match drives the query: the unary + keeps SQLite
+		// from walking the copy's index instead and testing every row
+		// against the match.
+		w.sql.WriteString(" WHERE +seller_id = ? AND +env = ?")
+	} else {
+		w.sql.WriteString(" WHERE seller_id = ? AND env = ?")
+	}
+	w.args = append(w.args, k.SellerID, k.Env)
+	if len(words) > 0 {
+		if s.pg {
+			w.add("search_tsv @@ to_tsquery('simple', ?)", tsQuery(words))
+		} else {
+			w.add("id IN (SELECT rowid FROM catalog_nomenclature_fts WHERE catalog_nomenclature_fts MATCH ?)", ftsMatch(words))
+		}
+	}
+	if q.Status != "" {
+		w.add("status = ?", q.Status)
+	}
+	if q.Warehouse != "" {
+		w.add("warehouse = ?", q.Warehouse)
+	}
+	if q.StockMax != nil {
+		w.add("quantity <= ?", *q.StockMax)
+	}
+	if q.PriceMin > 0 {
+		w.add("price >= ?", q.PriceMin)
+	}
+	if q.PriceMax > 0 {
+		w.add("price <= ?", q.PriceMax)
+	}
+	return w
+}
+
+const nomenclatureCols = `id, warehouse, barcode, marketplace_sku, parent_sku, seller_sku, name, brand, size, status, price_status,
+	price, sale_price, quantity, updated_at, pending_price, pending_sale, pending_at`
+
+func scanRecord(rows *sql.Rows, r *Record) error {
+	var updated int64
+	var pp, ps, pa sql.NullInt64
+	if err := rows.Scan(&r.ID, &r.Warehouse, &r.Barcode, &r.MarketplaceSKU, &r.ParentSKU, &r.SellerSKU, &r.Name, &r.Brand, &r.Size,
+		&r.Status, &r.PriceStatus, &r.Price, &r.SalePrice, &r.Quantity, &updated, &pp, &ps, &pa); err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	r.UpdatedAt = fromMS(updated)
+	r.Pending = nil
+	if pp.Valid && ps.Valid {
+		r.Pending = &Pending{Price: pp.Int64, SalePrice: ps.Int64, Since: fromMS(pa.Int64)}
+	}
+	return nil
+}
+
+// Nomenclature returns one page of the records of k that q selects.
+func (s *Store) Nomenclature(ctx context.Context, k Key, q Query) ([]Record, error) {
+	var out []Record
+	limit, _ := q.limits()
+	out = make([]Record, 0, min(limit, 64))
+	err := s.EachNomenclature(ctx, k, q, func(r *Record) error {
+		out = append(out, *r)
+		return nil
+	})
+	return out, err
+}
+
+// EachNomenclature calls fn for every record of k that q selects, one page
+// of q.Limit rows (or every row, when q.Limit is -1: exports), streamed
+// from the database; r is reused between calls.
+func (s *Store) EachNomenclature(ctx context.Context, k Key, q Query, fn func(r *Record) error) error {
+	if err := s.checkAccess(ctx, k); err != nil {
+		return err
+	}
+	ob, err := orderBy(q.Sort, NomenclatureSorts, "id")
+	if err != nil {
+		return err
+	}
+	w := s.nomenclatureWhere(k, q)
+	query := `SELECT ` + nomenclatureCols + ` FROM catalog_nomenclature` + w.sql.String() + ob
+	args := w.args
+	if q.Limit != -1 {
+		limit, offset := q.limits()
+		query += ` LIMIT ? OFFSET ?`
+		args = append(args, limit, offset)
+	}
+	rows, err := s.r.QueryContext(ctx, s.q(query), args...)
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	defer rows.Close()
+	var r Record
+	for rows.Next() {
+		if err := scanRecord(rows, &r); err != nil {
+			return err
+		}
+		if err := fn(&r); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	return nil
+}
+
+// CountNomenclature counts the records of k that q selects.
+func (s *Store) CountNomenclature(ctx context.Context, k Key, q Query) (int, error) {
+	if err := s.checkAccess(ctx, k); err != nil {
+		return 0, err
+	}
+	w := s.nomenclatureWhere(k, q)
+	var n int
+	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM catalog_nomenclature`+w.sql.String()), w.args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("catalog: %w", err)
+	}
+	return n, nil
+}
+
+// prefixRange adds a prefix match of q's folded words on a one-word search
+// column, as a range the column's index serves.
+func prefixRange(w *where, q string) {
+	if p := foldedPrefix(q); p != "" {
+		w.add("search >= ? AND search < ?", p, p+"\U0010FFFF")
+	}
+}
+
+func (s *Store) ordersWhere(k Key, q Query) *where {
+	w := &where{}
+	w.sql.WriteString(" WHERE seller_id = ? AND env = ?")
+	w.args = append(w.args, k.SellerID, k.Env)
+	prefixRange(w, q.Q)
+	if q.Status != "" {
+		w.add("status = ?", q.Status)
+	}
+	if !q.From.IsZero() {
+		w.add("created_at >= ?", ms(q.From))
+	}
+	if !q.To.IsZero() {
+		w.add("created_at < ?", ms(q.To))
+	}
+	if q.PriceMin > 0 {
+		w.add("full_sum >= ?", q.PriceMin)
+	}
+	if q.PriceMax > 0 {
+		w.add("full_sum <= ?", q.PriceMax)
+	}
+	return w
+}
+
+// Orders returns one page of the orders of k that q selects, newest first
+// unless sorted.
+func (s *Store) Orders(ctx context.Context, k Key, q Query) ([]Order, error) {
+	if err := s.checkAccess(ctx, k); err != nil {
+		return nil, err
+	}
+	ob, err := orderBy(q.Sort, OrderSorts, "created_at DESC, id DESC")
+	if err != nil {
+		return nil, err
+	}
+	w := s.ordersWhere(k, q)
+	limit, offset := q.limits()
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT order_nr, status, payment_method, currency, full_sum, delivery_price, item_quantity,
+		is_confirmed, created_at, updated_at FROM catalog_orders`+w.sql.String()+ob+` LIMIT ? OFFSET ?`), append(w.args, limit, offset)...)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	defer rows.Close()
+	out := make([]Order, 0, min(limit, 64))
+	for rows.Next() {
+		var o Order
+		var confirmed int
+		var created, updated int64
+		if err := rows.Scan(&o.OrderNr, &o.Status, &o.PaymentMethod, &o.Currency, &o.FullSum, &o.DeliveryPrice, &o.ItemQuantity,
+			&confirmed, &created, &updated); err != nil {
+			return nil, fmt.Errorf("catalog: %w", err)
+		}
+		o.IsConfirmed, o.CreatedAt, o.UpdatedAt = confirmed != 0, fromMS(created), fromMS(updated)
+		out = append(out, o)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	return out, nil
+}
+
+// CountOrders counts the orders of k that q selects.
+func (s *Store) CountOrders(ctx context.Context, k Key, q Query) (int, error) {
+	if err := s.checkAccess(ctx, k); err != nil {
+		return 0, err
+	}
+	w := s.ordersWhere(k, q)
+	var n int
+	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM catalog_orders`+w.sql.String()), w.args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("catalog: %w", err)
+	}
+	return n, nil
+}
+
+// Boxes returns one page of the return boxes of k that q selects, newest
+// first unless sorted.
+func (s *Store) Boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
+	if err := s.checkAccess(ctx, k); err != nil {
+		return nil, err
+	}
+	ob, err := orderBy(q.Sort, BoxSorts, "created_at DESC, id DESC")
+	if err != nil {
+		return nil, err
+	}
+	w := boxesWhere(k, q)
+	limit, offset := q.limits()
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT code, status, dimension, item_quantity, created_at, updated_at, shipped_at
+		FROM catalog_boxes`+w.sql.String()+ob+` LIMIT ? OFFSET ?`), append(w.args, limit, offset)...)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	defer rows.Close()
+	var out []Box
+	for rows.Next() {
+		var b Box
+		var created, updated int64
+		var shipped sql.NullInt64
+		if err := rows.Scan(&b.Code, &b.Status, &b.Dimension, &b.ItemQuantity, &created, &updated, &shipped); err != nil {
+			return nil, fmt.Errorf("catalog: %w", err)
+		}
+		b.CreatedAt, b.UpdatedAt, b.ShippedAt = fromMS(created), fromMS(updated), fromMS(shipped.Int64)
+		out = append(out, b)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	return out, nil
+}
+
+func boxesWhere(k Key, q Query) *where {
+	w := &where{}
+	w.sql.WriteString(" WHERE seller_id = ? AND env = ?")
+	w.args = append(w.args, k.SellerID, k.Env)
+	prefixRange(w, q.Q)
+	if q.Status != "" {
+		w.add("status = ?", q.Status)
+	}
+	return w
+}
+
+// CountBoxes counts the return boxes of k that q selects.
+func (s *Store) CountBoxes(ctx context.Context, k Key, q Query) (int, error) {
+	if err := s.checkAccess(ctx, k); err != nil {
+		return 0, err
+	}
+	w := boxesWhere(k, q)
+	var n int
+	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM catalog_boxes`+w.sql.String()), w.args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("catalog: %w", err)
+	}
+	return n, nil
+}
+
+// Overview is what the start page shows from the copy.
+type Overview struct {
+	// Per status: nomenclature records, orders and return boxes.
+	RecordsByStatus, OrdersByStatus, BoxesByStatus map[string]int
+	// Needs action today.
+	NewOrders, Rejected, ZeroStock, BoxesLoading int
+	Sync                                         map[string]SyncState
+}
+
+// Overview counts the copy of k for the start page, with the sync's state.
+func (s *Store) Overview(ctx context.Context, k Key) (*Overview, error) {
+	if err := s.checkAccess(ctx, k); err != nil {
+		return nil, err
+	}
+	ov := &Overview{}
+	var err error
+	count := func(table string) map[string]int {
+		if err != nil {
+			return nil
+		}
+		m := map[string]int{}
+		var rows *sql.Rows
+		rows, err = s.r.QueryContext(ctx, s.q(`SELECT status, COUNT(*) FROM `+table+` WHERE seller_id = ? AND env = ? GROUP BY status`), k.SellerID, k.Env)
+		if err != nil {
+			return nil
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var st string
+			var n int
+			if err = rows.Scan(&st, &n); err != nil {
+				return nil
+			}
+			m[st] = n
+		}
+		err = rows.Err()
+		return m
+	}
+	ov.RecordsByStatus = count("catalog_nomenclature")
+	ov.OrdersByStatus = count("catalog_orders")
+	ov.BoxesByStatus = count("catalog_boxes")
+	if err == nil {
+		err = s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM catalog_nomenclature WHERE seller_id = ? AND env = ? AND quantity <= 0`), k.SellerID, k.Env).Scan(&ov.ZeroStock)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("catalog: overview: %w", err)
+	}
+	ov.NewOrders, ov.Rejected, ov.BoxesLoading = ov.OrdersByStatus["new"], ov.RecordsByStatus["rejected"], ov.BoxesByStatus["loading"]
+	if ov.Sync, err = s.SyncStates(ctx, k); err != nil {
+		return nil, err
+	}
+	return ov, nil
+}

@@ -1,0 +1,176 @@
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+)
+
+// SyncState is where the sync of one kind of list of a copy stands. It
+// lives in the database, so a restarted instance resumes from NextPage.
+type SyncState struct {
+	Kind string
+	// Gen counts the passes; the rows a finished pass did not see (gen
+	// below its own) are deleted when it finishes.
+	Gen int64
+	// NextPage is the page the running pass reads next (1-based).
+	NextPage int
+	// Pages and Total are the marketplace's counts as of the last page.
+	Pages, Total int
+	// Running reports a pass that started and has not finished (it may be
+	// running elsewhere, or interrupted and waiting to be resumed).
+	Running               bool
+	StartedAt, ProgressAt time.Time
+	// CompletedAt is when the last full pass finished; zero until the
+	// first one does.
+	CompletedAt time.Time
+	// WaitUntil is set while the sync waits out a 429 or 503; Waits counts
+	// the waits of the running pass.
+	WaitUntil time.Time
+	Waits     int
+	LastError string
+}
+
+// Complete reports whether a full pass ever finished.
+func (st SyncState) Complete() bool { return !st.CompletedAt.IsZero() }
+
+const stateCols = `kind, gen, next_page, pages, total, running, started_at, progress_at, completed_at, wait_until, waits, last_error`
+
+func scanState(sc interface{ Scan(...any) error }) (SyncState, error) {
+	var st SyncState
+	var running int
+	var started, progress, completed, wait int64
+	err := sc.Scan(&st.Kind, &st.Gen, &st.NextPage, &st.Pages, &st.Total, &running, &started, &progress, &completed, &wait, &st.Waits, &st.LastError)
+	st.Running = running != 0
+	st.StartedAt, st.ProgressAt, st.CompletedAt, st.WaitUntil = fromMS(started), fromMS(progress), fromMS(completed), fromMS(wait)
+	return st, err
+}
+
+// SyncStates returns the sync state of every kind of k that has one.
+func (s *Store) SyncStates(ctx context.Context, k Key) (map[string]SyncState, error) {
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+stateCols+` FROM catalog_sync WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env)
+	if err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]SyncState{}
+	for rows.Next() {
+		st, err := scanState(rows)
+		if err != nil {
+			return nil, fmt.Errorf("catalog: %w", err)
+		}
+		out[st.Kind] = st
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	return out, nil
+}
+
+// beginPass starts a pass of kind, or resumes the one an interrupted
+// instance left running: then NextPage is the first page not stored. A
+// pass that finished less than minAge ago, or since since (another
+// instance did the work asked for), is not repeated: skip.
+func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.Duration, since time.Time) (st SyncState, skip bool, _ error) {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		st, err = scanState(tx.QueryRowContext(ctx, s.q(`SELECT `+stateCols+` FROM catalog_sync WHERE seller_id = ? AND env = ? AND kind = ?`), k.SellerID, k.Env, kind))
+		now := ms(s.now())
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			st = SyncState{Kind: kind, Gen: 1, NextPage: 1, Running: true, StartedAt: fromMS(now)}
+			_, err = tx.ExecContext(ctx, s.q(`INSERT INTO catalog_sync (seller_id, env, kind, gen, next_page, pages, total, running,
+				started_at, progress_at, completed_at, wait_until, waits, last_error) VALUES (?, ?, ?, 1, 1, 0, 0, 1, ?, ?, 0, 0, 0, '')`),
+				k.SellerID, k.Env, kind, now, now)
+		case err != nil:
+		case st.Running:
+			return nil // resume
+		case minAge > 0 && s.now().Sub(st.CompletedAt) < minAge, !since.IsZero() && !st.CompletedAt.Before(since):
+			skip = true
+			return nil
+		default:
+			st.Gen++
+			st.NextPage, st.Running, st.StartedAt, st.Waits, st.LastError = 1, true, fromMS(now), 0, ""
+			_, err = tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET gen = ?, next_page = 1, running = 1, started_at = ?, progress_at = ?,
+				wait_until = 0, waits = 0, last_error = '' WHERE seller_id = ? AND env = ? AND kind = ?`), st.Gen, now, now, k.SellerID, k.Env, kind)
+		}
+		if err != nil {
+			return fmt.Errorf("catalog: begin sync: %w", err)
+		}
+		return nil
+	})
+	return st, skip, err
+}
+
+// putPage stores one page read in pass st and moves the pass past it, in
+// one transaction: a restart resumes after the last stored page.
+func (s *Store) putPage(ctx context.Context, k Key, st *SyncState, page, pages, total int, data any) error {
+	err := s.tx(ctx, func(tx *sql.Tx) error {
+		var err error
+		switch d := data.(type) {
+		case []apiclient.Nomenclature:
+			err = s.putNomenclature(ctx, tx, k, st.Gen, st.StartedAt, d)
+		case []apiclient.Order:
+			err = s.putOrders(ctx, tx, k, st.Gen, d)
+		case []apiclient.ReturnBox:
+			err = s.putBoxes(ctx, tx, k, st.Gen, d)
+		default:
+			err = fmt.Errorf("catalog: unknown page %T", data)
+		}
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET next_page = ?, pages = ?, total = ?, progress_at = ?, wait_until = 0
+			WHERE seller_id = ? AND env = ? AND kind = ? AND gen = ?`), page+1, pages, total, ms(s.now()), k.SellerID, k.Env, st.Kind, st.Gen)
+		if err != nil {
+			return fmt.Errorf("catalog: sync state: %w", err)
+		}
+		return nil
+	})
+	if err == nil {
+		st.NextPage, st.Pages, st.Total = page+1, pages, total
+	}
+	return err
+}
+
+var kindTable = map[string]string{KindNomenclature: "catalog_nomenclature", KindOrders: "catalog_orders", KindBoxes: "catalog_boxes"}
+
+// finishPass deletes the rows pass st did not see and records the pass as
+// complete.
+func (s *Store) finishPass(ctx context.Context, k Key, st SyncState) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM `+kindTable[st.Kind]+` WHERE seller_id = ? AND env = ? AND seen_gen < ?`), k.SellerID, k.Env, st.Gen); err != nil {
+			return fmt.Errorf("catalog: finish sync: %w", err)
+		}
+		now := ms(s.now())
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET running = 0, completed_at = ?, progress_at = ?, wait_until = 0
+			WHERE seller_id = ? AND env = ? AND kind = ? AND gen = ?`), now, now, k.SellerID, k.Env, st.Kind, st.Gen); err != nil {
+			return fmt.Errorf("catalog: finish sync: %w", err)
+		}
+		return nil
+	})
+}
+
+// recordWait records that the pass waits until until (a 429 or 503).
+func (s *Store) recordWait(ctx context.Context, k Key, kind string, until time.Time) error {
+	_, err := s.w.ExecContext(ctx, s.q(`UPDATE catalog_sync SET wait_until = ?, waits = waits + 1 WHERE seller_id = ? AND env = ? AND kind = ?`),
+		ms(until), k.SellerID, k.Env, kind)
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	return nil
+}
+
+// recordError records why the pass stopped (bounded, never the data).
+func (s *Store) recordError(ctx context.Context, k Key, kind, msg string) error {
+	_, err := s.w.ExecContext(ctx, s.q(`UPDATE catalog_sync SET last_error = ?, wait_until = 0 WHERE seller_id = ? AND env = ? AND kind = ?`),
+		bound(msg, maxFieldBytes), k.SellerID, k.Env, kind)
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	return nil
+}

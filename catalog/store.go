@@ -1,0 +1,436 @@
+// Package catalog is the dashboard's local copy of a seller's catalogue:
+// nomenclature records, orders at list level and return boxes, per seller
+// and environment, in the app's database (SQLite by default, PostgreSQL
+// when configured). The marketplace's list calls offer no search, so the
+// copy is what search, sort, filters and the overview read (issue 16).
+//
+// The copy is filled page by page by a Syncer (sync.go) and read by
+// queries (query.go). Full-text search is SQLite FTS5 or PostgreSQL
+// tsvector over one folded search document per row (search.go).
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	_ "modernc.org/sqlite"             // database/sql driver "sqlite"
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+)
+
+// Key names one copy: a seller in one environment ("production" or "test").
+type Key struct {
+	SellerID int64
+	Env      string
+}
+
+// Store is the copy in the database. It is safe for concurrent use.
+type Store struct {
+	w, r *sql.DB
+	pg   bool
+	now  func() time.Time
+}
+
+// IsPostgresURL reports whether a database URL names PostgreSQL.
+func IsPostgresURL(u string) bool {
+	return strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://")
+}
+
+// Open opens the copy in the database the sessions use: a PostgreSQL URL or
+// a SQLite file path. It migrates the catalogue tables.
+func Open(ctx context.Context, databaseURL string) (*Store, error) {
+	if IsPostgresURL(databaseURL) {
+		// Parsed here first: a parse error would quote the URL, password
+		// included.
+		if _, err := pgx.ParseConfig(databaseURL); err != nil {
+			return nil, errors.New("catalog: invalid PostgreSQL URL")
+		}
+		db, err := sql.Open("pgx", databaseURL)
+		if err != nil {
+			return nil, errors.New("catalog: invalid PostgreSQL URL")
+		}
+		db.SetMaxOpenConns(4)
+		s, err := New(ctx, db, db, true)
+		if err != nil {
+			db.Close()
+			return nil, err
+		}
+		return s, nil
+	}
+	path := databaseURL
+	if path == "" || strings.ContainsAny(path, "?#") || strings.HasPrefix(path, "file:") {
+		return nil, fmt.Errorf("catalog: sqlite needs a plain file path")
+	}
+	if err := sqldb.PrepareSQLiteFile(path); err != nil {
+		return nil, fmt.Errorf("catalog: %w", err)
+	}
+	const common = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+	w, err := sql.Open("sqlite", path+"?"+common+"&_pragma=journal_mode(WAL)&_txlock=immediate")
+	if err != nil {
+		return nil, fmt.Errorf("catalog: open sqlite: %w", err)
+	}
+	// SQLite allows one writer: queue writers in Go, not in the busy handler.
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	r, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("catalog: open sqlite: %w", err)
+	}
+	r.SetMaxOpenConns(4)
+	s, err := New(ctx, w, r, false)
+	if err != nil {
+		w.Close()
+		r.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// New builds a store on open pools (the writer and a reader; they may be
+// the same) and migrates the catalogue tables. When the shared database
+// layer (internal/sqldb, issue 13) lands, its DB's Writer, Reader and
+// Postgres are passed here.
+func New(ctx context.Context, writer, reader *sql.DB, postgres bool) (*Store, error) {
+	s := &Store{w: writer, r: reader, pg: postgres, now: time.Now}
+	if err := s.migrate(ctx); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// SetClock replaces the store's clock (tests of expiry and freshness).
+func (s *Store) SetClock(now func() time.Time) { s.now = now }
+
+// Close releases the database connections.
+func (s *Store) Close() error {
+	if s.r != s.w {
+		s.r.Close()
+	}
+	return s.w.Close()
+}
+
+// Postgres reports whether the copy lives in PostgreSQL.
+func (s *Store) Postgres() bool { return s.pg }
+
+// migrationsSQLite and migrationsPostgres are applied in order and recorded
+// in schema_version under the component "catalog"; both lists have the same
+// length. Never edit one that shipped: append. Times are Unix milliseconds,
+// money is kopecks.
+var migrationsSQLite = []string{
+	`CREATE TABLE catalog_nomenclature (
+		id              INTEGER PRIMARY KEY,
+		seller_id       INTEGER NOT NULL,
+		env             TEXT    NOT NULL,
+		warehouse       TEXT    NOT NULL,
+		barcode         TEXT    NOT NULL,
+		marketplace_sku TEXT    NOT NULL,
+		parent_sku      TEXT    NOT NULL,
+		seller_sku      TEXT    NOT NULL,
+		name            TEXT    NOT NULL,
+		brand           TEXT    NOT NULL,
+		size            TEXT    NOT NULL,
+		price           INTEGER NOT NULL,
+		sale_price      INTEGER NOT NULL,
+		quantity        INTEGER NOT NULL,
+		status          TEXT    NOT NULL,
+		price_status    TEXT    NOT NULL,
+		updated_at      INTEGER NOT NULL,
+		pending_price   INTEGER,
+		pending_sale    INTEGER,
+		pending_at      INTEGER,
+		seen_gen        INTEGER NOT NULL,
+		search          TEXT    NOT NULL,
+		UNIQUE (seller_id, env, warehouse, barcode)
+	);
+	CREATE INDEX catalog_nomenclature_sku ON catalog_nomenclature (seller_id, env, marketplace_sku);
+	CREATE INDEX catalog_nomenclature_price ON catalog_nomenclature (seller_id, env, price);
+	CREATE INDEX catalog_nomenclature_quantity ON catalog_nomenclature (seller_id, env, quantity);
+	CREATE INDEX catalog_nomenclature_status ON catalog_nomenclature (seller_id, env, status);
+	CREATE INDEX catalog_nomenclature_updated ON catalog_nomenclature (seller_id, env, updated_at);
+	CREATE INDEX catalog_nomenclature_gen ON catalog_nomenclature (seller_id, env, seen_gen);
+	CREATE VIRTUAL TABLE catalog_nomenclature_fts USING fts5(search, content='catalog_nomenclature', content_rowid='id', tokenize="unicode61 remove_diacritics 2");
+	CREATE TRIGGER catalog_nomenclature_ai AFTER INSERT ON catalog_nomenclature BEGIN
+		INSERT INTO catalog_nomenclature_fts (rowid, search) VALUES (new.id, new.search);
+	END;
+	CREATE TRIGGER catalog_nomenclature_ad AFTER DELETE ON catalog_nomenclature BEGIN
+		INSERT INTO catalog_nomenclature_fts (catalog_nomenclature_fts, rowid, search) VALUES ('delete', old.id, old.search);
+	END;
+	CREATE TRIGGER catalog_nomenclature_au AFTER UPDATE OF search ON catalog_nomenclature BEGIN
+		INSERT INTO catalog_nomenclature_fts (catalog_nomenclature_fts, rowid, search) VALUES ('delete', old.id, old.search);
+		INSERT INTO catalog_nomenclature_fts (rowid, search) VALUES (new.id, new.search);
+	END;
+	CREATE TABLE catalog_orders (
+		id             INTEGER PRIMARY KEY,
+		seller_id      INTEGER NOT NULL,
+		env            TEXT    NOT NULL,
+		order_nr       TEXT    NOT NULL,
+		status         TEXT    NOT NULL,
+		payment_method TEXT    NOT NULL,
+		currency       TEXT    NOT NULL,
+		full_sum       INTEGER NOT NULL,
+		delivery_price INTEGER NOT NULL,
+		item_quantity  INTEGER NOT NULL,
+		is_confirmed   INTEGER NOT NULL,
+		created_at     INTEGER NOT NULL,
+		updated_at     INTEGER NOT NULL,
+		seen_gen       INTEGER NOT NULL,
+		search         TEXT    NOT NULL,
+		UNIQUE (seller_id, env, order_nr)
+	);
+	CREATE INDEX catalog_orders_created ON catalog_orders (seller_id, env, created_at);
+	CREATE INDEX catalog_orders_search ON catalog_orders (seller_id, env, search);
+	CREATE INDEX catalog_orders_status ON catalog_orders (seller_id, env, status);
+	CREATE TABLE catalog_boxes (
+		id            INTEGER PRIMARY KEY,
+		seller_id     INTEGER NOT NULL,
+		env           TEXT    NOT NULL,
+		code          TEXT    NOT NULL,
+		status        TEXT    NOT NULL,
+		dimension     TEXT    NOT NULL,
+		item_quantity INTEGER NOT NULL,
+		created_at    INTEGER NOT NULL,
+		updated_at    INTEGER NOT NULL,
+		shipped_at    INTEGER,
+		seen_gen      INTEGER NOT NULL,
+		search        TEXT    NOT NULL,
+		UNIQUE (seller_id, env, code)
+	);
+	CREATE INDEX catalog_boxes_search ON catalog_boxes (seller_id, env, search);
+	CREATE TABLE catalog_sync (
+		seller_id     INTEGER NOT NULL,
+		env           TEXT    NOT NULL,
+		kind          TEXT    NOT NULL,
+		gen           INTEGER NOT NULL,
+		next_page     INTEGER NOT NULL,
+		pages         INTEGER NOT NULL,
+		total         INTEGER NOT NULL,
+		running       INTEGER NOT NULL,
+		started_at    INTEGER NOT NULL,
+		progress_at   INTEGER NOT NULL,
+		completed_at  INTEGER NOT NULL,
+		wait_until    INTEGER NOT NULL,
+		waits         INTEGER NOT NULL,
+		last_error    TEXT    NOT NULL,
+		PRIMARY KEY (seller_id, env, kind)
+	);
+	CREATE TABLE catalog_copies (
+		seller_id  INTEGER NOT NULL,
+		env        TEXT    NOT NULL,
+		used_at    INTEGER NOT NULL,
+		revoked    INTEGER NOT NULL,
+		PRIMARY KEY (seller_id, env)
+	)`,
+	// 2: the filtered, sorted pages (status and stock, name, warehouse).
+	`CREATE INDEX catalog_nomenclature_status_quantity ON catalog_nomenclature (seller_id, env, status, quantity);
+	CREATE INDEX catalog_nomenclature_name ON catalog_nomenclature (seller_id, env, name);
+	CREATE INDEX catalog_nomenclature_warehouse ON catalog_nomenclature (seller_id, env, warehouse, quantity)`,
+}
+
+var migrationsPostgres = []string{
+	`CREATE TABLE catalog_nomenclature (
+		id              BIGSERIAL PRIMARY KEY,
+		seller_id       BIGINT  NOT NULL,
+		env             TEXT    NOT NULL,
+		warehouse       TEXT    NOT NULL,
+		barcode         TEXT    NOT NULL,
+		marketplace_sku TEXT    COLLATE "C" NOT NULL,
+		parent_sku      TEXT    NOT NULL,
+		seller_sku      TEXT    COLLATE "C" NOT NULL,
+		name            TEXT    COLLATE "C" NOT NULL,
+		brand           TEXT    COLLATE "C" NOT NULL,
+		size            TEXT    COLLATE "C" NOT NULL,
+		price           BIGINT  NOT NULL,
+		sale_price      BIGINT  NOT NULL,
+		quantity        INTEGER NOT NULL,
+		status          TEXT    COLLATE "C" NOT NULL,
+		price_status    TEXT    COLLATE "C" NOT NULL,
+		updated_at      BIGINT  NOT NULL,
+		pending_price   BIGINT,
+		pending_sale    BIGINT,
+		pending_at      BIGINT,
+		seen_gen        BIGINT  NOT NULL,
+		search          TEXT    NOT NULL,
+		search_tsv      tsvector GENERATED ALWAYS AS (to_tsvector('simple', search)) STORED,
+		UNIQUE (seller_id, env, warehouse, barcode)
+	);
+	CREATE INDEX catalog_nomenclature_sku ON catalog_nomenclature (seller_id, env, marketplace_sku);
+	CREATE INDEX catalog_nomenclature_price ON catalog_nomenclature (seller_id, env, price);
+	CREATE INDEX catalog_nomenclature_quantity ON catalog_nomenclature (seller_id, env, quantity);
+	CREATE INDEX catalog_nomenclature_status ON catalog_nomenclature (seller_id, env, status);
+	CREATE INDEX catalog_nomenclature_updated ON catalog_nomenclature (seller_id, env, updated_at);
+	CREATE INDEX catalog_nomenclature_gen ON catalog_nomenclature (seller_id, env, seen_gen);
+	CREATE INDEX catalog_nomenclature_tsv ON catalog_nomenclature USING GIN (search_tsv);
+	CREATE TABLE catalog_orders (
+		id             BIGSERIAL PRIMARY KEY,
+		seller_id      BIGINT  NOT NULL,
+		env            TEXT    NOT NULL,
+		order_nr       TEXT    COLLATE "C" NOT NULL,
+		status         TEXT    COLLATE "C" NOT NULL,
+		payment_method TEXT    COLLATE "C" NOT NULL,
+		currency       TEXT    NOT NULL,
+		full_sum       BIGINT  NOT NULL,
+		delivery_price BIGINT  NOT NULL,
+		item_quantity  INTEGER NOT NULL,
+		is_confirmed   INTEGER NOT NULL,
+		created_at     BIGINT  NOT NULL,
+		updated_at     BIGINT  NOT NULL,
+		seen_gen       BIGINT  NOT NULL,
+		search         TEXT    COLLATE "C" NOT NULL,
+		UNIQUE (seller_id, env, order_nr)
+	);
+	CREATE INDEX catalog_orders_created ON catalog_orders (seller_id, env, created_at);
+	CREATE INDEX catalog_orders_search ON catalog_orders (seller_id, env, search);
+	CREATE INDEX catalog_orders_status ON catalog_orders (seller_id, env, status);
+	CREATE TABLE catalog_boxes (
+		id            BIGSERIAL PRIMARY KEY,
+		seller_id     BIGINT  NOT NULL,
+		env           TEXT    NOT NULL,
+		code          TEXT    COLLATE "C" NOT NULL,
+		status        TEXT    COLLATE "C" NOT NULL,
+		dimension     TEXT    COLLATE "C" NOT NULL,
+		item_quantity INTEGER NOT NULL,
+		created_at    BIGINT  NOT NULL,
+		updated_at    BIGINT  NOT NULL,
+		shipped_at    BIGINT,
+		seen_gen      BIGINT  NOT NULL,
+		search        TEXT    COLLATE "C" NOT NULL,
+		UNIQUE (seller_id, env, code)
+	);
+	CREATE INDEX catalog_boxes_search ON catalog_boxes (seller_id, env, search);
+	CREATE TABLE catalog_sync (
+		seller_id     BIGINT  NOT NULL,
+		env           TEXT    NOT NULL,
+		kind          TEXT    NOT NULL,
+		gen           BIGINT  NOT NULL,
+		next_page     INTEGER NOT NULL,
+		pages         INTEGER NOT NULL,
+		total         INTEGER NOT NULL,
+		running       INTEGER NOT NULL,
+		started_at    BIGINT  NOT NULL,
+		progress_at   BIGINT  NOT NULL,
+		completed_at  BIGINT  NOT NULL,
+		wait_until    BIGINT  NOT NULL,
+		waits         INTEGER NOT NULL,
+		last_error    TEXT    NOT NULL,
+		PRIMARY KEY (seller_id, env, kind)
+	);
+	CREATE TABLE catalog_copies (
+		seller_id  BIGINT  NOT NULL,
+		env        TEXT    NOT NULL,
+		used_at    BIGINT  NOT NULL,
+		revoked    INTEGER NOT NULL,
+		PRIMARY KEY (seller_id, env)
+	)`,
+	`CREATE INDEX catalog_nomenclature_status_quantity ON catalog_nomenclature (seller_id, env, status, quantity);
+	CREATE INDEX catalog_nomenclature_name ON catalog_nomenclature (seller_id, env, name);
+	CREATE INDEX catalog_nomenclature_warehouse ON catalog_nomenclature (seller_id, env, warehouse, quantity)`,
+}
+
+// splitStatements splits a migration at semicolons that end a line outside
+// a trigger body (BEGIN ... END;).
+func splitStatements(m string) []string {
+	var out []string
+	var cur strings.Builder
+	depth := 0
+	for line := range strings.Lines(m) {
+		cur.WriteString(line)
+		t := strings.TrimSpace(line)
+		if strings.HasSuffix(t, " BEGIN") {
+			depth++
+		}
+		if strings.HasSuffix(t, ";") {
+			if t == "END;" {
+				depth--
+			}
+			if depth == 0 {
+				out = append(out, strings.TrimSuffix(strings.TrimSpace(cur.String()), ";"))
+				cur.Reset()
+			}
+		}
+	}
+	if s := strings.TrimSpace(cur.String()); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	migrations := migrationsSQLite
+	if s.pg {
+		migrations = migrationsPostgres
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("catalog: migrate: %w", err)
+	}
+	defer tx.Rollback()
+	if s.pg {
+		// Two instances starting at once: the second waits here.
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7316)`); err != nil {
+			return fmt.Errorf("catalog: migrate: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL)`); err != nil {
+		return fmt.Errorf("catalog: migrate: %w", err)
+	}
+	var version int
+	err = tx.QueryRowContext(ctx, `SELECT version FROM schema_version WHERE component = 'catalog'`).Scan(&version)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("catalog: migrate: %w", err)
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("catalog: database schema version %d is newer than this program knows (%d)", version, len(migrations))
+	}
+	for i := version; i < len(migrations); i++ {
+		for _, stmt := range splitStatements(migrations[i]) {
+			if _, err := tx.ExecContext(ctx, stmt); err != nil {
+				return fmt.Errorf("catalog: migration %d: %w", i+1, err)
+			}
+		}
+	}
+	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO schema_version (component, version) VALUES ('catalog', ?)
+		ON CONFLICT (component) DO UPDATE SET version = excluded.version`), len(migrations)); err != nil {
+		return fmt.Errorf("catalog: migrate: %w", err)
+	}
+	return tx.Commit()
+}
+
+// q rewrites ? placeholders as $n for PostgreSQL (sqldb.DB.Rebind once the
+// shared layer lands). The queries of this package hold no literal '?'.
+func (s *Store) q(query string) string {
+	if !s.pg {
+		return query
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(query); i++ {
+		if query[i] == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteByte(query[i])
+	}
+	return b.String()
+}
+
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromMS(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v).UTC()
+}

@@ -1,0 +1,273 @@
+package catalog
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+)
+
+// Source reads one page of each list of one seller from the marketplace.
+type Source interface {
+	NomenclaturePage(ctx context.Context, page, limit int) (recs []apiclient.Nomenclature, pages, total int, err error)
+	OrdersPage(ctx context.Context, page, limit int) (orders []apiclient.Order, pages, total int, err error)
+	BoxesPage(ctx context.Context, page, limit int) (boxes []apiclient.ReturnBox, pages, total int, err error)
+}
+
+// AccountSource reads the lists through the API client.
+type AccountSource struct {
+	Account  *apiclient.Account
+	SellerID int64
+}
+
+// NomenclaturePage reads a page of v1.nomenclatures.list.
+func (a AccountSource) NomenclaturePage(ctx context.Context, page, limit int) ([]apiclient.Nomenclature, int, int, error) {
+	l, err := a.Account.Seller.ListNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: a.SellerID, Page: page, Limit: limit})
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return l.Nomenclatures, l.Pages, l.Total, nil
+}
+
+// OrdersPage reads a page of the B2B orders list, without items.
+func (a AccountSource) OrdersPage(ctx context.Context, page, limit int) ([]apiclient.Order, int, int, error) {
+	l, err := a.Account.B2B.ListOrders(ctx, &apiclient.ListOrdersOptions{Page: page, Limit: limit, WithoutItems: true})
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return l.Orders, l.Pages, l.Total, nil
+}
+
+// BoxesPage reads a page of the return boxes.
+func (a AccountSource) BoxesPage(ctx context.Context, page, limit int) ([]apiclient.ReturnBox, int, int, error) {
+	l, err := a.Account.ReturnBoxes.List(ctx, &apiclient.ListReturnBoxesOptions{SellerID: a.SellerID, Page: page, Limit: limit})
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	return l.Boxes, l.Pages, l.Total, nil
+}
+
+// Locker is the per-key lock shared by every instance on the database
+// (sessions.Store.Lock today, sqldb.DB.Lock once the shared layer lands).
+type Locker interface {
+	Lock(ctx context.Context, key string) (unlock func(), err error)
+}
+
+// LockKey is the per-seller key the dashboard serialises the seller's
+// marketplace calls on (mass updates take it too), so a sync never has a
+// request in flight beside another of the same seller, on any instance.
+func LockKey(sellerID int64) string { return "mass-update/" + strconv.FormatInt(sellerID, 10) }
+
+// PageLimit is the page size the sync reads: the marketplace's maximum.
+const PageLimit = 100
+
+// maxPages bounds a pass whatever the marketplace says its page count is.
+const maxPages = 100_000
+
+// Syncer fills copies from the marketplace, one page at a time under the
+// seller's lock. Each step takes the lock, reads where the pass stands
+// from the database, reads the next page, stores it with the new position
+// and releases the lock: instances syncing one seller take turns on one
+// pass (never two requests at once, never a page twice), and an instance
+// started after a crash continues from the last stored page. Only one page
+// is ever in memory.
+type Syncer struct {
+	Store *Store
+	Lock  Locker
+	// Sleep waits d out (429/503) unless ctx ends; nil = a timer. Tests
+	// replace it to see the wait recorded without waiting.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// Now is the clock; nil = time.Now.
+	Now func() time.Time
+	// PageLimit overrides the page size (0 = PageLimit, the
+	// marketplace's maximum).
+	PageLimit int
+	// MaxWait caps one wait for a 429/503 (0 = 2 minutes).
+	MaxWait time.Duration
+	// MinAge: a kind whose last full pass finished less than MinAge ago
+	// is not read again by Run (0 = always a new pass: "refresh now").
+	MinAge time.Duration
+}
+
+func (y *Syncer) now() time.Time {
+	if y.Now != nil {
+		return y.Now()
+	}
+	return time.Now()
+}
+
+func (y *Syncer) sleep(ctx context.Context, d time.Duration) error {
+	if y.Sleep != nil {
+		return y.Sleep(ctx, d)
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+// Run brings the copy of k up to date: it resumes a pass an interrupted
+// instance left running, or starts a full pass, for every kind in turn.
+// A 403 from the marketplace revokes access to the copy and ends the run
+// with an error matching apiclient.ErrForbidden.
+func (y *Syncer) Run(ctx context.Context, k Key, src Source) error {
+	// A pass another instance finishes after this point is the one asked
+	// for; it is not repeated.
+	since := y.Store.now().Truncate(time.Millisecond)
+	for _, kind := range Kinds {
+		if err := y.runKind(ctx, k, kind, src, since); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (y *Syncer) runKind(ctx context.Context, k Key, kind string, src Source, since time.Time) error {
+	gen := int64(-1)
+	for {
+		done, g, err := y.step(ctx, k, kind, gen, src, since)
+		if err != nil {
+			return err
+		}
+		if done {
+			return nil
+		}
+		gen = g
+	}
+}
+
+// Slice is how long one turn under the seller's lock may go on reading
+// pages before it lets others (a mass update, another instance) in.
+const Slice = 2 * time.Second
+
+// page is one page read, or why it could not be.
+type page struct {
+	data         any
+	pages, total int
+	n            int
+	err          error
+}
+
+// step does one turn under the lock: it begins (gen < 0) or continues the
+// pass, and reads and stores pages for up to Slice. Page N+1 is read while
+// page N is stored, so storing costs no time of the pass; still one
+// request at a time. done reports that the pass of gen is finished, by
+// this instance or another.
+func (y *Syncer) step(ctx context.Context, k Key, kind string, gen int64, src Source, since time.Time) (done bool, _ int64, err error) {
+	unlock, err := y.Lock.Lock(ctx, LockKey(k.SellerID))
+	if err != nil {
+		return false, gen, fmt.Errorf("catalog: sync lock: %w", err)
+	}
+	defer unlock()
+	var st SyncState
+	if gen < 0 {
+		var skip bool
+		if st, skip, err = y.Store.beginPass(ctx, k, kind, y.MinAge, since); err != nil || skip {
+			return skip, gen, err
+		}
+	} else {
+		states, err := y.Store.SyncStates(ctx, k)
+		if err != nil {
+			return false, gen, err
+		}
+		st = states[kind]
+		if st.Gen != gen || !st.Running {
+			return true, gen, nil // finished (or superseded) elsewhere
+		}
+	}
+	limit := PageLimit
+	if y.PageLimit > 0 {
+		limit = y.PageLimit
+	}
+	end := y.now().Add(Slice)
+	n := st.NextPage
+	p := y.readPage(ctx, k, kind, src, n, limit)
+	for {
+		if p.err != nil {
+			return false, st.Gen, p.err
+		}
+		more := p.n > 0 && n < min(p.pages, maxPages)
+		var next chan page
+		if more && y.now().Before(end) {
+			next = make(chan page, 1)
+			go func(n int) { next <- y.readPage(ctx, k, kind, src, n, limit) }(n + 1)
+		}
+		if err := y.Store.putPage(ctx, k, &st, n, p.pages, p.total, p.data); err != nil {
+			if next != nil {
+				<-next
+			}
+			return false, st.Gen, err
+		}
+		if !more {
+			return true, st.Gen, y.Store.finishPass(ctx, k, st)
+		}
+		if next == nil {
+			return false, st.Gen, nil
+		}
+		n++
+		p = <-next
+	}
+}
+
+// readPage reads page n, waiting out 429 and 503 answers (the wait is
+// recorded for the pages to show). A 403 revokes the copy.
+func (y *Syncer) readPage(ctx context.Context, k Key, kind string, src Source, n, limit int) page {
+	for {
+		var p page
+		p.data, p.pages, p.total, p.n, p.err = y.read(ctx, kind, src, n, limit)
+		var rl *apiclient.RateLimitError
+		switch {
+		case errors.As(p.err, &rl):
+			wait := rl.RetryAt.Sub(y.now())
+			wait = min(max(wait, time.Second), y.maxWait())
+			if err := y.Store.recordWait(ctx, k, kind, y.now().Add(wait)); err != nil {
+				return page{err: err}
+			}
+			if err := y.sleep(ctx, wait); err != nil {
+				return page{err: err}
+			}
+			continue
+		case errors.Is(p.err, apiclient.ErrForbidden):
+			_ = y.Store.Revoke(context.WithoutCancel(ctx), k)
+			_ = y.Store.recordError(context.WithoutCancel(ctx), k, kind, "the marketplace refused this account (403)")
+		case p.err != nil && ctx.Err() == nil:
+			_ = y.Store.recordError(context.WithoutCancel(ctx), k, kind, "reading page "+strconv.Itoa(n)+" failed")
+		}
+		return p
+	}
+}
+
+func (y *Syncer) maxWait() time.Duration {
+	if y.MaxWait > 0 {
+		return y.MaxWait
+	}
+	return 2 * time.Minute
+}
+
+// read reads one page with the client's own 429/503 retries off, so the
+// wait is the syncer's: recorded, shown and taken under the lock.
+func (y *Syncer) read(ctx context.Context, kind string, src Source, page, limit int) (data any, pages, total, n int, err error) {
+	ctx = apiclient.WithRetryBudget(ctx, 0)
+	switch kind {
+	case KindNomenclature:
+		var d []apiclient.Nomenclature
+		d, pages, total, err = src.NomenclaturePage(ctx, page, limit)
+		data, n = d, len(d)
+	case KindOrders:
+		var d []apiclient.Order
+		d, pages, total, err = src.OrdersPage(ctx, page, limit)
+		data, n = d, len(d)
+	case KindBoxes:
+		var d []apiclient.ReturnBox
+		d, pages, total, err = src.BoxesPage(ctx, page, limit)
+		data, n = d, len(d)
+	}
+	return data, pages, total, n, err
+}

@@ -1,0 +1,267 @@
+package catalog
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+)
+
+// Kinds of list the copy holds; each has its own sync state.
+const (
+	KindNomenclature = "nomenclature"
+	KindOrders       = "orders"
+	KindBoxes        = "boxes"
+)
+
+// Kinds lists the kinds in the order a sync reads them.
+var Kinds = []string{KindNomenclature, KindOrders, KindBoxes}
+
+func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	defer tx.Rollback()
+	if err := fn(tx); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	return nil
+}
+
+// putNomenclature upserts one page of records read in pass gen, in tx.
+// A pending price change is confirmed (cleared) when the read shows its
+// prices, and dropped when a read that started after it shows the
+// marketplace finished with other prices (the change was refused).
+func (s *Store) putNomenclature(ctx context.Context, tx *sql.Tx, k Key, gen int64, passStart time.Time, recs []apiclient.Nomenclature) error {
+	// One statement per page: the per-statement cost of the driver, not
+	// the rows, dominated the time of a page stored row by row.
+	for len(recs) > 0 {
+		chunk := recs[:min(len(recs), nomenclatureBatch)]
+		recs = recs[len(chunk):]
+		args := make([]any, 0, len(chunk)*18)
+		for i := range chunk {
+			r := &chunk[i]
+			name := bound(r.Name, maxNameBytes)
+			brand := bound(r.Brand, maxFieldBytes)
+			sku, ssku, bc := bound(r.MarketplaceSKU, maxFieldBytes), bound(r.SellerSKU, maxFieldBytes), bound(r.Barcode, maxFieldBytes)
+			args = append(args, k.SellerID, k.Env, bound(r.WarehouseCode, maxFieldBytes), bc, sku, bound(r.ParentSKU, maxFieldBytes), ssku,
+				name, brand, bound(r.Size, maxFieldBytes), r.Price.Kopecks(), r.SalePrice.Kopecks(), r.Quantity,
+				bound(r.Status, maxFieldBytes), bound(r.PriceUpdateStatus, maxFieldBytes), ms(r.UpdatedAt), gen,
+				searchDoc(sku, ssku, bc, name, brand))
+		}
+		if _, err := tx.ExecContext(ctx, s.q(nomenclatureUpsert(len(chunk), ms(passStart))), args...); err != nil {
+			return fmt.Errorf("catalog: store records: %w", err)
+		}
+	}
+	return nil
+}
+
+// nomenclatureBatch is the most records one statement stores (18
+// parameters each, well under SQLite's 32,766).
+const nomenclatureBatch = 100
+
+// nomenclatureUpsert is the statement storing n records read by a pass
+// that started at started (Unix ms, a number the store made, inlined).
+// A pending price change is confirmed (cleared) when the read shows its
+// prices, and dropped when a read that started after it shows the
+// marketplace finished with other prices (the change was refused).
+func nomenclatureUpsert(n int, started int64) string {
+	var b strings.Builder
+	b.WriteString(`INSERT INTO catalog_nomenclature
+		(seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, seller_sku, name, brand, size,
+		 price, sale_price, quantity, status, price_status, updated_at, seen_gen, search) VALUES `)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+	}
+	st := strconv.FormatInt(started, 10)
+	confirmed := `catalog_nomenclature.pending_price = excluded.price AND catalog_nomenclature.pending_sale = excluded.sale_price AND excluded.price_status <> 'PROCESSING'`
+	refused := `catalog_nomenclature.pending_at < ` + st + ` AND excluded.price_status <> 'PROCESSING'`
+	b.WriteString(`
+		ON CONFLICT (seller_id, env, warehouse, barcode) DO UPDATE SET
+		 marketplace_sku = excluded.marketplace_sku, parent_sku = excluded.parent_sku, seller_sku = excluded.seller_sku,
+		 name = excluded.name, brand = excluded.brand, size = excluded.size, price = excluded.price,
+		 sale_price = excluded.sale_price, quantity = excluded.quantity, status = excluded.status,
+		 price_status = excluded.price_status, updated_at = excluded.updated_at, seen_gen = excluded.seen_gen,
+		 search = excluded.search`)
+	for _, col := range []string{"pending_price", "pending_sale", "pending_at"} {
+		b.WriteString(",\n\t\t " + col + " = CASE WHEN " + confirmed + " THEN NULL WHEN " + refused + " THEN NULL ELSE catalog_nomenclature." + col + " END")
+	}
+	return b.String()
+}
+
+func (s *Store) putOrders(ctx context.Context, tx *sql.Tx, k Key, gen int64, orders []apiclient.Order) error {
+	stmt, err := tx.PrepareContext(ctx, s.q(`INSERT INTO catalog_orders
+		(seller_id, env, order_nr, status, payment_method, currency, full_sum, delivery_price, item_quantity,
+		 is_confirmed, created_at, updated_at, seen_gen, search)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (seller_id, env, order_nr) DO UPDATE SET
+		 status = excluded.status, payment_method = excluded.payment_method, currency = excluded.currency,
+		 full_sum = excluded.full_sum, delivery_price = excluded.delivery_price, item_quantity = excluded.item_quantity,
+		 is_confirmed = excluded.is_confirmed, created_at = excluded.created_at, updated_at = excluded.updated_at,
+		 seen_gen = excluded.seen_gen, search = excluded.search`))
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	defer stmt.Close()
+	for i := range orders {
+		o := &orders[i]
+		nr := bound(o.OrderNr, maxFieldBytes)
+		confirmed := 0
+		if o.IsConfirmed {
+			confirmed = 1
+		}
+		if _, err := stmt.ExecContext(ctx, k.SellerID, k.Env, nr, bound(o.Status, maxFieldBytes),
+			bound(o.PaymentMethod, maxFieldBytes), bound(o.Currency, maxFieldBytes), o.FullSum.Kopecks(),
+			o.DeliveryPrice.Kopecks(), o.ItemQuantity, confirmed, ms(o.CreatedAt), ms(o.UpdatedAt), gen,
+			strings.TrimSpace(string(appendFolded(nil, nr)))); err != nil {
+			return fmt.Errorf("catalog: store order: %w", err)
+		}
+	}
+	return nil
+}
+
+func (s *Store) putBoxes(ctx context.Context, tx *sql.Tx, k Key, gen int64, boxes []apiclient.ReturnBox) error {
+	stmt, err := tx.PrepareContext(ctx, s.q(`INSERT INTO catalog_boxes
+		(seller_id, env, code, status, dimension, item_quantity, created_at, updated_at, shipped_at, seen_gen, search)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (seller_id, env, code) DO UPDATE SET
+		 status = excluded.status, dimension = excluded.dimension, item_quantity = excluded.item_quantity,
+		 created_at = excluded.created_at, updated_at = excluded.updated_at, shipped_at = excluded.shipped_at,
+		 seen_gen = excluded.seen_gen, search = excluded.search`))
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	defer stmt.Close()
+	for i := range boxes {
+		b := &boxes[i]
+		code := bound(b.Code, maxFieldBytes)
+		var shipped any
+		if b.ShippedAt != nil {
+			shipped = ms(*b.ShippedAt)
+		}
+		if _, err := stmt.ExecContext(ctx, k.SellerID, k.Env, code, bound(b.Status, maxFieldBytes),
+			bound(b.DimensionSymbol, maxFieldBytes), b.ItemQuantity, ms(b.CreatedAt), ms(b.UpdatedAt), shipped, gen,
+			strings.TrimSpace(string(appendFolded(nil, code)))); err != nil {
+			return fmt.Errorf("catalog: store box: %w", err)
+		}
+	}
+	return nil
+}
+
+// MarkPending records price changes the marketplace accepted through the
+// dashboard: every record of each SKU shows the new prices at once, marked
+// pending until a read confirms them. Prices are in kopecks.
+func (s *Store) MarkPending(ctx context.Context, k Key, changes []PriceChange) error {
+	at := ms(s.now())
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		stmt, err := tx.PrepareContext(ctx, s.q(`UPDATE catalog_nomenclature SET pending_price = ?, pending_sale = ?, pending_at = ?
+			WHERE seller_id = ? AND env = ? AND (marketplace_sku = ? OR parent_sku = ?)`))
+		if err != nil {
+			return fmt.Errorf("catalog: %w", err)
+		}
+		defer stmt.Close()
+		for _, c := range changes {
+			if c.SKU == "" {
+				continue
+			}
+			if _, err := stmt.ExecContext(ctx, c.Price, c.SalePrice, at, k.SellerID, k.Env, c.SKU, c.SKU); err != nil {
+				return fmt.Errorf("catalog: mark pending: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// PriceChange is one accepted change: a marketplace SKU (or a product
+// card's parent SKU) and its new prices in kopecks.
+type PriceChange struct {
+	SKU              string
+	Price, SalePrice int64
+}
+
+// Forget deletes the copy of k at once: rows, sync state and use record.
+func (s *Store) Forget(ctx context.Context, k Key) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		for _, t := range []string{"catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_copies"} {
+			if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM `+t+` WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env); err != nil {
+				return fmt.Errorf("catalog: forget: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// Touch records that a session of k used the copy now.
+func (s *Store) Touch(ctx context.Context, k Key) error {
+	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 0)
+		ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at`), k.SellerID, k.Env, ms(s.now()))
+	if err != nil {
+		return fmt.Errorf("catalog: touch: %w", err)
+	}
+	return nil
+}
+
+// Grant records a login the marketplace accepted for k: the copy is used
+// now and readable again if a 403 had revoked it.
+func (s *Store) Grant(ctx context.Context, k Key) error {
+	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 0)
+		ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at, revoked = 0`), k.SellerID, k.Env, ms(s.now()))
+	if err != nil {
+		return fmt.Errorf("catalog: grant: %w", err)
+	}
+	return nil
+}
+
+// Revoke cuts access to the copy of k at once: the marketplace answered 403
+// for its credential. Reads fail with ErrRevoked until the next Grant (a
+// login the marketplace accepted).
+func (s *Store) Revoke(ctx context.Context, k Key) error {
+	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 1)
+		ON CONFLICT (seller_id, env) DO UPDATE SET revoked = 1`), k.SellerID, k.Env, ms(s.now()))
+	if err != nil {
+		return fmt.Errorf("catalog: revoke: %w", err)
+	}
+	return nil
+}
+
+// UnusedFor is how long a copy no session used is kept.
+const UnusedFor = 30 * 24 * time.Hour
+
+// DeleteUnused deletes every copy no session has used for UnusedFor and
+// returns how many it deleted.
+func (s *Store) DeleteUnused(ctx context.Context) (int, error) {
+	rows, err := s.w.QueryContext(ctx, s.q(`SELECT seller_id, env FROM catalog_copies WHERE used_at < ?`), ms(s.now().Add(-UnusedFor)))
+	if err != nil {
+		return 0, fmt.Errorf("catalog: %w", err)
+	}
+	var keys []Key
+	for rows.Next() {
+		var k Key
+		if err := rows.Scan(&k.SellerID, &k.Env); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("catalog: %w", err)
+		}
+		keys = append(keys, k)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("catalog: %w", err)
+	}
+	for _, k := range keys {
+		if err := s.Forget(ctx, k); err != nil {
+			return 0, err
+		}
+	}
+	return len(keys), nil
+}

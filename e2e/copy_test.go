@@ -1,0 +1,120 @@
+package e2e
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+)
+
+// copyComplete waits until the session's local copy is complete and no
+// sync of the instance runs.
+func copyComplete(j *journey, gen int64) {
+	j.t.Helper()
+	k := copystore.Key{SellerID: 1001, Env: "test"}
+	deadline := time.Now().Add(waitTimeout)
+	for time.Now().Before(deadline) {
+		st, err := j.app.Catalog.Store().SyncStates(context.Background(), k)
+		if err != nil {
+			j.t.Fatal(err)
+		}
+		done := !j.app.Catalog.Running(k)
+		for _, kind := range copystore.Kinds {
+			done = done && st[kind].Gen >= gen && st[kind].Complete() && !st[kind].Running
+		}
+		if done {
+			return
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	j.t.Fatalf("the copy was not complete within %s", waitTimeout)
+}
+
+// Journey 11 (issue 16): search the local copy for a product by a word of
+// its Russian name as it is typed, change its price, and see the new price
+// (pending, then confirmed) in the filtered list.
+func TestJourneyCopySearch(t *testing.T) {
+	j := newJourney(t, 11, "copy-search", testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 40}, Catalog: true})
+	j.loginDemo()
+	copyComplete(j, 1)
+	j.open("/")
+	if got := j.text("[data-testid=sync-status]"); !strings.HasPrefix(got, "As of ") {
+		t.Errorf("overview freshness %q", got)
+	}
+	j.snapshot("overview", false)
+
+	var target sandbox.Product
+	for _, p := range j.app.Sandbox.Products(1001) {
+		if strings.HasPrefix(p.Name, "Кроссовки") {
+			target = p
+			break
+		}
+	}
+	if target.MarketplaceSKU == "" {
+		t.Fatal("no Кроссовки among the fixtures")
+	}
+	j.open("/nomenclature")
+	j.markPage()
+	j.typeInto("copy-q", "крос")
+	j.until("the results of the search as typed", `location.search.includes("q=") && document.querySelectorAll("#nomenclature-table tbody tr").length > 0 && Array.from(document.querySelectorAll("#nomenclature-table tbody tr")).every(r => r.textContent.includes("Кроссовки"))`)
+	if !j.samePage() {
+		t.Error("the search reloaded the page instead of swapping the results")
+	}
+	if eval[string](j, `document.activeElement && document.activeElement.id`) != "copy-q" {
+		t.Error("the search box lost the focus while the results changed")
+	}
+	if !eval[bool](j, fmt.Sprintf(`document.querySelector("#nomenclature-table").textContent.includes(%q)`, target.MarketplaceSKU)) {
+		t.Fatalf("the search for крос does not list %s (%s)", target.MarketplaceSKU, target.Name)
+	}
+	j.snapshot("search", false)
+	j.do("phone width", chromedp.EmulateViewport(390, 844))
+	j.snapshot("search-390", false)
+	j.do("desktop width", chromedp.EmulateViewport(1366, 900))
+
+	// Change its price on the prices page.
+	j.open("/prices")
+	rows := priceRows(j)
+	idx := -1
+	for i, r := range rows {
+		if r.SKU == target.MarketplaceSKU {
+			idx = i
+		}
+	}
+	if idx < 0 {
+		t.Fatalf("%s is not on the prices page", target.MarketplaceSKU)
+	}
+	newPrice := money(t, rows[idx].Orig) + 77700
+	j.typeInto("price-"+strconv.Itoa(idx), newPrice.Decimal())
+	j.typeInto("sale-"+strconv.Itoa(idx), "\b")
+	j.typeInto("price-"+strconv.Itoa(idx), "\n")
+	j.until("the prices were sent", `document.querySelector("#flash-area .flash") || document.querySelector("[data-testid=summary]")`)
+
+	j.open("/nomenclature?q=" + "%D0%BA%D1%80%D0%BE%D1%81")
+	row := fmt.Sprintf(`Array.from(document.querySelectorAll("#nomenclature-table tbody tr")).filter(r => r.textContent.includes(%q))`, target.MarketplaceSKU)
+	shows := eval[[]string](j, row+`.map(r => r.querySelector("td.num").firstChild.textContent.trim())`)
+	if len(shows) != 3 {
+		t.Fatalf("%d rows of %s in the filtered list", len(shows), target.MarketplaceSKU)
+	}
+	for _, s := range shows {
+		if squash(s) != squash(newPrice.String()) {
+			t.Errorf("the filtered list shows %q, want the new price %q", s, newPrice.String())
+		}
+	}
+	j.press("[data-testid=sync-refresh]")
+	copyComplete(j, 2)
+	j.open("/nomenclature?q=" + "%D0%BA%D1%80%D0%BE%D1%81")
+	shows = eval[[]string](j, row+`.map(r => r.querySelector("td.num").firstChild.textContent.trim())`)
+	for _, s := range shows {
+		if squash(s) != squash(newPrice.String()) {
+			t.Errorf("after the next read the list shows %q, want %q", s, newPrice.String())
+		}
+	}
+}

@@ -1,0 +1,170 @@
+package handlers
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/labstack/echo/v4"
+	"github.com/xuri/excelize/v2"
+
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/views/format"
+)
+
+// The export of the whole filtered catalogue from the local copy (issue
+// 16): every record the URL's search and filters select, in its sort,
+// streamed from the database to the response (CSV) or through excelize's
+// StreamWriter (XLSX), never the whole catalogue in memory.
+
+var copyExportHeader = []string{"Warehouse", "Barcode", "Marketplace SKU", "Seller SKU", "Name", "Brand", "Size", "Status", "Quantity", "Price", "Sale price", "Price update status"}
+
+// copyExportRow is the export row of a record; numeric columns are 8 to 10.
+func copyExportRow(r *copystore.Record, row []string) []string {
+	price, sale, status := r.Price, r.SalePrice, r.PriceStatus
+	if r.Pending != nil {
+		price, sale, status = r.Pending.Price, r.Pending.SalePrice, "PROCESSING"
+	}
+	saleText := ""
+	if sale > 0 {
+		saleText = format.MoneyInput(sale)
+	}
+	return append(row[:0], r.Warehouse, r.Barcode, r.MarketplaceSKU, r.SellerSKU, r.Name, r.Brand, r.Size, r.Status,
+		strconv.Itoa(r.Quantity), format.MoneyInput(price), saleText, status)
+}
+
+// NomenclatureExportAll streams every record of the filtered catalogue as
+// CSV or XLSX (ext). It needs a full copy: before one exists it says so.
+func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
+	if a.deps.Catalog == nil {
+		return echo.ErrNotFound
+	}
+	ok, _, err := a.fromCopy(c)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return echo.NewHTTPError(http.StatusConflict, "The export of the whole catalogue needs the local copy, which is still being made. Try again when the overview no longer says “No full copy yet”.")
+	}
+	q := catalogQuery(c)
+	cq := q.copyQuery()
+	cq.Limit, cq.Offset = -1, 0
+	k := copyKey(c)
+	cs := a.deps.Catalog.Store()
+	// Fail before the headers go out: a bad sort or a revoked copy.
+	if _, err := cs.CountNomenclature(c.Request().Context(), k, cq); err != nil {
+		if errors.Is(err, copystore.ErrRevoked) {
+			return copyRevoked()
+		}
+		return err
+	}
+	if _, err := cs.Nomenclature(c.Request().Context(), k, copystore.Query{Sort: cq.Sort, Limit: 1}); errors.Is(err, copystore.ErrBadSort) {
+		cq.Sort = ""
+	}
+	if err := a.saveSession(c); err != nil {
+		return err
+	}
+	d := session(c).Data()
+	name := bulkjobs.FileName(ext, "nomenclature", "seller-"+strconv.FormatInt(d.SellerID, 10), d.Environment, "all")
+	h := c.Response().Header()
+	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	h.Set("Cache-Control", "no-store")
+	if ext == "xlsx" {
+		h.Set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
+	} else {
+		h.Set("Content-Type", "text/csv; charset=utf-8")
+	}
+	c.Response().WriteHeader(http.StatusOK)
+	if ext == "xlsx" {
+		err = a.streamXLSX(c, k, cq)
+	} else {
+		err = a.streamCSV(c, k, cq)
+	}
+	if err != nil {
+		// The status is out: the download ends short, and the log says why.
+		a.logger(c.Request().Context()).Warn("catalogue export stopped", "err", err)
+	}
+	return nil
+}
+
+func (a *App) streamCSV(c echo.Context, k copystore.Key, cq copystore.Query) error {
+	bw := bufio.NewWriterSize(c.Response(), 32<<10)
+	bw.WriteString("\ufeff") // Excel opens Cyrillic text correctly
+	writeLine := func(fields []string) {
+		for i, f := range fields {
+			if i > 0 {
+				bw.WriteByte(',')
+			}
+			if f == "" {
+				continue
+			}
+			if i < 8 || i == 11 {
+				f = bulkjobs.ExportText(f) // cleaned, bounded, formulas defused
+			}
+			// Every field quoted: a spreadsheet splitting on ';' still
+			// sees one cell.
+			bw.WriteByte('"')
+			bw.WriteString(strings.ReplaceAll(f, `"`, `""`))
+			bw.WriteByte('"')
+		}
+		bw.WriteString("\r\n")
+	}
+	writeLine(copyExportHeader)
+	row := make([]string, 0, len(copyExportHeader))
+	err := a.deps.Catalog.Store().EachNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
+		row = copyExportRow(r, row)
+		writeLine(row)
+		return nil
+	})
+	if ferr := bw.Flush(); err == nil {
+		err = ferr
+	}
+	return err
+}
+
+func (a *App) streamXLSX(c echo.Context, k copystore.Key, cq copystore.Query) error {
+	f := excelize.NewFile()
+	defer f.Close()
+	if err := f.SetSheetName("Sheet1", "Nomenclature"); err != nil {
+		return err
+	}
+	sw, err := f.NewStreamWriter("Nomenclature")
+	if err != nil {
+		return err
+	}
+	cells := make([]any, len(copyExportHeader))
+	for i, h := range copyExportHeader {
+		cells[i] = h
+	}
+	if err := sw.SetRow("A1", cells); err != nil {
+		return err
+	}
+	n := 1
+	row := make([]string, 0, len(copyExportHeader))
+	err = a.deps.Catalog.Store().EachNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
+		row = copyExportRow(r, row)
+		for i, v := range row {
+			cells[i] = bulkjobs.ExportText(v)
+			if i >= 8 && i <= 10 && v != "" {
+				var num float64
+				if _, err := fmt.Sscan(v, &num); err == nil {
+					cells[i] = num
+				}
+			}
+		}
+		n++
+		cell, _ := excelize.CoordinatesToCellName(1, n)
+		return sw.SetRow(cell, cells)
+	})
+	if err != nil {
+		return err
+	}
+	if err := sw.Flush(); err != nil {
+		return err
+	}
+	return f.Write(c.Response())
+}

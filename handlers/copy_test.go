@@ -1,0 +1,477 @@
+package handlers_test
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/PuerkitoBio/goquery"
+	"github.com/xuri/excelize/v2"
+
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+)
+
+// copyKey1001 is the copy LoginDemo's session reads.
+var copyKey1001 = copystore.Key{SellerID: 1001, Env: "test"}
+
+func waitUntil(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second) // a backstop, not a measurement
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: not reached in 30 s", what)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// copyDone waits until every list of the copy finished a pass of gen and
+// no sync of this instance runs.
+func copyDone(t *testing.T, app *testapp.App, gen int64) {
+	t.Helper()
+	waitUntil(t, "a full copy", func() bool {
+		st, err := app.Catalog.Store().SyncStates(context.Background(), copyKey1001)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range copystore.Kinds {
+			if st[k].Gen != gen || st[k].Running || !st[k].Complete() {
+				return false
+			}
+		}
+		return !app.Catalog.Running(copyKey1001)
+	})
+}
+
+// TestOverviewFromCopy: the login starts the sync; the overview answers
+// from what the copy holds so far, with the sync's progress, without a
+// marketplace call; once the copy is complete it shows the counts per
+// status and what needs action, each a link to the filtered list.
+func TestOverviewFromCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true})
+	release := app.Sandbox.HoldAfter(sandbox.RouteRPCList, 2) // the login's check and page 1
+	defer release()
+	b := app.Browser(t)
+	b.LoginDemo()
+	waitUntil(t, "the sync held at page 2", func() bool { return app.Sandbox.Held(sandbox.RouteRPCList) == 1 })
+
+	before := app.Sandbox.Counters()
+	p := b.Get("/")
+	if p.Status != http.StatusOK {
+		t.Fatalf("overview: %d", p.Status)
+	}
+	if got := p.Text("[data-testid=sync-status]"); !strings.Contains(got, "No full copy yet, refreshing nomenclature: page 2 of 6") {
+		t.Errorf("sync status %q", got)
+	}
+	if v, _ := p.Doc.Find("[data-testid=sync-status] progress").Attr("value"); v != "16" {
+		t.Errorf("progress %q, want 16 (1 page of 6)", v)
+	}
+	if got := p.Text("[data-testid=counts-nomenclature] h2"); got != "Nomenclature 100" {
+		t.Errorf("nomenclature so far %q, want the 100 records of page 1", got)
+	}
+	if got := totalRequests(app.Sandbox.Counters()) - totalRequests(before); got != 0 {
+		t.Errorf("the overview made %d marketplace calls", got)
+	}
+	release()
+	copyDone(t, app, 1)
+
+	before = app.Sandbox.Counters()
+	p = b.Get("/")
+	if got := totalRequests(app.Sandbox.Counters()) - totalRequests(before); got != 0 {
+		t.Errorf("the overview made %d marketplace calls", got)
+	}
+	if got := p.Text("[data-testid=sync-status]"); !strings.HasPrefix(got, "As of ") || strings.Contains(got, "refreshing") || p.Has("[data-testid=sync-status] progress") {
+		t.Errorf("sync status %q", got)
+	}
+	if got := p.Text("[data-testid=counts-nomenclature] h2"); got != "Nomenclature 600" {
+		t.Errorf("nomenclature %q", got)
+	}
+	newOrders := len(app.Sandbox.OrderNumbers(1001, "new"))
+	for _, want := range []struct{ href, count string }{
+		{"/orders?status=new", strconv.Itoa(newOrders)},
+		{"/nomenclature?status=rejected", ""},
+		{"/nomenclature?stock=0", ""},
+		{"/return-boxes?status=loading", ""},
+	} {
+		a := p.Doc.Find(`[data-testid=needs-action] a[href="` + want.href + `"]`)
+		if a.Length() != 1 {
+			t.Errorf("needs action: no link to %s", want.href)
+			continue
+		}
+		got := strings.TrimSpace(a.Parent().Find("strong").Text())
+		if n, err := strconv.Atoi(got); err != nil || n == 0 || (want.count != "" && got != want.count) {
+			t.Errorf("needs action %s: %q, want %s (not 0)", want.href, got, want.count)
+		}
+	}
+	if got := p.Doc.Find(`[data-testid=counts-orders] a[href="/orders?status=new"]`).Length(); got != 1 {
+		t.Error("orders per status are not linked")
+	}
+}
+
+// TestSyncWaitShown: a 429 during the sync is waited out, and the
+// freshness line says so while it lasts.
+func TestSyncWaitShown(t *testing.T) {
+	waiting, proceed := make(chan struct{}), make(chan struct{})
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 50}, Catalog: true,
+		CatalogSync: func(y *copystore.Syncer) {
+			y.Sleep = func(ctx context.Context, d time.Duration) error {
+				close(waiting)
+				select {
+				case <-proceed:
+					return nil
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+			}
+		}})
+	release := app.Sandbox.HoldAfter(sandbox.RouteRPCList, 1) // the login's check
+	defer release()
+	b := app.Browser(t)
+	b.LoginDemo()
+	app.Sandbox.InjectFault(sandbox.Fault{Route: sandbox.RouteRPCList, Kind: sandbox.FaultRateLimit, RetryAfter: "120"})
+	release()
+	<-waiting
+	p := b.Get("/sync/status")
+	if got := p.Text("[data-testid=sync-waiting]"); !strings.Contains(got, "The marketplace asked to slow down; the next page is read at") {
+		t.Errorf("waiting %q in %q", got, p.Text("[data-testid=sync-status]"))
+	}
+	if _, ok := p.Doc.Find("[data-testid=sync-status]").Attr("hx-get"); !ok {
+		t.Error("the running sync's status does not reload itself")
+	}
+	close(proceed)
+	copyDone(t, app, 1)
+	if p := b.Get("/sync/status"); p.Has("[data-testid=sync-waiting]") {
+		t.Errorf("still waiting after the sync: %q", p.Text("[data-testid=sync-status]"))
+	}
+}
+
+// TestSyncRefreshForgetRevoke: "refresh now" reads everything again;
+// "forget" deletes the copy at once; a revoked copy (the marketplace
+// answered 403) is not served until the next login.
+func TestSyncRefreshForgetRevoke(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 20}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	ctx := context.Background()
+	cs := app.Catalog.Store()
+
+	p := b.Post("/sync/refresh", nil)
+	if p.Status != http.StatusSeeOther {
+		t.Fatalf("refresh: %d", p.Status)
+	}
+	copyDone(t, app, 2)
+
+	if err := cs.Revoke(ctx, copyKey1001); err != nil {
+		t.Fatal(err)
+	}
+	if p := b.Get("/"); p.Status != http.StatusForbidden || strings.Contains(p.Body, "data-testid=\"counts-nomenclature\"") {
+		t.Errorf("revoked copy: %d", p.Status)
+	}
+	b.LoginDemo()
+	if p := b.Get("/"); p.Status != http.StatusOK {
+		t.Errorf("after a new login: %d", p.Status)
+	}
+	copyDone(t, app, 2)
+
+	p = b.Post("/sync/forget", nil)
+	if p.Status != http.StatusSeeOther {
+		t.Fatalf("forget: %d", p.Status)
+	}
+	if n, err := cs.CountNomenclature(ctx, copyKey1001, copystore.Query{}); err != nil || n != 0 {
+		t.Errorf("%d records after forget (%v)", n, err)
+	}
+	if st, _ := cs.SyncStates(ctx, copyKey1001); len(st) != 0 {
+		t.Errorf("sync state after forget: %v", st)
+	}
+}
+
+// TestNomenclatureFromCopy: before the first full copy the list reads the
+// marketplace; once it exists, q, sort and filters in the URL select from
+// the copy (Cyrillic prefix search included), the links keep them, and no
+// marketplace call is made.
+func TestNomenclatureFromCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true})
+	// The sync reads the return boxes last: held there, the copy is
+	// not complete.
+	release := app.Sandbox.HoldAfter(sandbox.RouteReturnBoxes, 0)
+	defer release()
+	b := app.Browser(t)
+	b.LoginDemo()
+	waitUntil(t, "the sync held at the return boxes", func() bool { return app.Sandbox.Held(sandbox.RouteReturnBoxes) == 1 })
+	before := app.Sandbox.Counters().Requests[sandbox.RouteRPCList]
+	p := b.Get("/nomenclature?q=" + url.QueryEscape("крос"))
+	if p.Status != http.StatusOK || !p.Has("[data-testid=copy-live]") || p.Doc.Find("#nomenclature-table tbody tr").Length() != 50 {
+		t.Fatalf("before the copy: %d, live note %v, %d rows", p.Status, p.Has("[data-testid=copy-live]"), p.Doc.Find("#nomenclature-table tbody tr").Length())
+	}
+	if got := app.Sandbox.Counters().Requests[sandbox.RouteRPCList] - before; got != 1 {
+		t.Errorf("the list made %d live reads before the copy existed, want 1", got)
+	}
+	release()
+	copyDone(t, app, 1)
+
+	want := map[string]bool{}
+	for _, pr := range app.Sandbox.Products(1001) {
+		if strings.Contains(strings.ToLower(pr.Name), "кроссовки") {
+			want[pr.MarketplaceSKU] = true
+		}
+	}
+	if len(want) == 0 {
+		t.Fatal("no Кроссовки in the fixtures")
+	}
+	before = app.Sandbox.Counters().Requests[sandbox.RouteRPCList]
+	p = b.Get("/nomenclature?q=" + url.QueryEscape("КРОС") + "&sort=-price&limit=20")
+	if got := app.Sandbox.Counters().Requests[sandbox.RouteRPCList] - before; got != 0 {
+		t.Errorf("the list from the copy made %d marketplace calls", got)
+	}
+	rows := p.Doc.Find("#nomenclature-table tbody tr")
+	if p.Status != http.StatusOK || rows.Length() != min(20, 3*len(want)) || p.Has("[data-testid=copy-live]") {
+		t.Fatalf("search: %d, %d rows, want %d", p.Status, rows.Length(), min(20, 3*len(want)))
+	}
+	last := int64(1 << 62)
+	rows.Each(func(_ int, r *goquery.Selection) {
+		text := r.Text()
+		found := false
+		for sku := range want {
+			found = found || strings.Contains(text, sku)
+		}
+		if !found {
+			t.Errorf("row without Кроссовки: %q", strings.Join(strings.Fields(text), " ")[:80])
+		}
+		cell := r.Find("td.num").First()
+		price := moneyCell(t, strings.TrimSuffix(cell.Text(), cell.Find("div").Text()))
+		if price > last {
+			t.Errorf("price %d after %d: not sorted descending", price, last)
+		}
+		last = price
+	})
+	if v, _ := p.Doc.Find("#copy-q").Attr("value"); v != "КРОС" {
+		t.Errorf("search box %q", v)
+	}
+	if href, _ := p.Doc.Find(".pager a").First().Attr("href"); !strings.Contains(href, "q=%D0%9A%D0%A0%D0%9E%D0%A1") || !strings.Contains(href, "sort=-price") {
+		t.Errorf("pager link %q loses the search", href)
+	}
+	if action, _ := p.Doc.Find("#nomenclature-form").Attr("action"); !strings.Contains(action, "sort=-price") {
+		t.Errorf("form action %q loses the sort", action)
+	}
+
+	// The overview's links: rejected records and zero stock.
+	p = b.Get("/nomenclature?status=rejected&limit=1000")
+	p.Doc.Find("#nomenclature-table tbody tr").Each(func(_ int, r *goquery.Selection) {
+		if v, _ := r.Find("select option[selected]").Attr("value"); v != "rejected" {
+			t.Errorf("status filter shows a %q row", v)
+		}
+	})
+	if p.Doc.Find("#nomenclature-table tbody tr").Length() == 0 {
+		t.Error("no rejected records")
+	}
+	p = b.Get("/nomenclature?stock=0&limit=1000")
+	qty := p.Doc.Find("#nomenclature-table tbody tr input[name=qty]")
+	qty.Each(func(_ int, in *goquery.Selection) {
+		if v, _ := in.Attr("value"); v != "0" {
+			t.Errorf("stock=0 shows quantity %q", v)
+		}
+	})
+	if qty.Length() == 0 {
+		t.Error("no records out of stock")
+	}
+}
+
+// moneyCell reads "1 234,50 ₽"-like text as kopecks.
+func moneyCell(t *testing.T, s string) int64 {
+	t.Helper()
+	var digits []byte
+	for _, r := range s {
+		if r >= '0' && r <= '9' {
+			digits = append(digits, byte(r))
+		}
+	}
+	n, err := strconv.ParseInt(string(digits), 10, 64)
+	if err != nil {
+		t.Fatalf("money %q", s)
+	}
+	return n
+}
+
+// TestPriceChangePendingInCopy: a price accepted through the dashboard
+// shows in the list from the copy at once, pending, and as confirmed after
+// the next read.
+func TestPriceChangePendingInCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 30}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	form := b.Get("/prices").FormValues("#prices-form")
+	sku := form["sku"][2]
+	newPrice := money(t, form["orig_price"][2]) + 12300
+	for i := range form["sku"] {
+		if i != 2 {
+			form["price"][i], form["sale"][i] = form["orig_price"][i], form["orig_sale"][i]
+		}
+	}
+	form["price"][2], form["sale"][2] = newPrice.Decimal(), ""
+	if res := b.Post("/prices", form); res.Status != http.StatusSeeOther {
+		t.Fatalf("submit: %d %q", res.Status, res.Text("[data-testid=summary]"))
+	}
+	recs, err := app.Catalog.Store().Nomenclature(context.Background(), copyKey1001, copystore.Query{Q: sku})
+	if err != nil || len(recs) != 3 {
+		t.Fatalf("%d records %v", len(recs), err)
+	}
+	for _, r := range recs {
+		if r.Pending == nil || r.Pending.Price != int64(newPrice) {
+			t.Errorf("not pending: %+v", r)
+		}
+	}
+	p := b.Get("/nomenclature?q=" + url.QueryEscape(sku))
+	if got := p.Doc.Find("#nomenclature-table tbody tr").Length(); got != 3 {
+		t.Fatalf("%d rows for %s", got, sku)
+	}
+	p.Doc.Find("#nomenclature-table tbody tr").Each(func(_ int, r *goquery.Selection) {
+		cell := r.Find("td.num").First()
+		if got := moneyCell(t, strings.TrimSuffix(cell.Text(), cell.Find("div").Text())); got != int64(newPrice) {
+			t.Errorf("list shows %d, want the accepted %d", got, int64(newPrice))
+		}
+	})
+	b.Post("/sync/refresh", nil)
+	copyDone(t, app, 2)
+	recs, _ = app.Catalog.Store().Nomenclature(context.Background(), copyKey1001, copystore.Query{Q: sku})
+	for _, r := range recs {
+		if r.Pending != nil || r.Price != int64(newPrice) {
+			t.Errorf("not confirmed after the next read: %+v", r)
+		}
+	}
+}
+
+// TestOrdersFromCopy: the orders list from the copy searches order
+// numbers by prefix in any case, keeps the status filter, sorts by sum and
+// bounds the creation date, all in the URL.
+func TestOrdersFromCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 10}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	nrs := app.Sandbox.OrderNumbers(1001, "")
+	nr := nrs[5]
+	before := totalRequests(app.Sandbox.Counters())
+	p := b.Get("/orders?q=" + url.QueryEscape(strings.ToLower(nr[:len(nr)-1])))
+	if got := totalRequests(app.Sandbox.Counters()) - before; got != 0 {
+		t.Errorf("the orders list from the copy made %d marketplace calls", got)
+	}
+	if rows := p.Doc.Find("#orders-table tbody tr"); rows.Length() < 1 || !strings.Contains(rows.Text(), nr) {
+		t.Errorf("search %q: %d rows without %s", nr[:len(nr)-1], rows.Length(), nr)
+	}
+	newOnes := app.Sandbox.OrderNumbers(1001, "new")
+	p = b.Get("/orders?status=new&sort=-sum&limit=100")
+	rows := p.Doc.Find("#orders-table tbody tr")
+	if rows.Length() != len(newOnes) {
+		t.Errorf("%d new orders, want %d", rows.Length(), len(newOnes))
+	}
+	last := int64(1 << 62)
+	rows.Each(func(_ int, r *goquery.Selection) {
+		sum := moneyCell(t, r.Find("td.num").Eq(1).Text())
+		if sum > last {
+			t.Errorf("sum %d after %d: not sorted descending", sum, last)
+		}
+		last = sum
+	})
+	if v, _ := p.Doc.Find("[data-testid=copy-search] input[name=status]").Attr("value"); v != "new" {
+		t.Errorf("the search form drops the status filter (%q)", v)
+	}
+	if href, _ := p.Doc.Find(".pager a").First().Attr("href"); p.Has(".pager a") && !strings.Contains(href, "sort=-sum") {
+		t.Errorf("pager %q loses the sort", href)
+	}
+	from, to := app.Sandbox.Now().AddDate(0, 0, -20).Format(time.DateOnly), app.Sandbox.Now().AddDate(0, 0, -10).Format(time.DateOnly)
+	p = b.Get("/orders?from=" + from + "&to=" + to + "&limit=100")
+	in := p.Doc.Find("#orders-table tbody tr")
+	if in.Length() == 0 || in.Length() >= 100 {
+		t.Errorf("%d orders created from %s to %s", in.Length(), from, to)
+	}
+	in.Each(func(_ int, r *goquery.Selection) {
+		created := strings.Fields(r.Find("td").Eq(3).Text())
+		if len(created) == 0 || created[0] < from || created[0] > to {
+			t.Errorf("a row created %v, outside %s to %s", created, from, to)
+		}
+	})
+}
+
+// TestBoxesFromCopy: return boxes from the copy: box-code search in any
+// case, the status filter and a sort, in the URL.
+func TestBoxesFromCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 10}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	code := app.Sandbox.ReturnBoxCodes(1001)[7]
+	before := totalRequests(app.Sandbox.Counters())
+	p := b.Get("/return-boxes?q=" + url.QueryEscape(strings.ToLower(code)))
+	if got := totalRequests(app.Sandbox.Counters()) - before; got != 0 {
+		t.Errorf("the boxes list from the copy made %d marketplace calls", got)
+	}
+	if rows := p.Doc.Find("#copy-results tbody tr"); rows.Length() != 1 || !strings.Contains(rows.Text(), code) {
+		t.Errorf("search %q: %d rows", code, rows.Length())
+	}
+	p = b.Get("/return-boxes?status=loading&sort=-items&limit=100")
+	rows := p.Doc.Find("#copy-results tbody tr")
+	if rows.Length() == 0 {
+		t.Fatal("no loading boxes")
+	}
+	rows.Each(func(_ int, r *goquery.Selection) {
+		if !strings.Contains(strings.ToLower(r.Text()), "loading") {
+			t.Errorf("a box not loading: %q", strings.Join(strings.Fields(r.Text()), " "))
+		}
+	})
+}
+
+// TestExportAllFromCopy: the whole filtered catalogue, not the page on
+// screen, as CSV and XLSX; the toolbar links to it with the filters.
+func TestExportAllFromCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	want := 0
+	for _, pr := range app.Sandbox.Products(1001) {
+		if strings.Contains(strings.ToLower(pr.Name), "кроссовки") {
+			want += 3
+		}
+	}
+	p := b.Get("/nomenclature?q=" + url.QueryEscape("крос") + "&sort=-price")
+	href, _ := p.Doc.Find("[data-testid=copy-export] a").First().Attr("href")
+	if !strings.HasPrefix(href, "/nomenclature/export-all.csv?") || !strings.Contains(href, "sort=-price") || !strings.Contains(href, "q=") {
+		t.Fatalf("export link %q", href)
+	}
+	csv := b.Get(href)
+	lines := strings.Split(strings.TrimSpace(csv.Body), "\r\n")
+	if csv.Status != http.StatusOK || len(lines) != want+1 || want <= 50 {
+		t.Fatalf("csv: %d, %d lines, want %d records (more than a page) and the header", csv.Status, len(lines), want)
+	}
+	for _, l := range lines[1:] {
+		if !strings.Contains(l, "Кроссовки") {
+			t.Errorf("csv row without Кроссовки: %q", l)
+		}
+	}
+	all := b.Get("/nomenclature/export-all.csv")
+	if n := strings.Count(all.Body, "\r\n"); n != 601 {
+		t.Errorf("unfiltered export: %d lines, want 600 records and the header", n)
+	}
+	x := b.Get("/nomenclature/export-all.xlsx?stock=0")
+	f, err := excelize.OpenReader(strings.NewReader(x.Body))
+	if err != nil {
+		t.Fatalf("xlsx: %d %v", x.Status, err)
+	}
+	rows, err := f.GetRows("Nomenclature")
+	if err != nil || len(rows) < 2 {
+		t.Fatalf("xlsx rows: %d %v", len(rows), err)
+	}
+	for _, r := range rows[1:] {
+		if r[8] != "0" {
+			t.Errorf("stock=0 export has quantity %q", r[8])
+		}
+	}
+}

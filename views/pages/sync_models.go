@@ -1,0 +1,80 @@
+package pages
+
+import "strconv"
+
+// SyncView is the freshness line of a page served from the local copy of
+// the catalogue (issue 16): how old the copy is and how its sync stands.
+type SyncView struct {
+	// AsOf is the clock time of the last full copy ("14:02"); "" until
+	// the first full copy exists.
+	AsOf string
+	// Running reports a sync in progress; Kind is the list it reads
+	// ("nomenclature", "orders", "return boxes"), Page the page it reads
+	// next of Pages (0 while unknown).
+	Running     bool
+	Kind        string
+	Page, Pages int
+	// Waiting says why the sync waits, e.g. "the marketplace asked to
+	// slow down (429); next page at 14:03:10".
+	Waiting string
+	// Error says why the last sync stopped, if it failed.
+	Error string
+	// Poll is the URL the line reloads itself from while a sync runs.
+	Poll string
+}
+
+// Percent is the share of the running list's pages read, 0 to 100.
+func (s SyncView) Percent() int {
+	if s.Pages <= 0 {
+		return 0
+	}
+	return min(100, max(0, (s.Page-1)*100/s.Pages))
+}
+
+// NeedsAction is what the overview asks the seller to look at today; each
+// count links to the filtered list.
+type NeedsAction struct {
+	Label, Href string
+	Count       int
+}
+
+// Line is the freshness line's text: "As of 14:02, refreshing
+// nomenclature: page 120 of 300".
+func (s SyncView) Line() string {
+	line := "No full copy yet"
+	if s.AsOf != "" {
+		line = "As of " + s.AsOf
+	}
+	if s.Running {
+		line += ", refreshing " + s.Kind
+		if s.Pages > 0 {
+			line += ": page " + strconv.Itoa(s.Page) + " of " + strconv.Itoa(s.Pages)
+		}
+	}
+	return line
+}
+
+// CopyToolbar is the search and filter form of a list served from the
+// local copy, with the copy's freshness line.
+type CopyToolbar struct {
+	// Action is the list's path; the form is a GET to it.
+	Action string
+	Sync   SyncView
+	// Live reports that the list is still read from the marketplace (no
+	// full copy yet): search and filters apply once the copy exists.
+	Live                                        bool
+	Q, Sort, Status, Warehouse, Stock, PriceMin string
+	PriceMax, Limit                             string
+	Sorts, Statuses                             []Option
+	// Placeholder is the search box's hint.
+	Placeholder string
+	// Records shows the filters of nomenclature records (warehouse, stock,
+	// price); Dates the created-date range of orders (From, To).
+	Records, Dates bool
+	From, To       string
+	// KeepStatus is the list's own status filter, kept by a search.
+	KeepStatus string
+	// ExportCSV and ExportXLSX download everything the search and filters
+	// select; "" when the list has no such export.
+	ExportCSV, ExportXLSX string
+}
