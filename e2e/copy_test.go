@@ -43,7 +43,15 @@ func copyComplete(j *journey, gen int64) {
 // (pending, then confirmed) in the filtered list.
 func TestJourneyCopySearch(t *testing.T) {
 	j := newJourney(t, 11, "copy-search", testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 40}, Catalog: true})
+	// The sync reads the return boxes last: held there, the overview
+	// shows what the copy holds so far and the sync's progress.
+	release := j.app.Sandbox.HoldAfter(sandbox.RouteReturnBoxes, 0)
+	defer release()
 	j.loginDemo()
+	j.open("/")
+	j.until("the sync's progress", `(document.querySelector("[data-testid=sync-status]")||{textContent:""}).textContent.includes("refreshing return boxes") && document.querySelector("[data-testid=sync-status] progress")`)
+	j.snapshot("overview-syncing", false)
+	release()
 	copyComplete(j, 1)
 	j.open("/")
 	if got := j.text("[data-testid=sync-status]"); !strings.HasPrefix(got, "As of ") {

@@ -113,9 +113,6 @@ func (f copyFilter) setValues(v url.Values) {
 	}
 }
 
-// active reports whether the URL asks for anything only the copy can do.
-func (f copyFilter) active() bool { return f != copyFilter{} }
-
 // query is the copy's query for list view q.
 func (q listQuery) copyQuery() copystore.Query {
 	f := q.copy

@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -10,8 +11,10 @@ import (
 	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/labstack/echo/v4"
 	"github.com/xuri/excelize/v2"
 
+	"github.com/sellerdesk/sellerdesk/apiclient"
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -473,5 +476,25 @@ func TestExportAllFromCopy(t *testing.T) {
 		if r[8] != "0" {
 			t.Errorf("stock=0 export has quantity %q", r[8])
 		}
+	}
+}
+
+// TestForbiddenRevokesCopy: a 403 from the marketplace on any page of a
+// logged-in session cuts its access to the copy at once.
+func TestForbiddenRevokesCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 10}, Catalog: true,
+		TestHook: func(echo.Context) error { return fmt.Errorf("list: %w", apiclient.ErrForbidden) }})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	if p := b.Get("/"); p.Status != http.StatusOK {
+		t.Fatalf("overview: %d", p.Status)
+	}
+	b.Get("/_test/hook")
+	if p := b.Get("/"); p.Status != http.StatusForbidden {
+		t.Errorf("overview after a 403: %d, want 403", p.Status)
+	}
+	if p := b.Get("/nomenclature?q=a"); p.Status != http.StatusForbidden {
+		t.Errorf("list after a 403: %d, want 403", p.Status)
 	}
 }
