@@ -12,6 +12,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -34,19 +35,26 @@ type backend struct {
 func eachBackend(t *testing.T, fn func(t *testing.T, b backend)) {
 	t.Run("sqlite", func(t *testing.T) {
 		path := filepath.Join(t.TempDir(), "catalog.db")
-		fn(t, newBackend(t, path, func() (sessions.Backend, error) {
-			return sessions.OpenSQLite(context.Background(), path)
-		}))
+		fn(t, newBackend(t, path, func() (sessions.Backend, error) { return openSessions(t, path) }))
 	})
 	t.Run("postgres", func(t *testing.T) {
 		url := os.Getenv(postgresEnv)
 		if url == "" {
 			t.Skip(postgresEnv + " is not set: the PostgreSQL copy is not tested (export " + postgresEnv + "=$(sessions/testdata/start-postgres.sh))")
 		}
-		fn(t, newBackend(t, url, func() (sessions.Backend, error) {
-			return sessions.OpenPostgres(context.Background(), url)
-		}))
+		fn(t, newBackend(t, url, func() (sessions.Backend, error) { return openSessions(t, url) }))
 	})
+}
+
+// openSessions opens a session backend (the per-seller lock's home) on
+// its own handle of the database at url.
+func openSessions(t *testing.T, url string) (sessions.Backend, error) {
+	db, err := sqldb.Open(context.Background(), url)
+	if err != nil {
+		return nil, err
+	}
+	t.Cleanup(func() { db.Close() })
+	return sessions.NewBackend(context.Background(), db)
 }
 
 func newBackend(t *testing.T, url string, openSessions func() (sessions.Backend, error)) backend {
