@@ -210,6 +210,11 @@ func TestCardPricesMixedResults(t *testing.T) {
 	if !res.Has("[data-testid=send-anyway]") {
 		t.Fatal("no send-anyway submit for the warned card")
 	}
+	// Enter in a field submits with the form's first button: never "send
+	// anyway".
+	if first := res.Doc.Find("#prices-form button[type=submit]").First(); first.AttrOr("value", "") != "send" {
+		t.Errorf("the form's default button is %q, want the plain submit", first.AttrOr("value", ""))
+	}
 	if got := res.Doc.Find("input[name=force_card]"); got.Length() != 1 || got.AttrOr("value", "") != held.parent {
 		t.Fatalf("force_card inputs: %d, first %q; want only %s", got.Length(), got.AttrOr("value", ""), held.parent)
 	}
