@@ -23,7 +23,9 @@ type wireTap struct {
 	mu         sync.Mutex
 	calls      []map[string]json.RawMessage
 	dropParent bool
-	next       http.RoundTripper
+	// rewrite, when set, changes the set-prices answers' bodies.
+	rewrite func([]byte) []byte
+	next    http.RoundTripper
 }
 
 var parentInError = regexp.MustCompile(`"lamodaParentSku":"[^"]*"`)
@@ -46,7 +48,7 @@ func (w *wireTap) RoundTrip(r *http.Request) (*http.Response, error) {
 	}
 	r.Body = io.NopCloser(bytes.NewReader(body))
 	resp, err := w.next.RoundTrip(r)
-	if err != nil || !w.dropParent {
+	if err != nil || (!w.dropParent && w.rewrite == nil) {
 		return resp, err
 	}
 	raw, err := io.ReadAll(resp.Body)
@@ -54,7 +56,12 @@ func (w *wireTap) RoundTrip(r *http.Request) (*http.Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw = parentInError.ReplaceAll(raw, []byte(`"lamodaParentSku":""`))
+	if w.dropParent {
+		raw = parentInError.ReplaceAll(raw, []byte(`"lamodaParentSku":""`))
+	}
+	if w.rewrite != nil {
+		raw = w.rewrite(raw)
+	}
 	resp.Body = io.NopCloser(bytes.NewReader(raw))
 	resp.ContentLength = int64(len(raw))
 	resp.Header.Del("Content-Length")
@@ -293,5 +300,31 @@ func TestCardPricesErrorBySize(t *testing.T) {
 	msg := res.Text("[data-testid=card-" + refused.parent + "] [data-testid=result]")
 	if !strings.Contains(cls, "rejected") || msg == "" {
 		t.Errorf("card %s: class %q, result %q; want the size's error beside it", refused.parent, cls, msg)
+	}
+}
+
+// TestCardPricesRestrictionNotOffered: a price-check "restriction" is shown
+// beside its card but never offered for "send anyway" (force cannot lift
+// it), and the number of promotions it names is said.
+func TestCardPricesRestrictionNotOffered(t *testing.T) {
+	tap := &wireTap{next: http.DefaultTransport, rewrite: func(b []byte) []byte {
+		b = bytes.ReplaceAll(b, []byte(`"status":"warning"`), []byte(`"status":"restriction"`))
+		return bytes.ReplaceAll(b, []byte(`"promotions":[]`), []byte(`"promotions":[{"promotion_id":7,"name":"Black Friday"}]`))
+	}}
+	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, APIOptions: func(o *apiclient.Options) {
+		o.HTTPClient = &http.Client{Transport: tap}
+	}})
+	b := app.Browser(t)
+	b.LoginDemo()
+	held := cardsOf(app.Sandbox, 1001)[0]
+	form := b.Get("/prices?limit=100").FormValues("#prices-form")
+	form["price"][0], form["sale"][0] = moneyIn(held.sizes[0].Price/3), ""
+	res := b.Post("/prices?limit=100", form)
+	note := res.Doc.Find("[data-testid=card-" + held.parent + "] [data-testid=fraud]")
+	if note.AttrOr("data-status", "") != "restriction" || !strings.Contains(note.Text(), "1 promotion concerned") {
+		t.Fatalf("restriction note: status %q, text %q", note.AttrOr("data-status", ""), note.Text())
+	}
+	if res.Has("[data-testid=send-anyway]") || res.Has("input[name=force_card]") {
+		t.Error("a restriction is offered for send anyway")
 	}
 }
