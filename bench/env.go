@@ -28,6 +28,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/app"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -63,9 +64,10 @@ type Env struct {
 	App     *handlers.App
 	URL     string // the dashboard's origin
 
-	srv  *http.Server
-	dir  string
-	done chan struct{}
+	built *app.App
+	srv   *http.Server
+	dir   string
+	done  chan struct{}
 }
 
 // Start builds and serves the pair. Close stops it.
@@ -79,33 +81,28 @@ func Start(o EnvOptions) (*Env, error) {
 	if e.dir, err = os.MkdirTemp("", "sdbench-"); err != nil {
 		return fail(err)
 	}
-	if e.Backend, err = sessions.OpenSQLite(context.Background(), filepath.Join(e.dir, "sessions.db")); err != nil {
-		return fail(err)
-	}
 	log := o.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	key := bytes.Repeat([]byte{7}, sessions.KeySize)
-	if e.Store, err = sessions.NewStore(e.Backend, sessions.Options{Keys: [][]byte{key}, Logger: log, Now: m.Sandbox.Now}); err != nil {
-		return fail(err)
-	}
 	var hc *http.Client
 	if o.Transport != nil {
 		hc = &http.Client{Transport: o.Transport, Timeout: 60 * time.Second}
 	}
-	if e.API, err = apiclient.New(apiclient.Options{
-		B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL,
-		Now: m.Sandbox.Now, Logger: log, HTTPClient: hc,
+	if e.built, err = app.New(context.Background(), app.Config{
+		Logger:      log,
+		Marketplace: app.Marketplace{B2B: m.B2BURL, B2BTest: m.B2BTestURL, Seller: m.SellerURL},
+		APIOptions: func(ao *apiclient.Options) {
+			ao.Now, ao.Logger, ao.HTTPClient, ao.UserAgent = m.Sandbox.Now, log, hc, ""
+		},
+		DatabaseURL: filepath.Join(e.dir, "sessions.db"),
+		Sessions:    sessions.Options{Keys: [][]byte{key}, Logger: log, Now: m.Sandbox.Now},
+		Dashboard:   handlers.Deps{Demo: true, DemoCredentials: demo.Credentials(), Now: m.Sandbox.Now, ChunkSize: o.ChunkSize},
 	}); err != nil {
 		return fail(err)
 	}
-	if e.App, err = handlers.New(handlers.Deps{
-		API: e.API, Sessions: e.Store, Logger: log, Demo: true, DemoCredentials: demo.Credentials(),
-		Now: m.Sandbox.Now, ChunkSize: o.ChunkSize,
-	}); err != nil {
-		return fail(err)
-	}
+	e.API, e.Store, e.Backend, e.App = e.built.API, e.built.Sessions, e.built.SessionBackend, e.built.Handler
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fail(err)
@@ -127,8 +124,8 @@ func (e *Env) Close() {
 		cancel()
 		<-e.done
 	}
-	if e.Backend != nil {
-		_ = e.Backend.Close()
+	if e.built != nil {
+		_ = e.built.Close()
 	}
 	if e.Market != nil {
 		_ = e.Market.Close()

@@ -21,6 +21,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/app"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -65,9 +66,7 @@ type ImportRig struct {
 	Rows int
 
 	market *demo.Marketplace
-	jobs   *bulkjobs.Store
-	runner *bulkjobs.Runner
-	back   sessions.Backend
+	built  *app.App
 	srv    *http.Server
 	done   chan struct{}
 	dir    string
@@ -91,36 +90,26 @@ func NewImportRig(rows int) (*ImportRig, error) {
 	}
 	ctx := context.Background()
 	db := filepath.Join(g.dir, "sellerdesk.db")
-	if g.back, err = sessions.OpenSQLite(ctx, db); err != nil {
-		return fail(err)
-	}
 	log := slog.New(slog.DiscardHandler)
-	store, err := sessions.NewStore(g.back, sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}, Logger: log, Now: m.Sandbox.Now})
-	if err != nil {
+	if g.built, err = app.New(ctx, app.Config{
+		Logger:           log,
+		Marketplace:      app.Marketplace{B2B: m.B2BURL, B2BTest: m.B2BTestURL, Seller: m.SellerURL},
+		APIOptions:       func(o *apiclient.Options) { o.Now, o.Logger, o.UserAgent = m.Sandbox.Now, log, "" },
+		DatabaseURL:      db,
+		Sessions:         sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}, Logger: log, Now: m.Sandbox.Now},
+		Jobs:             &bulkjobs.RunnerOptions{Logger: log, PreviewMaxAge: -1},
+		JobsCloseTimeout: 5 * time.Second,
+		Dashboard:        handlers.Deps{Demo: true, DemoCredentials: demo.Credentials(), Now: m.Sandbox.Now},
+	}); err != nil {
 		return fail(err)
 	}
-	api, err := apiclient.New(apiclient.Options{B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL, Now: m.Sandbox.Now, Logger: log})
-	if err != nil {
-		return fail(err)
-	}
-	if g.jobs, err = bulkjobs.Open(ctx, db); err != nil {
-		return fail(err)
-	}
-	g.runner = bulkjobs.NewRunner(g.jobs, bulkjobs.RunnerOptions{Logger: log, PreviewMaxAge: -1})
-	app, err := handlers.New(handlers.Deps{API: api, Sessions: store, Logger: log, Demo: true, DemoCredentials: demo.Credentials(),
-		Now: m.Sandbox.Now, Jobs: g.runner})
-	if err != nil {
-		return fail(err)
-	}
-	if err := g.runner.Start(ctx); err != nil {
-		return fail(err)
-	}
+	api, handler := g.built.API, g.built.Handler
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fail(err)
 	}
 	g.url = "http://" + ln.Addr().String()
-	g.srv = &http.Server{Handler: app, ReadHeaderTimeout: 10 * time.Second}
+	g.srv = &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
 	go func() { defer close(g.done); _ = g.srv.Serve(ln) }()
 
 	jar, _ := cookiejar.New(nil)
@@ -248,16 +237,8 @@ func (g *ImportRig) Close() {
 		cancel()
 		<-g.done
 	}
-	if g.runner != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		_ = g.runner.Close(ctx)
-		cancel()
-	}
-	if g.jobs != nil {
-		_ = g.jobs.Close()
-	}
-	if g.back != nil {
-		_ = g.back.Close()
+	if g.built != nil {
+		_ = g.built.Close()
 	}
 	if g.market != nil {
 		_ = g.market.Close()

@@ -1,11 +1,8 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"fmt"
-	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -17,56 +14,18 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
-	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
-	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
-// bulkDashboard is a dashboard with a bulk job runner in front of market
-// (testapp's dashboards have no job store). The journey's tab is pointed
-// at it.
+// bulkDashboard is a dashboard with a bulk job runner in front of market,
+// built by internal/app through testapp. The journey's tab is pointed at
+// it.
 func bulkDashboard(t *testing.T, m *demo.Marketplace, chunk int) (*testapp.App, *bulkjobs.Store, *apiclient.Client) {
 	t.Helper()
-	dir := t.TempDir()
-	logs := &testapp.SafeBuffer{}
-	log := slog.New(slog.NewTextHandler(logs, nil))
-	backend, err := sessions.OpenSQLite(context.Background(), filepath.Join(dir, "sellerdesk.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { backend.Close() })
-	store, err := sessions.NewStore(backend, sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}, Logger: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	api, err := apiclient.New(apiclient.Options{B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL, Now: m.Sandbox.Now, Logger: log})
-	if err != nil {
-		t.Fatal(err)
-	}
-	jobs, err := bulkjobs.Open(context.Background(), filepath.Join(dir, "sellerdesk.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	runner := bulkjobs.NewRunner(jobs, bulkjobs.RunnerOptions{Logger: log})
-	h, err := handlers.New(handlers.Deps{API: api, Sessions: store, Logger: log, Demo: true, DemoCredentials: demo.Credentials(),
-		Now: m.Sandbox.Now, ChunkSize: chunk, Jobs: runner})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := runner.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(func() {
-		srv.Close()
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		defer cancel()
-		_ = runner.Close(ctx)
-		jobs.Close()
-	})
-	return &testapp.App{Sandbox: m.Sandbox, Market: m, Handler: h, Store: store, Server: srv, URL: srv.URL, Logs: logs}, jobs, api
+	app := testapp.New(t, testapp.Options{Market: m, ChunkSize: chunk, Jobs: &bulkjobs.RunnerOptions{}})
+	return app, app.JobStore, app.API
 }
 
 // Journey 9: a 2,000-row price file with valid, unchanged, invalid,

@@ -11,11 +11,15 @@ import (
 	"net/netip"
 	"time"
 
+	gsessions "github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/static"
+	"github.com/sellerdesk/sellerdesk/views/layouts"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -59,13 +63,14 @@ type Deps struct {
 	TestHook echo.HandlerFunc
 	// Jobs runs bulk import jobs in the background (bulkjobs.Runner, over
 	// the job tables in the session database); nil leaves out the bulk
-	// import, job and history screens.
+	// import, job and history screens. Its executor is bound by whoever
+	// builds the dashboard (internal/app), from JobExecutor.
 	Jobs *bulkjobs.Runner
 }
 
 // DefaultChunkSize is the number of rows one set-prices or store request
 // carries when Deps.ChunkSize is zero.
-const DefaultChunkSize = 500
+const DefaultChunkSize = massupdate.DefaultChunkSize
 
 // App is the dashboard as an http.Handler.
 type App struct {
@@ -74,6 +79,12 @@ type App struct {
 	handler  http.Handler
 	throttle *loginThrottle
 	imports  *importGate
+	mass     *massupdate.Engine
+	// assets are the cache-busted asset URLs of every page, made once.
+	assets layouts.Assets
+	// gstore is Deps.Sessions as gorilla/sessions' Store: the session
+	// middleware obtains and saves sessions through it.
+	gstore gsessions.Store
 }
 
 // New builds the dashboard. It fails only on missing dependencies.
@@ -103,6 +114,10 @@ func New(d Deps) (*App, error) {
 		d.UpstreamTimeout = 30 * time.Second
 	}
 	a := &App{deps: d, throttle: newLoginThrottle(d.LoginLimits), imports: newImportGate(maxConcurrentImports)}
+	a.gstore = d.Sessions
+	a.assets = layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)}
+	a.mass = &massupdate.Engine{Locker: d.Sessions, ChunkSize: d.ChunkSize, RetryBudget: d.BulkRetryBudget,
+		UpstreamTimeout: d.UpstreamTimeout, StoreFailed: isSessionStoreError}
 	a.echo = a.routes()
 	a.handler = a.protect(a.echo)
 	return a, nil

@@ -5,11 +5,9 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"net/http"
 	"strconv"
 	"strings"
@@ -18,8 +16,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -224,26 +222,26 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	}
 	sess := session(c)
 	d := sess.Data()
-	catalog, err := a.fetchCatalog(a.pageContext(c), a.account(c), d.SellerID)
+	catalog, err := massupdate.FetchCatalog(a.pageContext(c), a.account(c), d.SellerID)
 	if err != nil {
 		return err
 	}
-	p := previewer{guard: a.deps.Jobs.GuardPercent(), catalog: catalog}
+	p := massupdate.Previewer{Guard: a.deps.Jobs.GuardPercent(), Catalog: catalog}
 	var items []bulkjobs.Item
-	switch { // issue 15: the lamoda profile's cards and stock (bulk_cards.go)
+	switch { // issue 15: the lamoda profile's cards and stock (massupdate/preview_cards.go)
 	case kind == "stock" && a.stockUnavailable() != "":
-		items = refuseStockItems(p.stockItems(table, m), a.stockUnavailable())
+		items = p.RefusedStockItems(table, m, a.stockUnavailable())
 	case kind == "stock":
-		items = p.stockItems(table, m)
+		items = p.StockItems(table, m)
 	case a.deps.API.PricesByCard():
-		items = p.cardPriceItems(table, m)
+		items = p.CardPriceItems(table, m)
 	default:
-		items = p.priceItems(table, m)
+		items = p.PriceItems(table, m)
 	}
 	job := &bulkjobs.Job{
 		ID: newJobID(), Kind: kind, State: bulkjobs.StatePreview,
 		ClientID: d.ClientID, DisplayName: d.DisplayName, Environment: d.Environment, SellerID: d.SellerID,
-		FileName: format.Clean(fh.Filename), GuardPercent: p.guard, ChunkSize: a.deps.ChunkSize, CreatedAt: a.deps.Now(),
+		FileName: format.Clean(fh.Filename), GuardPercent: p.Guard, ChunkSize: a.mass.Size(), CreatedAt: a.deps.Now(),
 	}
 	if len(job.FileName) > 200 {
 		job.FileName = job.FileName[:200]
@@ -266,265 +264,6 @@ func newJobID() string {
 	var b [12]byte
 	_, _ = rand.Read(b[:])
 	return hex.EncodeToString(b[:])
-}
-
-// catalog is the seller's whole catalogue, as read at one moment.
-type catalog struct {
-	bySKU map[string]apiclient.Nomenclature // first record of each product
-	byKey map[string]apiclient.Nomenclature // warehouse|barcode
-}
-
-// fetchCatalog reads every nomenclature record of the seller.
-func (a *App) fetchCatalog(ctx context.Context, acct *apiclient.Account, seller int64) (*catalog, error) {
-	cat := &catalog{bySKU: map[string]apiclient.Nomenclature{}, byKey: map[string]apiclient.Nomenclature{}}
-	for n, err := range acct.Seller.AllNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: seller, Limit: upstreamPageLimit}) {
-		if err != nil {
-			return nil, err
-		}
-		if _, ok := cat.bySKU[n.MarketplaceSKU]; !ok {
-			cat.bySKU[n.MarketplaceSKU] = n
-		}
-		cat.byKey[n.WarehouseCode+"|"+n.Barcode] = n
-	}
-	return cat, nil
-}
-
-// priceNow is a product's price as the preview saw it (kopecks).
-type priceNow struct {
-	Price int64 `json:"price"`
-	Sale  int64 `json:"sale"` // 0: no sale price
-}
-
-// stockNow is a record's stock as the preview saw it.
-type stockNow struct {
-	Quantity int    `json:"quantity"`
-	Status   string `json:"status"`
-}
-
-func currentPrice(n apiclient.Nomenclature) priceNow {
-	p := priceNow{Price: int64(n.Price)}
-	if n.SalePrice > 0 && n.SalePrice != n.Price {
-		p.Sale = int64(n.SalePrice)
-	}
-	return p
-}
-
-func (p priceNow) text() string {
-	if p.Sale > 0 {
-		return format.Money(p.Price) + " (sale " + format.Money(p.Sale) + ")"
-	}
-	return format.Money(p.Price)
-}
-
-func (s stockNow) text() string {
-	return strconv.Itoa(s.Quantity) + " pcs, " + format.StatusLabel(s.Status)
-}
-
-func mustJSON(v any) string {
-	b, _ := json.Marshal(v)
-	return string(b)
-}
-
-// previewer turns file rows into checked job rows.
-type previewer struct {
-	guard   int
-	catalog *catalog
-}
-
-// beyondGuard reports whether a change from old to new exceeds the guard.
-func (p previewer) beyondGuard(old, new int64) bool {
-	if old <= 0 || p.guard <= 0 {
-		return false
-	}
-	return math.Abs(float64(new-old))*100 > float64(p.guard)*float64(old)
-}
-
-func problemText(errs map[string]string, order ...string) string {
-	var parts []string
-	for _, k := range order {
-		if m := errs[k]; m != "" {
-			parts = append(parts, k+": "+m)
-		}
-	}
-	return strings.Join(parts, " ")
-}
-
-func (p previewer) priceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.Item {
-	items := make([]bulkjobs.Item, 0, len(t.Rows))
-	seen := map[string]int{}
-	for i, row := range t.Rows {
-		typed := map[string]string{
-			"sku":   strings.TrimSpace(m.Cell(row, "sku")),
-			"price": bulkjobs.NormalizeDecimal(m.Cell(row, "price")),
-			"sale":  bulkjobs.NormalizeDecimal(m.Cell(row, "sale")),
-			"start": bulkjobs.NormalizeDate(m.Cell(row, "start")),
-			"end":   bulkjobs.NormalizeDate(m.Cell(row, "end")),
-		}
-		it := bulkjobs.Item{Seq: i + 1, Line: t.Lines[i], Key: typed["sku"], Chunk: -1, Typed: mustJSON(typed), Flag: bulkjobs.FlagInvalid}
-		it.NewText = newPriceText(typed)
-		items = append(items, p.checkPrice(it, typed, seen))
-		if typed["sku"] != "" {
-			if _, dup := seen[typed["sku"]]; !dup {
-				seen[typed["sku"]] = t.Lines[i]
-			}
-		}
-	}
-	return items
-}
-
-func newPriceText(typed map[string]string) string {
-	s := typed["price"]
-	if typed["sale"] != "" {
-		s = strings.TrimSpace(s + " (sale " + typed["sale"] + ")")
-	}
-	if typed["start"] != "" || typed["end"] != "" {
-		s += " " + typed["start"] + "…" + typed["end"]
-	}
-	if s == "" {
-		return "—"
-	}
-	return s
-}
-
-func (p previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen map[string]int) bulkjobs.Item {
-	sku := typed["sku"]
-	switch {
-	case sku == "":
-		it.Message = "No marketplace SKU in this row."
-		return it
-	case seen[sku] > 0:
-		it.Message = fmt.Sprintf("This SKU appears again (first in row %d); only the first row counts.", seen[sku])
-		return it
-	}
-	rec, ok := p.catalog.bySKU[sku]
-	if !ok {
-		it.Message = "Unknown SKU: it is not in this seller's catalogue."
-		return it
-	}
-	cur := currentPrice(rec)
-	it.Current, it.OldText = mustJSON(cur), cur.text()
-	if typed["price"] == "" && typed["sale"] == "" && typed["start"] == "" && typed["end"] == "" {
-		it.Flag, it.Message = bulkjobs.FlagUnchanged, "No new value in this row."
-		return it
-	}
-	// Blank cells keep the current value.
-	in := priceInput{SKU: sku, Price: typed["price"], Sale: typed["sale"], Start: typed["start"], End: typed["end"]}
-	if in.Price == "" {
-		in.Price = format.MoneyInput(cur.Price)
-	}
-	if in.Sale == "" && cur.Sale > 0 {
-		// A blank sale cell keeps the running sale, unless the new price
-		// is below it: a price under the sale price ends the sale (it
-		// would be refused otherwise, and no cell could say "no sale").
-		if newPrice, err := apiclient.ParseMoney(in.Price); err != nil || int64(newPrice) >= cur.Sale {
-			in.Sale = format.MoneyInput(cur.Sale)
-		}
-	}
-	upd, errs := in.validate()
-	if errs != nil {
-		it.Message = problemText(errs, "price", "sale", "start", "end")
-		return it
-	}
-	newSale := int64(0)
-	if upd.SalePrice != nil {
-		newSale = int64(*upd.SalePrice)
-	}
-	it.Payload = mustJSON(upd)
-	if int64(upd.Price) == cur.Price && newSale == cur.Sale && in.Start == "" && in.End == "" {
-		it.Flag, it.Message = bulkjobs.FlagUnchanged, "Same as the current price: skipped."
-		return it
-	}
-	it.HasNum = true
-	if int64(upd.Price) != cur.Price || newSale == 0 {
-		it.OldNum, it.NewNum = cur.Price, int64(upd.Price)
-	} else {
-		old := cur.Sale
-		if old == 0 {
-			old = cur.Price
-		}
-		it.OldNum, it.NewNum = old, newSale
-	}
-	it.Flag = bulkjobs.FlagOK
-	if p.beyondGuard(it.OldNum, it.NewNum) {
-		it.Flag = bulkjobs.FlagGuard
-		it.Message = fmt.Sprintf("A change beyond ±%d %%: confirm it to send it.", p.guard)
-	}
-	return it
-}
-
-func (p previewer) stockItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.Item {
-	items := make([]bulkjobs.Item, 0, len(t.Rows))
-	seen := map[string]int{}
-	for i, row := range t.Rows {
-		typed := map[string]string{
-			"warehouse": strings.TrimSpace(m.Cell(row, "warehouse")),
-			"barcode":   strings.TrimSpace(m.Cell(row, "barcode")),
-			"quantity":  bulkjobs.NormalizeDecimal(m.Cell(row, "quantity")),
-			"status":    strings.ToLower(strings.TrimSpace(m.Cell(row, "status"))),
-		}
-		key := typed["warehouse"] + "|" + typed["barcode"]
-		it := bulkjobs.Item{Seq: i + 1, Line: t.Lines[i], Key: key, Chunk: -1, Typed: mustJSON(typed), Flag: bulkjobs.FlagInvalid}
-		it.NewText = strings.Trim(typed["quantity"]+" pcs, "+typed["status"], " ,")
-		if typed["quantity"] == "" {
-			it.NewText = typed["status"]
-		}
-		items = append(items, p.checkStock(it, typed, seen))
-		if _, dup := seen[key]; !dup && typed["warehouse"] != "" && typed["barcode"] != "" {
-			seen[key] = t.Lines[i]
-		}
-	}
-	return items
-}
-
-func (p previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen map[string]int) bulkjobs.Item {
-	switch {
-	case typed["warehouse"] == "" || typed["barcode"] == "":
-		it.Message = "This row needs both a warehouse and a barcode."
-		return it
-	case seen[it.Key] > 0:
-		it.Message = fmt.Sprintf("This warehouse and barcode appear again (first in row %d); only the first row counts.", seen[it.Key])
-		return it
-	}
-	rec, ok := p.catalog.byKey[it.Key]
-	if !ok {
-		it.Message = "Unknown record: this barcode is not stocked at this warehouse for this seller."
-		return it
-	}
-	cur := stockNow{Quantity: rec.Quantity, Status: rec.Status}
-	it.Current, it.OldText = mustJSON(cur), cur.text()
-	if typed["quantity"] == "" && typed["status"] == "" {
-		it.Flag, it.Message = bulkjobs.FlagUnchanged, "No new value in this row."
-		return it
-	}
-	in := stockInput{Warehouse: typed["warehouse"], Barcode: typed["barcode"], OrigQty: strconv.Itoa(cur.Quantity), OrigStatus: cur.Status,
-		Qty: typed["quantity"], Status: typed["status"]}
-	if in.Qty == "" {
-		in.Qty = in.OrigQty
-	}
-	if in.Status == "" {
-		in.Status = in.OrigStatus
-	}
-	if !in.changed() {
-		it.Flag, it.Message = bulkjobs.FlagUnchanged, "Same as the current stock: skipped."
-		return it
-	}
-	item, errs := in.validate()
-	if errs != nil {
-		it.Message = problemText(errs, "quantity", "status")
-		return it
-	}
-	it.Payload = mustJSON(item)
-	it.NewText = stockNow{Quantity: cur.Quantity, Status: in.Status}.text()
-	it.Flag = bulkjobs.FlagOK
-	if item.Quantity != nil {
-		it.NewText = stockNow{Quantity: *item.Quantity, Status: in.Status}.text()
-		it.HasNum, it.OldNum, it.NewNum = true, int64(cur.Quantity), int64(*item.Quantity)
-		if p.beyondGuard(it.OldNum, it.NewNum) {
-			it.Flag = bulkjobs.FlagGuard
-			it.Message = fmt.Sprintf("A change beyond ±%d %%: confirm it to send it.", p.guard)
-		}
-	}
-	return it
 }
 
 // ---- submit ----
@@ -560,7 +299,7 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 		return errSessionStore(err)
 	}
 	sess := session(c)
-	cat, err := a.fetchCatalog(a.pageContext(c), a.account(c), sess.Data().SellerID)
+	cat, err := massupdate.FetchCatalog(a.pageContext(c), a.account(c), sess.Data().SellerID)
 	if err != nil {
 		return err
 	}
@@ -577,7 +316,7 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 			it.State, it.Message = bulkjobs.ItemSkipped, fmt.Sprintf("Not sent: a change beyond ±%d %% that was not confirmed.", job.GuardPercent)
 			continue
 		}
-		if now, changed := currentChanged(job.Kind, *it, cat); changed {
+		if now, changed := massupdate.CurrentChanged(job.Kind, *it, cat); changed {
 			it.State = bulkjobs.ItemHeld
 			it.Message = "Changed since preview: it was " + it.OldText + " at preview and is now " + now + ". Not sent; import it again to review."
 			continue
@@ -600,29 +339,6 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 	a.deps.Jobs.Kick(job.ID)
 	a.logger(ctx).Info("bulk job submitted", "job", job.ID, "kind", job.Kind, "queued", queued, "chunks", job.Chunks)
 	return a.redirect(c, "/bulk/jobs/"+job.ID)
-}
-
-// currentChanged compares a row's current value at preview with the
-// catalogue now.
-func currentChanged(kind string, it bulkjobs.Item, cat *catalog) (string, bool) {
-	if kind == "stock" {
-		var was stockNow
-		_ = json.Unmarshal([]byte(it.Current), &was)
-		rec, ok := cat.byKey[it.Key]
-		if !ok {
-			return "gone from the catalogue", true
-		}
-		now := stockNow{Quantity: rec.Quantity, Status: rec.Status}
-		return now.text(), now != was
-	}
-	var was priceNow
-	_ = json.Unmarshal([]byte(it.Current), &was)
-	rec, ok := cat.bySKU[it.Key]
-	if !ok {
-		return "gone from the catalogue", true
-	}
-	now := currentPrice(rec)
-	return now.text(), now != was
 }
 
 var errJobNotFound = echo.NewHTTPError(http.StatusNotFound, "There is no such job.")

@@ -13,47 +13,20 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
-// registerBulkRoutes adds the bulk import, job and history screens to the
-// logged-in group, and binds the job runner to this dashboard. Without a
-// runner (Deps.Jobs nil) the screens are absent.
-func (a *App) registerBulkRoutes(g *echo.Group) {
-	if a.deps.Jobs == nil {
-		return
-	}
-	a.deps.Jobs.Bind(jobExecutor{a: a})
-	g.GET("/prices/export.csv", func(c echo.Context) error { return a.exportView(c, "prices", "csv") })
-	g.GET("/prices/export.xlsx", func(c echo.Context) error { return a.exportView(c, "prices", "xlsx") })
-	g.GET("/nomenclature/export.csv", func(c echo.Context) error { return a.exportView(c, "nomenclature", "csv") })
-	g.GET("/nomenclature/export.xlsx", func(c echo.Context) error { return a.exportView(c, "nomenclature", "xlsx") })
-	g.GET("/bulk/import", a.BulkImportForm)
-	g.POST("/bulk/import", a.BulkImportUpload)
-	g.GET("/bulk/jobs/:id", a.BulkJobPage)
-	g.GET("/bulk/jobs/:id/progress", a.BulkJobProgress)
-	g.POST("/bulk/jobs/:id/submit", a.BulkJobSubmit)
-	g.POST("/bulk/jobs/:id/cancel", a.BulkJobCancel)
-	g.POST("/bulk/jobs/:id/retry", a.BulkJobRetry)
-	g.POST("/bulk/jobs/:id/readback", a.BulkJobReadBack)
-	g.GET("/bulk/jobs/:id/errors.csv", a.BulkJobErrorsCSV)
-	g.GET("/bulk/jobs/:id/export.csv", a.BulkJobExportCSV)
-	g.GET("/history", a.HistoryList)
-	g.GET("/history/export.csv", a.HistoryExportCSV)
-	g.POST("/history/:id/delete", a.HistoryDelete)
-}
-
 // ---- the executor: the runner's hands on the marketplace ----
 
-// jobExecutor sends a job's chunks with the credentials of the session
-// that submitted it, read from the session store at every chunk: the user
-// may have navigated away, and a logout stops the job.
-type jobExecutor struct{ a *App }
-
-func (e jobExecutor) account(ctx context.Context, job bulkjobs.Job) (*apiclient.Account, error) {
-	d, err := e.a.deps.Sessions.LoadData(ctx, job.SessionRef)
+// JobAccount is the marketplace account a bulk job sends with: the
+// credentials of the session that submitted it, read from the session
+// store at every chunk (the user may have navigated away, and a logout
+// stops the job). It is massupdate.Accounts for the job executor.
+func (a *App) JobAccount(ctx context.Context, job bulkjobs.Job) (*apiclient.Account, error) {
+	d, err := a.deps.Sessions.LoadData(ctx, job.SessionRef)
 	if errors.Is(err, sessions.ErrNotFound) {
 		return nil, bulkjobs.ErrLoggedOut
 	}
@@ -64,179 +37,15 @@ func (e jobExecutor) account(ctx context.Context, job bulkjobs.Job) (*apiclient.
 		return nil, bulkjobs.ErrLoggedOut
 	}
 	creds := apiclient.Credentials{ClientID: d.ClientID, ClientSecret: d.ClientSecret, Environment: apiclient.Environment(d.Environment)}
-	return e.a.deps.API.Account(creds, sessionTokens{store: e.a.deps.Sessions, id: job.SessionRef}), nil
+	return a.deps.API.Account(creds, sessionTokens{store: a.deps.Sessions, id: job.SessionRef}), nil
 }
 
-// Send sends one chunk under the seller's mass-update lock (one request in
-// flight per seller, shared with the prices and nomenclature forms).
-func (e jobExecutor) Send(ctx context.Context, job bulkjobs.Job, items []bulkjobs.Item, wait func(time.Time, int)) ([]bulkjobs.Result, error) {
-	acct, err := e.account(ctx, job)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := e.a.deps.Sessions.Lock(ctx, "mass-update/"+strconv.FormatInt(job.SellerID, 10))
-	if err != nil {
-		return nil, &bulkjobs.RetryLater{At: time.Now().Add(2 * time.Second)}
-	}
-	defer unlock()
-	ctx = apiclient.WithRetryBudget(ctx, e.a.deps.BulkRetryBudget)
-	ctx = apiclient.WithRetryObserver(ctx, func(ev apiclient.RetryEvent) { wait(time.Now().Add(ev.Wait), ev.Status) })
-	seqOf := make(map[string]int, len(items))
-	for _, it := range items {
-		seqOf[it.Key] = it.Seq
-	}
-	var res *apiclient.UpdateResult
-	keyOfError := priceErrorKey
-	if job.Kind == "stock" {
-		keyOfError = stockErrorKey
-		req := &apiclient.StoreRequest{SellerID: job.SellerID}
-		for _, it := range items {
-			var si apiclient.StoreItem
-			if err := json.Unmarshal([]byte(it.Payload), &si); err != nil {
-				return nil, &bulkjobs.StopError{Message: "a stored row could not be read"}
-			}
-			req.Items = append(req.Items, si)
-		}
-		res, err = acct.Seller.StoreNomenclatures(ctx, req)
-	} else if e.a.deps.API.PricesByCard() { // issue 15: one item per card (bulk_cards.go)
-		var req *apiclient.SetPricesRequest
-		if req, keyOfError, err = cardPricesRequest(job.SellerID, items); err != nil {
-			return nil, &bulkjobs.StopError{Message: err.Error()}
-		}
-		res, err = acct.Seller.SetPrices(ctx, req)
-	} else {
-		req := &apiclient.SetPricesRequest{}
-		for _, it := range items {
-			var pu apiclient.PriceUpdate
-			if err := json.Unmarshal([]byte(it.Payload), &pu); err != nil {
-				return nil, &bulkjobs.StopError{Message: "a stored row could not be read"}
-			}
-			req.Prices = append(req.Prices, pu)
-		}
-		res, err = acct.Seller.SetPrices(ctx, req)
-	}
-	if err != nil {
-		return nil, jobError(err)
-	}
-	rejected := map[int][]string{}
-	for _, ie := range res.Errors {
-		seq, ok := seqOf[keyOfError(ie)]
-		if !ok && job.Kind == "stock" {
-			seq, ok = seqOf[ie.WarehouseCode+"|"+ie.Barcode]
-		}
-		if !ok {
-			continue
-		}
-		msgs := ie.Messages
-		if len(msgs) == 0 {
-			msgs = []string{fmt.Sprintf("Rejected by the marketplace (code %d).", ie.Code)}
-		}
-		rejected[seq] = append(rejected[seq], msgs...)
-	}
-	out := make([]bulkjobs.Result, 0, len(items))
-	for _, it := range items {
-		if msgs, ok := rejected[it.Seq]; ok {
-			msg := ""
-			for i, m := range msgs {
-				if i > 0 {
-					msg += " "
-				}
-				msg += format.Clean(m)
-			}
-			out = append(out, bulkjobs.Result{Seq: it.Seq, State: bulkjobs.ItemRejected, Message: msg})
-			continue
-		}
-		out = append(out, bulkjobs.Result{Seq: it.Seq, State: bulkjobs.ItemAccepted})
-	}
-	return out, nil
-}
-
-// jobError maps a failed chunk to what the runner does next.
-func jobError(err error) error {
-	var rl *apiclient.RateLimitError
-	var ss *sessionStoreError
-	switch {
-	case errors.As(err, &rl):
-		status := http.StatusTooManyRequests
-		if errors.Is(err, apiclient.ErrUnavailable) {
-			status = http.StatusServiceUnavailable
-		}
-		at := rl.RetryAt
-		if time.Until(at) < time.Second {
-			at = time.Now().Add(time.Second)
-		}
-		return &bulkjobs.RetryLater{At: at, Status: status}
-	case errors.Is(err, apiclient.ErrRateLimited), errors.Is(err, apiclient.ErrUnavailable), errors.As(err, &ss):
-		return &bulkjobs.RetryLater{At: time.Now().Add(5 * time.Second), Status: http.StatusServiceUnavailable}
-	case errors.Is(err, apiclient.ErrOutcomeUnknown):
-		return bulkjobs.ErrOutcomeUnknown
-	case errors.Is(err, apiclient.ErrUnauthorized):
-		return &bulkjobs.StopError{Message: "the marketplace no longer accepts the saved credentials; log in again and retry the unsent rows."}
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return err
-	}
-	return &bulkjobs.StopError{Message: stopReason(err) + "."}
-}
-
-// ReadBack re-reads the seller's catalogue and compares each sent row with
-// what the marketplace shows now.
-func (e jobExecutor) ReadBack(ctx context.Context, job bulkjobs.Job, items []bulkjobs.Item) ([]bulkjobs.Result, error) {
-	acct, err := e.account(ctx, job)
-	if err != nil {
-		return nil, err
-	}
-	ctx = apiclient.WithRetryBudget(ctx, e.a.deps.BulkRetryBudget)
-	cat, err := e.a.fetchCatalog(ctx, acct, job.SellerID)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]bulkjobs.Result, 0, len(items))
-	for _, it := range items {
-		res := readBackOne(job.Kind, it, cat)
-		_, changed := currentChanged(job.Kind, it, cat)
-		res.Unchanged = !changed
-		out = append(out, res)
-	}
-	return out, nil
-}
-
-func readBackOne(kind string, it bulkjobs.Item, cat *catalog) bulkjobs.Result {
-	res := bulkjobs.Result{Seq: it.Seq}
-	if kind == "stock" {
-		var sent apiclient.StoreItem
-		_ = json.Unmarshal([]byte(it.Payload), &sent)
-		rec, ok := cat.byKey[it.Key]
-		if !ok {
-			res.State, res.Message = bulkjobs.ReadMissing, "no longer in the catalogue"
-			return res
-		}
-		now := stockNow{Quantity: rec.Quantity, Status: rec.Status}
-		res.Message = now.text()
-		same := (sent.Quantity == nil || *sent.Quantity == rec.Quantity) && (sent.Status == "" || sent.Status == rec.Status)
-		res.State = bulkjobs.ReadConfirmed
-		if !same {
-			res.State = bulkjobs.ReadDifferent
-		}
-		return res
-	}
-	var sent apiclient.PriceUpdate
-	_ = json.Unmarshal([]byte(it.Payload), &sent)
-	rec, ok := cat.bySKU[it.Key]
-	if !ok {
-		res.State, res.Message = bulkjobs.ReadMissing, "no longer in the catalogue"
-		return res
-	}
-	now := currentPrice(rec)
-	res.Message = now.text()
-	switch {
-	case rec.PriceUpdateStatus == "PROCESSING":
-		res.State, res.Message = bulkjobs.ReadProcessing, "still processing at the marketplace (shows "+now.text()+")"
-	case rec.Price == sent.Price && (sent.SalePrice == nil || rec.SalePrice == *sent.SalePrice):
-		res.State = bulkjobs.ReadConfirmed
-	default:
-		res.State = bulkjobs.ReadDifferent
-	}
-	return res
+// JobExecutor is what the bulk job runner runs: the same engine (chunk
+// size, per-seller lock, retry budget) as the forms, with the submitting
+// session's account. internal/app binds it to the runner.
+func (a *App) JobExecutor() *massupdate.Executor {
+	return &massupdate.Executor{Engine: a.mass, Accounts: a.JobAccount,
+		PricesByCard: a.deps.API.PricesByCard()} // issue 15: the lamoda profile's card kind
 }
 
 // ---- job page, progress, actions ----
@@ -334,21 +143,26 @@ func (a *App) BulkJobRetry(c echo.Context) error {
 	}
 	sess := session(c)
 	d := sess.Data()
-	cat, err := a.fetchCatalog(a.pageContext(c), a.account(c), d.SellerID)
+	cat, err := massupdate.FetchCatalog(a.pageContext(c), a.account(c), d.SellerID)
 	if err != nil {
 		return err
 	}
-	p := previewer{guard: a.deps.Jobs.GuardPercent(), catalog: cat}
+	p := massupdate.Previewer{Guard: a.deps.Jobs.GuardPercent(), Catalog: cat}
 	var rows []bulkjobs.Item
-	if job.Kind == "stock" {
-		rows = p.stockItems(t, m)
-	} else {
-		rows = p.priceItems(t, m)
+	switch { // issue 15: as the import previews them (bulk_import.go)
+	case job.Kind == "stock" && a.stockUnavailable() != "":
+		rows = p.RefusedStockItems(t, m, a.stockUnavailable())
+	case job.Kind == "stock":
+		rows = p.StockItems(t, m)
+	case a.deps.API.PricesByCard():
+		rows = p.CardPriceItems(t, m)
+	default:
+		rows = p.PriceItems(t, m)
 	}
 	retry := &bulkjobs.Job{
 		ID: newJobID(), Kind: job.Kind, State: bulkjobs.StatePreview, ClientID: d.ClientID, DisplayName: d.DisplayName,
 		Environment: d.Environment, SellerID: d.SellerID, FileName: job.FileName, ParentID: job.ID,
-		GuardPercent: p.guard, ChunkSize: a.deps.ChunkSize, CreatedAt: a.deps.Now(),
+		GuardPercent: p.Guard, ChunkSize: a.mass.Size(), CreatedAt: a.deps.Now(),
 	}
 	if err := a.deps.Jobs.Store().CreateJob(ctx, retry, rows); err != nil {
 		return errSessionStore(err)

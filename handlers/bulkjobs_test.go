@@ -23,7 +23,9 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/app"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -42,35 +44,29 @@ type bulkEnv struct {
 	srv     *httptest.Server
 	current atomic.Pointer[handlers.App]
 	app     *testapp.App
+	built   *app.App
 	runner  *bulkjobs.Runner
 	jobs    *bulkjobs.Store
 	opts    bulkjobs.RunnerOptions
 	chunk   int
-	budget  time.Duration // Deps.BulkRetryBudget; 0 = the default
+	budget  time.Duration     // Deps.BulkRetryBudget; 0 = the default
+	profile apiclient.Profile // issue 15: the sandbox's profile
 	logs    *testapp.SafeBuffer
 }
 
 func newBulkEnv(t *testing.T, sbOpts sandbox.Options, chunk int, ropts bulkjobs.RunnerOptions) *bulkEnv {
 	t.Helper()
-	e := &bulkEnv{t: t, dbPath: filepath.Join(t.TempDir(), "sellerdesk.db"), chunk: chunk, opts: ropts, logs: &testapp.SafeBuffer{}}
+	e := &bulkEnv{t: t, dbPath: filepath.Join(t.TempDir(), "sellerdesk.db"), chunk: chunk, opts: ropts, logs: &testapp.SafeBuffer{},
+		profile: apiclient.Profile(sbOpts.Profile)}
 	m, err := demo.Start(sandbox.New(sbOpts))
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = m.Close() })
 	e.market, e.sb = m, m.Sandbox
-	backend, err := sessions.OpenSQLite(context.Background(), e.dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { backend.Close() })
 	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	e.store, err = sessions.NewStore(backend, sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}, Logger: log})
-	if err != nil {
-		t.Fatal(err)
-	}
 	e.api, err = apiclient.New(apiclient.Options{B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL, Now: e.sb.Now, Logger: log,
-		Profile: apiclient.Profile(sbOpts.Profile)}) // issue 15: the sandbox's profile
+		Profile: e.profile})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,43 +79,45 @@ func newBulkEnv(t *testing.T, sbOpts sandbox.Options, chunk int, ropts bulkjobs.
 	return e
 }
 
-// start opens the job store and runner and builds a dashboard on them, as
+// start builds a dashboard on the database through internal/app, as
 // cmd/web does at start-up.
 func (e *bulkEnv) start() {
 	t := e.t
 	t.Helper()
-	js, err := bulkjobs.Open(context.Background(), e.dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
 	opts := e.opts
 	opts.Logger = slog.New(slog.NewTextHandler(e.logs, nil))
-	r := bulkjobs.NewRunner(js, opts)
-	h, err := handlers.New(handlers.Deps{API: e.api, Sessions: e.store, Demo: true, DemoCredentials: demo.Credentials(), Now: e.sb.Now,
-		ChunkSize: e.chunk, BulkRetryBudget: e.budget, Jobs: r, Logger: slog.New(slog.NewTextHandler(e.logs, nil))})
+	a, err := app.New(context.Background(), app.Config{
+		Logger:      slog.New(slog.NewTextHandler(e.logs, nil)),
+		Marketplace: app.Marketplace{B2B: e.market.B2BURL, B2BTest: e.market.B2BTestURL, Seller: e.market.SellerURL},
+		Profile:     e.profile, // issue 15: the sandbox's profile
+		APIOptions:  func(o *apiclient.Options) { o.Now = e.sb.Now },
+		DatabaseURL: e.dbPath,
+		Sessions: sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)},
+			Logger: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))},
+		Jobs:             &opts,
+		JobsCloseTimeout: 10 * time.Second,
+		Dashboard: handlers.Deps{Demo: true, DemoCredentials: demo.Credentials(), Now: e.sb.Now,
+			ChunkSize: e.chunk, BulkRetryBudget: e.budget},
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	e.current.Store(h)
-	e.runner, e.jobs = r, js
-	e.app = &testapp.App{Sandbox: e.sb, Market: e.market, Handler: h, Store: e.store, Server: e.srv, URL: e.srv.URL, Logs: e.logs}
+	e.built = a
+	e.current.Store(a.Handler)
+	e.store, e.runner, e.jobs = a.Sessions, a.Jobs, a.JobStore
+	e.app = &testapp.App{Sandbox: e.sb, Market: e.market, Handler: a.Handler, Store: a.Sessions, Server: e.srv, URL: e.srv.URL, Logs: e.logs}
 }
 
-// stop shuts the runner down gracefully (the chunk in flight finishes).
+// stop shuts the dashboard down gracefully (the chunk in flight finishes)
+// and closes its database.
 func (e *bulkEnv) stop() {
-	if e.runner == nil {
+	if e.built == nil {
 		return
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-	defer cancel()
-	if err := e.runner.Close(ctx); err != nil {
-		e.t.Errorf("runner close: %v", err)
+	if err := e.built.Close(); err != nil {
+		e.t.Errorf("closing the dashboard: %v", err)
 	}
-	e.jobs.Close()
-	e.runner = nil
+	e.built, e.runner = nil, nil
 }
 
 func (e *bulkEnv) browser() *testapp.Browser {
@@ -443,12 +441,16 @@ func TestBulkJobResumesAfterRestart(t *testing.T) {
 	}
 	waitJob(t, e, id, "three chunks", func(j bulkjobs.Job) bool { return j.NextChunk >= 3 })
 	e.stop() // the dashboard goes down mid-job; the chunk in flight completes
-	mid, err := bulkjobs.Open(context.Background(), e.dbPath)
+	midDB, err := sqldb.Open(context.Background(), e.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mid, err := bulkjobs.NewStore(context.Background(), midDB)
 	if err != nil {
 		t.Fatal(err)
 	}
 	j, _ := mid.Job(context.Background(), id)
-	mid.Close()
+	midDB.Close()
 	sent := e.sb.Counters().Requests[sandbox.RouteRPCSetPrices]
 	if j.NextChunk >= 10 || j.NextChunk != sent || j.Counts.Accepted != sent*10 {
 		t.Fatalf("after stop: next chunk %d, %d requests, %d accepted", j.NextChunk, sent, j.Counts.Accepted)
@@ -576,8 +578,7 @@ func TestBulkJobCrashWithChunkInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.jobs.Close()
-	e.runner = nil
+	e.stop() // the rest of the crash: the database closes
 	release()
 
 	// Meanwhile: a colleague sets another price on one product of the

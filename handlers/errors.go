@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -26,6 +27,23 @@ func (e *sessionStoreError) Error() string { return "session store: " + e.err.Er
 func (e *sessionStoreError) Unwrap() error { return e.err }
 
 func errSessionStore(err error) error { return &sessionStoreError{err: err} }
+
+// isSessionStoreError reports a failure of the session database met while
+// sending a mass update (the token store behind the account).
+func isSessionStoreError(err error) bool {
+	var ss *sessionStoreError
+	return errors.As(err, &ss)
+}
+
+// massUpdateError maps a mass update's error: the per-seller lock failing
+// is the session database failing.
+func massUpdateError(err error) error {
+	var le *massupdate.LockError
+	if errors.As(err, &le) {
+		return errSessionStore(le.Err)
+	}
+	return err
+}
 
 // handleError is the one place errors become answers: a page for full
 // requests, a fragment in the flash area for htmx, a redirect to the login
@@ -195,7 +213,7 @@ func (a *App) credentialsRejected(c echo.Context) error {
 	sess.Data().ClientSecret = ""
 	back := r.URL.RequestURI()
 	if r.Method == http.MethodPost {
-		if form, ok := draftForms[r.URL.Path]; ok && r.PostForm != nil {
+		if form := draftForm(c); form != "" && r.PostForm != nil {
 			sess.SetDraft(form, changedRowsOnly(form, r.PostForm))
 		}
 		if r.URL.Path == "/orders/resend" {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/components"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -16,7 +17,7 @@ import (
 // marketplace still render, these only drive filters and selects.
 var (
 	orderStatuses        = []string{"new", "confirmed", "to_delivery", "delivered", "canceled", "returned"}
-	nomenclatureStatuses = []string{"online", "in_moderation", "rejected", "disabled"}
+	nomenclatureStatuses = massupdate.Statuses
 	boxStatuses          = []string{"in_progress", "accepted", "loading", "shipped"}
 )
 

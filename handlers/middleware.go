@@ -120,10 +120,20 @@ func setSecurityHeaders(h http.Header) {
 const cleanupKey = "cleanup"
 
 // boundUpstream bounds the marketplace calls of a request by
-// Deps.UpstreamTimeout. Mass updates are bounded per chunk instead (see
-// sendChunks), and their page reload by pageContext; the cancel functions
-// of such inner bounds run when the request ends.
+// Deps.UpstreamTimeout. The cancel functions of inner bounds (see
+// boundedContext) run when the request ends.
 func (a *App) boundUpstream(next echo.HandlerFunc) echo.HandlerFunc {
+	return a.upstreamBudget(next, true)
+}
+
+// boundPerChunk is boundUpstream for the mass-update forms: they are
+// bounded per chunk instead (see massupdate.Send), and their page reload by
+// pageContext.
+func (a *App) boundPerChunk(next echo.HandlerFunc) echo.HandlerFunc {
+	return a.upstreamBudget(next, false)
+}
+
+func (a *App) upstreamBudget(next echo.HandlerFunc, bound bool) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		var cleanup []func()
 		c.Set(cleanupKey, &cleanup)
@@ -132,12 +142,11 @@ func (a *App) boundUpstream(next echo.HandlerFunc) echo.HandlerFunc {
 				f()
 			}
 		}()
-		r := c.Request()
-		orig := r.Context()
-		if _, bulk := draftForms[r.URL.Path]; !(bulk && r.Method == http.MethodPost) {
+		orig := c.Request().Context()
+		if bound {
 			ctx, cancel := context.WithTimeout(orig, a.deps.UpstreamTimeout)
 			defer cancel()
-			c.SetRequest(r.WithContext(ctx))
+			c.SetRequest(c.Request().WithContext(ctx))
 		}
 		err := next(c)
 		// The error page is rendered after this returns, and must not
@@ -153,6 +162,9 @@ func boundedContext(c echo.Context, ctx context.Context, d time.Duration) contex
 	list, ok := c.Get(cleanupKey).(*[]func())
 	if !ok {
 		return ctx // outside boundUpstream (not a page route): nothing to bound
+	}
+	if dl, ok := ctx.Deadline(); ok && time.Until(dl) <= d {
+		return ctx // already bounded at least as tightly (a page route's own budget)
 	}
 	ctx, cancel := context.WithTimeout(ctx, d)
 	*list = append(*list, cancel)

@@ -6,15 +6,14 @@ package handlers
 // placed beside its card, and the marketplace's price-check findings shown,
 // with "send anyway" (force) only as a separate, deliberate submit.
 //
-// PricesList and PricesSubmit (catalog.go) dispatch here; nothing else of
-// the per-SKU page is shared but the form's columns (bindPriceInputs,
-// priceInput.validate) and the list call (fetchCatalogPage).
+// PricesList and PricesSubmit (prices.go) dispatch here. The rows are
+// checked (massupdate.CheckCards) and sent (massupdate.Send with
+// massupdate.Cards) by the one engine; this file keeps the HTTP and the
+// view: the form's columns are the per-SKU page's (massupdate.PriceInput)
+// and the list call is fetchCatalogPage.
 
 import (
-	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"net/http"
 	"slices"
 	"strconv"
@@ -22,126 +21,16 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
-
-// cardReport accounts for every submitted card exactly once, and keeps the
-// marketplace's price-check findings by card.
-type cardReport struct {
-	bulkReport
-	// fraud holds the price-check findings by card (never dropped).
-	fraud map[string][]apiclient.FraudValidation
-}
-
-// cardBatch is one set-prices request: its cards and whether the user
-// confirmed them (force).
-type cardBatch struct {
-	items []apiclient.PriceUpdate
-	force bool
-}
-
-// cardErrorKey places an item error: by the card it names, else by the
-// size (lamodaSku) it names, marked so the view maps it to its card.
-func cardErrorKey(e apiclient.ItemError) string {
-	if e.ParentSKU != "" {
-		return e.ParentSKU
-	}
-	return skuKeyPrefix + e.MarketplaceSKU
-}
-
-// skuKeyPrefix marks an unmatched error key that is a size's SKU, not a
-// card.
-const skuKeyPrefix = "sku:"
-
-// sendCards sends the cards' updates, the unconfirmed first and the
-// confirmed (force) after, in chunks, one mass-update request at a time for
-// the seller (the same lock as every mass update), and accounts for every
-// card: accepted, rejected with the marketplace's messages, not sent, or
-// sent without an answer.
-func (a *App) sendCards(ctx context.Context, acct *apiclient.Account, seller int64, batches []cardBatch) (*cardReport, error) {
-	rep := &cardReport{bulkReport: bulkReport{outcomes: map[string]outcome{}}}
-	unlock, err := a.deps.Sessions.Lock(ctx, "mass-update/"+strconv.FormatInt(seller, 10))
-	if err != nil {
-		return nil, errSessionStore(err)
-	}
-	defer unlock()
-	ctx = apiclient.WithRetryBudget(ctx, a.deps.BulkRetryBudget)
-	size := max(a.deps.ChunkSize, 1)
-	var chunks []cardBatch
-	for _, b := range batches {
-		for start := 0; start < len(b.items); start += size {
-			chunks = append(chunks, cardBatch{items: b.items[start:min(start+size, len(b.items))], force: b.force})
-		}
-	}
-	for n, ch := range chunks {
-		cctx, cancel := context.WithTimeout(ctx, a.deps.UpstreamTimeout+a.deps.BulkRetryBudget)
-		res, err := acct.Seller.SetPrices(cctx, &apiclient.SetPricesRequest{Prices: ch.items, SellerID: seller, Force: ch.force})
-		cancel()
-		if err != nil {
-			var ss *sessionStoreError
-			if n == 0 && (errors.Is(err, apiclient.ErrUnauthorized) || errors.As(err, &ss)) {
-				return nil, err
-			}
-			rep.stopped = err
-			rest := chunks[n:]
-			if errors.Is(err, apiclient.ErrOutcomeUnknown) {
-				for _, u := range ch.items {
-					rep.outcomes[u.ParentSKU] = outcome{state: "unknown"}
-					rep.unknown++
-				}
-				rest = chunks[n+1:]
-			}
-			for _, r := range rest {
-				for _, u := range r.items {
-					rep.outcomes[u.ParentSKU] = outcome{state: "unsent"}
-					rep.unsent++
-				}
-			}
-			return rep, nil
-		}
-		rejected := map[string][]string{}
-		for _, ie := range res.Errors {
-			msgs := ie.Messages
-			if len(msgs) == 0 {
-				msgs = []string{fmt.Sprintf("Rejected by the marketplace (code %d).", ie.Code)}
-			}
-			k := cardErrorKey(ie)
-			rejected[k] = append(rejected[k], msgs...)
-		}
-		for _, f := range res.FraudValidations {
-			if rep.fraud == nil {
-				rep.fraud = map[string][]apiclient.FraudValidation{}
-			}
-			if len(rep.fraud[f.ParentSKU]) < 8 { // bounded: a card has a few findings at most
-				rep.fraud[f.ParentSKU] = append(rep.fraud[f.ParentSKU], f)
-			}
-		}
-		for _, u := range ch.items {
-			if msgs, ok := rejected[u.ParentSKU]; ok {
-				rep.outcomes[u.ParentSKU] = outcome{state: "rejected", messages: msgs}
-				rep.rejected++
-				delete(rejected, u.ParentSKU)
-			} else {
-				rep.outcomes[u.ParentSKU] = outcome{state: "accepted"}
-				rep.accepted++
-			}
-		}
-		for k, msgs := range rejected {
-			if rep.unmatched == nil {
-				rep.unmatched = map[string][]string{}
-			}
-			rep.unmatched[k] = append(rep.unmatched[k], msgs...)
-		}
-	}
-	return rep, nil
-}
 
 // cardPricesList shows the per-card price editor.
 func (a *App) cardPricesList(c echo.Context) error {
 	q := pricesQuery(c)
 	sess := session(c)
-	inputs := restoreDraft(sess, "prices", bindPriceInputs, priceInput.key)
+	inputs := restoreDraft(sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)
 	var done map[string][]string
 	if d := sess.PopDraft("prices-done"); d != nil {
 		done = d
@@ -164,63 +53,40 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
 	}
-	rows, err := bindPriceInputs(form)
+	rows, err := massupdate.BindPriceInputs(form)
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
 	}
 	confirmed := map[string]bool{}
 	if form.Get("action") == "force" {
-		if len(form["force_card"]) > maxFormRows {
+		if len(form["force_card"]) > massupdate.MaxFormRows {
 			return echo.NewHTTPError(http.StatusBadRequest, "The form confirms too many cards.")
 		}
 		for _, p := range form["force_card"] {
 			confirmed[p] = true
 		}
 	}
-	inputs := make(map[string]priceInput, len(rows))
-	invalid := map[string]map[string]string{}
-	var plain, forced []apiclient.PriceUpdate
-	for _, r := range rows {
-		if !r.changed() {
-			continue
-		}
-		if _, dup := inputs[r.SKU]; dup {
-			invalid[r.SKU] = map[string]string{"price": "This card appears twice in the form; change it in one row only."}
-			continue
-		}
-		inputs[r.SKU] = r
-		upd, errs := r.validate()
-		if errs != nil {
-			invalid[r.SKU] = errs
-			continue
-		}
-		upd.ParentSKU, upd.MarketplaceSKU = r.SKU, ""
-		if confirmed[r.SKU] {
-			forced = append(forced, upd)
-		} else {
-			plain = append(plain, upd)
-		}
-	}
+	checked := massupdate.CheckCards(rows, confirmed)
+	inputs, invalid, cards := checked.Inputs, checked.Invalid, checked.Send
 	sess := session(c)
 	back := q.link("/prices")
 	if len(invalid) > 0 {
 		return a.renderCardPricesResult(c, q, inputs, invalid, nil,
 			&pages.Summary{Invalid: len(invalid), Note: "Nothing was sent: fix the marked fields first"})
 	}
-	if len(plain)+len(forced) == 0 {
+	if len(cards) == 0 {
 		sess.AddFlash("info", "No prices were changed, so nothing was sent.")
 		return a.redirect(c, back)
 	}
 	seller := sess.Data().SellerID
-	rep, err := a.sendCards(c.Request().Context(), a.account(c), seller,
-		[]cardBatch{{items: plain}, {items: forced, force: true}})
+	rep, err := massupdate.Send(c.Request().Context(), a.mass, a.account(c), seller, massupdate.Cards, cards, nil)
 	if err != nil {
-		return err
+		return massUpdateError(err)
 	}
-	a.logger(c.Request().Context()).Info("card prices submitted", "sent", len(plain)+len(forced), "confirmed", len(forced),
-		"accepted", rep.accepted, "rejected", rep.rejected, "unsent", rep.unsent, "price_checks", len(rep.fraud))
-	if rep.complete() && len(rep.fraud) == 0 {
-		sess.AddFlash("ok", format.Count(rep.accepted, "card price", "card prices")+" updated.")
+	a.logger(c.Request().Context()).Info("card prices submitted", "sent", len(cards), "confirmed", len(confirmed),
+		"accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent, "price_checks", len(rep.Fraud))
+	if rep.Complete() && len(rep.Fraud) == 0 {
+		sess.AddFlash("ok", format.Count(rep.Accepted, "card price", "card prices")+" updated.")
 		done := map[string][]string{}
 		for k, in := range inputs {
 			if len(done) < 300 {
@@ -231,17 +97,17 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 		sess.SetDraft("prices-done", done)
 		return a.redirect(c, back)
 	}
-	return a.renderCardPricesResult(c, q, inputs, invalid, rep, &pages.Summary{Note: rep.note()})
+	return a.renderCardPricesResult(c, q, inputs, invalid, rep, &pages.Summary{Note: rep.Note()})
 }
 
-func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[string]priceInput, invalid map[string]map[string]string, rep *cardReport, s *pages.Summary) error {
+func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string, rep *massupdate.Report, s *pages.Summary) error {
 	v, err := a.cardPricesView(c, q, inputs, invalid, rep, nil)
 	if err != nil {
 		return err
 	}
 	if rep != nil {
-		s.Rejected, s.Updated = rep.rejected, rep.accepted
-		if n := len(rep.unmatched); n > 0 {
+		s.Rejected, s.Updated = rep.Rejected, rep.Accepted
+		if n := len(rep.Unmatched); n > 0 {
 			s.Note += " " + format.Count(n, "error of the marketplace names", "errors of the marketplace name") + " a product not on this page."
 		}
 	}
@@ -253,8 +119,8 @@ func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[str
 // list order), and lays the typed values, outcomes and price-check
 // findings over the cards. As on the per-SKU page, a card the user edited
 // that the page no longer lists still shows while it needs the user.
-func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]priceInput, invalid map[string]map[string]string,
-	rep *cardReport, done map[string][]string) (pages.CardPricesView, error) {
+func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string,
+	rep *massupdate.Report, done map[string][]string) (pages.CardPricesView, error) {
 	sess := session(c)
 	recs, total, npages, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
 	if err != nil {
@@ -277,9 +143,11 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]pric
 		}
 		seen[n.MarketplaceSKU] = true
 		if rep != nil {
-			if msgs, ok := rep.unmatched[skuKeyPrefix+n.MarketplaceSKU]; ok && rep.outcomes[parent].state != "" {
-				rep.reject(parent, msgs)
-				delete(rep.unmatched, skuKeyPrefix+n.MarketplaceSKU)
+			// An error naming a size the form could not know of is the
+			// card's (see massupdate.SizeKey).
+			if msgs, ok := rep.Unmatched[massupdate.SizeKey(n.MarketplaceSKU)]; ok && rep.Outcomes[parent].State != "" {
+				rep.Reject(parent, msgs)
+				delete(rep.Unmatched, massupdate.SizeKey(n.MarketplaceSKU))
 			}
 		}
 		size := pages.CardSize{SKU: n.MarketplaceSKU, Size: n.Size, Barcode: n.Barcode,
@@ -310,7 +178,7 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]pric
 		if _, ok := index[parent]; ok {
 			continue
 		}
-		if _, bad := invalid[parent]; !bad && rep != nil && rep.outcomes[parent].state == "accepted" && len(rep.fraud[parent]) == 0 {
+		if _, bad := invalid[parent]; !bad && rep != nil && rep.Outcomes[parent].State == massupdate.Accepted && len(rep.Fraud[parent]) == 0 {
 			continue
 		}
 		index[parent] = len(v.Rows)
@@ -332,22 +200,22 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]pric
 		if rep == nil {
 			continue
 		}
-		o := rep.outcomes[parent]
-		switch o.state {
-		case "accepted":
+		o := rep.Outcomes[parent]
+		switch o.State {
+		case massupdate.Accepted:
 			before, after := changeTexts(in)
 			row.Result = pages.RowResult{State: "accepted", Before: before, After: after}
 			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
-		case "rejected":
-			row.Result = pages.RowResult{State: "rejected", Messages: o.messages}
-		case "unsent", "unknown":
-			row.Result = pages.RowResult{State: o.state}
+		case massupdate.Rejected:
+			row.Result = pages.RowResult{State: "rejected", Messages: o.Messages}
+		case massupdate.Unsent, massupdate.Unknown:
+			row.Result = pages.RowResult{State: string(o.State)}
 		}
-		for _, f := range rep.fraud[parent] {
+		for _, f := range rep.Fraud[parent] {
 			row.Fraud = append(row.Fraud, pages.FraudNote{Status: f.Status, Text: fraudText(f)})
 			// Only a held change may be confirmed, and only past a warning:
 			// a restriction is the marketplace's refusal.
-			if f.Status == "warning" && o.state == "rejected" {
+			if f.Status == "warning" && o.State == massupdate.Rejected {
 				row.Confirmable = true
 			}
 		}
@@ -358,7 +226,7 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]pric
 	// Findings about a card the form did not hold (never expected) are
 	// still shown: on the card when the page lists it.
 	if rep != nil {
-		for parent, fs := range rep.fraud {
+		for parent, fs := range rep.Fraud {
 			if _, typed := inputs[parent]; typed {
 				continue
 			}

@@ -30,7 +30,10 @@ func (a *App) routes() *echo.Echo {
 	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
 	e.GET("/favicon.ico", echo.WrapHandler(static.Favicon()))
 
-	pagesGroup := e.Group("", middleware.BodyLimit(maxBodyBytes), a.readBody, a.boundUpstream, a.loadSession)
+	// Every request with a body reads it first (see readBody), then gets
+	// its marketplace budget (boundUpstream), then its session.
+	body := e.Group("", middleware.BodyLimit(maxBodyBytes), a.readBody)
+	pagesGroup := body.Group("", a.boundUpstream, a.loadSession)
 	pagesGroup.GET("/login", a.LoginForm)
 	pagesGroup.POST("/login", a.LoginSubmit)
 	pagesGroup.POST("/logout", a.Logout)
@@ -41,11 +44,36 @@ func (a *App) routes() *echo.Echo {
 	app.GET("/orders/:orderNr", a.OrderDetail)
 	app.POST("/orders/resend", a.OrdersResend)
 	app.GET("/nomenclature", a.NomenclatureList)
-	app.POST("/nomenclature", a.NomenclatureSubmit)
 	app.GET("/prices", a.PricesList)
-	app.POST("/prices", a.PricesSubmit)
 	app.GET("/return-boxes", a.ReturnBoxesList)
-	a.registerBulkRoutes(app)
+
+	// The mass-update forms: bounded per chunk rather than per request
+	// (see boundPerChunk), and their unsent edits survive a detour through
+	// the login page (keepDraft).
+	forms := body.Group("", a.boundPerChunk, a.loadSession, a.requireLogin)
+	forms.POST("/nomenclature", a.NomenclatureSubmit, keepDraft(draftNomenclature))
+	forms.POST("/prices", a.PricesSubmit, keepDraft(draftPrices))
+
+	// Bulk import, jobs, exports and history: absent without a job runner.
+	if a.deps.Jobs != nil {
+		app.GET("/prices/export.csv", func(c echo.Context) error { return a.exportView(c, "prices", "csv") })
+		app.GET("/prices/export.xlsx", func(c echo.Context) error { return a.exportView(c, "prices", "xlsx") })
+		app.GET("/nomenclature/export.csv", func(c echo.Context) error { return a.exportView(c, "nomenclature", "csv") })
+		app.GET("/nomenclature/export.xlsx", func(c echo.Context) error { return a.exportView(c, "nomenclature", "xlsx") })
+		app.GET("/bulk/import", a.BulkImportForm)
+		app.POST("/bulk/import", a.BulkImportUpload)
+		app.GET("/bulk/jobs/:id", a.BulkJobPage)
+		app.GET("/bulk/jobs/:id/progress", a.BulkJobProgress)
+		app.POST("/bulk/jobs/:id/submit", a.BulkJobSubmit)
+		app.POST("/bulk/jobs/:id/cancel", a.BulkJobCancel)
+		app.POST("/bulk/jobs/:id/retry", a.BulkJobRetry)
+		app.POST("/bulk/jobs/:id/readback", a.BulkJobReadBack)
+		app.GET("/bulk/jobs/:id/errors.csv", a.BulkJobErrorsCSV)
+		app.GET("/bulk/jobs/:id/export.csv", a.BulkJobExportCSV)
+		app.GET("/history", a.HistoryList)
+		app.GET("/history/export.csv", a.HistoryExportCSV)
+		app.POST("/history/:id/delete", a.HistoryDelete)
+	}
 	if a.deps.TestHook != nil {
 		app.GET("/_test/hook", a.deps.TestHook)
 	}

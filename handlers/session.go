@@ -1,27 +1,40 @@
 package handlers
 
 import (
+	"errors"
 	"net/http"
 	"net/url"
 
+	gsessions "github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/sessions"
-	"github.com/sellerdesk/sellerdesk/static"
 	"github.com/sellerdesk/sellerdesk/views/layouts"
 )
 
-const sessionKey = "session"
+const (
+	sessionKey        = "session"
+	gorillaSessionKey = "gorilla-session"
+)
 
-// loadSession attaches the visitor's session to the request. A broken,
-// tampered or expired cookie simply gives an empty session; only an
-// unreachable session store stops the request (503).
+// loadSession attaches the visitor's session to the request, obtained
+// through gorilla/sessions' Store interface (the server-side store
+// implements it, as pgstore and redistore do); the handlers use the typed
+// session behind it (sessions.FromGorilla). A broken, tampered or expired
+// cookie simply gives an empty session; only an unreachable session store
+// stops the request (503).
 func (a *App) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
+	name := a.deps.Sessions.CookieName()
 	return func(c echo.Context) error {
-		sess, err := a.deps.Sessions.Load(c.Request())
+		gs, err := a.gstore.New(c.Request(), name)
 		if err != nil {
 			return errSessionStore(err)
 		}
+		sess, ok := sessions.FromGorilla(gs)
+		if !ok {
+			return errSessionStore(errors.New("the session store gave no typed session"))
+		}
+		c.Set(gorillaSessionKey, gs)
 		c.Set(sessionKey, sess)
 		return next(c)
 	}
@@ -61,14 +74,16 @@ func (a *App) requireLogin(next echo.HandlerFunc) echo.HandlerFunc {
 	}
 }
 
-// saveSession persists the session if anything changed. It runs before any
-// byte of the response is written, so cookies and errors still work.
+// saveSession persists the session if anything changed, through the
+// gorilla Store interface it was obtained from (the store writes only what
+// changed). It runs before any byte of
+// the response is written, so cookies and errors still work.
 func (a *App) saveSession(c echo.Context) error {
-	sess := session(c)
-	if sess == nil {
+	gs, _ := c.Get(gorillaSessionKey).(*gsessions.Session)
+	if gs == nil {
 		return nil
 	}
-	if err := sess.Save(c.Request(), c.Response()); err != nil {
+	if err := a.gstore.Save(c.Request(), c.Response(), gs); err != nil {
 		return errSessionStore(err)
 	}
 	return nil
@@ -83,7 +98,7 @@ func (a *App) chrome(c echo.Context, title, active string) layouts.Chrome {
 		Demo:      a.deps.Demo,
 		RequestID: requestIDOf(c.Request().Context()),
 		Skipped:   a.noteSkipped(c),
-		Assets:    layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)},
+		Assets:    a.assets,
 	}
 	sess := session(c)
 	if sess == nil {

@@ -18,6 +18,10 @@ type typedKey struct{}
 // gorillaFlashesKey is where gorilla's AddFlash/Flashes keep flashes.
 const gorillaFlashesKey = "_flash"
 
+// CookieName is the name of the session cookie: the session name to give
+// Get and New.
+func (st *Store) CookieName() string { return st.opts.CookieName }
+
 // Get returns the named session of the request, cached in gorilla's
 // per-request registry. The name is the cookie name.
 func (st *Store) Get(r *http.Request, name string) (*gsessions.Session, error) {
@@ -71,7 +75,7 @@ func (st *Store) Save(r *http.Request, w http.ResponseWriter, gs *gsessions.Sess
 	if gs.Options != nil && gs.Options.MaxAge < 0 {
 		s.Destroy()
 	} else {
-		values := make(map[string]string)
+		var values map[string]string // made at the first value: most sessions have none
 		var flashes []Flash
 		for _, f := range s.data.Flashes {
 			if f.Kind != "" {
@@ -101,10 +105,10 @@ func (st *Store) Save(r *http.Request, w http.ResponseWriter, gs *gsessions.Sess
 			if !ok {
 				return fmt.Errorf("sessions: session value %q of type %T; only strings are stored", ks, v)
 			}
+			if values == nil {
+				values = make(map[string]string)
+			}
 			values[ks] = vs
-		}
-		if len(values) == 0 {
-			values = nil
 		}
 		s.data.Values = values
 		s.data.Flashes = flashes

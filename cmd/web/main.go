@@ -15,8 +15,9 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/app"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/gctune"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -46,57 +47,24 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	}
 	log := newLogger(stdout, cfg)
 
-	demoMode := cfg.Demo()
-	var demoCreds = demo.Credentials()
+	a, err := app.New(ctx, appConfig(cfg, log))
+	if err != nil {
+		return err
+	}
+	defer func() { _ = a.Close() }()
+	demoMode := a.Demo != nil
 	if demoMode {
-		m, err := demo.Start(sandbox.New(sandbox.Options{Live: true, Hostile: cfg.DemoHostile, Profile: string(cfg.APIProfile), Logger: log.With("component", "sandbox")}))
-		if err != nil {
-			return err
-		}
-		defer m.Close()
-		cfg.B2BURL, cfg.B2BTestURL, cfg.SellerURL = m.B2BURL, m.B2BTestURL, m.SellerURL
-		log.Warn("demo mode: no marketplace configured, using the built-in sandbox", "sandbox", m.B2BURL, "profile", cfg.APIProfile)
-		for _, c := range demoCreds {
+		log.Warn("demo mode: no marketplace configured, using the built-in sandbox", "sandbox", a.Demo.B2BURL, "profile", cfg.APIProfile)
+		for _, c := range demo.Credentials() {
 			log.Info("demo credentials", "client_id", c.ClientID, "client_secret", c.ClientSecret, "seller_id", c.SellerID, "note", c.Note)
 		}
-	} else {
-		demoCreds = nil
-	}
-
-	store, closeStore, err := openSessions(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer closeStore()
-	purged := store.StartPurger(ctx, 10*time.Minute)
-	jobs, closeJobs, err := openJobs(ctx, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer closeJobs()
-
-	api, err := apiclient.New(apiclient.Options{
-		B2BBaseURL: cfg.B2BURL, B2BTestBaseURL: cfg.B2BTestURL, SellerBaseURL: cfg.SellerURL, SellerTestBaseURL: cfg.SellerTestURL,
-		UserAgent: "SellerDesk/1.0", Logger: log.With("component", "apiclient"),
-		Profile: cfg.APIProfile, Country: cfg.Country, // SELLERDESK_API_PROFILE, SELLERDESK_COUNTRY (issue 15)
-	})
-	if err != nil {
-		return err
-	}
-	app, err := handlers.New(handlers.Deps{API: api, Sessions: store, Logger: log, Demo: demoMode, DemoCredentials: demoCreds, Jobs: jobs,
-		TrustedProxies: cfg.TrustedProxies})
-	if err != nil {
-		return err
-	}
-	if err := jobs.Start(ctx); err != nil {
-		return fmt.Errorf("bulk jobs: %w", err)
 	}
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
-	srv := newServer(ctx, app, log)
+	srv := newServer(ctx, a.Handler, log)
 	log.Info("Seller Desk is listening", "url", displayURL(ln.Addr()), "demo", demoMode)
 	if !cfg.LogJSON {
 		// The one line a person starting it needs, last and plain (JSON
@@ -123,7 +91,6 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
 	}
-	<-purged
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}
@@ -146,41 +113,46 @@ func newServer(ctx context.Context, h http.Handler, log *slog.Logger) *http.Serv
 	}
 }
 
-// openSessions opens the session database and its keys.
-func openSessions(ctx context.Context, cfg Config, log *slog.Logger) (*sessions.Store, func(), error) {
-	var backend sessions.Backend
-	var err error
-	if cfg.Postgres() {
-		backend, err = sessions.OpenPostgres(ctx, cfg.DatabaseURL)
-	} else {
-		backend, err = sessions.OpenSQLite(ctx, cfg.DatabaseURL)
+// appConfig is the dashboard's wiring for this configuration: the
+// marketplace (or, with none, the built-in sandbox), the database with its
+// session purger and job runner, and the handlers.
+func appConfig(cfg Config, log *slog.Logger) app.Config {
+	ac := app.Config{
+		Logger:      log,
+		Marketplace: app.Marketplace{B2B: cfg.B2BURL, B2BTest: cfg.B2BTestURL, Seller: cfg.SellerURL, SellerTest: cfg.SellerTestURL},
+		Profile:     cfg.APIProfile, Country: cfg.Country, // SELLERDESK_API_PROFILE, SELLERDESK_COUNTRY (issue 15)
+		DatabaseURL: cfg.DatabaseURL,
+		Sessions: sessions.Options{
+			Keys: cfg.SessionKeys, IdleTimeout: cfg.IdleTimeout, AbsoluteTimeout: cfg.AbsoluteTimeout,
+			// X-Forwarded-Proto reaches the store only from a trusted proxy
+			// (the router drops it from anyone else).
+			TrustProxyHeaders: len(cfg.TrustedProxies) > 0,
+		},
+		PurgeEvery: 10 * time.Minute,
+		Jobs: &bulkjobs.RunnerOptions{GuardPercent: cfg.BulkGuardPercent, ReadBackDelay: cfg.BulkReadBackDelay,
+			Logger: log.With("component", "bulkjobs"), Owner: instanceName(cfg)},
+		Dashboard: handlers.Deps{TrustedProxies: cfg.TrustedProxies},
 	}
-	if err != nil {
-		return nil, nil, fmt.Errorf("session store: %w", err)
+	if len(cfg.SessionKeys) == 0 {
+		ac.KeyFile = cfg.KeyFile()
 	}
-	keys := cfg.SessionKeys
-	if len(keys) == 0 {
-		key, created, err := sessions.LoadOrCreateKeyFile(cfg.KeyFile())
-		if err != nil {
-			backend.Close()
-			return nil, nil, fmt.Errorf("session key: %w", err)
-		}
-		if created {
-			log.Warn("SELLERDESK_SESSION_KEY is not set: generated a session key and kept it beside the database; set the variable in production", "file", cfg.KeyFile())
-		}
-		keys = [][]byte{key}
+	if cfg.Demo() {
+		ac.DemoSandbox = &sandbox.Options{Live: true, Hostile: cfg.DemoHostile, Logger: log.With("component", "sandbox")}
+		ac.Dashboard.Demo, ac.Dashboard.DemoCredentials = true, demo.Credentials()
 	}
-	store, err := sessions.NewStore(backend, sessions.Options{
-		Keys: keys, IdleTimeout: cfg.IdleTimeout, AbsoluteTimeout: cfg.AbsoluteTimeout,
-		Logger: log.With("component", "sessions"), // X-Forwarded-Proto reaches the store only from a trusted proxy
-		// (the router drops it from anyone else).
-		TrustProxyHeaders: len(cfg.TrustedProxies) > 0,
-	})
-	if err != nil {
-		backend.Close()
-		return nil, nil, fmt.Errorf("session store: %w", err)
+	return ac
+}
+
+// instanceName names this dashboard in job leases: the host and the listen
+// address, the same after a restart (so the instance takes its own jobs
+// back at once) and different for every instance that can listen beside
+// it on one host.
+func instanceName(cfg Config) string {
+	host, err := os.Hostname()
+	if err != nil || host == "" {
+		host = "localhost"
 	}
-	return store, func() { backend.Close() }, nil
+	return host + "/" + cfg.Addr
 }
 
 func newLogger(w io.Writer, cfg Config) *slog.Logger {

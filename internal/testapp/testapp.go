@@ -1,6 +1,6 @@
-// Package testapp starts the whole dashboard for tests: the sandbox on a
-// loopback port, a SQLite session store in a temporary folder, the real
-// router, and a cookie-keeping client that behaves like a browser without
+// Package testapp starts the whole dashboard for tests, built by
+// internal/app as cmd/web builds it: the sandbox on a loopback port, a
+// SQLite session store in a temporary folder, the real router, and a cookie-keeping client that behaves like a browser without
 // JavaScript.
 package testapp
 
@@ -24,7 +24,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/app"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -38,7 +40,13 @@ type Options struct {
 	Market *demo.Marketplace
 	// Backend, when set, is the session database to use (shared by several
 	// instances); nil means a fresh SQLite file.
-	Backend         sessions.Backend
+	Backend sessions.Backend
+	// Database is the SQLite file of the sessions (without Backend) and of
+	// the bulk jobs; "" means a fresh file in a temporary folder.
+	Database string
+	// Jobs, when set, runs bulk jobs with these options (the import, job
+	// and history screens); nil leaves them out.
+	Jobs            *bulkjobs.RunnerOptions
 	ChunkSize       int
 	PageRetryBudget time.Duration
 	BulkRetryBudget time.Duration
@@ -79,6 +87,11 @@ type App struct {
 	Server  *httptest.Server
 	URL     string
 	Logs    *SafeBuffer
+	API     *apiclient.Client
+	// Jobs and JobStore are the bulk job runner and its store, with
+	// Options.Jobs; nil otherwise.
+	Jobs     *bulkjobs.Runner
+	JobStore *bulkjobs.Store
 }
 
 // SafeBuffer is a bytes.Buffer safe for concurrent log writes.
@@ -118,37 +131,16 @@ func New(t testing.TB, opts Options) *App {
 		t.Cleanup(func() { _ = m.Close() })
 	}
 	sb := m.Sandbox
-	backend := opts.Backend
-	if backend == nil {
-		var err error
-		backend, err = sessions.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "sessions.db"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { backend.Close() })
-	}
 	keys := opts.SessionKeys
 	if len(keys) == 0 {
 		keys = [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}
 	}
-	store, err := sessions.NewStore(backend, sessions.Options{Keys: keys, Logger: log, Now: opts.SessionNow,
-		IdleTimeout: opts.IdleTimeout, AbsoluteTimeout: opts.AbsoluteTimeout, TrustProxyHeaders: len(opts.TrustedProxies) > 0})
-	if err != nil {
-		t.Fatal(err)
-	}
-	apiOpts := apiclient.Options{
-		B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL,
-		Now: sb.Now, Logger: log, Profile: opts.Profile,
-	}
-	if opts.APIOptions != nil {
-		opts.APIOptions(&apiOpts)
-	}
-	api, err := apiclient.New(apiOpts)
-	if err != nil {
-		t.Fatal(err)
+	dbPath := opts.Database
+	if dbPath == "" {
+		dbPath = filepath.Join(t.TempDir(), "sessions.db")
 	}
 	deps := handlers.Deps{
-		API: api, Sessions: store, Logger: log, Demo: true, DemoCredentials: demo.Credentials(), Now: sb.Now,
+		Demo: true, DemoCredentials: demo.Credentials(), Now: sb.Now,
 		ChunkSize: opts.ChunkSize, PageRetryBudget: opts.PageRetryBudget, BulkRetryBudget: opts.BulkRetryBudget,
 		UpstreamTimeout: opts.UpstreamTimeout, BodyReadTimeout: opts.BodyReadTimeout, TrustedProxies: opts.TrustedProxies, LoginLimits: opts.LoginLimits,
 		TestHook: opts.TestHook,
@@ -156,18 +148,42 @@ func New(t testing.TB, opts Options) *App {
 	if opts.NoDemo {
 		deps.Demo, deps.DemoCredentials = false, nil
 	}
-	h, err := handlers.New(deps)
+	built, err := app.New(context.Background(), app.Config{
+		Logger:      log,
+		Marketplace: app.Marketplace{B2B: m.B2BURL, B2BTest: m.B2BTestURL, Seller: m.SellerURL},
+		Profile:     opts.Profile,
+		APIOptions: func(o *apiclient.Options) {
+			o.Now, o.Logger, o.UserAgent = sb.Now, log, ""
+			if opts.APIOptions != nil {
+				opts.APIOptions(o)
+			}
+		},
+		DatabaseURL:    dbPath,
+		SessionBackend: opts.Backend,
+		Sessions: sessions.Options{Keys: keys, Logger: log, Now: opts.SessionNow,
+			IdleTimeout: opts.IdleTimeout, AbsoluteTimeout: opts.AbsoluteTimeout, TrustProxyHeaders: len(opts.TrustedProxies) > 0},
+		Jobs:             opts.Jobs,
+		JobsCloseTimeout: 10 * time.Second,
+		Dashboard:        deps,
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	h := built.Handler
 	var srv *httptest.Server
 	if opts.TLS {
 		srv = httptest.NewTLSServer(h)
 	} else {
 		srv = httptest.NewServer(h)
 	}
-	t.Cleanup(srv.Close)
-	return &App{Sandbox: sb, Market: m, Handler: h, Store: store, Server: srv, URL: srv.URL, Logs: logs}
+	t.Cleanup(func() {
+		srv.Close()
+		if err := built.Close(); err != nil {
+			t.Errorf("closing the dashboard: %v", err)
+		}
+	})
+	return &App{Sandbox: sb, Market: m, Handler: h, Store: built.Sessions, Server: srv, URL: srv.URL, Logs: logs,
+		API: built.API, Jobs: built.Jobs, JobStore: built.JobStore}
 }
 
 // Browser is a cookie-keeping HTTP client that does not follow redirects,

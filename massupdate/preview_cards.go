@@ -1,12 +1,10 @@
-package handlers
+package massupdate
 
 // Bulk import where the marketplace keys prices by product card (the
 // lamoda wire profile): a file's rows name sizes (marketplace SKUs); the
 // rows of one card collapse to one item for the card, and rows that set
 // different prices for one card are a preview error naming the rows. Stock
 // rows are refused in the preview where the profile cannot send stock.
-//
-// bulk_import.go (preview) and bulkjobs.go (send) dispatch here.
 
 import (
 	"encoding/json"
@@ -18,27 +16,17 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 )
 
-// cardPayload is a card item's stored payload: the price update (keyed,
-// for the catalogue look-ups of submit and read-back, by the first size
-// the file named) plus the card and its sizes, which PriceUpdate does not
-// serialise.
-type cardPayload struct {
-	apiclient.PriceUpdate
-	Parent string   `json:"parentSku"`
-	Sizes  []string `json:"sizes,omitempty"`
-}
-
-// maxCardSizes bounds the sizes kept in a payload.
+// maxCardSizes bounds the sizes kept in a card item's payload.
 const maxCardSizes = 200
 
-// cardPriceItems checks the file's price rows as priceItems does, then
-// collapses each card's rows to the first: the others are skipped as part
-// of it when they say the same, and every row of the card is invalid when
-// they do not.
-func (p previewer) cardPriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.Item {
-	items := p.priceItems(t, m)
+// CardPriceItems checks the file's price rows as PriceItems does, then
+// collapses each card's rows to the first, whose payload becomes the
+// card's CardPrice: the others are skipped as part of it when they say the
+// same, and every row of the card is invalid when they do not.
+func (p Previewer) CardPriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.Item {
+	items := p.PriceItems(t, m)
 	sizes := map[string][]string{}
-	for sku, n := range p.catalog.bySKU {
+	for sku, n := range p.Catalog.BySKU {
 		if n.ParentSKU != "" {
 			sizes[n.ParentSKU] = append(sizes[n.ParentSKU], sku)
 		}
@@ -53,7 +41,7 @@ func (p previewer) cardPriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkj
 		if it.Flag == bulkjobs.FlagInvalid && it.Payload == "" && it.Current == "" {
 			continue // no such SKU, no SKU, or a repeated row: already explained
 		}
-		rec, ok := p.catalog.bySKU[it.Key]
+		rec, ok := p.Catalog.BySKU[it.Key]
 		if !ok {
 			continue
 		}
@@ -98,7 +86,7 @@ func (p previewer) cardPriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkj
 			_ = json.Unmarshal([]byte(it.Payload), &upd)
 			s := sizes[parent]
 			slices.Sort(s)
-			it.Payload = mustJSON(cardPayload{PriceUpdate: upd, Parent: parent, Sizes: s[:min(len(s), maxCardSizes)]})
+			it.Payload = mustJSON(CardPrice{PriceUpdate: upd, Parent: parent, Sizes: s[:min(len(s), maxCardSizes)]})
 			if it.Flag == bulkjobs.FlagOK || it.Flag == bulkjobs.FlagGuard {
 				it.NewText += " (card " + parent + ")"
 			}
@@ -117,42 +105,16 @@ func (p previewer) cardPriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkj
 
 // samePriceCells compares two rows' typed price cells.
 func samePriceCells(a, b map[string]string) bool {
-	return sameMoney(a["price"], b["price"]) && sameMoney(a["sale"], b["sale"]) && a["start"] == b["start"] && a["end"] == b["end"]
+	return SameMoney(a["price"], b["price"]) && SameMoney(a["sale"], b["sale"]) && a["start"] == b["start"] && a["end"] == b["end"]
 }
 
-// refuseStockItems marks every stock row of a preview invalid with why:
-// nothing of it can be sent in this profile.
-func refuseStockItems(items []bulkjobs.Item, reason string) []bulkjobs.Item {
+// RefusedStockItems checks the file's stock rows as StockItems does and
+// marks every one invalid with reason: nothing of it can be sent in a
+// profile without stock updates.
+func (p Previewer) RefusedStockItems(t *bulkjobs.Table, m bulkjobs.Mapping, reason string) []bulkjobs.Item {
+	items := p.StockItems(t, m)
 	for i := range items {
 		items[i].Flag, items[i].Payload, items[i].HasNum, items[i].Message = bulkjobs.FlagInvalid, "", false, reason
 	}
 	return items
-}
-
-// cardPricesRequest builds a chunk's set-prices request from card items
-// and the way back from an item error to the item's key: by card, else by
-// any size of the card.
-func cardPricesRequest(seller int64, items []bulkjobs.Item) (*apiclient.SetPricesRequest, func(apiclient.ItemError) string, error) {
-	req := &apiclient.SetPricesRequest{SellerID: seller}
-	byCard := map[string]string{}
-	bySize := map[string]string{}
-	for _, it := range items {
-		var cp cardPayload
-		if err := json.Unmarshal([]byte(it.Payload), &cp); err != nil || cp.Parent == "" {
-			return nil, nil, fmt.Errorf("a stored row could not be read")
-		}
-		cp.PriceUpdate.ParentSKU = cp.Parent
-		req.Prices = append(req.Prices, cp.PriceUpdate)
-		byCard[cp.Parent] = it.Key
-		bySize[cp.MarketplaceSKU] = it.Key
-		for _, s := range cp.Sizes {
-			bySize[s] = it.Key
-		}
-	}
-	return req, func(e apiclient.ItemError) string {
-		if k, ok := byCard[e.ParentSKU]; ok {
-			return k
-		}
-		return bySize[e.MarketplaceSKU]
-	}, nil
 }

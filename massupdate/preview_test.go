@@ -1,4 +1,4 @@
-package handlers
+package massupdate
 
 import (
 	"encoding/json"
@@ -13,10 +13,10 @@ import (
 // row is sent with the price alone (the preview no longer refuses it with
 // advice to clear a cell that, in a file, means "keep").
 func TestPreviewPriceBelowRunningSale(t *testing.T) {
-	cat := &catalog{bySKU: map[string]apiclient.Nomenclature{
+	cat := &Catalog{BySKU: map[string]apiclient.Nomenclature{
 		"MP1": {MarketplaceSKU: "MP1", Price: 100_00, SalePrice: 80_00},
 	}}
-	p := previewer{guard: 50, catalog: cat}
+	p := Previewer{Guard: 50, Catalog: cat}
 	check := func(typed map[string]string) (bulkjobs.Item, apiclient.PriceUpdate) {
 		it := p.checkPrice(bulkjobs.Item{Seq: 1, Line: 2, Key: "MP1", Chunk: -1, Flag: bulkjobs.FlagInvalid}, typed, map[string]int{})
 		var upd apiclient.PriceUpdate

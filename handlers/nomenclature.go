@@ -1,0 +1,153 @@
+package handlers
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/massupdate"
+	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/pages"
+)
+
+// ---- nomenclature ----
+
+// NomenclatureList shows a page of the seller's nomenclature with
+// quantity and status inputs.
+func (a *App) NomenclatureList(c echo.Context) error {
+	q := catalogQuery(c)
+	sess := session(c)
+	st := formState[massupdate.StockInput]{inputs: restoreDraft(sess, draftNomenclature, massupdate.BindStockInputs, massupdate.StockInput.Key)}
+	v, err := a.nomenclatureView(c, q, st)
+	if err != nil {
+		return err
+	}
+	return a.render(c, http.StatusOK, pages.NomenclaturePage(a.chrome(c, "Nomenclature", "nomenclature"), v), pages.NomenclatureForm(v))
+}
+
+// NomenclatureSubmit sends the changed quantities and statuses through the
+// mass update and shows each row's fate in place.
+func (a *App) NomenclatureSubmit(c echo.Context) error {
+	if a.stockUnavailable() != "" { // issue 15: nothing sent (nomenclature_profile.go)
+		return a.stockUnavailableSubmit(c)
+	}
+	q := catalogQuery(c)
+	form, err := c.FormParams()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+	}
+	rows, err := massupdate.BindStockInputs(form)
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+	}
+	checked := massupdate.CheckStock(rows)
+	st := formState[massupdate.StockInput]{inputs: checked.Inputs, invalid: checked.Invalid}
+	items := checked.Send
+	sess := session(c)
+	back := q.link("/nomenclature")
+	if len(st.invalid) > 0 {
+		return a.renderNomenclatureResult(c, q, st, &pages.Summary{Invalid: len(st.invalid), Note: "Nothing was sent: fix the marked fields first"})
+	}
+	if len(items) == 0 {
+		sess.AddFlash("info", "Nothing was changed, so nothing was sent.")
+		return a.redirect(c, back)
+	}
+	seller := sess.Data().SellerID
+	acct := a.account(c)
+	rep, err := massupdate.Send(c.Request().Context(), a.mass, acct, seller, massupdate.Stock, items, nil)
+	if err != nil {
+		return massUpdateError(err)
+	}
+	a.logger(c.Request().Context()).Info("nomenclature submitted", "sent", len(items), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent)
+	if rep.Complete() {
+		sess.AddFlash("ok", format.Count(rep.Accepted, "row", "rows")+" updated.")
+		return a.redirect(c, back)
+	}
+	st.report = rep
+	return a.renderNomenclatureResult(c, q, st, &pages.Summary{Note: rep.Note()})
+}
+
+// renderNomenclatureResult answers a submit that needs the user (422).
+func (a *App) renderNomenclatureResult(c echo.Context, q listQuery, st formState[massupdate.StockInput], s *pages.Summary) error {
+	v, err := a.nomenclatureView(c, q, st)
+	if err != nil {
+		return err
+	}
+	if st.report != nil {
+		s.Rejected, s.Updated = st.report.Rejected, st.report.Accepted
+	}
+	v.Summary = s
+	return a.render(c, http.StatusUnprocessableEntity, pages.NomenclaturePage(a.chrome(c, "Nomenclature", "nomenclature"), v), pages.NomenclatureForm(v))
+}
+
+// stockRows is how the nomenclature page takes the user's values (see
+// overlay). Every edited record stays listed, accepted or not.
+var stockRows = rowOverlay[massupdate.StockInput, pages.NomenclatureRow]{
+	offPage: func(k string, in massupdate.StockInput) pages.NomenclatureRow {
+		return pages.NomenclatureRow{Key: rowKey(k), Warehouse: in.Warehouse, Barcode: in.Barcode, Name: "(no longer on this page)",
+			StatusOptions: sellerStatusOptions(in.OrigStatus)}
+	},
+	typed: func(row *pages.NomenclatureRow, in massupdate.StockInput) {
+		row.Quantity, row.Status, row.OrigQuantity, row.OrigStatus = in.Qty, in.Status, in.OrigQty, in.OrigStatus
+	},
+	accepted: func(row *pages.NomenclatureRow, in massupdate.StockInput) pages.RowResult {
+		row.OrigQuantity, row.OrigStatus = in.Qty, in.Status
+		return pages.RowResult{State: "accepted", Before: stockText(in.OrigQty, in.OrigStatus), After: stockText(in.Qty, in.Status)}
+	},
+	cells: func(row *pages.NomenclatureRow) (*map[string]string, *pages.RowResult) {
+		return &row.Errors, &row.Result
+	},
+}
+
+// nomenclatureView fetches the page and lays the user's typed values and
+// each row's outcome over it.
+func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupdate.StockInput]) (pages.NomenclatureView, error) {
+	sess := session(c)
+	recs, total, npages, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
+	if err != nil {
+		return pages.NomenclatureView{}, err
+	}
+	v := pages.NomenclatureView{
+		Limit:  strconv.Itoa(q.Limit),
+		Limits: limitOptions(catalogLimits),
+		Pager:  q.pager("/nomenclature", npages, total),
+		Action: q.link("/nomenclature"),
+
+		ExportQuery: a.exportQuery(q),
+		Unavailable: a.stockUnavailable(), // issue 15 (nomenclature_profile.go)
+	}
+	index := map[string]int{}
+	for _, n := range recs {
+		k := n.WarehouseCode + "|" + n.Barcode
+		st.matchLate(k, n.MarketplaceSKU)
+		index[k] = len(v.Rows)
+		qty := strconv.Itoa(n.Quantity)
+		v.Rows = append(v.Rows, pages.NomenclatureRow{
+			Key: rowKey(k), Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
+			Price: format.Money(int64(n.Price)), SalePrice: saleText(n),
+			Quantity: qty, OrigQuantity: qty, Status: n.Status, OrigStatus: n.Status, LiveStatus: n.Status,
+			StatusOptions: sellerStatusOptions(n.Status),
+		})
+	}
+	v.Rows = overlay(v.Rows, index, st, stockRows)
+	return v, nil
+}
+
+// sellerStatuses are the statuses a seller sets; moderation sets the others.
+var sellerStatuses = []string{"online", "disabled"}
+
+// sellerStatusOptions lists what the seller may choose for a record, plus
+// its current status so an untouched select submits it unchanged.
+func sellerStatusOptions(current string) []pages.Option {
+	opts := statusOptions(sellerStatuses, "")
+	if current != "" && !slices.Contains(sellerStatuses, current) {
+		opts = append([]pages.Option{{Value: current, Label: format.StatusLabel(current)}}, opts...)
+	}
+	return opts
+}
+
+func stockText(qty, status string) string {
+	return qty + " pcs, " + format.StatusLabel(status)
+}

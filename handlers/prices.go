@@ -1,0 +1,228 @@
+package handlers
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/massupdate"
+	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/pages"
+)
+
+// ---- prices ----
+
+// PricesList shows the price editor for a page of products.
+func (a *App) PricesList(c echo.Context) error {
+	if a.deps.API.PricesByCard() { // issue 15: prices by product card (prices_cards.go)
+		return a.cardPricesList(c)
+	}
+	q := pricesQuery(c)
+	sess := session(c)
+	st := formState[massupdate.PriceInput]{inputs: restoreDraft(sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)}
+	var done map[string][]string
+	if d := sess.PopDraft("prices-done"); d != nil {
+		done = d
+	}
+	v, err := a.pricesView(c, q, st, pricesExtras{done: done})
+	if err != nil {
+		return err
+	}
+	return a.render(c, http.StatusOK, pages.PricesPage(a.chrome(c, "Prices", "prices"), v), pages.PricesForm(v))
+}
+
+// PricesSubmit validates the edited rows, sends only changed ones through
+// set-prices, and shows each row's fate in place: accepted old → new,
+// rejected with the marketplace's reason and the typed value kept.
+func (a *App) PricesSubmit(c echo.Context) error {
+	if a.deps.API.PricesByCard() { // issue 15: prices by product card (prices_cards.go)
+		return a.cardPricesSubmit(c)
+	}
+	q := pricesQuery(c)
+	form, err := c.FormParams()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+	}
+	rows, err := massupdate.BindPriceInputs(form)
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+	}
+	checked := massupdate.CheckPrices(rows)
+	st := formState[massupdate.PriceInput]{inputs: checked.Inputs, invalid: checked.Invalid}
+	updates := checked.Send
+	sess := session(c)
+	back := q.link("/prices")
+	if len(st.invalid) > 0 {
+		summary := &pages.Summary{Invalid: len(st.invalid), Note: "Nothing was sent: fix the marked fields first"}
+		return a.renderPricesResult(c, q, st, summary, nil)
+	}
+	if len(updates) == 0 {
+		sess.AddFlash("info", "No prices were changed, so nothing was sent.")
+		return a.redirect(c, back)
+	}
+	acct := a.account(c)
+	// The result page's list call overlaps with the last chunk (see
+	// massupdate.Send); its answer is used unless it lists a row of that
+	// chunk, whose update may not have been applied when the list was read.
+	var pre catalogPage
+	pageCtx, seller := a.pageContext(c), sess.Data().SellerID
+	rep, err := massupdate.Send(c.Request().Context(), a.mass, acct, seller, massupdate.Prices, updates, func() {
+		pre.recs, pre.total, pre.npages, pre.err = fetchCatalogPage(pageCtx, acct, seller, q)
+		pre.done = true
+	})
+	if err != nil {
+		return massUpdateError(err)
+	}
+	if pre.done {
+		last := updates[(len(updates)-1)/a.mass.Size()*a.mass.Size():]
+		for _, n := range pre.recs {
+			if slices.ContainsFunc(last, func(u apiclient.PriceUpdate) bool { return u.MarketplaceSKU == n.MarketplaceSKU }) {
+				pre = catalogPage{}
+				break
+			}
+		}
+	}
+	a.logger(c.Request().Context()).Info("prices submitted", "sent", len(updates), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent)
+	if rep.Complete() {
+		sess.AddFlash("ok", format.Count(rep.Accepted, "price", "prices")+" updated.")
+		done := map[string][]string{}
+		for _, u := range updates {
+			if len(done) < 300 {
+				before, after := changeTexts(st.inputs[u.MarketplaceSKU])
+				done[u.MarketplaceSKU] = []string{before, after}
+			}
+		}
+		sess.SetDraft("prices-done", done)
+		return a.redirect(c, back)
+	}
+	st.report = rep
+	summary := &pages.Summary{Updated: rep.Accepted, Rejected: rep.Rejected, Note: rep.Note()}
+	return a.renderPricesResult(c, q, st, summary, &pre)
+}
+
+// renderPricesResult answers a submit that needs the user (422): the page
+// with the form's values, problems and outcomes.
+func (a *App) renderPricesResult(c echo.Context, q listQuery, st formState[massupdate.PriceInput], s *pages.Summary, pre *catalogPage) error {
+	v, err := a.pricesView(c, q, st, pricesExtras{pre: pre})
+	if err != nil {
+		return err
+	}
+	if st.report != nil {
+		s.Rejected, s.Updated = st.report.Rejected, st.report.Accepted
+	}
+	v.Summary = s
+	return a.render(c, http.StatusUnprocessableEntity, pages.PricesPage(a.chrome(c, "Prices", "prices"), v), pages.PricesForm(v))
+}
+
+// pricesExtras are what the prices page may bring besides the form: done,
+// the before and after of the rows a redirected submit updated; pre, when
+// it holds an answer, the page's list call already made.
+type pricesExtras struct {
+	done map[string][]string
+	pre  *catalogPage
+}
+
+// priceRows is how the prices page takes the user's values (see overlay).
+var priceRows = rowOverlay[massupdate.PriceInput, pages.PriceRow]{
+	offPage: func(sku string, _ massupdate.PriceInput) pages.PriceRow {
+		return pages.PriceRow{SKU: sku, Name: "(no longer on this page)"}
+	},
+	dropAccepted: true,
+	typed: func(row *pages.PriceRow, in massupdate.PriceInput) {
+		row.Price, row.Sale, row.Start, row.End = in.Price, in.Sale, in.Start, in.End
+		row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.OrigPrice, in.OrigSale, in.OrigStart, in.OrigEnd
+	},
+	accepted: func(row *pages.PriceRow, in massupdate.PriceInput) pages.RowResult {
+		row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
+		before, after := changeTexts(in)
+		return pages.RowResult{State: "accepted", Before: before, After: after}
+	},
+	cells: func(row *pages.PriceRow) (*map[string]string, *pages.RowResult) { return &row.Errors, &row.Result },
+}
+
+// pricesView fetches the page and lays the user's typed values and each
+// row's outcome over it. Products are listed once per SKU (a price belongs
+// to the product, not to a warehouse).
+//
+// After a submit, a row the user edited that is not on the page is listed
+// only while it needs the user (invalid, rejected, not sent or unanswered):
+// an accepted row off the page is counted in the summary but not repeated,
+// so a 10,000-row update answers with the page and the rows left to fix,
+// not with 10,000 rows nobody reads. Submitting the answer again sends the
+// same rows as before: accepted rows are the new baseline and never resent.
+func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.PriceInput], x pricesExtras) (pages.PricesView, error) {
+	sess := session(c)
+	var recs []apiclient.Nomenclature
+	var total, npages int
+	var err error
+	if x.pre != nil && x.pre.done {
+		recs, total, npages, err = x.pre.recs, x.pre.total, x.pre.npages, x.pre.err
+	} else {
+		recs, total, npages, err = fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
+	}
+	if err != nil {
+		return pages.PricesView{}, err
+	}
+	v := pages.PricesView{
+		Limit:  strconv.Itoa(q.Limit),
+		Limits: limitOptions(catalogLimits),
+		Pager:  q.pager("/prices", npages, total),
+		Action: q.link("/prices"),
+
+		ExportQuery: a.exportQuery(q),
+	}
+	index := map[string]int{}
+	for _, n := range recs {
+		if i, ok := index[n.MarketplaceSKU]; ok {
+			v.Rows[i].Warehouses += ", " + n.WarehouseCode
+			continue
+		}
+		st.matchLate(n.MarketplaceSKU, n.WarehouseCode+"|"+n.Barcode)
+		index[n.MarketplaceSKU] = len(v.Rows)
+		price := format.MoneyInput(int64(n.Price))
+		sale := ""
+		if hasSale(n) {
+			sale = format.MoneyInput(int64(n.SalePrice))
+		}
+		v.Rows = append(v.Rows, pages.PriceRow{
+			SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size, Warehouses: n.WarehouseCode,
+			Current: format.Money(int64(n.Price)), CurrentSale: saleText(n), UpdateStatus: n.PriceUpdateStatus,
+			OrigPrice: price, OrigSale: sale, Price: price, Sale: sale,
+		})
+	}
+	v.Rows = overlay(v.Rows, index, st, priceRows)
+	for sku, pair := range x.done {
+		if i, ok := index[sku]; ok && len(pair) == 2 && v.Rows[i].Result.State == "" {
+			v.Rows[i].Result = pages.RowResult{State: "accepted", Before: pair[0], After: pair[1]} // as changeTexts wrote them
+		}
+	}
+	return v, nil
+}
+
+// changeTexts are the before and after of an accepted row: the price, and
+// the sale price too when it changed, so a sale-only change reads as one
+// ("17 399.00 (sale —) → 17 399.00 (sale 15 000.00)").
+func changeTexts(in massupdate.PriceInput) (before, after string) {
+	before, after = moneyText(in.OrigPrice), moneyText(in.Price)
+	if !massupdate.SameMoney(in.Sale, in.OrigSale) {
+		before += " (sale " + moneyText(in.OrigSale) + ")"
+		after += " (sale " + moneyText(in.Sale) + ")"
+	}
+	return before, after
+}
+
+// moneyText shows a typed amount the way tables show money, or as typed
+// when it does not parse.
+func moneyText(s string) string {
+	if s == "" {
+		return "—"
+	}
+	m, err := apiclient.ParseMoney(s)
+	if err != nil {
+		return s
+	}
+	return format.Money(int64(m))
+}

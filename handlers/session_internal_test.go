@@ -1,0 +1,80 @@
+package handlers
+
+import (
+	"bytes"
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"testing"
+
+	gsessions "github.com/gorilla/sessions"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/sessions"
+)
+
+// countingStore is a gorilla Store that counts the calls it passes on.
+type countingStore struct {
+	gsessions.Store
+	news, saves int
+}
+
+func (s *countingStore) New(r *http.Request, name string) (*gsessions.Session, error) {
+	s.news++
+	return s.Store.New(r, name)
+}
+
+func (s *countingStore) Save(r *http.Request, w http.ResponseWriter, gs *gsessions.Session) error {
+	s.saves++
+	return s.Store.Save(r, w, gs)
+}
+
+// The session middleware obtains and saves sessions through gorilla's
+// Store interface (the server-side store behind it), not around it.
+func TestSessionThroughGorillaStore(t *testing.T) {
+	db, err := sqldb.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	backend, err := sessions.NewBackend(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store, err := sessions.NewStore(backend, sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	api, err := apiclient.New(apiclient.Options{B2BBaseURL: "http://127.0.0.1:1", B2BTestBaseURL: "http://127.0.0.1:1", SellerBaseURL: "http://127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(Deps{API: api, Sessions: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	counting := &countingStore{Store: store}
+	a.gstore = counting
+	// A visitor without a login: the page to come back to is saved in a
+	// new session, and its cookie set.
+	w := httptest.NewRecorder()
+	a.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/orders", nil))
+	if w.Code != http.StatusSeeOther || w.Header().Get("Set-Cookie") == "" {
+		t.Fatalf("GET /orders: %d, Set-Cookie %q; want 303 with a session cookie", w.Code, w.Header().Get("Set-Cookie"))
+	}
+	if counting.news != 1 || counting.saves == 0 {
+		t.Errorf("through the gorilla Store: %d New, %d Save; want 1 and at least 1", counting.news, counting.saves)
+	}
+	// The next request finds it, again through the interface.
+	req := httptest.NewRequest(http.MethodGet, "/login", nil)
+	for _, c := range w.Result().Cookies() {
+		req.AddCookie(c)
+	}
+	w = httptest.NewRecorder()
+	a.ServeHTTP(w, req)
+	if w.Code != http.StatusOK || counting.news != 2 {
+		t.Errorf("GET /login: %d after %d New", w.Code, counting.news)
+	}
+}

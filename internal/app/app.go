@@ -1,0 +1,274 @@
+// Package app is the one place that wires Seller Desk: the database (the
+// session store and the bulk job store on it), the job runner, the
+// marketplace client, the mass-update engine and the handlers. cmd/web,
+// internal/testapp, bench and the e2e tests all build the dashboard here.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+	"github.com/sellerdesk/sellerdesk/sessions"
+)
+
+// Marketplace names the marketplace's base URLs (see apiclient.Options).
+type Marketplace struct {
+	B2B, B2BTest, Seller, SellerTest string
+}
+
+// Config is everything New needs. Zero values take the defaults of the
+// packages underneath.
+type Config struct {
+	Logger *slog.Logger // nil: discard
+
+	// Marketplace is where the client goes; with DemoSandbox set it is
+	// ignored and the client goes to an in-process sandbox instead.
+	Marketplace Marketplace
+	// DemoSandbox, when set, starts the built-in sandbox with these options
+	// (demo mode); App.Demo is it, and Close stops it.
+	DemoSandbox *sandbox.Options
+	// Profile is the wire profile spoken to the marketplace
+	// (apiclient.ProfileContract when empty); with DemoSandbox the sandbox
+	// serves the same profile. Country is sent where the lamoda profile
+	// needs one ("" means apiclient.DefaultCountry).
+	Profile apiclient.Profile
+	Country string
+	// APIOptions adjusts the marketplace client's options before it is
+	// built (tests: a transport, the sandbox's clock).
+	APIOptions func(*apiclient.Options)
+
+	// DatabaseURL is the SQLite file (or sqlite: URL) or the PostgreSQL URL
+	// of the sessions and the bulk jobs, opened once (internal/sqldb).
+	DatabaseURL string
+	// SessionBackend, when set, is used instead of opening DatabaseURL for
+	// the sessions (tests: a backend shared by two dashboards, or one that
+	// fails); New does not close it.
+	SessionBackend sessions.Backend
+	// Sessions are the session store's options; the logger defaults to
+	// Logger. With no keys, KeyFile holds a generated key.
+	Sessions sessions.Options
+	KeyFile  string
+	// PurgeEvery, when positive, purges expired sessions that often until
+	// Close.
+	PurgeEvery time.Duration
+
+	// Jobs, when set, opens the bulk job store on DatabaseURL and runs its
+	// runner (started by New, stopped by Close); nil leaves out the bulk
+	// import, job and history screens.
+	Jobs *bulkjobs.RunnerOptions
+	// JobsCloseTimeout bounds how long Close waits for the chunks in
+	// flight; 0 means 30 s.
+	JobsCloseTimeout time.Duration
+
+	// Dashboard is the handlers' configuration; New fills in API, Sessions,
+	// Jobs and Logger.
+	Dashboard handlers.Deps
+}
+
+// App is a built dashboard and everything under it.
+type App struct {
+	Handler  *handlers.App
+	Sessions *sessions.Store
+	// DB is the process's database (nil when New needed none: a given
+	// session backend and no jobs).
+	DB *sqldb.DB
+	// SessionBackend is the database under Sessions (opened by New, or
+	// Config.SessionBackend).
+	SessionBackend sessions.Backend
+	API            *apiclient.Client
+	Jobs           *bulkjobs.Runner // nil without Config.Jobs
+	JobStore       *bulkjobs.Store  // nil without Config.Jobs
+	Demo           *demo.Marketplace
+
+	log     *slog.Logger
+	stop    context.CancelFunc
+	purged  <-chan struct{}
+	timeout time.Duration
+	closers []func() error // in reverse order of opening
+}
+
+// New builds the dashboard. ctx bounds the opening and, until Close, the
+// background work (the job runner, the session purger).
+func New(ctx context.Context, cfg Config) (_ *App, err error) {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	a := &App{log: log, timeout: cfg.JobsCloseTimeout}
+	if a.timeout <= 0 {
+		a.timeout = 30 * time.Second
+	}
+	defer func() {
+		if err != nil {
+			_ = a.Close()
+		}
+	}()
+	bg, stop := context.WithCancel(ctx)
+	a.stop = stop
+
+	market := cfg.Marketplace
+	if cfg.DemoSandbox != nil {
+		sbOpts := *cfg.DemoSandbox
+		if cfg.Profile != "" {
+			sbOpts.Profile = string(cfg.Profile)
+		}
+		m, err := demo.Start(sandbox.New(sbOpts))
+		if err != nil {
+			return nil, err
+		}
+		a.Demo = m
+		a.closers = append(a.closers, m.Close)
+		market = Marketplace{B2B: m.B2BURL, B2BTest: m.B2BTestURL, Seller: m.SellerURL}
+	}
+
+	db, err := openStores(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	a.closers = append(a.closers, db.close)
+	a.DB = db.db
+
+	sopts := cfg.Sessions
+	if sopts.Logger == nil {
+		sopts.Logger = log.With("component", "sessions")
+	}
+	if len(sopts.Keys) == 0 {
+		if cfg.KeyFile == "" {
+			return nil, errors.New("app: no session keys and no key file")
+		}
+		key, created, err := sessions.LoadOrCreateKeyFile(cfg.KeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("session key: %w", err)
+		}
+		if created {
+			log.Warn("SELLERDESK_SESSION_KEY is not set: generated a session key and kept it beside the database; set the variable in production", "file", cfg.KeyFile)
+		}
+		sopts.Keys = [][]byte{key}
+	}
+	a.SessionBackend = db.sessions
+	if a.Sessions, err = sessions.NewStore(db.sessions, sopts); err != nil {
+		return nil, fmt.Errorf("session store: %w", err)
+	}
+
+	apiOpts := apiclient.Options{
+		B2BBaseURL: market.B2B, B2BTestBaseURL: market.B2BTest, SellerBaseURL: market.Seller, SellerTestBaseURL: market.SellerTest,
+		UserAgent: "SellerDesk/1.0", Logger: log.With("component", "apiclient"),
+		Profile: cfg.Profile, Country: cfg.Country,
+	}
+	if cfg.APIOptions != nil {
+		cfg.APIOptions(&apiOpts)
+	}
+	if a.API, err = apiclient.New(apiOpts); err != nil {
+		return nil, err
+	}
+
+	if db.jobs != nil {
+		ropts := *cfg.Jobs
+		if ropts.Logger == nil {
+			ropts.Logger = log.With("component", "bulkjobs")
+		}
+		a.JobStore, a.Jobs = db.jobs, bulkjobs.NewRunner(db.jobs, ropts)
+	}
+
+	deps := cfg.Dashboard
+	deps.API, deps.Sessions, deps.Jobs, deps.Logger = a.API, a.Sessions, a.Jobs, log
+	if a.Handler, err = handlers.New(deps); err != nil {
+		return nil, err
+	}
+
+	if a.Jobs != nil {
+		// The runner sends with the dashboard's engine: the same chunk
+		// size, retry budget and per-seller lock as the forms.
+		a.Jobs.Bind(a.Handler.JobExecutor())
+		if err := a.Jobs.Start(bg); err != nil {
+			return nil, fmt.Errorf("bulk jobs: %w", err)
+		}
+	}
+	if cfg.PurgeEvery > 0 {
+		a.purged = a.Sessions.StartPurger(bg, cfg.PurgeEvery)
+	}
+	return a, nil
+}
+
+// Close stops the background work (every running job finishes its chunk in
+// flight, within Config.JobsCloseTimeout, so the next start resumes after
+// it), then closes the stores and the demo sandbox.
+func (a *App) Close() error {
+	if a.stop != nil {
+		a.stop()
+	}
+	if a.purged != nil {
+		<-a.purged
+		a.purged = nil
+	}
+	var errs []error
+	if a.Jobs != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), a.timeout)
+		if err := a.Jobs.Close(ctx); err != nil {
+			a.log.Warn("bulk jobs: stopped without waiting for the chunk in flight", "err", err)
+		}
+		cancel()
+		a.Jobs = nil
+	}
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		if err := a.closers[i](); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	a.closers = nil
+	return errors.Join(errs...)
+}
+
+// stores are what New opens on the database.
+type stores struct {
+	db       *sqldb.DB // nil when nothing needs it (a given session backend, no jobs)
+	sessions sessions.Backend
+	jobs     *bulkjobs.Store // nil without Config.Jobs
+	close    func() error
+}
+
+// openStores opens the one database of the process (internal/sqldb: with
+// SQLite, one writer for every store) and on it the session backend and,
+// with Config.Jobs, the bulk job store.
+func openStores(ctx context.Context, cfg Config) (stores, error) {
+	s := stores{sessions: cfg.SessionBackend, close: func() error { return nil }}
+	if s.sessions != nil && cfg.Jobs == nil {
+		return s, nil
+	}
+	db, err := sqldb.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return s, fmt.Errorf("database: %w", err)
+	}
+	s.db = db
+	var backend sessions.Backend
+	s.close = func() error {
+		var errs []error
+		if backend != nil {
+			errs = append(errs, backend.Close())
+		}
+		return errors.Join(append(errs, db.Close())...)
+	}
+	if s.sessions == nil {
+		if backend, err = sessions.NewBackend(ctx, db); err != nil {
+			_ = s.close()
+			return s, fmt.Errorf("session store: %w", err)
+		}
+		s.sessions = backend
+	}
+	if cfg.Jobs != nil {
+		if s.jobs, err = bulkjobs.NewStore(ctx, db); err != nil {
+			_ = s.close()
+			return s, fmt.Errorf("bulk job store: %w", err)
+		}
+	}
+	return s, nil
+}

@@ -1,0 +1,96 @@
+package app_test
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/app"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+)
+
+func hasRoute(h *handlers.App, method, path string) bool {
+	return slices.Contains(h.Routes(), handlers.Route{Method: method, Path: path})
+}
+
+// New builds the whole dashboard from one Config: the demo sandbox, the
+// database with a generated key kept in the key file, the job runner bound
+// to the dashboard's executor and started, the routes; Close stops it all.
+func TestNewWithJobs(t *testing.T) {
+	dir := t.TempDir()
+	a, err := app.New(context.Background(), app.Config{
+		DemoSandbox: &sandbox.Options{},
+		DatabaseURL: filepath.Join(dir, "sellerdesk.db"),
+		KeyFile:     filepath.Join(dir, "sellerdesk.db.key"),
+		Jobs:        &bulkjobs.RunnerOptions{},
+		Dashboard:   handlers.Deps{Demo: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "sellerdesk.db.key")); err != nil {
+		t.Errorf("no generated key file: %v", err)
+	}
+	if a.Demo == nil || a.DB == nil || a.Jobs == nil || a.JobStore == nil || a.Sessions == nil || a.SessionBackend == nil || a.API == nil {
+		t.Fatalf("missing parts: %+v", a)
+	}
+	if !hasRoute(a.Handler, http.MethodPost, "/bulk/import") {
+		t.Error("no bulk import route with a job runner")
+	}
+	// The runner is bound and started: binding again after New is fine,
+	// but a runner New left unbound would have failed to start.
+	w := httptest.NewRecorder()
+	a.Handler.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/login", nil))
+	if w.Code != http.StatusOK {
+		t.Errorf("GET /login: %d", w.Code)
+	}
+	if err := a.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if err := a.Close(); err != nil {
+		t.Errorf("Close again: %v", err)
+	}
+	// The demo sandbox is gone with it.
+	if _, err := http.Get(a.Demo.B2BURL + "/"); err == nil {
+		t.Error("the demo sandbox still answers after Close")
+	}
+}
+
+func TestNewWithoutJobs(t *testing.T) {
+	a, err := app.New(context.Background(), app.Config{
+		DemoSandbox: &sandbox.Options{},
+		DatabaseURL: filepath.Join(t.TempDir(), "s.db"),
+		KeyFile:     filepath.Join(t.TempDir(), "s.key"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if a.Jobs != nil || hasRoute(a.Handler, http.MethodPost, "/bulk/import") {
+		t.Error("bulk screens without a job runner")
+	}
+}
+
+// A database that cannot be opened fails New, and what was started before
+// it (the demo sandbox) is stopped.
+func TestNewFailsCleanly(t *testing.T) {
+	_, err := app.New(context.Background(), app.Config{
+		DemoSandbox: &sandbox.Options{},
+		DatabaseURL: filepath.Join(t.TempDir(), "no-such-dir", "s.db"),
+		KeyFile:     filepath.Join(t.TempDir(), "s.key"),
+	})
+	if err == nil {
+		t.Fatal("New on a missing folder succeeded")
+	}
+	_, err = app.New(context.Background(), app.Config{DatabaseURL: filepath.Join(t.TempDir(), "s.db")})
+	if err == nil || errors.Is(err, context.Canceled) {
+		t.Fatalf("New without keys or key file: %v", err)
+	}
+}

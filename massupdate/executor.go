@@ -1,0 +1,177 @@
+package massupdate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/views/format"
+)
+
+// Accounts gives the marketplace account a job sends with: the
+// credentials of the session that submitted it, read at every chunk (the
+// user may have navigated away, and a logout stops the job). Errors:
+// bulkjobs.ErrLoggedOut, or a *bulkjobs.RetryLater while the session store
+// is unreachable.
+type Accounts func(ctx context.Context, job bulkjobs.Job) (*apiclient.Account, error)
+
+// Executor is what the bulk job runner runs: it sends a job's chunks
+// through the engine, under the same per-seller lock as the forms.
+type Executor struct {
+	Engine   *Engine
+	Accounts Accounts
+	// PricesByCard sends price jobs as Cards (the lamoda wire profile,
+	// apiclient.Client.PricesByCard): their rows are CardPrice payloads,
+	// made by Previewer.CardPriceItems.
+	PricesByCard bool
+}
+
+var _ bulkjobs.Executor = (*Executor)(nil)
+
+// Send sends one chunk under the seller's mass-update lock (one request in
+// flight per seller, shared with the prices and nomenclature forms).
+func (x *Executor) Send(ctx context.Context, job bulkjobs.Job, items []bulkjobs.Item, wait func(time.Time, int)) ([]bulkjobs.Result, error) {
+	acct, err := x.Accounts(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := x.Engine.lock(ctx, job.SellerID)
+	if err != nil {
+		return nil, &bulkjobs.RetryLater{At: time.Now().Add(2 * time.Second)}
+	}
+	defer unlock()
+	ctx = apiclient.WithRetryBudget(ctx, x.Engine.retryBudget())
+	ctx = apiclient.WithRetryObserver(ctx, func(ev apiclient.RetryEvent) { wait(time.Now().Add(ev.Wait), ev.Status) })
+	if job.Kind == Stock.Name {
+		return sendJobChunk(ctx, x.Engine, acct, job, Stock, items)
+	}
+	if x.PricesByCard {
+		return sendJobChunk(ctx, x.Engine, acct, job, Cards, items)
+	}
+	return sendJobChunk(ctx, x.Engine, acct, job, Prices, items)
+}
+
+// sendJobChunk decodes a chunk's stored rows, sends them and reports each
+// row's outcome by Seq. A row is matched by its kind's key of the stored
+// payload (for a card, the card), which an empty key makes unreadable.
+func sendJobChunk[T any](ctx context.Context, e *Engine, acct *apiclient.Account, job bulkjobs.Job, kind Kind[T], items []bulkjobs.Item) ([]bulkjobs.Result, error) {
+	chunk := make([]T, 0, len(items))
+	keys := make([]string, 0, len(items))
+	for _, it := range items {
+		var v T
+		if err := json.Unmarshal([]byte(it.Payload), &v); err != nil || kind.Key(v) == "" {
+			return nil, &bulkjobs.StopError{Message: "a stored row could not be read"}
+		}
+		chunk = append(chunk, v)
+		keys = append(keys, kind.Key(v))
+	}
+	rejected, _, err := kind.sendChunk(ctx, acct, job.SellerID, chunk)
+	if err != nil {
+		return nil, e.jobError(err)
+	}
+	out := make([]bulkjobs.Result, 0, len(items))
+	for i, it := range items {
+		if msgs, ok := rejected[keys[i]]; ok {
+			clean := make([]string, len(msgs))
+			for i, m := range msgs {
+				clean[i] = format.Clean(m)
+			}
+			out = append(out, bulkjobs.Result{Seq: it.Seq, State: bulkjobs.ItemRejected, Message: strings.Join(clean, " ")})
+			continue
+		}
+		out = append(out, bulkjobs.Result{Seq: it.Seq, State: bulkjobs.ItemAccepted})
+	}
+	return out, nil
+}
+
+// jobError maps a failed chunk to what the runner does next.
+func (e *Engine) jobError(err error) error {
+	var rl *apiclient.RateLimitError
+	switch {
+	case errors.As(err, &rl):
+		status := http.StatusTooManyRequests
+		if errors.Is(err, apiclient.ErrUnavailable) {
+			status = http.StatusServiceUnavailable
+		}
+		at := rl.RetryAt
+		if time.Until(at) < time.Second {
+			at = time.Now().Add(time.Second)
+		}
+		return &bulkjobs.RetryLater{At: at, Status: status}
+	case errors.Is(err, apiclient.ErrRateLimited), errors.Is(err, apiclient.ErrUnavailable), e.StoreFailed != nil && e.StoreFailed(err):
+		return &bulkjobs.RetryLater{At: time.Now().Add(5 * time.Second), Status: http.StatusServiceUnavailable}
+	case errors.Is(err, apiclient.ErrOutcomeUnknown):
+		return bulkjobs.ErrOutcomeUnknown
+	case errors.Is(err, apiclient.ErrUnauthorized):
+		return &bulkjobs.StopError{Message: "the marketplace no longer accepts the saved credentials; log in again and retry the unsent rows."}
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return err
+	}
+	return &bulkjobs.StopError{Message: StopReason(err) + "."}
+}
+
+// ReadBack re-reads the seller's catalogue and compares each sent row with
+// what the marketplace shows now.
+func (x *Executor) ReadBack(ctx context.Context, job bulkjobs.Job, items []bulkjobs.Item) ([]bulkjobs.Result, error) {
+	acct, err := x.Accounts(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	ctx = apiclient.WithRetryBudget(ctx, x.Engine.retryBudget())
+	cat, err := FetchCatalog(ctx, acct, job.SellerID)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bulkjobs.Result, 0, len(items))
+	for _, it := range items {
+		res := readBackOne(job.Kind, it, cat)
+		_, changed := CurrentChanged(job.Kind, it, cat)
+		res.Unchanged = !changed
+		out = append(out, res)
+	}
+	return out, nil
+}
+
+func readBackOne(kind string, it bulkjobs.Item, cat *Catalog) bulkjobs.Result {
+	res := bulkjobs.Result{Seq: it.Seq}
+	if kind == "stock" {
+		var sent apiclient.StoreItem
+		_ = json.Unmarshal([]byte(it.Payload), &sent)
+		rec, ok := cat.ByKey[it.Key]
+		if !ok {
+			res.State, res.Message = bulkjobs.ReadMissing, "no longer in the catalogue"
+			return res
+		}
+		now := StockNow{Quantity: rec.Quantity, Status: rec.Status}
+		res.Message = now.Text()
+		same := (sent.Quantity == nil || *sent.Quantity == rec.Quantity) && (sent.Status == "" || sent.Status == rec.Status)
+		res.State = bulkjobs.ReadConfirmed
+		if !same {
+			res.State = bulkjobs.ReadDifferent
+		}
+		return res
+	}
+	var sent apiclient.PriceUpdate
+	_ = json.Unmarshal([]byte(it.Payload), &sent)
+	rec, ok := cat.BySKU[it.Key]
+	if !ok {
+		res.State, res.Message = bulkjobs.ReadMissing, "no longer in the catalogue"
+		return res
+	}
+	now := CurrentPrice(rec)
+	res.Message = now.Text()
+	switch {
+	case rec.PriceUpdateStatus == "PROCESSING":
+		res.State, res.Message = bulkjobs.ReadProcessing, "still processing at the marketplace (shows "+now.Text()+")"
+	case rec.Price == sent.Price && (sent.SalePrice == nil || rec.SalePrice == *sent.SalePrice):
+		res.State = bulkjobs.ReadConfirmed
+	default:
+		res.State = bulkjobs.ReadDifferent
+	}
+	return res
+}

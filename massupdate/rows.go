@@ -1,0 +1,330 @@
+// Package massupdate is the one mass-update engine of Seller Desk: the
+// validation of price and stock rows (rows.go), sending them in chunks
+// under the per-seller lock with a typed outcome per row (send.go), turning
+// file rows into job items (preview.go), reading the catalogue back
+// (catalog.go), and the executor that bulk jobs run (executor.go). The
+// prices and nomenclature forms and the bulk jobs all go through it.
+package massupdate
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/views/format"
+)
+
+// Statuses are the nomenclature statuses the marketplace uses (field
+// notes); a row may set only one of them.
+var Statuses = []string{"online", "in_moderation", "rejected", "disabled"}
+
+// MaxFormRows bounds the rows of one mass-update form.
+const MaxFormRows = 10_000
+
+// MaxPrice is the largest price the form accepts: anything above is a typo.
+const MaxPrice = apiclient.Money(100_000_000_00)
+
+// MaxQuantity is the largest stock quantity the form accepts.
+const MaxQuantity = 1_000_000
+
+// ErrFormShape reports a form whose parallel fields differ in length.
+var ErrFormShape = errors.New("the form's columns do not line up; reload the page and try again")
+
+// columns reads parallel form arrays that must all have the same length.
+func columns(form url.Values, names ...string) ([][]string, int, error) {
+	out := make([][]string, len(names))
+	n := len(form[names[0]])
+	for i, name := range names {
+		out[i] = form[name]
+		if len(out[i]) != n {
+			return nil, 0, ErrFormShape
+		}
+	}
+	if n > MaxFormRows {
+		return nil, 0, fmt.Errorf("the form has %d rows; submit at most %d at a time", n, MaxFormRows)
+	}
+	return out, n, nil
+}
+
+// PriceInput is one row of the prices form as typed.
+type PriceInput struct {
+	SKU                                     string
+	OrigPrice, OrigSale, OrigStart, OrigEnd string
+	Price, Sale, Start, End                 string
+}
+
+// PriceColumns are the prices form's parallel fields.
+var PriceColumns = []string{"sku", "orig_price", "orig_sale", "orig_start", "orig_end", "price", "sale", "start", "end"}
+
+// BindPriceInputs reads the rows of a prices form.
+func BindPriceInputs(form url.Values) ([]PriceInput, error) {
+	cols, n, err := columns(form, PriceColumns...)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]PriceInput, n)
+	for i := range rows {
+		rows[i] = PriceInput{
+			SKU: strings.TrimSpace(cols[0][i]), OrigPrice: cols[1][i], OrigSale: cols[2][i], OrigStart: cols[3][i], OrigEnd: cols[4][i],
+			Price: strings.TrimSpace(cols[5][i]), Sale: strings.TrimSpace(cols[6][i]), Start: strings.TrimSpace(cols[7][i]), End: strings.TrimSpace(cols[8][i]),
+		}
+	}
+	return rows, nil
+}
+
+// SameMoney compares a typed amount with the one the page showed, so
+// "1299.5" and "1299.50" count as unchanged.
+func SameMoney(typed, orig string) bool {
+	if typed == orig {
+		return true
+	}
+	a, err1 := apiclient.ParseMoney(typed)
+	b, err2 := apiclient.ParseMoney(orig)
+	return err1 == nil && err2 == nil && a == b
+}
+
+// Changed reports whether the user edited the row.
+func (r PriceInput) Changed() bool {
+	return !SameMoney(r.Price, r.OrigPrice) || !SameMoney(r.Sale, r.OrigSale) || r.Start != r.OrigStart || r.End != r.OrigEnd
+}
+
+// ParsePrice reads a typed amount, or explains why it is refused, in words
+// for the field.
+func ParsePrice(s string) (apiclient.Money, string) {
+	m, err := apiclient.ParseMoney(s)
+	switch {
+	case errors.Is(err, apiclient.ErrMoneyEmpty):
+		return 0, "Enter a price."
+	case errors.Is(err, apiclient.ErrMoneyPrecision):
+		return 0, "Use at most 2 decimals (kopecks)."
+	case errors.Is(err, apiclient.ErrMoneyRange):
+		return 0, "This amount is far too large."
+	case err != nil:
+		return 0, "Enter a number, like 1299.50."
+	case m <= 0:
+		return 0, "The price must be above zero."
+	case m > MaxPrice:
+		return 0, "The price must be at most " + format.Money(int64(MaxPrice)) + "."
+	}
+	return m, ""
+}
+
+func parseDate(s string) (time.Time, string) {
+	t, err := time.Parse(time.DateOnly, s)
+	if err != nil {
+		return time.Time{}, "Enter a date as YYYY-MM-DD."
+	}
+	return t, ""
+}
+
+// setErr records a field's problem, making the map on first use.
+func setErr(errs map[string]string, field, msg string) map[string]string {
+	if errs == nil {
+		errs = make(map[string]string, 2)
+	}
+	errs[field] = msg
+	return errs
+}
+
+// Validate checks a changed row and builds the update to send. Problems are
+// keyed by field: price, sale, start, end.
+func (r PriceInput) Validate() (apiclient.PriceUpdate, map[string]string) {
+	var errs map[string]string // made at the first problem: most rows have none
+	upd := apiclient.PriceUpdate{MarketplaceSKU: r.SKU}
+	price, msg := ParsePrice(r.Price)
+	if msg != "" {
+		errs = setErr(errs, "price", msg)
+	}
+	upd.Price = price
+	if r.Sale != "" {
+		sale, msg := ParsePrice(r.Sale)
+		switch {
+		case msg != "":
+			errs = setErr(errs, "sale", strings.Replace(msg, "The price", "The sale price", 1))
+		case errs["price"] == "" && sale > price:
+			errs = setErr(errs, "sale", "The sale price may not exceed the price ("+format.Money(int64(price))+"): lower it.")
+		default:
+			upd.SalePrice = &sale
+		}
+	}
+	var start, end time.Time
+	if r.Start != "" {
+		var msg string
+		if start, msg = parseDate(r.Start); msg != "" {
+			errs = setErr(errs, "start", msg)
+		}
+		upd.SaleStartDate = r.Start
+	}
+	if r.End != "" {
+		var msg string
+		if end, msg = parseDate(r.End); msg != "" {
+			errs = setErr(errs, "end", msg)
+		}
+		upd.SaleEndDate = r.End
+	}
+	if (r.Start != "" || r.End != "") && r.Sale == "" && errs["sale"] == "" {
+		errs = setErr(errs, "sale", "Enter a sale price for the sale window.")
+	}
+	if !start.IsZero() && !end.IsZero() && end.Before(start) {
+		errs = setErr(errs, "end", "The sale must end on or after its start.")
+	}
+	if r.SKU == "" {
+		errs = setErr(errs, "price", "This row has no SKU; reload the page.")
+	}
+	if len(errs) > 0 {
+		return apiclient.PriceUpdate{}, errs
+	}
+	return upd, nil
+}
+
+// StockInput is one row of the nomenclature form as typed.
+type StockInput struct {
+	Warehouse, Barcode  string
+	OrigQty, OrigStatus string
+	Qty, Status         string
+}
+
+// StockColumns are the nomenclature form's parallel fields.
+var StockColumns = []string{"wh", "bc", "orig_qty", "orig_status", "qty", "status"}
+
+// BindStockInputs reads the rows of a nomenclature form.
+func BindStockInputs(form url.Values) ([]StockInput, error) {
+	cols, n, err := columns(form, StockColumns...)
+	if err != nil {
+		return nil, err
+	}
+	rows := make([]StockInput, n)
+	for i := range rows {
+		rows[i] = StockInput{
+			Warehouse: strings.TrimSpace(cols[0][i]), Barcode: strings.TrimSpace(cols[1][i]), OrigQty: cols[2][i], OrigStatus: cols[3][i],
+			Qty: strings.TrimSpace(cols[4][i]), Status: strings.TrimSpace(cols[5][i]),
+		}
+	}
+	return rows, nil
+}
+
+// Key identifies a stock row: warehouse|barcode.
+func (r StockInput) Key() string { return r.Warehouse + "|" + r.Barcode }
+
+// Key identifies a price row: its marketplace SKU.
+func (r PriceInput) Key() string { return r.SKU }
+
+// QtyChanged reports whether the quantity was edited ("007" is 7).
+func (r StockInput) QtyChanged() bool {
+	if r.Qty == r.OrigQty {
+		return false
+	}
+	a, err1 := strconv.Atoi(r.Qty)
+	b, err2 := strconv.Atoi(r.OrigQty)
+	return err1 != nil || err2 != nil || a != b
+}
+
+// Changed reports whether the user edited the row.
+func (r StockInput) Changed() bool { return r.QtyChanged() || r.Status != r.OrigStatus }
+
+// ParseQuantity accepts a whole number of pieces, ASCII digits only.
+func ParseQuantity(s string) (int, string) {
+	if s == "" {
+		return 0, "Enter a quantity."
+	}
+	neg := strings.HasPrefix(s, "-")
+	digits := strings.TrimPrefix(s, "-")
+	if digits == "" || strings.Trim(digits, "0123456789") != "" {
+		return 0, "Enter a whole number of pieces."
+	}
+	if neg {
+		return 0, "The quantity may not be negative."
+	}
+	if len(digits) > 7 {
+		return 0, fmt.Sprintf("The quantity must be at most %d.", MaxQuantity)
+	}
+	q, _ := strconv.Atoi(digits)
+	if q > MaxQuantity {
+		return 0, fmt.Sprintf("The quantity must be at most %d.", MaxQuantity)
+	}
+	return q, ""
+}
+
+// Validate checks a changed row and builds the item to send. Problems are
+// keyed by field: quantity, status.
+func (r StockInput) Validate() (apiclient.StoreItem, map[string]string) {
+	errs := map[string]string{}
+	item := apiclient.StoreItem{WarehouseCode: r.Warehouse, Barcode: r.Barcode}
+	if r.QtyChanged() {
+		q, msg := ParseQuantity(r.Qty)
+		if msg != "" {
+			errs["quantity"] = msg
+		} else {
+			item.Quantity = &q
+		}
+	}
+	if r.Status != r.OrigStatus {
+		if !slices.Contains(Statuses, r.Status) {
+			errs["status"] = "Choose one of the listed statuses."
+		} else {
+			item.Status = r.Status
+		}
+	}
+	if r.Warehouse == "" || r.Barcode == "" {
+		errs["quantity"] = "This row has no warehouse or barcode; reload the page."
+	}
+	if len(errs) > 0 {
+		return apiclient.StoreItem{}, errs
+	}
+	return item, nil
+}
+
+// Checked is a form's edited rows, checked: the rows as typed by key, the
+// field problems of the invalid ones by key, and what to send for the
+// rest, in form order.
+type Checked[In, Out any] struct {
+	Inputs  map[string]In
+	Invalid map[string]map[string]string
+	Send    []Out
+}
+
+// formRow is a row of a mass-update form.
+type formRow[Out any] interface {
+	Changed() bool
+	Key() string
+	Validate() (Out, map[string]string)
+}
+
+func check[In formRow[Out], Out any](rows []In, dupField, dupMessage string) Checked[In, Out] {
+	c := Checked[In, Out]{Inputs: make(map[string]In, len(rows)), Invalid: map[string]map[string]string{}, Send: make([]Out, 0, len(rows))}
+	for _, r := range rows {
+		if !r.Changed() {
+			continue
+		}
+		k := r.Key()
+		if _, dup := c.Inputs[k]; dup {
+			c.Invalid[k] = map[string]string{dupField: dupMessage}
+			continue
+		}
+		c.Inputs[k] = r
+		out, errs := r.Validate()
+		if errs != nil {
+			c.Invalid[k] = errs
+			continue
+		}
+		c.Send = append(c.Send, out)
+	}
+	return c
+}
+
+// CheckPrices checks the edited rows of a prices form; a SKU edited twice
+// is refused.
+func CheckPrices(rows []PriceInput) Checked[PriceInput, apiclient.PriceUpdate] {
+	return check[PriceInput, apiclient.PriceUpdate](rows, "price", "This SKU appears twice in the form; change it in one row only.")
+}
+
+// CheckStock checks the edited rows of a nomenclature form; a record
+// edited twice is refused.
+func CheckStock(rows []StockInput) Checked[StockInput, apiclient.StoreItem] {
+	return check[StockInput, apiclient.StoreItem](rows, "quantity", "This row appears twice in the form; change it once.")
+}

@@ -1,0 +1,364 @@
+package massupdate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/views/format"
+)
+
+// State is what became of one submitted row.
+type State string
+
+// The states of a row after a mass update.
+const (
+	Accepted State = "accepted"
+	Rejected State = "rejected"
+	Unknown  State = "unknown" // sent, no answer: may or may not have been applied
+	Unsent   State = "unsent"
+)
+
+// Outcome is one row's state, with the marketplace's messages when it was
+// rejected.
+type Outcome struct {
+	State    State
+	Messages []string
+}
+
+// Report accounts for every row of a mass update exactly once.
+type Report struct {
+	Outcomes map[string]Outcome
+	Accepted int
+	Rejected int
+	Unknown  int // sent but unanswered: may or may not have been applied
+	Unsent   int
+	Stopped  error // why sending stopped early, if it did
+	// Unmatched holds item errors keyed in the other shape (a set-prices
+	// error by warehouse and barcode, say), for the caller to resolve
+	// against the catalogue (see Reject).
+	Unmatched map[string][]string
+	// Fraud holds the marketplace's price-check findings by product card
+	// (the lamoda profile's set-prices answer), never dropped, at most
+	// maxFindings a card.
+	Fraud map[string][]apiclient.FraudValidation
+}
+
+// maxFindings bounds the price-check findings kept for one card (a card
+// has a few at most).
+const maxFindings = 8
+
+// Reject turns an accepted row into a rejected one (an error matched late).
+func (r *Report) Reject(key string, msgs []string) {
+	o, ok := r.Outcomes[key]
+	if !ok {
+		return
+	}
+	switch o.State {
+	case Accepted:
+		r.Accepted--
+		r.Rejected++
+	case Unsent, Unknown:
+		return
+	}
+	r.Outcomes[key] = Outcome{State: Rejected, Messages: append(o.Messages, msgs...)}
+}
+
+// Complete reports whether every row got an answer and none was refused.
+func (r *Report) Complete() bool {
+	return r.Rejected == 0 && r.Unknown == 0 && r.Unsent == 0 && len(r.Unmatched) == 0
+}
+
+// Note says why sending stopped early and what became of the rest, or ""
+// when it did not stop.
+func (r *Report) Note() string {
+	if r.Stopped == nil {
+		return ""
+	}
+	out := "Sending stopped early (" + StopReason(r.Stopped) + ")."
+	if r.Unknown > 0 {
+		out += fmt.Sprintf(" %s no answer: reload the page to see whether they were applied.", format.Count(r.Unknown, "row got", "rows got"))
+	}
+	if r.Unsent > 0 {
+		out += fmt.Sprintf(" %s not sent: submit again to send them.", format.Count(r.Unsent, "row was", "rows were"))
+	}
+	return out
+}
+
+// StopReason says in words why the marketplace stopped a mass update.
+func StopReason(err error) string {
+	var rl *apiclient.RateLimitError
+	switch {
+	case errors.As(err, &rl):
+		return "the marketplace is busy until " + format.Clock(rl.RetryAt)
+	case errors.Is(err, apiclient.ErrRateLimited), errors.Is(err, apiclient.ErrUnavailable):
+		return "the marketplace is busy"
+	case errors.Is(err, apiclient.ErrOutcomeUnknown):
+		return "no answer came for the last batch"
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return "the request was cancelled"
+	default:
+		return "the marketplace refused the request"
+	}
+}
+
+// Locker takes a named lock held across every instance that shares it
+// (the session database's lock today, internal/sqldb's tomorrow).
+type Locker interface {
+	Lock(ctx context.Context, key string) (unlock func(), err error)
+}
+
+// LockError reports that the per-seller lock could not be taken: its store
+// failed.
+type LockError struct{ Err error }
+
+func (e *LockError) Error() string { return "massupdate: per-seller lock: " + e.Err.Error() }
+func (e *LockError) Unwrap() error { return e.Err }
+
+// LockKey is the name of a seller's mass-update lock: one mass-update
+// request in flight per seller (spec §8: sequential requests), shared by
+// the forms and the bulk jobs.
+func LockKey(seller int64) string { return "mass-update/" + strconv.FormatInt(seller, 10) }
+
+// DefaultChunkSize is the number of rows one set-prices or store request
+// carries when Engine.ChunkSize is zero.
+const DefaultChunkSize = 500
+
+// Engine sends mass updates: in chunks, one request at a time per seller.
+type Engine struct {
+	Locker Locker
+	// ChunkSize is how many rows one request carries; 0 means
+	// DefaultChunkSize.
+	ChunkSize int
+	// RetryBudget bounds the wait of one chunk on 429/503 answers; 0 means
+	// 60 s.
+	RetryBudget time.Duration
+	// UpstreamTimeout, added to RetryBudget, bounds one chunk; 0 means 30 s.
+	UpstreamTimeout time.Duration
+	// StoreFailed reports errors of the caller's own stores (the session's
+	// token store, say) met while sending: at a form's first chunk they are
+	// returned as they are (like apiclient.ErrUnauthorized), and a job
+	// waits and tries again. nil means none.
+	StoreFailed func(error) bool
+}
+
+// Size is the chunk size in use.
+func (e *Engine) Size() int {
+	if e.ChunkSize <= 0 {
+		return DefaultChunkSize
+	}
+	return e.ChunkSize
+}
+
+func (e *Engine) retryBudget() time.Duration {
+	if e.RetryBudget <= 0 {
+		return 60 * time.Second
+	}
+	return e.RetryBudget
+}
+
+func (e *Engine) chunkTimeout() time.Duration {
+	t := e.UpstreamTimeout
+	if t <= 0 {
+		t = 30 * time.Second
+	}
+	return t + e.retryBudget()
+}
+
+// lock takes the seller's mass-update lock.
+func (e *Engine) lock(ctx context.Context, seller int64) (func(), error) {
+	unlock, err := e.Locker.Lock(ctx, LockKey(seller))
+	if err != nil {
+		return nil, &LockError{Err: err}
+	}
+	return unlock, nil
+}
+
+// Kind is one kind of mass update: how its rows are keyed, how an item
+// error names its row, and the call that sends a chunk.
+type Kind[T any] struct {
+	Name     string // "prices" or "stock", as bulk jobs store it
+	Key      func(T) string
+	ErrorKey func(apiclient.ItemError) string
+	// Aliases, when set, are the other keys an item error may name a row
+	// by (a product card's sizes): an error whose ErrorKey is one of them
+	// is the row's.
+	Aliases func(T) []string
+	// Group, when set, keeps rows of different groups out of one chunk
+	// (cards sent with force travel in requests of their own).
+	Group func(T) string
+	Send  func(ctx context.Context, acct *apiclient.Account, seller int64, chunk []T) (*apiclient.UpdateResult, error)
+}
+
+// Prices sends price updates through set-prices, keyed by marketplace SKU.
+var Prices = Kind[apiclient.PriceUpdate]{
+	Name: "prices",
+	Key:  func(u apiclient.PriceUpdate) string { return u.MarketplaceSKU },
+	ErrorKey: func(e apiclient.ItemError) string {
+		if e.MarketplaceSKU != "" {
+			return e.MarketplaceSKU
+		}
+		return e.WarehouseCode + "|" + e.Barcode
+	},
+	Send: func(ctx context.Context, acct *apiclient.Account, _ int64, chunk []apiclient.PriceUpdate) (*apiclient.UpdateResult, error) {
+		return acct.Seller.SetPrices(ctx, &apiclient.SetPricesRequest{Prices: chunk})
+	},
+}
+
+// Stock sends quantities and statuses through store, keyed by
+// warehouse|barcode.
+var Stock = Kind[apiclient.StoreItem]{
+	Name: "stock",
+	Key:  func(i apiclient.StoreItem) string { return i.WarehouseCode + "|" + i.Barcode },
+	ErrorKey: func(e apiclient.ItemError) string {
+		if e.WarehouseCode != "" || e.Barcode != "" {
+			return e.WarehouseCode + "|" + e.Barcode
+		}
+		return e.MarketplaceSKU
+	},
+	Send: func(ctx context.Context, acct *apiclient.Account, seller int64, chunk []apiclient.StoreItem) (*apiclient.UpdateResult, error) {
+		return acct.Seller.StoreNomenclatures(ctx, &apiclient.StoreRequest{SellerID: seller, Items: chunk})
+	},
+}
+
+// sendChunk sends one chunk and matches its item errors to row keys, once
+// for both paths: the marketplace's messages, or a fallback naming the
+// code when it gave none. An error naming one of a row's aliases is the
+// row's. The answer's price-check findings come back as they are.
+func (k Kind[T]) sendChunk(ctx context.Context, acct *apiclient.Account, seller int64, chunk []T) (map[string][]string, []apiclient.FraudValidation, error) {
+	res, err := k.Send(ctx, acct, seller, chunk)
+	if err != nil {
+		return nil, nil, err
+	}
+	var alias map[string]string
+	if k.Aliases != nil {
+		alias = map[string]string{}
+		for _, it := range chunk {
+			key := k.Key(it)
+			for _, a := range k.Aliases(it) {
+				alias[a] = key
+			}
+		}
+	}
+	rejected := map[string][]string{}
+	for _, ie := range res.Errors {
+		msgs := ie.Messages
+		if len(msgs) == 0 {
+			msgs = []string{fmt.Sprintf("Rejected by the marketplace (code %d).", ie.Code)}
+		}
+		key := k.ErrorKey(ie)
+		if to, ok := alias[key]; ok {
+			key = to
+		}
+		rejected[key] = append(rejected[key], msgs...)
+	}
+	return rejected, res.FraudValidations, nil
+}
+
+// chunks cuts the rows into requests of at most Size rows, never mixing
+// groups (Kind.Group) in one.
+func chunks[T any](e *Engine, kind Kind[T], items []T) [][]T {
+	size := e.Size()
+	var out [][]T
+	start := 0
+	for i := range items {
+		if i-start == size || (kind.Group != nil && i > start && kind.Group(items[i]) != kind.Group(items[start])) {
+			out = append(out, items[start:i])
+			start = i
+		}
+	}
+	if start < len(items) {
+		out = append(out, items[start:])
+	}
+	return out
+}
+
+// Send sends the rows in chunks, one request at a time for the seller, and
+// accounts for every row: accepted, rejected with the marketplace's
+// messages, unknown (sent, unanswered) or not sent. A request-level
+// failure stops the run. Credentials rejected (or an error
+// Engine.StoreFailed names) at the first chunk is returned as the error; so is a *LockError.
+//
+// alongLast, when not nil, runs in its own goroutine while the last chunk
+// is in flight, so that work which does not need the run's outcome (the
+// result page's list call) overlaps with that round trip instead of adding
+// to it; Send returns only after alongLast has returned. It is started
+// only when an earlier chunk already had rows rejected, that is when the
+// result page will be shown whatever the last chunk's answer (a run that
+// goes through cleanly redirects and needs no list call).
+func Send[T any](ctx context.Context, e *Engine, acct *apiclient.Account, seller int64, kind Kind[T], items []T, alongLast func()) (*Report, error) {
+	rep := &Report{Outcomes: make(map[string]Outcome, len(items))}
+	unlock, err := e.lock(ctx, seller)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	var along sync.WaitGroup
+	defer along.Wait()
+	ctx = apiclient.WithRetryBudget(ctx, e.retryBudget())
+	all := chunks(e, kind, items)
+	for n, chunk := range all {
+		if alongLast != nil && n == len(all)-1 && (rep.Rejected > 0 || len(rep.Unmatched) > 0) {
+			along.Go(alongLast)
+		}
+		// Each chunk is bounded on its own: a hanging marketplace stops the
+		// run with the rest accounted for as not sent.
+		cctx, cancel := context.WithTimeout(ctx, e.chunkTimeout())
+		rejected, fraud, err := kind.sendChunk(cctx, acct, seller, chunk)
+		cancel()
+		if err != nil {
+			if n == 0 && (errors.Is(err, apiclient.ErrUnauthorized) || (e.StoreFailed != nil && e.StoreFailed(err))) {
+				return nil, err
+			}
+			rep.Stopped = err
+			rest := all[n:]
+			if errors.Is(err, apiclient.ErrOutcomeUnknown) {
+				// This chunk was sent and may have been applied: say so,
+				// rather than "not sent".
+				for _, it := range chunk {
+					rep.Outcomes[kind.Key(it)] = Outcome{State: Unknown}
+					rep.Unknown++
+				}
+				rest = all[n+1:]
+			}
+			for _, r := range rest {
+				for _, it := range r {
+					rep.Outcomes[kind.Key(it)] = Outcome{State: Unsent}
+					rep.Unsent++
+				}
+			}
+			return rep, nil
+		}
+		for _, f := range fraud {
+			if rep.Fraud == nil {
+				rep.Fraud = map[string][]apiclient.FraudValidation{}
+			}
+			if len(rep.Fraud[f.ParentSKU]) < maxFindings {
+				rep.Fraud[f.ParentSKU] = append(rep.Fraud[f.ParentSKU], f)
+			}
+		}
+		for _, it := range chunk {
+			k := kind.Key(it)
+			if msgs, ok := rejected[k]; ok {
+				rep.Outcomes[k] = Outcome{State: Rejected, Messages: msgs}
+				rep.Rejected++
+			} else {
+				rep.Outcomes[k] = Outcome{State: Accepted}
+				rep.Accepted++
+			}
+		}
+		for k, msgs := range rejected {
+			if _, ok := rep.Outcomes[k]; !ok {
+				if rep.Unmatched == nil {
+					rep.Unmatched = map[string][]string{}
+				}
+				rep.Unmatched[k] = append(rep.Unmatched[k], msgs...)
+			}
+		}
+	}
+	return rep, nil
+}
