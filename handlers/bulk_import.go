@@ -228,9 +228,14 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	}
 	p := massupdate.Previewer{Guard: a.deps.Jobs.GuardPercent(), Catalog: catalog}
 	var items []bulkjobs.Item
-	if kind == "stock" {
+	switch { // issue 15: the lamoda profile's cards and stock (massupdate/preview_cards.go)
+	case kind == "stock" && a.stockUnavailable() != "":
+		items = p.RefusedStockItems(table, m, a.stockUnavailable())
+	case kind == "stock":
 		items = p.StockItems(table, m)
-	} else {
+	case a.deps.API.PricesByCard():
+		items = p.CardPriceItems(table, m)
+	default:
 		items = p.PriceItems(table, m)
 	}
 	job := &bulkjobs.Job{

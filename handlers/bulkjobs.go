@@ -44,7 +44,8 @@ func (a *App) JobAccount(ctx context.Context, job bulkjobs.Job) (*apiclient.Acco
 // size, per-seller lock, retry budget) as the forms, with the submitting
 // session's account. internal/app binds it to the runner.
 func (a *App) JobExecutor() *massupdate.Executor {
-	return &massupdate.Executor{Engine: a.mass, Accounts: a.JobAccount}
+	return &massupdate.Executor{Engine: a.mass, Accounts: a.JobAccount,
+		PricesByCard: a.deps.API.PricesByCard()} // issue 15: the lamoda profile's card kind
 }
 
 // ---- job page, progress, actions ----
@@ -148,9 +149,14 @@ func (a *App) BulkJobRetry(c echo.Context) error {
 	}
 	p := massupdate.Previewer{Guard: a.deps.Jobs.GuardPercent(), Catalog: cat}
 	var rows []bulkjobs.Item
-	if job.Kind == "stock" {
+	switch { // issue 15: as the import previews them (bulk_import.go)
+	case job.Kind == "stock" && a.stockUnavailable() != "":
+		rows = p.RefusedStockItems(t, m, a.stockUnavailable())
+	case job.Kind == "stock":
 		rows = p.StockItems(t, m)
-	} else {
+	case a.deps.API.PricesByCard():
+		rows = p.CardPriceItems(t, m)
+	default:
 		rows = p.PriceItems(t, m)
 	}
 	retry := &bulkjobs.Job{

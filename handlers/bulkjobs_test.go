@@ -49,13 +49,15 @@ type bulkEnv struct {
 	jobs    *bulkjobs.Store
 	opts    bulkjobs.RunnerOptions
 	chunk   int
-	budget  time.Duration // Deps.BulkRetryBudget; 0 = the default
+	budget  time.Duration     // Deps.BulkRetryBudget; 0 = the default
+	profile apiclient.Profile // issue 15: the sandbox's profile
 	logs    *testapp.SafeBuffer
 }
 
 func newBulkEnv(t *testing.T, sbOpts sandbox.Options, chunk int, ropts bulkjobs.RunnerOptions) *bulkEnv {
 	t.Helper()
-	e := &bulkEnv{t: t, dbPath: filepath.Join(t.TempDir(), "sellerdesk.db"), chunk: chunk, opts: ropts, logs: &testapp.SafeBuffer{}}
+	e := &bulkEnv{t: t, dbPath: filepath.Join(t.TempDir(), "sellerdesk.db"), chunk: chunk, opts: ropts, logs: &testapp.SafeBuffer{},
+		profile: apiclient.Profile(sbOpts.Profile)}
 	m, err := demo.Start(sandbox.New(sbOpts))
 	if err != nil {
 		t.Fatal(err)
@@ -63,7 +65,8 @@ func newBulkEnv(t *testing.T, sbOpts sandbox.Options, chunk int, ropts bulkjobs.
 	t.Cleanup(func() { _ = m.Close() })
 	e.market, e.sb = m, m.Sandbox
 	log := slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	e.api, err = apiclient.New(apiclient.Options{B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL, Now: e.sb.Now, Logger: log})
+	e.api, err = apiclient.New(apiclient.Options{B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL, Now: e.sb.Now, Logger: log,
+		Profile: e.profile})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,6 +89,7 @@ func (e *bulkEnv) start() {
 	a, err := app.New(context.Background(), app.Config{
 		Logger:      slog.New(slog.NewTextHandler(e.logs, nil)),
 		Marketplace: app.Marketplace{B2B: e.market.B2BURL, B2BTest: e.market.B2BTestURL, Seller: e.market.SellerURL},
+		Profile:     e.profile, // issue 15: the sandbox's profile
 		APIOptions:  func(o *apiclient.Options) { o.Now = e.sb.Now },
 		DatabaseURL: e.dbPath,
 		Sessions: sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)},

@@ -31,6 +31,9 @@ func (a *App) NomenclatureList(c echo.Context) error {
 // NomenclatureSubmit sends the changed quantities and statuses through the
 // mass update and shows each row's fate in place.
 func (a *App) NomenclatureSubmit(c echo.Context) error {
+	if a.stockUnavailable() != "" { // issue 15: nothing sent (nomenclature_profile.go)
+		return a.stockUnavailableSubmit(c)
+	}
 	q := catalogQuery(c)
 	form, err := c.FormParams()
 	if err != nil {
@@ -120,6 +123,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 		Action: q.link("/nomenclature"),
 
 		ExportQuery: a.exportQuery(q),
+		Unavailable: a.stockUnavailable(), // issue 15 (nomenclature_profile.go)
 	}
 	index := map[string]int{}
 	for _, n := range recs {

@@ -17,6 +17,9 @@ import (
 
 // PricesList shows the price editor for a page of products.
 func (a *App) PricesList(c echo.Context) error {
+	if a.deps.API.PricesByCard() { // issue 15: prices by product card (prices_cards.go)
+		return a.cardPricesList(c)
+	}
 	q := pricesQuery(c)
 	sess := session(c)
 	st := formState[massupdate.PriceInput]{inputs: restoreDraft(sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)}
@@ -35,6 +38,9 @@ func (a *App) PricesList(c echo.Context) error {
 // set-prices, and shows each row's fate in place: accepted old → new,
 // rejected with the marketplace's reason and the typed value kept.
 func (a *App) PricesSubmit(c echo.Context) error {
+	if a.deps.API.PricesByCard() { // issue 15: prices by product card (prices_cards.go)
+		return a.cardPricesSubmit(c)
+	}
 	q := pricesQuery(c)
 	form, err := c.FormParams()
 	if err != nil {

@@ -25,6 +25,10 @@ type Accounts func(ctx context.Context, job bulkjobs.Job) (*apiclient.Account, e
 type Executor struct {
 	Engine   *Engine
 	Accounts Accounts
+	// PricesByCard sends price jobs as Cards (the lamoda wire profile,
+	// apiclient.Client.PricesByCard): their rows are CardPrice payloads,
+	// made by Previewer.CardPriceItems.
+	PricesByCard bool
 }
 
 var _ bulkjobs.Executor = (*Executor)(nil)
@@ -46,27 +50,33 @@ func (x *Executor) Send(ctx context.Context, job bulkjobs.Job, items []bulkjobs.
 	if job.Kind == Stock.Name {
 		return sendJobChunk(ctx, x.Engine, acct, job, Stock, items)
 	}
+	if x.PricesByCard {
+		return sendJobChunk(ctx, x.Engine, acct, job, Cards, items)
+	}
 	return sendJobChunk(ctx, x.Engine, acct, job, Prices, items)
 }
 
 // sendJobChunk decodes a chunk's stored rows, sends them and reports each
-// row's outcome by Seq.
+// row's outcome by Seq. A row is matched by its kind's key of the stored
+// payload (for a card, the card), which an empty key makes unreadable.
 func sendJobChunk[T any](ctx context.Context, e *Engine, acct *apiclient.Account, job bulkjobs.Job, kind Kind[T], items []bulkjobs.Item) ([]bulkjobs.Result, error) {
 	chunk := make([]T, 0, len(items))
+	keys := make([]string, 0, len(items))
 	for _, it := range items {
 		var v T
-		if err := json.Unmarshal([]byte(it.Payload), &v); err != nil {
+		if err := json.Unmarshal([]byte(it.Payload), &v); err != nil || kind.Key(v) == "" {
 			return nil, &bulkjobs.StopError{Message: "a stored row could not be read"}
 		}
 		chunk = append(chunk, v)
+		keys = append(keys, kind.Key(v))
 	}
-	rejected, err := kind.sendChunk(ctx, acct, job.SellerID, chunk)
+	rejected, _, err := kind.sendChunk(ctx, acct, job.SellerID, chunk)
 	if err != nil {
 		return nil, e.jobError(err)
 	}
 	out := make([]bulkjobs.Result, 0, len(items))
-	for _, it := range items {
-		if msgs, ok := rejected[it.Key]; ok {
+	for i, it := range items {
+		if msgs, ok := rejected[keys[i]]; ok {
 			clean := make([]string, len(msgs))
 			for i, m := range msgs {
 				clean[i] = format.Clean(m)

@@ -42,7 +42,15 @@ type Report struct {
 	// error by warehouse and barcode, say), for the caller to resolve
 	// against the catalogue (see Reject).
 	Unmatched map[string][]string
+	// Fraud holds the marketplace's price-check findings by product card
+	// (the lamoda profile's set-prices answer), never dropped, at most
+	// maxFindings a card.
+	Fraud map[string][]apiclient.FraudValidation
 }
+
+// maxFindings bounds the price-check findings kept for one card (a card
+// has a few at most).
+const maxFindings = 8
 
 // Reject turns an accepted row into a rejected one (an error matched late).
 func (r *Report) Reject(key string, msgs []string) {
@@ -176,7 +184,14 @@ type Kind[T any] struct {
 	Name     string // "prices" or "stock", as bulk jobs store it
 	Key      func(T) string
 	ErrorKey func(apiclient.ItemError) string
-	Send     func(ctx context.Context, acct *apiclient.Account, seller int64, chunk []T) (*apiclient.UpdateResult, error)
+	// Aliases, when set, are the other keys an item error may name a row
+	// by (a product card's sizes): an error whose ErrorKey is one of them
+	// is the row's.
+	Aliases func(T) []string
+	// Group, when set, keeps rows of different groups out of one chunk
+	// (cards sent with force travel in requests of their own).
+	Group func(T) string
+	Send  func(ctx context.Context, acct *apiclient.Account, seller int64, chunk []T) (*apiclient.UpdateResult, error)
 }
 
 // Prices sends price updates through set-prices, keyed by marketplace SKU.
@@ -212,11 +227,22 @@ var Stock = Kind[apiclient.StoreItem]{
 
 // sendChunk sends one chunk and matches its item errors to row keys, once
 // for both paths: the marketplace's messages, or a fallback naming the
-// code when it gave none.
-func (k Kind[T]) sendChunk(ctx context.Context, acct *apiclient.Account, seller int64, chunk []T) (map[string][]string, error) {
+// code when it gave none. An error naming one of a row's aliases is the
+// row's. The answer's price-check findings come back as they are.
+func (k Kind[T]) sendChunk(ctx context.Context, acct *apiclient.Account, seller int64, chunk []T) (map[string][]string, []apiclient.FraudValidation, error) {
 	res, err := k.Send(ctx, acct, seller, chunk)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	var alias map[string]string
+	if k.Aliases != nil {
+		alias = map[string]string{}
+		for _, it := range chunk {
+			key := k.Key(it)
+			for _, a := range k.Aliases(it) {
+				alias[a] = key
+			}
+		}
 	}
 	rejected := map[string][]string{}
 	for _, ie := range res.Errors {
@@ -225,9 +251,30 @@ func (k Kind[T]) sendChunk(ctx context.Context, acct *apiclient.Account, seller 
 			msgs = []string{fmt.Sprintf("Rejected by the marketplace (code %d).", ie.Code)}
 		}
 		key := k.ErrorKey(ie)
+		if to, ok := alias[key]; ok {
+			key = to
+		}
 		rejected[key] = append(rejected[key], msgs...)
 	}
-	return rejected, nil
+	return rejected, res.FraudValidations, nil
+}
+
+// chunks cuts the rows into requests of at most Size rows, never mixing
+// groups (Kind.Group) in one.
+func chunks[T any](e *Engine, kind Kind[T], items []T) [][]T {
+	size := e.Size()
+	var out [][]T
+	start := 0
+	for i := range items {
+		if i-start == size || (kind.Group != nil && i > start && kind.Group(items[i]) != kind.Group(items[start])) {
+			out = append(out, items[start:i])
+			start = i
+		}
+	}
+	if start < len(items) {
+		out = append(out, items[start:])
+	}
+	return out
 }
 
 // Send sends the rows in chunks, one request at a time for the seller, and
@@ -253,23 +300,22 @@ func Send[T any](ctx context.Context, e *Engine, acct *apiclient.Account, seller
 	var along sync.WaitGroup
 	defer along.Wait()
 	ctx = apiclient.WithRetryBudget(ctx, e.retryBudget())
-	size := e.Size()
-	for start := 0; start < len(items); start += size {
-		chunk := items[start:min(start+size, len(items))]
-		if alongLast != nil && start+size >= len(items) && (rep.Rejected > 0 || len(rep.Unmatched) > 0) {
+	all := chunks(e, kind, items)
+	for n, chunk := range all {
+		if alongLast != nil && n == len(all)-1 && (rep.Rejected > 0 || len(rep.Unmatched) > 0) {
 			along.Go(alongLast)
 		}
 		// Each chunk is bounded on its own: a hanging marketplace stops the
 		// run with the rest accounted for as not sent.
 		cctx, cancel := context.WithTimeout(ctx, e.chunkTimeout())
-		rejected, err := kind.sendChunk(cctx, acct, seller, chunk)
+		rejected, fraud, err := kind.sendChunk(cctx, acct, seller, chunk)
 		cancel()
 		if err != nil {
-			if start == 0 && (errors.Is(err, apiclient.ErrUnauthorized) || (e.StoreFailed != nil && e.StoreFailed(err))) {
+			if n == 0 && (errors.Is(err, apiclient.ErrUnauthorized) || (e.StoreFailed != nil && e.StoreFailed(err))) {
 				return nil, err
 			}
 			rep.Stopped = err
-			rest := items[start:]
+			rest := all[n:]
 			if errors.Is(err, apiclient.ErrOutcomeUnknown) {
 				// This chunk was sent and may have been applied: say so,
 				// rather than "not sent".
@@ -277,13 +323,23 @@ func Send[T any](ctx context.Context, e *Engine, acct *apiclient.Account, seller
 					rep.Outcomes[kind.Key(it)] = Outcome{State: Unknown}
 					rep.Unknown++
 				}
-				rest = items[start+len(chunk):]
+				rest = all[n+1:]
 			}
-			for _, it := range rest {
-				rep.Outcomes[kind.Key(it)] = Outcome{State: Unsent}
-				rep.Unsent++
+			for _, r := range rest {
+				for _, it := range r {
+					rep.Outcomes[kind.Key(it)] = Outcome{State: Unsent}
+					rep.Unsent++
+				}
 			}
 			return rep, nil
+		}
+		for _, f := range fraud {
+			if rep.Fraud == nil {
+				rep.Fraud = map[string][]apiclient.FraudValidation{}
+			}
+			if len(rep.Fraud[f.ParentSKU]) < maxFindings {
+				rep.Fraud[f.ParentSKU] = append(rep.Fraud[f.ParentSKU], f)
+			}
 		}
 		for _, it := range chunk {
 			k := kind.Key(it)

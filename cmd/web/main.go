@@ -53,7 +53,7 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	defer func() { _ = a.Close() }()
 	demoMode := a.Demo != nil
 	if demoMode {
-		log.Warn("demo mode: no marketplace configured, using the built-in sandbox", "sandbox", a.Demo.B2BURL)
+		log.Warn("demo mode: no marketplace configured, using the built-in sandbox", "sandbox", a.Demo.B2BURL, "profile", cfg.APIProfile)
 		for _, c := range demo.Credentials() {
 			log.Info("demo credentials", "client_id", c.ClientID, "client_secret", c.ClientSecret, "seller_id", c.SellerID, "note", c.Note)
 		}
@@ -119,6 +119,7 @@ func appConfig(cfg Config, log *slog.Logger) app.Config {
 	ac := app.Config{
 		Logger:      log,
 		Marketplace: app.Marketplace{B2B: cfg.B2BURL, B2BTest: cfg.B2BTestURL, Seller: cfg.SellerURL, SellerTest: cfg.SellerTestURL},
+		Profile:     cfg.APIProfile, Country: cfg.Country, // SELLERDESK_API_PROFILE, SELLERDESK_COUNTRY (issue 15)
 		DatabaseURL: cfg.DatabaseURL,
 		Sessions: sessions.Options{
 			Keys: cfg.SessionKeys, IdleTimeout: cfg.IdleTimeout, AbsoluteTimeout: cfg.AbsoluteTimeout,

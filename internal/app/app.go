@@ -37,6 +37,12 @@ type Config struct {
 	// DemoSandbox, when set, starts the built-in sandbox with these options
 	// (demo mode); App.Demo is it, and Close stops it.
 	DemoSandbox *sandbox.Options
+	// Profile is the wire profile spoken to the marketplace
+	// (apiclient.ProfileContract when empty); with DemoSandbox the sandbox
+	// serves the same profile. Country is sent where the lamoda profile
+	// needs one ("" means apiclient.DefaultCountry).
+	Profile apiclient.Profile
+	Country string
 	// APIOptions adjusts the marketplace client's options before it is
 	// built (tests: a transport, the sandbox's clock).
 	APIOptions func(*apiclient.Options)
@@ -129,7 +135,11 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 
 	market := cfg.Marketplace
 	if cfg.DemoSandbox != nil {
-		m, err := demo.Start(sandbox.New(*cfg.DemoSandbox))
+		sbOpts := *cfg.DemoSandbox
+		if cfg.Profile != "" {
+			sbOpts.Profile = string(cfg.Profile)
+		}
+		m, err := demo.Start(sandbox.New(sbOpts))
 		if err != nil {
 			return nil, err
 		}
@@ -170,6 +180,7 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	apiOpts := apiclient.Options{
 		B2BBaseURL: market.B2B, B2BTestBaseURL: market.B2BTest, SellerBaseURL: market.Seller, SellerTestBaseURL: market.SellerTest,
 		UserAgent: "SellerDesk/1.0", Logger: log.With("component", "apiclient"),
+		Profile: cfg.Profile, Country: cfg.Country,
 	}
 	if cfg.APIOptions != nil {
 		cfg.APIOptions(&apiOpts)

@@ -78,6 +78,10 @@ type Options struct {
 	// database; CatalogSync adjusts its syncer.
 	Catalog     bool
 	CatalogSync func(*copystore.Syncer)
+	// Profile is the wire profile of both the sandbox and the client
+	// (apiclient.ProfileContract when empty); it overrides
+	// Sandbox.Profile. With Market, the shared sandbox must serve it.
+	Profile apiclient.Profile
 }
 
 // App is a running dashboard with its sandbox.
@@ -125,7 +129,11 @@ func New(t testing.TB, opts Options) *App {
 	m := opts.Market
 	if m == nil {
 		var err error
-		if m, err = demo.Start(sandbox.New(opts.Sandbox)); err != nil {
+		sbOpts := opts.Sandbox
+		if opts.Profile != "" {
+			sbOpts.Profile = string(opts.Profile)
+		}
+		if m, err = demo.Start(sandbox.New(sbOpts)); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = m.Close() })
@@ -155,6 +163,7 @@ func New(t testing.TB, opts Options) *App {
 	built, err := app.New(context.Background(), app.Config{
 		Logger:      log,
 		Marketplace: app.Marketplace{B2B: m.B2BURL, B2BTest: m.B2BTestURL, Seller: m.SellerURL},
+		Profile:     opts.Profile,
 		APIOptions: func(o *apiclient.Options) {
 			o.Now, o.Logger, o.UserAgent = sb.Now, log, ""
 			if opts.APIOptions != nil {

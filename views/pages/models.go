@@ -147,6 +147,10 @@ type NomenclatureView struct {
 	// Copy is the search and filters of the local copy (issue 16); nil
 	// when the dashboard has none.
 	Copy *CopyToolbar
+	// Unavailable, when set, says why stock and status cannot be changed
+	// in this wire profile: the controls are disabled and it is shown
+	// beside them (issue 15).
+	Unavailable string
 }
 
 // PriceRow is one product of the prices table with its inputs.

@@ -1,0 +1,271 @@
+package handlers
+
+// The prices page where the marketplace keys prices by product card (the
+// lamoda wire profile, apiclient.Client.PricesByCard): one row per card
+// with its sizes beneath, one item sent per changed card, each item error
+// placed beside its card, and the marketplace's price-check findings shown,
+// with "send anyway" (force) only as a separate, deliberate submit.
+//
+// PricesList and PricesSubmit (prices.go) dispatch here. The rows are
+// checked (massupdate.CheckCards) and sent (massupdate.Send with
+// massupdate.Cards) by the one engine; this file keeps the HTTP and the
+// view: the form's columns are the per-SKU page's (massupdate.PriceInput)
+// and the list call is fetchCatalogPage.
+
+import (
+	"encoding/json"
+	"net/http"
+	"slices"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/massupdate"
+	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/pages"
+)
+
+// cardPricesList shows the per-card price editor.
+func (a *App) cardPricesList(c echo.Context) error {
+	q := pricesQuery(c)
+	sess := session(c)
+	inputs := restoreDraft(sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)
+	var done map[string][]string
+	if d := sess.PopDraft("prices-done"); d != nil {
+		done = d
+	}
+	v, err := a.cardPricesView(c, q, inputs, nil, nil, done)
+	if err != nil {
+		return err
+	}
+	return a.render(c, http.StatusOK, pages.CardPricesPage(a.chrome(c, "Prices", "prices"), v), pages.CardPricesForm(v))
+}
+
+// cardPricesSubmit validates the edited cards and sends only the changed
+// ones, one item per card. force is sent only for the cards the answer
+// before listed with a price-check warning, and only when the user pressed
+// that answer's "send anyway" (action=force): the plain submit never sets
+// it.
+func (a *App) cardPricesSubmit(c echo.Context) error {
+	q := pricesQuery(c)
+	form, err := c.FormParams()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+	}
+	rows, err := massupdate.BindPriceInputs(form)
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+	}
+	confirmed := map[string]bool{}
+	if form.Get("action") == "force" {
+		if len(form["force_card"]) > massupdate.MaxFormRows {
+			return echo.NewHTTPError(http.StatusBadRequest, "The form confirms too many cards.")
+		}
+		for _, p := range form["force_card"] {
+			confirmed[p] = true
+		}
+	}
+	checked := massupdate.CheckCards(rows, confirmed)
+	inputs, invalid, cards := checked.Inputs, checked.Invalid, checked.Send
+	sess := session(c)
+	back := q.link("/prices")
+	if len(invalid) > 0 {
+		return a.renderCardPricesResult(c, q, inputs, invalid, nil,
+			&pages.Summary{Invalid: len(invalid), Note: "Nothing was sent: fix the marked fields first"})
+	}
+	if len(cards) == 0 {
+		sess.AddFlash("info", "No prices were changed, so nothing was sent.")
+		return a.redirect(c, back)
+	}
+	seller := sess.Data().SellerID
+	rep, err := massupdate.Send(c.Request().Context(), a.mass, a.account(c), seller, massupdate.Cards, cards, nil)
+	if err != nil {
+		return massUpdateError(err)
+	}
+	a.logger(c.Request().Context()).Info("card prices submitted", "sent", len(cards), "confirmed", len(confirmed),
+		"accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent, "price_checks", len(rep.Fraud))
+	if rep.Complete() && len(rep.Fraud) == 0 {
+		sess.AddFlash("ok", format.Count(rep.Accepted, "card price", "card prices")+" updated.")
+		done := map[string][]string{}
+		for k, in := range inputs {
+			if len(done) < 300 {
+				before, after := changeTexts(in)
+				done[k] = []string{before, after}
+			}
+		}
+		sess.SetDraft("prices-done", done)
+		return a.redirect(c, back)
+	}
+	return a.renderCardPricesResult(c, q, inputs, invalid, rep, &pages.Summary{Note: rep.Note()})
+}
+
+func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string, rep *massupdate.Report, s *pages.Summary) error {
+	v, err := a.cardPricesView(c, q, inputs, invalid, rep, nil)
+	if err != nil {
+		return err
+	}
+	if rep != nil {
+		s.Rejected, s.Updated = rep.Rejected, rep.Accepted
+		if n := len(rep.Unmatched); n > 0 {
+			s.Note += " " + format.Count(n, "error of the marketplace names", "errors of the marketplace name") + " a product not on this page."
+		}
+	}
+	v.Summary = s
+	return a.render(c, http.StatusUnprocessableEntity, pages.CardPricesPage(a.chrome(c, "Prices", "prices"), v), pages.CardPricesForm(v))
+}
+
+// cardPricesView fetches the page, groups its records by product card (in
+// list order), and lays the typed values, outcomes and price-check
+// findings over the cards. As on the per-SKU page, a card the user edited
+// that the page no longer lists still shows while it needs the user.
+func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string,
+	rep *massupdate.Report, done map[string][]string) (pages.CardPricesView, error) {
+	sess := session(c)
+	recs, total, npages, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
+	if err != nil {
+		return pages.CardPricesView{}, err
+	}
+	v := pages.CardPricesView{
+		Limit:  strconv.Itoa(q.Limit),
+		Limits: limitOptions(catalogLimits),
+		Pager:  q.pager("/prices", npages, total),
+		Action: q.link("/prices"),
+
+		ExportQuery: a.exportQuery(q),
+	}
+	index := map[string]int{}
+	seen := map[string]bool{}
+	for _, n := range recs {
+		parent := n.ParentSKU
+		if parent == "" || seen[n.MarketplaceSKU] {
+			continue // a record without its card cannot be priced here; a size once
+		}
+		seen[n.MarketplaceSKU] = true
+		if rep != nil {
+			// An error naming a size the form could not know of is the
+			// card's (see massupdate.SizeKey).
+			if msgs, ok := rep.Unmatched[massupdate.SizeKey(n.MarketplaceSKU)]; ok && rep.Outcomes[parent].State != "" {
+				rep.Reject(parent, msgs)
+				delete(rep.Unmatched, massupdate.SizeKey(n.MarketplaceSKU))
+			}
+		}
+		size := pages.CardSize{SKU: n.MarketplaceSKU, Size: n.Size, Barcode: n.Barcode,
+			Current: format.Money(int64(n.Price)), CurrentSale: saleText(n), UpdateStatus: n.PriceUpdateStatus}
+		if i, ok := index[parent]; ok {
+			row := &v.Rows[i]
+			row.Sizes = append(row.Sizes, size)
+			row.Mixed = row.Mixed || size.Current != row.Current || size.CurrentSale != row.CurrentSale
+			if row.UpdateStatus == "OK" || row.UpdateStatus == "" {
+				row.UpdateStatus = n.PriceUpdateStatus // a size still processing or failed shows on the card
+			}
+			continue
+		}
+		index[parent] = len(v.Rows)
+		price := format.MoneyInput(int64(n.Price))
+		sale := ""
+		if hasSale(n) {
+			sale = format.MoneyInput(int64(n.SalePrice))
+		}
+		v.Rows = append(v.Rows, pages.CardRow{
+			Parent: parent, Name: n.Name, Brand: n.Brand,
+			Current: size.Current, CurrentSale: size.CurrentSale, UpdateStatus: n.PriceUpdateStatus,
+			OrigPrice: price, OrigSale: sale, Price: price, Sale: sale,
+			Sizes: []pages.CardSize{size},
+		})
+	}
+	for parent := range inputs {
+		if _, ok := index[parent]; ok {
+			continue
+		}
+		if _, bad := invalid[parent]; !bad && rep != nil && rep.Outcomes[parent].State == massupdate.Accepted && len(rep.Fraud[parent]) == 0 {
+			continue
+		}
+		index[parent] = len(v.Rows)
+		v.Rows = append(v.Rows, pages.CardRow{Parent: parent, Name: "(no longer on this page)"})
+	}
+	for parent, in := range inputs {
+		i, ok := index[parent]
+		if !ok {
+			continue
+		}
+		row := &v.Rows[i]
+		row.Price, row.Sale, row.Start, row.End = in.Price, in.Sale, in.Start, in.End
+		row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.OrigPrice, in.OrigSale, in.OrigStart, in.OrigEnd
+		if errs, ok := invalid[parent]; ok {
+			row.Errors = errs
+			row.Result = pages.RowResult{State: "invalid"}
+			continue
+		}
+		if rep == nil {
+			continue
+		}
+		o := rep.Outcomes[parent]
+		switch o.State {
+		case massupdate.Accepted:
+			before, after := changeTexts(in)
+			row.Result = pages.RowResult{State: "accepted", Before: before, After: after}
+			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
+		case massupdate.Rejected:
+			row.Result = pages.RowResult{State: "rejected", Messages: o.Messages}
+		case massupdate.Unsent, massupdate.Unknown:
+			row.Result = pages.RowResult{State: string(o.State)}
+		}
+		for _, f := range rep.Fraud[parent] {
+			row.Fraud = append(row.Fraud, pages.FraudNote{Status: f.Status, Text: fraudText(f)})
+			// Only a held change may be confirmed, and only past a warning:
+			// a restriction is the marketplace's refusal.
+			if f.Status == "warning" && o.State == massupdate.Rejected {
+				row.Confirmable = true
+			}
+		}
+		if row.Confirmable && !slices.Contains(v.ForceCards, parent) {
+			v.ForceCards = append(v.ForceCards, parent)
+		}
+	}
+	// Findings about a card the form did not hold (never expected) are
+	// still shown: on the card when the page lists it.
+	if rep != nil {
+		for parent, fs := range rep.Fraud {
+			if _, typed := inputs[parent]; typed {
+				continue
+			}
+			if i, ok := index[parent]; ok {
+				for _, f := range fs {
+					v.Rows[i].Fraud = append(v.Rows[i].Fraud, pages.FraudNote{Status: f.Status, Text: fraudText(f)})
+				}
+			}
+		}
+	}
+	slices.Sort(v.ForceCards)
+	for parent, pair := range done {
+		if i, ok := index[parent]; ok && len(pair) == 2 && v.Rows[i].Result.State == "" {
+			v.Rows[i].Result = pages.RowResult{State: "accepted", Before: pair[0], After: pair[1]}
+		}
+	}
+	return v, nil
+}
+
+// fraudText says what a price-check finding is about, in words, with the
+// number of promotions it names (the list itself is the marketplace's and
+// unbounded: not shown).
+func fraudText(f apiclient.FraudValidation) string {
+	what := map[string]string{
+		"black_price":               "The new price",
+		"red_price":                 "The new sale price",
+		"sale_period":               "The sale period",
+		"red_price_and_sale_period": "The new sale price and sale period",
+	}[f.ChangedValue]
+	if what == "" {
+		what = "The change"
+	}
+	out := what + " differs sharply from the current one"
+	if f.Status == "restriction" {
+		out = what + " is not allowed by the marketplace's price check"
+	}
+	var promos []json.RawMessage
+	if len(f.Promotions) > 0 && json.Unmarshal(f.Promotions, &promos) == nil && len(promos) > 0 {
+		out += " (" + format.Count(len(promos), "promotion", "promotions") + " concerned)"
+	}
+	return out + "."
+}
