@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -61,6 +62,14 @@ type Deps struct {
 	// the job tables in the session database); nil leaves out the bulk
 	// import, job and history screens.
 	Jobs *bulkjobs.Runner
+	// Audit is the audit trail: every change made through the dashboard
+	// (form edits, resends, bulk jobs) is recorded there and the history
+	// screen reads it; nil records nothing and leaves out the history.
+	Audit *audit.Store
+	// HistoryRetention is how long the audit trail keeps entries (the
+	// pruning runs in cmd/web); the history page says so. 0 means
+	// audit.DefaultRetention.
+	HistoryRetention time.Duration
 }
 
 // DefaultChunkSize is the number of rows one set-prices or store request
@@ -103,6 +112,7 @@ func New(d Deps) (*App, error) {
 		d.UpstreamTimeout = 30 * time.Second
 	}
 	a := &App{deps: d, throttle: newLoginThrottle(d.LoginLimits), imports: newImportGate(maxConcurrentImports)}
+	a.observeJobs() // the audit trail records bulk jobs
 	a.echo = a.routes()
 	a.handler = a.protect(a.echo)
 	return a, nil

@@ -40,9 +40,6 @@ func (a *App) registerBulkRoutes(g *echo.Group) {
 	g.POST("/bulk/jobs/:id/readback", a.BulkJobReadBack)
 	g.GET("/bulk/jobs/:id/errors.csv", a.BulkJobErrorsCSV)
 	g.GET("/bulk/jobs/:id/export.csv", a.BulkJobExportCSV)
-	g.GET("/history", a.HistoryList)
-	g.GET("/history/export.csv", a.HistoryExportCSV)
-	g.POST("/history/:id/delete", a.HistoryDelete)
 }
 
 // ---- the executor: the runner's hands on the marketplace ----

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
@@ -44,6 +45,7 @@ type bulkEnv struct {
 	app     *testapp.App
 	runner  *bulkjobs.Runner
 	jobs    *bulkjobs.Store
+	audit   *audit.Store
 	opts    bulkjobs.RunnerOptions
 	chunk   int
 	budget  time.Duration // Deps.BulkRetryBudget; 0 = the default
@@ -94,8 +96,12 @@ func (e *bulkEnv) start() {
 	opts := e.opts
 	opts.Logger = slog.New(slog.NewTextHandler(e.logs, nil))
 	r := bulkjobs.NewRunner(js, opts)
+	history, err := audit.Open(context.Background(), e.dbPath) // the audit trail, in the same file as cmd/web has it
+	if err != nil {
+		t.Fatal(err)
+	}
 	h, err := handlers.New(handlers.Deps{API: e.api, Sessions: e.store, Demo: true, DemoCredentials: demo.Credentials(), Now: e.sb.Now,
-		ChunkSize: e.chunk, BulkRetryBudget: e.budget, Jobs: r, Logger: slog.New(slog.NewTextHandler(e.logs, nil))})
+		ChunkSize: e.chunk, BulkRetryBudget: e.budget, Jobs: r, Logger: slog.New(slog.NewTextHandler(e.logs, nil)), Audit: history})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,8 +109,8 @@ func (e *bulkEnv) start() {
 		t.Fatal(err)
 	}
 	e.current.Store(h)
-	e.runner, e.jobs = r, js
-	e.app = &testapp.App{Sandbox: e.sb, Market: e.market, Handler: h, Store: e.store, Server: e.srv, URL: e.srv.URL, Logs: e.logs}
+	e.runner, e.jobs, e.audit = r, js, history
+	e.app = &testapp.App{Sandbox: e.sb, Market: e.market, Handler: h, Store: e.store, Server: e.srv, URL: e.srv.URL, Logs: e.logs, Audit: history}
 }
 
 // stop shuts the runner down gracefully (the chunk in flight finishes).
@@ -118,6 +124,7 @@ func (e *bulkEnv) stop() {
 		e.t.Errorf("runner close: %v", err)
 	}
 	e.jobs.Close()
+	e.audit.Close()
 	e.runner = nil
 }
 
@@ -407,13 +414,27 @@ func TestBulkPriceImportFlow(t *testing.T) {
 	}
 
 	mark("retry")
-	// History lists both jobs, who and what.
-	h := b.Get("/history")
-	if !h.Has("[data-testid=job-"+id+"]") || !h.Has("[data-testid=job-"+retryID+"]") {
-		t.Fatal("history lacks a job")
+	// History lists the run and its read-backs, who and what (the
+	// runner records a run just after the job shows finished: wait for it).
+	recorded := func(kind, ref string) bool {
+		f := audit.Filter{SellerID: 1001, Environment: "test", Kind: kind, Text: ref}
+		_, n, err := e.audit.List(context.Background(), f, 1, 0, 0)
+		return err == nil && n > 0
 	}
-	if got := h.Text("[data-testid=job-" + id + "]"); !strings.Contains(got, "demo-1001") || !strings.Contains(got, "129 confirmed") {
-		t.Errorf("history row: %q", got)
+	// The retry sent nothing (unconfirmed): a change not made is not in
+	// the audit trail.
+	waitFor(t, "the run and the read-back in the history", func() bool {
+		return recorded(audit.KindBulk, id) && recorded(audit.KindReadBack, id)
+	})
+	h := b.Get("/history?kind=bulk")
+	if !h.Has(`#history-table a[href="/bulk/jobs/`+id+`"]`) || h.Has(`#history-table a[href="/bulk/jobs/`+retryID+`"]`) {
+		t.Errorf("history of the bulk runs: %q", h.Text("#history-table"))
+	}
+	if got := h.Text("#history-table"); !strings.Contains(got, "demo-1001") || !strings.Contains(got, "accepted") || !strings.Contains(got, "refused") {
+		t.Errorf("history of the bulk runs: %q", got)
+	}
+	if got := b.Get("/history?kind=readback").Text("#history-table"); !strings.Contains(got, "129 confirmed") {
+		t.Errorf("history of the read-backs: %q", got)
 	}
 	resp, data = download(t, e, b, "/history/export.csv")
 	if resp.StatusCode != 200 || !bytes.Contains(data, []byte(id)) {

@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -133,6 +134,8 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// audit trail (issue 17.3): every row sent, old → new, and its answer
+	a.recordReport(c, audit.KindPrice, rep, keysOf(updates, priceKey), func(k string) (string, string) { return changeTexts(inputs[k]) })
 	if pre.done {
 		last := updates[(len(updates)-1)/a.deps.ChunkSize*a.deps.ChunkSize:]
 		for _, n := range pre.recs {
@@ -406,6 +409,10 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// audit trail (issue 17.3): every row sent, old → new, and its answer
+	a.recordReport(c, audit.KindStock, rep, keysOf(items, stockKey), func(k string) (string, string) {
+		return stockText(inputs[k].OrigQty, inputs[k].OrigStatus), stockText(inputs[k].Qty, inputs[k].Status)
+	})
 	a.logger(c.Request().Context()).Info("nomenclature submitted", "sent", len(items), "accepted", rep.accepted, "rejected", rep.rejected, "unsent", rep.unsent)
 	if rep.complete() {
 		sess.AddFlash("ok", format.Count(rep.accepted, "row", "rows")+" updated.")

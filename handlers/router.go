@@ -46,6 +46,10 @@ func (a *App) routes() *echo.Echo {
 	app.POST("/prices", a.PricesSubmit)
 	app.GET("/return-boxes", a.ReturnBoxesList)
 	a.registerBulkRoutes(app)
+	if a.deps.Audit != nil {
+		app.GET("/history", a.HistoryList)
+		app.GET("/history/export.csv", a.HistoryExportCSV)
+	}
 	if a.deps.TestHook != nil {
 		app.GET("/_test/hook", a.deps.TestHook)
 	}

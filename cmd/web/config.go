@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -47,6 +48,9 @@ type Config struct {
 	BulkGuardPercent int
 	// BulkReadBackDelay is how long after a bulk job its rows are re-read.
 	BulkReadBackDelay time.Duration
+	// HistoryRetention is how long the audit trail keeps a change
+	// (SELLERDESK_HISTORY_RETENTION: a duration or a number of days).
+	HistoryRetention time.Duration
 }
 
 // Demo reports whether the dashboard runs against the built-in sandbox.
@@ -72,6 +76,7 @@ func loadConfig(getenv func(string) string) (Config, error) {
 
 		BulkGuardPercent:  50,
 		BulkReadBackDelay: time.Minute,
+		HistoryRetention:  audit.DefaultRetention,
 	}
 	var errs []error
 	bad := func(name, format string, args ...any) {
@@ -193,6 +198,14 @@ func loadConfig(getenv func(string) string) (Config, error) {
 			bad("SELLERDESK_BULK_READBACK_DELAY", "want a duration up to 24h, like 2m")
 		} else {
 			c.BulkReadBackDelay = d
+		}
+	}
+	if v := get("SELLERDESK_HISTORY_RETENTION"); v != "" {
+		d, err := audit.ParseRetention(v)
+		if err != nil {
+			bad("SELLERDESK_HISTORY_RETENTION", "%v, like 400 or 400d", err)
+		} else {
+			c.HistoryRetention = d
 		}
 	}
 	if v := get("SELLERDESK_TRUSTED_PROXIES"); v != "" {

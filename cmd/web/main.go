@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/gctune"
@@ -74,6 +75,12 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 		return err
 	}
 	defer closeJobs()
+	history, err := audit.Open(ctx, cfg.DatabaseURL) // the audit trail, pruned by its retention
+	if err != nil {
+		return fmt.Errorf("history store: %w", err)
+	}
+	defer history.Close()
+	pruned := history.StartPruner(ctx, cfg.HistoryRetention, time.Hour, log.With("component", "audit"))
 
 	api, err := apiclient.New(apiclient.Options{
 		B2BBaseURL: cfg.B2BURL, B2BTestBaseURL: cfg.B2BTestURL, SellerBaseURL: cfg.SellerURL, SellerTestBaseURL: cfg.SellerTestURL,
@@ -83,7 +90,7 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 		return err
 	}
 	app, err := handlers.New(handlers.Deps{API: api, Sessions: store, Logger: log, Demo: demoMode, DemoCredentials: demoCreds, Jobs: jobs,
-		TrustedProxies: cfg.TrustedProxies})
+		TrustedProxies: cfg.TrustedProxies, Audit: history, HistoryRetention: cfg.HistoryRetention})
 	if err != nil {
 		return err
 	}
@@ -123,6 +130,7 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 		return fmt.Errorf("shutdown: %w", err)
 	}
 	<-purged
+	<-pruned
 	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
 		return err
 	}

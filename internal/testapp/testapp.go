@@ -24,6 +24,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -73,8 +74,10 @@ type App struct {
 	Handler *handlers.App
 	Store   *sessions.Store
 	Server  *httptest.Server
-	URL     string
-	Logs    *SafeBuffer
+	// Audit is the audit trail the dashboard records into.
+	Audit *audit.Store
+	URL   string
+	Logs  *SafeBuffer
 }
 
 // SafeBuffer is a bytes.Buffer safe for concurrent log writes.
@@ -139,11 +142,16 @@ func New(t testing.TB, opts Options) *App {
 	if err != nil {
 		t.Fatal(err)
 	}
+	history, err := audit.Open(context.Background(), filepath.Join(t.TempDir(), "audit.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { history.Close() })
 	deps := handlers.Deps{
 		API: api, Sessions: store, Logger: log, Demo: true, DemoCredentials: demo.Credentials(), Now: sb.Now,
 		ChunkSize: opts.ChunkSize, PageRetryBudget: opts.PageRetryBudget, BulkRetryBudget: opts.BulkRetryBudget,
 		UpstreamTimeout: opts.UpstreamTimeout, BodyReadTimeout: opts.BodyReadTimeout, TrustedProxies: opts.TrustedProxies, LoginLimits: opts.LoginLimits,
-		TestHook: opts.TestHook,
+		TestHook: opts.TestHook, Audit: history,
 	}
 	if opts.NoDemo {
 		deps.Demo, deps.DemoCredentials = false, nil
@@ -159,7 +167,7 @@ func New(t testing.TB, opts Options) *App {
 		srv = httptest.NewServer(h)
 	}
 	t.Cleanup(srv.Close)
-	return &App{Sandbox: sb, Market: m, Handler: h, Store: store, Server: srv, URL: srv.URL, Logs: logs}
+	return &App{Sandbox: sb, Market: m, Handler: h, Store: store, Server: srv, Audit: history, URL: srv.URL, Logs: logs}
 }
 
 // Browser is a cookie-keeping HTTP client that does not follow redirects,
