@@ -70,6 +70,10 @@ type Deps struct {
 	// pruning runs in cmd/web); the history page says so. 0 means
 	// audit.DefaultRetention.
 	HistoryRetention time.Duration
+	// ResendProcessing is how long a queued notification resend is taken
+	// to keep the marketplace busy (the resend button waits that long);
+	// 0 means DefaultResendProcessing.
+	ResendProcessing time.Duration
 }
 
 // DefaultChunkSize is the number of rows one set-prices or store request

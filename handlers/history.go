@@ -242,7 +242,7 @@ func outcomeLabel(o string) (string, string) {
 	case audit.Refused:
 		return "refused", "bad"
 	case audit.Partial:
-		return "partly refused", "warn"
+		return "partly done", "warn"
 	case audit.Unknown:
 		return "no answer", "warn"
 	case audit.Unsent:

@@ -75,7 +75,7 @@ func TestHistoryRecordsFormEdits(t *testing.T) {
 		t.Fatalf("order: %q then %q", stock.AttrOr("data-kind", ""), price.AttrOr("data-kind", ""))
 	}
 	pt := price.Text()
-	for _, want := range []string{"Anna Petrova", "demo-1001", "production", okSKU, badSKU, oldOK.String(), " → " + (oldOK + 100).String(), "accepted", "refused", "90%", "partly refused"} {
+	for _, want := range []string{"Anna Petrova", "demo-1001", "production", okSKU, badSKU, oldOK.String(), " → " + (oldOK + 100).String(), "accepted", "refused", "90%", "partly done"} {
 		if !strings.Contains(pt, want) {
 			t.Errorf("price entry lacks %q: %q", want, pt)
 		}
