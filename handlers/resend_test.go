@@ -59,7 +59,7 @@ func TestResendShowsWhatWasQueuedAcrossReloads(t *testing.T) {
 	if _, disabled := d.Doc.Find("#resend-" + nr + " button").Attr("disabled"); !disabled {
 		t.Error("order page: resend enabled while the marketplace processes")
 	}
-	if at := d.Doc.Find("#resend-" + nr + " [data-countdown]").AttrOr("data-countdown", ""); at != "60" {
+	if at := d.Doc.Find("#resend-"+nr+" [data-countdown]").AttrOr("data-countdown", ""); at != "60" {
 		t.Errorf("countdown %q, want 60", at)
 	}
 	// The list's row says the same.
