@@ -3,15 +3,9 @@ package audit
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5"
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
-	_ "modernc.org/sqlite"             // registers the pure-Go "sqlite" driver
 
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
@@ -21,19 +15,22 @@ import (
 // offers no way to change or delete one entry: only Record and the
 // retention sweep write.
 type Store struct {
-	w, r   *sql.DB // SQLite: one writer connection and a read pool; PostgreSQL: w == r
-	pg     bool
-	closer func() error
-	now    func() time.Time
+	db   *sqldb.DB
+	w, r *sql.DB // SQLite: the DB's single writer and its read pool; PostgreSQL: views of the one pool
+	now  func() time.Time
 }
 
-// steps are the migrations of each backend, applied in order and recorded
-// in schema_version under the component "audit". Never edit one that
-// shipped: append a new one. Times are Unix milliseconds.
-var steps = struct{ SQLite, Postgres []string }{
-	SQLite: []string{
-		`CREATE TABLE audit_entries (
-			id          INTEGER PRIMARY KEY AUTOINCREMENT,
+// steps are the audit tables' migrations, recorded by sqldb under the
+// component "audit". Never edit one that shipped: append a new one. Times
+// are Unix milliseconds.
+var steps = sqldb.Steps{
+	SQLite: []string{`CREATE TABLE audit_entries (
+			id          INTEGER PRIMARY KEY AUTOINCREMENT,` + entryTable + itemTable},
+	Postgres: []string{`CREATE TABLE audit_entries (
+			id          BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,` + entryTable + itemTable},
+}
+
+const entryTable = `
 			at          BIGINT  NOT NULL,
 			client_id   TEXT    NOT NULL,
 			user_name   TEXT    NOT NULL,
@@ -47,194 +44,33 @@ var steps = struct{ SQLite, Postgres []string }{
 			dropped     INTEGER NOT NULL
 		);
 		CREATE INDEX audit_entries_seller ON audit_entries (seller_id, environment, at);
-		CREATE INDEX audit_entries_at ON audit_entries (at);
-		CREATE TABLE audit_items (
-			entry_id  BIGINT  NOT NULL REFERENCES audit_entries (id) ON DELETE CASCADE,
-			seq       INTEGER NOT NULL,
-			item_key  TEXT    NOT NULL,
-			name      TEXT    NOT NULL,
-			old_value TEXT    NOT NULL,
-			new_value TEXT    NOT NULL,
-			outcome   TEXT    NOT NULL,
-			message   TEXT    NOT NULL,
-			readback  TEXT    NOT NULL,
-			PRIMARY KEY (entry_id, seq)
-		);`,
-	},
-	Postgres: []string{
-		`CREATE TABLE audit_entries (
-			id          BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-			at          BIGINT  NOT NULL,
-			client_id   TEXT    NOT NULL,
-			user_name   TEXT    NOT NULL,
-			seller_id   BIGINT  NOT NULL,
-			environment TEXT    NOT NULL,
-			kind        TEXT    NOT NULL,
-			ref         TEXT    NOT NULL,
-			outcome     TEXT    NOT NULL,
-			message     TEXT    NOT NULL,
-			item_count  INTEGER NOT NULL,
-			dropped     INTEGER NOT NULL
-		);
-		CREATE INDEX audit_entries_seller ON audit_entries (seller_id, environment, at);
-		CREATE INDEX audit_entries_at ON audit_entries (at);
-		CREATE TABLE audit_items (
-			entry_id  BIGINT  NOT NULL REFERENCES audit_entries (id) ON DELETE CASCADE,
-			seq       INTEGER NOT NULL,
-			item_key  TEXT    NOT NULL,
-			name      TEXT    NOT NULL,
-			old_value TEXT    NOT NULL,
-			new_value TEXT    NOT NULL,
-			outcome   TEXT    NOT NULL,
-			message   TEXT    NOT NULL,
-			readback  TEXT    NOT NULL,
-			PRIMARY KEY (entry_id, seq)
-		);`,
-	},
-}
+		CREATE INDEX audit_entries_at ON audit_entries (at);`
 
-// Open opens the audit store in the database the sessions use: a
-// PostgreSQL URL or a SQLite file path. It migrates the audit tables.
-func Open(ctx context.Context, databaseURL string) (*Store, error) {
-	u := strings.ToLower(databaseURL)
-	if strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://") {
-		// Parsed here first: a parse error would quote the URL, password
-		// included.
-		if _, err := pgx.ParseConfig(databaseURL); err != nil {
-			return nil, errors.New("audit: invalid PostgreSQL URL")
-		}
-		db, err := sql.Open("pgx", databaseURL)
-		if err != nil {
-			return nil, errors.New("audit: invalid PostgreSQL URL")
-		}
-		db.SetMaxOpenConns(4)
-		s, err := New(ctx, db, db, true)
-		if err != nil {
-			db.Close()
-			return nil, err
-		}
-		s.closer = db.Close
-		return s, nil
-	}
-	path := databaseURL
-	if path == "" || strings.ContainsAny(path, "?#") || strings.HasPrefix(path, "file:") {
-		return nil, errors.New("audit: sqlite needs a plain file path")
-	}
-	if err := sqldb.PrepareSQLiteFile(path); err != nil {
+const itemTable = `
+		CREATE TABLE audit_items (
+			entry_id  BIGINT  NOT NULL REFERENCES audit_entries (id) ON DELETE CASCADE,
+			seq       INTEGER NOT NULL,
+			item_key  TEXT    NOT NULL,
+			name      TEXT    NOT NULL,
+			old_value TEXT    NOT NULL,
+			new_value TEXT    NOT NULL,
+			outcome   TEXT    NOT NULL,
+			message   TEXT    NOT NULL,
+			readback  TEXT    NOT NULL,
+			PRIMARY KEY (entry_id, seq)
+		);`
+
+// NewStore migrates the audit tables in db and returns the store on it.
+// Several instances may start at once on one PostgreSQL database.
+func NewStore(ctx context.Context, db *sqldb.DB) (*Store, error) {
+	if err := db.Migrate(ctx, "audit", steps); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	const common = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
-	w, err := sql.Open("sqlite", path+"?"+common+"&_pragma=journal_mode(WAL)&_txlock=immediate")
-	if err != nil {
-		return nil, fmt.Errorf("audit: open sqlite: %w", err)
-	}
-	// SQLite allows one writer: queue writers in Go, not in the busy handler.
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	r, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
-	if err != nil {
-		w.Close()
-		return nil, fmt.Errorf("audit: open sqlite: %w", err)
-	}
-	r.SetMaxOpenConns(4)
-	s, err := New(ctx, w, r, false)
-	if err != nil {
-		w.Close()
-		r.Close()
-		return nil, err
-	}
-	s.closer = func() error { r.Close(); return w.Close() }
-	return s, nil
+	return &Store{db: db, w: db.Writer(), r: db.Reader(), now: time.Now}, nil
 }
 
-// New returns a store over open connections (a writer and a reader, the
-// same pool for PostgreSQL) and migrates the audit tables. The caller
-// keeps ownership of the connections.
-func New(ctx context.Context, w, r *sql.DB, postgres bool) (*Store, error) {
-	s := &Store{w: w, r: r, pg: postgres, now: time.Now}
-	if err := s.migrate(ctx); err != nil {
-		return nil, err
-	}
-	return s, nil
-}
-
-// Close releases the connections Open made (none for New).
-func (s *Store) Close() error {
-	if s.closer == nil {
-		return nil
-	}
-	return s.closer()
-}
-
-// pgLockMigrateAudit is the advisory lock (class "SD", id 3) that queues
-// instances migrating at once; sessions use id 1 and bulk jobs id 2.
-const (
-	pgLockClass        = 0x5344
-	pgLockMigrateAudit = 3
-)
-
-func (s *Store) migrate(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	list := steps.SQLite
-	if s.pg {
-		list = steps.Postgres
-	}
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("audit: migrate: %w", err)
-	}
-	defer tx.Rollback()
-	if s.pg {
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, pgLockClass, pgLockMigrateAudit); err != nil {
-			return fmt.Errorf("audit: migrate: lock: %w", err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL)`); err != nil {
-		return fmt.Errorf("audit: migrate: %w", err)
-	}
-	var version int
-	err = tx.QueryRowContext(ctx, `SELECT version FROM schema_version WHERE component = 'audit'`).Scan(&version)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("audit: migrate: %w", err)
-	}
-	if version > len(list) {
-		return fmt.Errorf("audit: database schema version %d is newer than this program knows (%d)", version, len(list))
-	}
-	for i := version; i < len(list); i++ {
-		for _, stmt := range strings.Split(list[i], ";") {
-			if strings.TrimSpace(stmt) == "" {
-				continue
-			}
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return fmt.Errorf("audit: migration %d: %w", i+1, err)
-			}
-		}
-	}
-	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO schema_version (component, version) VALUES ('audit', ?)
-		ON CONFLICT (component) DO UPDATE SET version = excluded.version`), len(list)); err != nil {
-		return fmt.Errorf("audit: migrate: %w", err)
-	}
-	return tx.Commit()
-}
-
-// q rewrites ? placeholders as $n for PostgreSQL.
-func (s *Store) q(query string) string {
-	if !s.pg {
-		return query
-	}
-	var b strings.Builder
-	n := 0
-	for _, r := range query {
-		if r == '?' {
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// q rewrites ? placeholders for the database.
+func (s *Store) q(query string) string { return s.db.Rebind(query) }
 
 // itemBatch bounds the rows of one multi-row insert.
 const itemBatch = 200

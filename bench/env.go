@@ -29,6 +29,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -60,6 +61,7 @@ type Env struct {
 	API     *apiclient.Client
 	Store   *sessions.Store
 	Backend sessions.Backend
+	DB      *sqldb.DB
 	App     *handlers.App
 	URL     string // the dashboard's origin
 
@@ -79,7 +81,10 @@ func Start(o EnvOptions) (*Env, error) {
 	if e.dir, err = os.MkdirTemp("", "sdbench-"); err != nil {
 		return fail(err)
 	}
-	if e.Backend, err = sessions.OpenSQLite(context.Background(), filepath.Join(e.dir, "sessions.db")); err != nil {
+	if e.DB, err = sqldb.Open(context.Background(), filepath.Join(e.dir, "sessions.db")); err != nil {
+		return fail(err)
+	}
+	if e.Backend, err = sessions.NewBackend(context.Background(), e.DB); err != nil {
 		return fail(err)
 	}
 	log := o.Logger
@@ -129,6 +134,9 @@ func (e *Env) Close() {
 	}
 	if e.Backend != nil {
 		_ = e.Backend.Close()
+	}
+	if e.DB != nil {
+		_ = e.DB.Close()
 	}
 	if e.Market != nil {
 		_ = e.Market.Close()

@@ -6,43 +6,43 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
 )
 
-// postgresEnv names the PostgreSQL the store tests also run against:
-//
-//	export SELLERDESK_TEST_POSTGRES_URL=$(sessions/testdata/start-postgres.sh)
-const postgresEnv = "SELLERDESK_TEST_POSTGRES_URL"
-
 // eachBackend runs fn against a fresh SQLite file and, when
-// SELLERDESK_TEST_POSTGRES_URL is set, against that PostgreSQL database
-// (shared: tests use their own job ids and seller ids). open returns
-// another Store on the same database, as a second dashboard would have.
+// SELLERDESK_TEST_POSTGRES_URL is set, against a fresh schema of that
+// PostgreSQL server. open returns another Store on the same database, as
+// a second dashboard would have: with PostgreSQL on its own DB (its own
+// pool); with SQLite on the process's one DB, as a process owns its file.
 func eachBackend(t *testing.T, fn func(t *testing.T, open func() *Store)) {
 	t.Run("sqlite", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "jobs.db")
-		fn(t, func() *Store { return openStore(t, path) })
+		db := sqldbtest.SQLite(t)
+		fn(t, func() *Store { return newStore(t, db) })
 	})
 	t.Run("postgres", func(t *testing.T) {
-		url := os.Getenv(postgresEnv)
-		if url == "" {
-			t.Skip(postgresEnv + " is not set: the PostgreSQL job store is not tested (export " + postgresEnv + "=$(sessions/testdata/start-postgres.sh))")
-		}
-		fn(t, func() *Store { return openStore(t, url) })
+		url := sqldbtest.PostgresURL(t)
+		fn(t, func() *Store {
+			db, err := sqldb.Open(context.Background(), url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			return newStore(t, db)
+		})
 	})
 }
 
-func openStore(t *testing.T, url string) *Store {
+func newStore(t *testing.T, db *sqldb.DB) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), url)
+	s, err := NewStore(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
 	return s
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -33,7 +34,12 @@ func bulkDashboard(t *testing.T, m *demo.Marketplace, chunk int) (*testapp.App, 
 	dir := t.TempDir()
 	logs := &testapp.SafeBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
-	backend, err := sessions.OpenSQLite(context.Background(), filepath.Join(dir, "sellerdesk.db"))
+	sdb, err := sqldb.Open(context.Background(), filepath.Join(dir, "sellerdesk.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sdb.Close() })
+	backend, err := sessions.NewBackend(context.Background(), sdb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,16 +52,15 @@ func bulkDashboard(t *testing.T, m *demo.Marketplace, chunk int) (*testapp.App, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs, err := bulkjobs.Open(context.Background(), filepath.Join(dir, "sellerdesk.db"))
+	jobs, err := bulkjobs.NewStore(context.Background(), sdb)
 	if err != nil {
 		t.Fatal(err)
 	}
 	runner := bulkjobs.NewRunner(jobs, bulkjobs.RunnerOptions{Logger: log})
-	history, err := audit.Open(context.Background(), filepath.Join(dir, "sellerdesk.db"))
+	history, err := audit.NewStore(context.Background(), sdb)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { history.Close() })
 	h, err := handlers.New(handlers.Deps{API: api, Sessions: store, Logger: log, Demo: true, DemoCredentials: demo.Credentials(),
 		Now: m.Sandbox.Now, ChunkSize: chunk, Jobs: runner, Audit: history})
 	if err != nil {
@@ -70,7 +75,6 @@ func bulkDashboard(t *testing.T, m *demo.Marketplace, chunk int) (*testapp.App, 
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_ = runner.Close(ctx)
-		jobs.Close()
 	})
 	return &testapp.App{Sandbox: m.Sandbox, Market: m, Handler: h, Store: store, Server: srv, URL: srv.URL, Logs: logs, Audit: history}, jobs, api
 }

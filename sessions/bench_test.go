@@ -5,13 +5,15 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"testing"
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
 )
 
 // BenchmarkSQLiteRequest measures one request's session work: load and save
 // of a logged-in session, unchanged (the common case: no write) and with a
 // changed payload (one write).
 func BenchmarkSQLiteRequest(b *testing.B) {
-	be, err := OpenSQLite(context.Background(), b.TempDir()+"/s.db")
+	be, err := NewBackend(context.Background(), sqldbtest.SQLite(b))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
@@ -57,7 +58,7 @@ type Config struct {
 func (c Config) Demo() bool { return c.B2BURL == "" && c.B2BTestURL == "" && c.SellerURL == "" }
 
 // Postgres reports whether sessions live in PostgreSQL.
-func (c Config) Postgres() bool { return sessions.IsPostgresURL(c.DatabaseURL) }
+func (c Config) Postgres() bool { return sqldb.IsPostgresURL(c.DatabaseURL) }
 
 // KeyFile is where a generated session key is kept for a SQLite database.
 func (c Config) KeyFile() string {

@@ -14,7 +14,6 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -27,6 +26,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -116,7 +116,7 @@ func New(t testing.TB, opts Options) *App {
 	backend := opts.Backend
 	if backend == nil {
 		var err error
-		backend, err = sessions.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "sessions.db"))
+		backend, err = sessions.NewBackend(context.Background(), sqldbtest.SQLite(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,11 +142,10 @@ func New(t testing.TB, opts Options) *App {
 	if err != nil {
 		t.Fatal(err)
 	}
-	history, err := audit.Open(context.Background(), filepath.Join(t.TempDir(), "audit.db"))
+	history, err := audit.NewStore(context.Background(), sqldbtest.SQLite(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { history.Close() })
 	deps := handlers.Deps{
 		API: api, Sessions: store, Logger: log, Demo: true, DemoCredentials: demo.Credentials(), Now: sb.Now,
 		ChunkSize: opts.ChunkSize, PageRetryBudget: opts.PageRetryBudget, BulkRetryBudget: opts.BulkRetryBudget,
