@@ -368,6 +368,9 @@ func (r *resendRun) show(vm *pages.Resend, states resendStates, now time.Time) i
 	if len(vm.OrderNrs) == 1 {
 		if until := states.busyUntil(vm.OrderNrs[0]); until.After(now) {
 			vm.RetryIn, vm.RetryAt = secondsUntil(now, until), format.Clock(until)
+			if len(r.queued) > 0 {
+				vm.Message = strings.TrimSuffix(vm.Message, ".") + "; the marketplace is processing them."
+			}
 		}
 	}
 	return status

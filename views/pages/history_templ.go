@@ -51,14 +51,14 @@ func HistoryPage(c layouts.Chrome, v HistoryView) templ.Component {
 				}()
 			}
 			ctx = templ.InitializeContext(ctx)
-			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>History</h1><form class=\"toolbar\" method=\"get\" action=\"/history\" id=\"history-filter\" role=\"search\"><label>Search <input type=\"search\" name=\"q\" id=\"history-q\" value=\"")
+			templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 1, "<h1>History</h1><form class=\"toolbar\" method=\"get\" action=\"/history\" id=\"history-filter\" role=\"search\"><label>Search <input type=\"text\" enterkeyhint=\"search\" name=\"q\" id=\"history-q\" value=\"")
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
 			var templ_7745c5c3_Var3 string
 			templ_7745c5c3_Var3, templ_7745c5c3_Err = templ.JoinStringErrs(v.Text)
 			if templ_7745c5c3_Err != nil {
-				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/history.templ`, Line: 19, Col: 63}
+				return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/history.templ`, Line: 19, Col: 83}
 			}
 			_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var3))
 			if templ_7745c5c3_Err != nil {
