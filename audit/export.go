@@ -39,6 +39,13 @@ func (c *CSVWriter) Write(e Entry, it Item) error {
 	return nil
 }
 
+// Incomplete ends an export that could not be read to the end with a line
+// that says so, so a cut file is never taken for the whole history.
+func (c *CSVWriter) Incomplete() error {
+	c.line([]string{"", "", "", "", "", "", "", "", "", "Export incomplete: the history could not be read to the end. Export again."})
+	return c.bw.Flush()
+}
+
 // Flush writes what is buffered.
 func (c *CSVWriter) Flush() error { return c.bw.Flush() }
 

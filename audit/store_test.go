@@ -240,6 +240,14 @@ func TestExportEach(t *testing.T) {
 	if strings.Contains(buf.String(), "other") {
 		t.Error("another seller's entry exported")
 	}
+	if strings.Contains(buf.String(), "incomplete") {
+		t.Error("a whole export says it is incomplete")
+	}
+	var cut bytes.Buffer
+	w = audit.NewCSVWriter(&cut)
+	if err := w.Incomplete(); err != nil || !strings.Contains(cut.String(), "Export incomplete") {
+		t.Errorf("a cut export: %v %q", err, cut.String())
+	}
 }
 
 func TestParseRetention(t *testing.T) {

@@ -297,10 +297,10 @@ func (a *App) HistoryExportCSV(c echo.Context) error {
 	c.Response().WriteHeader(http.StatusOK)
 	w := audit.NewCSVWriter(c.Response())
 	if err := a.deps.Audit.Each(c.Request().Context(), q.filter, w.Write); err != nil {
-		// The header is sent: the export ends short, and the log says why.
+		// The header is sent: the export ends with a line saying it is
+		// incomplete, and the log says why.
 		a.logger(c.Request().Context()).Error("history export cut short", "err", err)
-		_ = w.Flush()
-		return nil
+		return w.Incomplete()
 	}
 	return w.Flush()
 }
