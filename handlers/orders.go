@@ -432,11 +432,21 @@ func notificationType(t string) string {
 var retryAfterText = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})`)
 
 // busyNamed reads a 429 for the order it names (one of set, as a whole
-// word) and the time it names, bounded to the next hour; zero when none.
+// word) and the time it names in its message or, failing that, in its
+// Retry-After, bounded to the next hour; zero when none.
 func busyNamed(err error, set []string, now time.Time) (string, time.Time) {
+	var at time.Time
+	var rl *apiclient.RateLimitError
+	if errors.As(err, &rl) && !rl.RetryAt.IsZero() {
+		at = now.Add(retryWait(rl)) // the client's wall clock, moved onto the dashboard's
+	}
+	limit := now.Add(time.Hour)
+	if at.After(limit) {
+		at = limit
+	}
 	var be *apiclient.B2BError
 	if !errors.As(err, &be) {
-		return "", time.Time{}
+		return "", at
 	}
 	msg := be.Message
 	if len(msg) > 2000 {
@@ -452,11 +462,10 @@ func busyNamed(err error, set []string, now time.Time) (string, time.Time) {
 			break
 		}
 	}
-	var at time.Time
 	if m := retryAfterText.FindString(msg); m != "" {
 		if t, err := time.Parse(time.RFC3339Nano, m); err == nil && t.After(now) {
 			at = t
-			if limit := now.Add(time.Hour); at.After(limit) {
+			if at.After(limit) {
 				at = limit
 			}
 		}

@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -181,4 +182,67 @@ func TestBulkResendSendsTheFreeOrders(t *testing.T) {
 	if got := rows.Eq(0).Text(); !strings.Contains(got, "busy, not sent") || strings.Contains(got, "queued") {
 		t.Errorf("history of the resend that sent nothing: %q", got)
 	}
+}
+
+// TestBulkResendRefusedWithoutAName: a refusal that names no order is
+// answered order by order, within a bound on the calls of one resend.
+func TestBulkResendRefusedWithoutAName(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	b.HTMX = true
+
+	t.Run("one busy order among three", func(t *testing.T) {
+		nrs := orderNumbers(t, b, 3)
+		// The first two requests are refused without a message: the whole
+		// selection, then its first order alone.
+		app.Sandbox.InjectFault(sandbox.Fault{Route: sandbox.RouteB2BResend, Kind: sandbox.FaultRateLimit, Times: 2})
+		before := app.Sandbox.Counters().Requests[sandbox.RouteB2BResend]
+		p := b.Post("/orders/resend", url.Values{"form_id": {"resend-bulk"}, "orderNr": nrs, "return": {"/orders"}})
+		if p.Status != http.StatusOK {
+			t.Fatalf("bulk resend: %d %q", p.Status, p.Text("[data-testid=resend-status]"))
+		}
+		if n := app.Sandbox.Counters().Requests[sandbox.RouteB2BResend] - before; n != 4 {
+			t.Errorf("%d requests, want 4 (all, then one by one)", n)
+		}
+		queued, busy := p.Text("[data-testid=resend-queued]"), p.Text("[data-testid=resend-busy]")
+		if !strings.Contains(busy, nrs[0]) || strings.Contains(queued, nrs[0]) || !strings.Contains(queued, nrs[1]) || !strings.Contains(queued, nrs[2]) {
+			t.Errorf("queued %q, busy %q", queued, busy)
+		}
+	})
+
+	t.Run("a marketplace refusing everything costs at most ten calls", func(t *testing.T) {
+		app.Sandbox.Advance(10 * time.Minute)
+		nrs := orderNumbers(t, b, 12)
+		app.Sandbox.InjectFault(sandbox.Fault{Route: sandbox.RouteB2BResend, Kind: sandbox.FaultRateLimit, Times: -1})
+		defer app.Sandbox.ClearFaults()
+		before := app.Sandbox.Counters().Requests[sandbox.RouteB2BResend]
+		p := b.Post("/orders/resend", url.Values{"form_id": {"resend-bulk"}, "orderNr": nrs, "return": {"/orders"}})
+		if p.Status != http.StatusTooManyRequests {
+			t.Errorf("status %d, want 429", p.Status)
+		}
+		if n := app.Sandbox.Counters().Requests[sandbox.RouteB2BResend] - before; n != 10 {
+			t.Errorf("%d requests, want 10", n)
+		}
+		if got := p.Doc.Find("[data-testid=resend-busy] li").Length(); got != 12 {
+			t.Errorf("%d orders named, want all 12: %q", got, p.Text("[data-testid=resend-busy]"))
+		}
+		if got := strings.Count(p.Text("[data-testid=resend-busy]"), "not sent"); got != 3 {
+			t.Errorf("%d orders left unsent, want 3", got)
+		}
+	})
+
+	t.Run("a Retry-After is waited out", func(t *testing.T) {
+		nr := orderNumbers(t, b, 13)[12]
+		app.Sandbox.InjectFault(sandbox.Fault{Route: sandbox.RouteB2BResend, Kind: sandbox.FaultRateLimit, RetryAfter: "30"})
+		p := b.Post("/orders/resend", resendForm(nr))
+		if p.Status != http.StatusTooManyRequests {
+			t.Fatalf("status %d", p.Status)
+		}
+		// Without the header the wait would be 1 s; the client measured
+		// Retry-After on the wall clock, so allow for a slow machine.
+		if sec, _ := strconv.Atoi(p.Doc.Find("[data-countdown]").AttrOr("data-countdown", "")); sec < 2 || sec > 30 {
+			t.Errorf("countdown %d s, want the 30 s of Retry-After", sec)
+		}
+	})
 }
