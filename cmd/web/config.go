@@ -62,7 +62,11 @@ func (c Config) Postgres() bool { return sqldb.IsPostgresURL(c.DatabaseURL) }
 
 // KeyFile is where a generated session key is kept for a SQLite database.
 func (c Config) KeyFile() string {
-	return filepath.Join(filepath.Dir(c.DatabaseURL), filepath.Base(c.DatabaseURL)+".key")
+	path, err := sqldb.SQLitePath(c.DatabaseURL)
+	if err != nil {
+		path = c.DatabaseURL // sqldb.Open refuses it before a key is needed
+	}
+	return filepath.Join(filepath.Dir(path), filepath.Base(path)+".key")
 }
 
 // loadConfig reads SELLERDESK_* settings. Every problem is reported at once,

@@ -42,11 +42,19 @@ const (
 	pgConnectTimeout = 2 * time.Second
 )
 
-// sqlitePragmas are set on every SQLite connection: wait up to 5 s for a
-// lock SQLite holds internally (a checkpoint), enforce foreign keys, and
-// sync at checkpoints only (WAL keeps that durable across a crash of the
-// process, which is what a session store needs).
-const sqlitePragmas = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+// sqlitePragmas are set on every SQLite connection: wait up to
+// busyTimeoutMS for a lock held by another process (or a checkpoint),
+// enforce foreign keys, and sync at checkpoints only (WAL keeps that
+// durable across a crash of the process, which is what a session store
+// needs).
+func sqlitePragmas() string {
+	return "_pragma=busy_timeout(" + strconv.Itoa(busyTimeoutMS) + ")&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
+}
+
+// busyTimeoutMS is SQLite's busy timeout. Within the process writers queue
+// in Go for the one writer connection and never reach it; tests shorten it
+// to show what happens when they do.
+var busyTimeoutMS = 5000
 
 // DB is an open database: a SQLite file or a PostgreSQL database. It is
 // safe for concurrent use; open one per process and share it.
@@ -80,7 +88,9 @@ func Open(ctx context.Context, url string) (*DB, error) {
 	return openSQLite(ctx, url)
 }
 
-func sqlitePath(url string) (string, error) {
+// SQLitePath returns the file a SQLite url names (a plain path, or
+// sqlite:PATH / sqlite://PATH), or why Open would refuse it.
+func SQLitePath(url string) (string, error) {
 	path := url
 	if rest, ok := strings.CutPrefix(path, "sqlite://"); ok {
 		path = rest
@@ -97,14 +107,14 @@ func sqlitePath(url string) (string, error) {
 }
 
 func openSQLite(ctx context.Context, url string) (*DB, error) {
-	path, err := sqlitePath(url)
+	path, err := SQLitePath(url)
 	if err != nil {
 		return nil, err
 	}
 	if err := PrepareSQLiteFile(path); err != nil {
 		return nil, err
 	}
-	w, err := sql.Open("sqlite", path+"?"+sqlitePragmas+"&_pragma=journal_mode(WAL)&_txlock=immediate")
+	w, err := sql.Open("sqlite", path+"?"+sqlitePragmas()+"&_pragma=journal_mode(WAL)&_txlock=immediate")
 	if err != nil {
 		return nil, fmt.Errorf("sqldb: open sqlite: %w", err)
 	}
@@ -121,7 +131,7 @@ func openSQLite(ctx context.Context, url string) (*DB, error) {
 		w.Close()
 		return nil, fmt.Errorf("sqldb: open sqlite: %w: %w", ErrUnavailable, err)
 	}
-	r, err := sql.Open("sqlite", path+"?"+sqlitePragmas+"&_pragma=query_only(1)")
+	r, err := sql.Open("sqlite", path+"?"+sqlitePragmas()+"&_pragma=query_only(1)")
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqldb: open sqlite: %w", err)
@@ -152,8 +162,12 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqldb: open postgres: %w: %s", ErrUnavailable, Redact(err.Error()))
 	}
-	pctx, cancel := context.WithTimeout(ctx, cfg.ConnConfig.ConnectTimeout+time.Second)
-	defer cancel()
+	pctx := ctx
+	if t := cfg.ConnConfig.ConnectTimeout; t > 0 { // 0: the URL asked for no timeout
+		var cancel context.CancelFunc
+		pctx, cancel = context.WithTimeout(ctx, t+time.Second)
+		defer cancel()
+	}
 	if err := pool.Ping(pctx); err != nil {
 		pool.Close()
 		return nil, &redactedError{msg: "sqldb: open postgres: " + ErrUnavailable.Error(), cause: err}

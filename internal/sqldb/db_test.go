@@ -123,6 +123,20 @@ func TestSQLiteWriterImmediate(t *testing.T) {
 	}
 }
 
+func TestSQLitePath(t *testing.T) {
+	for in, want := range map[string]string{
+		"s.db":               "s.db",
+		"/var/lib/sd/s.db":   "/var/lib/sd/s.db",
+		"sqlite:s.db":        "s.db",
+		"sqlite:///tmp/s.db": "/tmp/s.db",
+		"sqlite://s.db":      "s.db",
+	} {
+		if got, err := sqldb.SQLitePath(in); err != nil || got != want {
+			t.Errorf("SQLitePath(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+}
+
 func TestOpenRejects(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
