@@ -230,9 +230,14 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	}
 	p := previewer{guard: a.deps.Jobs.GuardPercent(), catalog: catalog}
 	var items []bulkjobs.Item
-	if kind == "stock" {
+	switch { // issue 15: the lamoda profile's cards and stock (bulk_cards.go)
+	case kind == "stock" && a.stockUnavailable() != "":
+		items = refuseStockItems(p.stockItems(table, m), a.stockUnavailable())
+	case kind == "stock":
 		items = p.stockItems(table, m)
-	} else {
+	case a.deps.API.PricesByCard():
+		items = p.cardPriceItems(table, m)
+	default:
 		items = p.priceItems(table, m)
 	}
 	job := &bulkjobs.Job{

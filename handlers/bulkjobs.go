@@ -95,6 +95,12 @@ func (e jobExecutor) Send(ctx context.Context, job bulkjobs.Job, items []bulkjob
 			req.Items = append(req.Items, si)
 		}
 		res, err = acct.Seller.StoreNomenclatures(ctx, req)
+	} else if e.a.deps.API.PricesByCard() { // issue 15: one item per card (bulk_cards.go)
+		var req *apiclient.SetPricesRequest
+		if req, keyOfError, err = cardPricesRequest(job.SellerID, items); err != nil {
+			return nil, &bulkjobs.StopError{Message: err.Error()}
+		}
+		res, err = acct.Seller.SetPrices(ctx, req)
 	} else {
 		req := &apiclient.SetPricesRequest{}
 		for _, it := range items {

@@ -80,7 +80,8 @@ func newBulkEnv(t *testing.T, sbOpts sandbox.Options, chunk int, ropts bulkjobs.
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.api, err = apiclient.New(apiclient.Options{B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL, Now: e.sb.Now, Logger: log})
+	e.api, err = apiclient.New(apiclient.Options{B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL, Now: e.sb.Now, Logger: log,
+		Profile: apiclient.Profile(sbOpts.Profile)}) // issue 15: the sandbox's profile
 	if err != nil {
 		t.Fatal(err)
 	}

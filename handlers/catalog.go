@@ -63,6 +63,9 @@ func pricesQuery(c echo.Context) listQuery { return parseListQuery(c, catalogLim
 
 // PricesList shows the price editor for a page of products.
 func (a *App) PricesList(c echo.Context) error {
+	if a.deps.API.PricesByCard() { // issue 15: prices by product card (prices_cards.go)
+		return a.cardPricesList(c)
+	}
 	q := pricesQuery(c)
 	sess := session(c)
 	inputs := restoreDraft(sess, "prices", bindPriceInputs, priceInput.key)
@@ -81,6 +84,9 @@ func (a *App) PricesList(c echo.Context) error {
 // set-prices, and shows each row's fate in place: accepted old → new,
 // rejected with the marketplace's reason and the typed value kept.
 func (a *App) PricesSubmit(c echo.Context) error {
+	if a.deps.API.PricesByCard() { // issue 15: prices by product card (prices_cards.go)
+		return a.cardPricesSubmit(c)
+	}
 	q := pricesQuery(c)
 	form, err := c.FormParams()
 	if err != nil {
@@ -363,6 +369,9 @@ func (a *App) NomenclatureList(c echo.Context) error {
 // NomenclatureSubmit sends the changed quantities and statuses through the
 // mass update and shows each row's fate in place.
 func (a *App) NomenclatureSubmit(c echo.Context) error {
+	if a.stockUnavailable() != "" { // issue 15: nothing sent (nomenclature_profile.go)
+		return a.stockUnavailableSubmit(c)
+	}
 	q := catalogQuery(c)
 	form, err := c.FormParams()
 	if err != nil {
@@ -446,6 +455,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, inputs map[string]st
 		Action: q.link("/nomenclature"),
 
 		ExportQuery: a.exportQuery(q),
+		Unavailable: a.stockUnavailable(), // issue 15 (nomenclature_profile.go)
 	}
 	index := map[string]int{}
 	for _, n := range recs {

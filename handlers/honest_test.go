@@ -127,7 +127,10 @@ func TestClientBodyErrorsAreTheClients(t *testing.T) {
 		// The body takes longer than the upstream budget to arrive (but
 		// less than the body's own timeout): the budget starts when it is
 		// in, so the prices page still answers.
-		app := testapp.New(t, testapp.Options{UpstreamTimeout: time.Second})
+		// The budget is generous, so a busy machine serving the page after
+		// the body is in never turns it into a 503; the body takes longer
+		// still, so a budget started before it would have run out.
+		app := testapp.New(t, testapp.Options{UpstreamTimeout: 5 * time.Second})
 		b := app.Browser(t)
 		b.LoginDemo()
 		body := "return=%2Fprices"
@@ -139,7 +142,7 @@ func TestClientBodyErrorsAreTheClients(t *testing.T) {
 				if err := w.Flush(); err != nil {
 					return err
 				}
-				time.Sleep(150 * time.Millisecond) // 2.4 s in all, past the 1 s budget
+				time.Sleep(400 * time.Millisecond) // 6.4 s in all, past the 5 s budget
 			}
 			return nil
 		})

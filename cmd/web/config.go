@@ -8,10 +8,12 @@ import (
 	"net/netip"
 	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
@@ -52,7 +54,19 @@ type Config struct {
 	// HistoryRetention is how long the audit trail keeps a change
 	// (SELLERDESK_HISTORY_RETENTION: a duration or a number of days).
 	HistoryRetention time.Duration
+
+	// APIProfile is the wire profile spoken to the marketplace
+	// (SELLERDESK_API_PROFILE): contract (default) or lamoda. Demo mode's
+	// sandbox serves the same profile.
+	APIProfile apiclient.Profile
+	// Country is sent where the lamoda profile needs one
+	// (SELLERDESK_COUNTRY: RU, BY, KZ or UA; default RU).
+	Country string
 }
+
+// countries are the values of SELLERDESK_COUNTRY (the marketplace's
+// Country enum).
+var countries = []string{"RU", "BY", "KZ", "UA"}
 
 // Demo reports whether the dashboard runs against the built-in sandbox.
 func (c Config) Demo() bool { return c.B2BURL == "" && c.B2BTestURL == "" && c.SellerURL == "" }
@@ -82,6 +96,9 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		BulkGuardPercent:  50,
 		BulkReadBackDelay: time.Minute,
 		HistoryRetention:  audit.DefaultRetention,
+
+		APIProfile: apiclient.ProfileContract,
+		Country:    apiclient.DefaultCountry,
 	}
 	var errs []error
 	bad := func(name, format string, args ...any) {
@@ -219,6 +236,19 @@ func loadConfig(getenv func(string) string) (Config, error) {
 			bad("SELLERDESK_TRUSTED_PROXIES", "want a comma-separated list of CIDR prefixes or addresses, like 10.0.0.0/8,192.0.2.7: %v", err)
 		}
 		c.TrustedProxies = p
+	}
+	switch v := strings.ToLower(get("SELLERDESK_API_PROFILE")); v {
+	case "", string(apiclient.ProfileContract):
+	case string(apiclient.ProfileLamoda):
+		c.APIProfile = apiclient.ProfileLamoda
+	default:
+		bad("SELLERDESK_API_PROFILE", "want contract (the interface contract, the default) or lamoda (the marketplace's published shapes)")
+	}
+	if v := strings.ToUpper(get("SELLERDESK_COUNTRY")); v != "" {
+		if !slices.Contains(countries, v) {
+			bad("SELLERDESK_COUNTRY", "want one of %s", strings.Join(countries, ", "))
+		}
+		c.Country = v
 	}
 	if len(errs) > 0 {
 		return Config{}, fmt.Errorf("configuration: %w", errors.Join(errs...))

@@ -51,13 +51,13 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	demoMode := cfg.Demo()
 	var demoCreds = demo.Credentials()
 	if demoMode {
-		m, err := demo.Start(sandbox.New(sandbox.Options{Live: true, Hostile: cfg.DemoHostile, Logger: log.With("component", "sandbox")}))
+		m, err := demo.Start(sandbox.New(sandbox.Options{Live: true, Hostile: cfg.DemoHostile, Profile: string(cfg.APIProfile), Logger: log.With("component", "sandbox")}))
 		if err != nil {
 			return err
 		}
 		defer m.Close()
 		cfg.B2BURL, cfg.B2BTestURL, cfg.SellerURL = m.B2BURL, m.B2BTestURL, m.SellerURL
-		log.Warn("demo mode: no marketplace configured, using the built-in sandbox", "sandbox", m.B2BURL)
+		log.Warn("demo mode: no marketplace configured, using the built-in sandbox", "sandbox", m.B2BURL, "profile", cfg.APIProfile)
 		for _, c := range demoCreds {
 			log.Info("demo credentials", "client_id", c.ClientID, "client_secret", c.ClientSecret, "seller_id", c.SellerID, "note", c.Note)
 		}
@@ -91,6 +91,7 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	api, err := apiclient.New(apiclient.Options{
 		B2BBaseURL: cfg.B2BURL, B2BTestBaseURL: cfg.B2BTestURL, SellerBaseURL: cfg.SellerURL, SellerTestBaseURL: cfg.SellerTestURL,
 		UserAgent: "SellerDesk/1.0", Logger: log.With("component", "apiclient"),
+		Profile: cfg.APIProfile, Country: cfg.Country, // SELLERDESK_API_PROFILE, SELLERDESK_COUNTRY (issue 15)
 	})
 	if err != nil {
 		return err

@@ -65,6 +65,10 @@ type Options struct {
 	TestHook echo.HandlerFunc
 	// APIOptions adjusts the marketplace client before it is built.
 	APIOptions func(*apiclient.Options)
+	// Profile is the wire profile of both the sandbox and the client
+	// (apiclient.ProfileContract when empty); it overrides
+	// Sandbox.Profile. With Market, the shared sandbox must serve it.
+	Profile apiclient.Profile
 }
 
 // App is a running dashboard with its sandbox.
@@ -107,7 +111,11 @@ func New(t testing.TB, opts Options) *App {
 	m := opts.Market
 	if m == nil {
 		var err error
-		if m, err = demo.Start(sandbox.New(opts.Sandbox)); err != nil {
+		sbOpts := opts.Sandbox
+		if opts.Profile != "" {
+			sbOpts.Profile = string(opts.Profile)
+		}
+		if m, err = demo.Start(sandbox.New(sbOpts)); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = m.Close() })
@@ -133,7 +141,7 @@ func New(t testing.TB, opts Options) *App {
 	}
 	apiOpts := apiclient.Options{
 		B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL,
-		Now: sb.Now, Logger: log,
+		Now: sb.Now, Logger: log, Profile: opts.Profile,
 	}
 	if opts.APIOptions != nil {
 		opts.APIOptions(&apiOpts)

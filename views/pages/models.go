@@ -143,6 +143,10 @@ type NomenclatureView struct {
 	// ExportQuery is "?page=…&limit=…" of the page on screen, for the
 	// export links; "" when exports are not available.
 	ExportQuery string
+	// Unavailable, when set, says why stock and status cannot be changed
+	// in this wire profile: the controls are disabled and it is shown
+	// beside them (issue 15).
+	Unavailable string
 }
 
 // PriceRow is one product of the prices table with its inputs.

@@ -1,0 +1,83 @@
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/internal/testapp"
+)
+
+// Journey 11 (issue 15): the prices page of the lamoda profile, one row per
+// product card. Cut one card's price by two thirds and raise another: the
+// raise is applied, the cut is held by the marketplace's price check, whose
+// warning shows beside the card with "send anyway". Enter in a field
+// resubmits without force (still held); pressing "send anyway" applies it.
+// Screenshots at 1366 and 390 px wide; no page wider than the screen.
+func TestJourneyCardPrices(t *testing.T) {
+	j := newJourney(t, 11, "card-prices", testapp.Options{Profile: apiclient.ProfileLamoda})
+	j.loginDemo()
+	j.open("/prices?limit=20")
+	if j.count("tbody.card") == 0 || j.count("tr.size") <= j.count("tbody.card") {
+		t.Fatalf("%d cards, %d sizes: want cards with their sizes beneath", j.count("tbody.card"), j.count("tr.size"))
+	}
+	cut := money(t, j.value("price-0"))
+	raise := money(t, j.value("price-1"))
+	j.typeInto("price-0", (cut / 3).Decimal())
+	j.typeInto("sale-0", "\b")
+	j.typeInto("price-1", (raise + 100).Decimal())
+	j.typeInto("sale-1", "\b")
+	j.typeInto("price-1", "\n")
+	j.until("the price-check warning", `document.querySelector("[data-testid=fraud]") && document.querySelector("[data-testid=send-anyway]")`)
+	if got := j.text("[data-testid=summary]"); !strings.Contains(got, "1 updated, 1 rejected") {
+		t.Errorf("summary %q", got)
+	}
+	for _, width := range []int64{1366, 390} {
+		if width < 600 {
+			j.do("phone viewport", chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile))
+		} else {
+			j.do("desktop viewport", chromedp.EmulateViewport(width, 900))
+		}
+		if sw, iw := eval[int](j, `document.documentElement.scrollWidth`), eval[int](j, `window.innerWidth`); sw > iw {
+			t.Errorf("at %d px the page is %d px wide", width, sw)
+		}
+		png := run(j, "screenshot", chromedp.FullScreenshot(100))
+		if err := os.WriteFile(filepath.Join(artifactsDir(t), fmt.Sprintf("journey-11-card-prices-warning-%d.png", width)), png, 0o644); err != nil {
+			t.Error(err)
+		}
+		// What a person sees: the first card, its warning and its sizes.
+		eval[chromedp.Void](j, `document.querySelector("[data-testid=fraud-confirm]").scrollIntoView()`)
+		png = run(j, "screenshot", chromedp.CaptureScreenshot())
+		if err := os.WriteFile(filepath.Join(artifactsDir(t), fmt.Sprintf("journey-11-card-prices-warning-%d-screen.png", width)), png, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	j.do("desktop viewport", chromedp.EmulateViewport(1366, 900))
+
+	// Enter in a field: the plain submit, so the card stays held.
+	markForm(j)
+	j.typeInto("price-0", "\n")
+	j.until("the answer again", `!document.querySelector("#prices-form[data-old]") && document.querySelector("[data-testid=fraud]")`)
+	if got := j.app.Sandbox.Products(1001)[0].Price; apiclient.Money(got) == cut/3 {
+		t.Fatal("Enter in a field sent force: the held price was applied")
+	}
+
+	markForm(j)
+	j.press("[data-testid=send-anyway]")
+	j.until("the confirmed card", `!document.querySelector("#prices-form[data-old]") && !document.querySelector("[data-testid=send-anyway]")`)
+	if got := j.app.Sandbox.Products(1001)[0].Price; apiclient.Money(got) != cut/3 {
+		t.Errorf("after send anyway the first size costs %d, want %d", got, cut/3)
+	}
+}
+
+// markForm tags the prices form, so that a wait can tell the answer swapped
+// in (a new form) from the one on screen.
+func markForm(j *journey) {
+	j.t.Helper()
+	eval[chromedp.Void](j, `document.querySelector("#prices-form").dataset.old = "1"`)
+}

@@ -1,0 +1,109 @@
+package handlers_test
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+)
+
+// multiSizeCards returns n cards with at least two sizes.
+func multiSizeCards(t *testing.T, sb *sandbox.Sandbox, n int) []card {
+	t.Helper()
+	var out []card
+	for _, c := range cardsOf(sb, 1001) {
+		if len(c.sizes) >= 2 && len(out) < n {
+			out = append(out, c)
+		}
+	}
+	if len(out) < n {
+		t.Fatalf("the sandbox has %d cards with several sizes, want %d", len(out), n)
+	}
+	return out
+}
+
+// TestBulkCardPriceImport (lamoda profile): the rows of one card's sizes
+// collapse to one item for the card; rows that set different prices for a
+// card are a preview error naming the rows; the job sends one item per
+// card and every size gets the price.
+func TestBulkCardPriceImport(t *testing.T) {
+	e := newBulkEnv(t, sandbox.Options{Profile: sandbox.ProfileLamoda}, 25, bulkjobs.RunnerOptions{})
+	b := e.browser()
+	cs := multiSizeCards(t, e.sb, 2)
+	same, split := cs[0], cs[1]
+	newSame := same.sizes[0].Price * 11 / 10
+	before := map[string]int64{}
+	for _, p := range e.sb.Products(1001) {
+		before[p.MarketplaceSKU] = p.Price
+	}
+	var csv strings.Builder
+	csv.WriteString("Marketplace SKU;Price\n")
+	for _, s := range same.sizes[:2] { // rows 2 and 3
+		fmt.Fprintf(&csv, "%s;%s\n", s.MarketplaceSKU, moneyIn(newSame))
+	}
+	fmt.Fprintf(&csv, "%s;%s\n", split.sizes[0].MarketplaceSKU, moneyIn(split.sizes[0].Price*11/10)) // row 4
+	fmt.Fprintf(&csv, "%s;%s\n", split.sizes[1].MarketplaceSKU, moneyIn(split.sizes[0].Price*12/10)) // row 5
+	id := jobIDOf(t, upload(t, e, b, "cards.csv", []byte(csv.String()), "prices"))
+	preview := b.Get("/bulk/jobs/" + id)
+	if preview.Status != http.StatusOK {
+		t.Fatalf("preview: %d", preview.Status)
+	}
+	for tid, want := range map[string]string{"count-send": "1 to send", "count-unchanged": "1 unchanged", "count-invalid": "2 invalid"} {
+		if got := preview.Text("[data-testid=" + tid + "]"); !strings.HasPrefix(got, want) {
+			t.Errorf("%s: %q, want %q…", tid, got, want)
+		}
+	}
+	for _, row := range []string{"4", "5"} {
+		msg := preview.Text("[data-testid=row-" + row + "] [data-testid=message]")
+		if !strings.Contains(msg, "Rows 4, 5") || !strings.Contains(msg, split.parent) {
+			t.Errorf("row %s: message %q, want it to name rows 4, 5 and card %s", row, msg, split.parent)
+		}
+	}
+	if msg := preview.Text("[data-testid=row-3] [data-testid=message]"); !strings.Contains(msg, "row 2") {
+		t.Errorf("row 3: message %q, want it sent with row 2", msg)
+	}
+	if p := b.Post("/bulk/jobs/"+id+"/submit", url.Values{}); p.Status != http.StatusSeeOther {
+		t.Fatalf("submit: %d", p.Status)
+	}
+	j := waitJob(t, e, id, "done", func(j bulkjobs.Job) bool { return j.State == bulkjobs.StateDone })
+	if j.Counts.Accepted != 1 || j.Counts.Rejected != 0 {
+		t.Errorf("counts %+v: want 1 accepted", j.Counts)
+	}
+	if got := e.sb.Counters().Requests[sandbox.RouteRPCSetPrices]; got != 1 {
+		t.Errorf("%d set-prices calls, want 1", got)
+	}
+	for _, p := range e.sb.Products(1001) {
+		if p.ParentSKU == same.parent && p.Price != newSame {
+			t.Errorf("size %s of card %s: price %d, want %d", p.MarketplaceSKU, same.parent, p.Price, newSame)
+		}
+		if p.ParentSKU == split.parent && p.Price != before[p.MarketplaceSKU] {
+			t.Errorf("size %s of the conflicting card changed: %d", p.MarketplaceSKU, p.Price)
+		}
+	}
+}
+
+// TestBulkStockImportRefusedByProfile (lamoda profile): stock rows are
+// refused in the preview with the reason, and nothing can be sent.
+func TestBulkStockImportRefusedByProfile(t *testing.T) {
+	e := newBulkEnv(t, sandbox.Options{Profile: sandbox.ProfileLamoda}, 25, bulkjobs.RunnerOptions{})
+	b := e.browser()
+	wh := e.sb.Warehouses(1001)[0]
+	prods := e.sb.Products(1001)
+	csv := fmt.Sprintf("Warehouse;Barcode;Quantity\n%s;%s;7\n%s;%s;9\n", wh, prods[0].Barcode, wh, prods[1].Barcode)
+	id := jobIDOf(t, upload(t, e, b, "stock.csv", []byte(csv), "stock"))
+	preview := b.Get("/bulk/jobs/" + id)
+	if got := preview.Text("[data-testid=count-invalid]"); !strings.HasPrefix(got, "2 invalid") {
+		t.Errorf("count-invalid %q, want 2 invalid", got)
+	}
+	if msg := preview.Text("[data-testid=row-2] [data-testid=message]"); !strings.Contains(msg, "not available in this marketplace profile") {
+		t.Errorf("row 2: message %q", msg)
+	}
+	b.Post("/bulk/jobs/"+id+"/submit", url.Values{})
+	if got := e.sb.Counters().Requests[sandbox.RouteRPCStore]; got != 0 {
+		t.Errorf("%d store calls, want none", got)
+	}
+}

@@ -1,0 +1,71 @@
+package pages
+
+import "github.com/sellerdesk/sellerdesk/views/components"
+
+// The prices page of a marketplace that keys prices by product card (the
+// lamoda wire profile): one row per card with its sizes beneath.
+
+// CardSize is one size of a product card, shown beneath it (read only: a
+// size has the card's price).
+type CardSize struct {
+	SKU, Size, Barcode                 string
+	Current, CurrentSale, UpdateStatus string
+}
+
+// FraudNote is one of the marketplace's price-check findings about a card.
+type FraudNote struct {
+	Status string // "warning" or "restriction"
+	Text   string
+}
+
+// CardRow is one product card of the prices table with its inputs.
+type CardRow struct {
+	Parent, Name, Brand                string
+	Current, CurrentSale, UpdateStatus string
+	// Mixed says the card's sizes are listed at different prices; a new
+	// price applies to all of them.
+	Mixed                                   bool
+	OrigPrice, OrigSale, OrigStart, OrigEnd string
+	Price, Sale, Start, End                 string
+	Errors                                  map[string]string // "price", "sale", "start", "end"
+	Result                                  RowResult
+	Sizes                                   []CardSize
+	Fraud                                   []FraudNote
+	// Confirmable: the card's change was held by a price-check warning
+	// and may be sent again with the user's confirmation.
+	Confirmable bool
+}
+
+// CardPricesView is the per-card prices form.
+type CardPricesView struct {
+	Limit       string
+	Limits      []Option
+	Rows        []CardRow
+	Pager       components.Pager
+	Action      string
+	Summary     *Summary
+	ExportQuery string
+	// ForceCards are the cards the "send anyway" submit confirms.
+	ForceCards []string
+}
+
+func cardWord(n int) string {
+	if n == 1 {
+		return "card"
+	}
+	return "cards"
+}
+
+func cardPronoun(n int) string {
+	if n == 1 {
+		return "it"
+	}
+	return "them"
+}
+
+func sizeWord(n int) string {
+	if n == 1 {
+		return "size"
+	}
+	return "sizes"
+}
