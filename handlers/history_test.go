@@ -157,3 +157,26 @@ func TestHistoryRecordsFormEdits(t *testing.T) {
 		t.Error("the secret reached the logs")
 	}
 }
+
+// TestHistoryRecordsCardPrices: in the lamoda profile, where prices are
+// set per product card, a price edit is recorded per card with old → new.
+func TestHistoryRecordsCardPrices(t *testing.T) {
+	app, _ := newCardApp(t, false)
+	b := app.Browser(t)
+	b.LoginDemo()
+	form := b.Get("/prices?limit=20").FormValues("#prices-form")
+	card := form["sku"][0]
+	old := money(t, form["orig_price"][0])
+	form["price"][0], form["sale"][0] = (old + 100).Decimal(), ""
+	if p := b.Post("/prices?limit=20", form); p.Status != http.StatusSeeOther {
+		t.Fatalf("card price submit: %d %q", p.Status, p.Text("[data-testid=summary]"))
+	}
+	h := b.Get("/history?kind=price")
+	entry := h.Doc.Find("#history-table tbody tr")
+	if entry.Length() != 1 {
+		t.Fatalf("%d price entries, want 1", entry.Length())
+	}
+	if got := entry.Text(); !strings.Contains(got, card) || !strings.Contains(got, " → "+(old+100).String()) || !strings.Contains(got, "accepted") {
+		t.Errorf("card price entry: %q", got)
+	}
+}

@@ -22,6 +22,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -49,6 +50,8 @@ func cardErrorKey(e apiclient.ItemError) string {
 	}
 	return skuKeyPrefix + e.MarketplaceSKU
 }
+
+func cardKey(u apiclient.PriceUpdate) string { return u.ParentSKU }
 
 // skuKeyPrefix marks an unmatched error key that is a size's SKU, not a
 // card.
@@ -217,6 +220,9 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// audit trail (issue 17.3): every card sent, old → new, and its answer
+	a.recordReport(c, audit.KindPrice, &rep.bulkReport, keysOf(append(plain[:len(plain):len(plain)], forced...), cardKey),
+		func(k string) (string, string) { return changeTexts(inputs[k]) })
 	a.logger(c.Request().Context()).Info("card prices submitted", "sent", len(plain)+len(forced), "confirmed", len(forced),
 		"accepted", rep.accepted, "rejected", rep.rejected, "unsent", rep.unsent, "price_checks", len(rep.fraud))
 	if rep.complete() && len(rep.fraud) == 0 {
