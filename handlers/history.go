@@ -97,10 +97,10 @@ func (a *App) observeJobs() {
 		return
 	}
 	a.deps.Jobs.Observe(func(ctx context.Context, event string, j bulkjobs.Job, rows []bulkjobs.Item) {
-		e := audit.Entry{ClientID: j.ClientID, UserName: j.DisplayName, SellerID: j.SellerID, Environment: j.Environment,
+		e := audit.Entry{At: j.FinishedAt, ClientID: j.ClientID, UserName: j.DisplayName, SellerID: j.SellerID, Environment: j.Environment,
 			Kind: audit.KindBulk, Ref: j.ID, Message: strings.TrimSpace(jobTitle(j) + ", file " + j.FileName + ". " + j.StopReason)}
 		if event == bulkjobs.EventReadBack {
-			e.Kind, e.Message = audit.KindReadBack, readBackLine(j)
+			e.At, e.Kind, e.Message = j.ReadBackDoneAt, audit.KindReadBack, readBackLine(j)
 		}
 		for _, it := range rows {
 			ai := audit.Item{Key: it.Key, Old: it.OldText, New: it.NewText, Message: it.Message}
