@@ -26,7 +26,7 @@ func stores(t *testing.T, f func(t *testing.T, s *audit.Store)) {
 	})
 }
 
-func sqliteStore(t *testing.T) *audit.Store {
+func sqliteStore(t testing.TB) *audit.Store {
 	s, err := audit.NewStore(context.Background(), sqldbtest.SQLite(t))
 	if err != nil {
 		t.Fatal(err)
