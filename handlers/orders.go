@@ -180,8 +180,9 @@ func (a *App) OrdersResend(c echo.Context) error {
 		return err
 	}
 	states.save(sess, now)
-	// audit trail (issue 17.3): every order, queued, busy or refused
-	a.record(c, run.auditEntry())
+	if run.requests > 0 { // audit trail (issue 17.3): every order sent, queued, busy or refused
+		a.record(c, run.auditEntry())
+	}
 	status = run.show(&vm, states, now)
 	return a.resendAnswer(c, vm, status)
 }
@@ -223,6 +224,7 @@ type resendRun struct {
 	unsent   []string            // not sent: the request budget ran out
 	failed   string              // a refusal of the whole request (unknown order, invalid)
 	status   int                 // its status
+	requests int                 // calls made to the marketplace
 }
 
 // resend sends the free orders of selected and accounts for every one.
@@ -243,15 +245,14 @@ func (a *App) resend(c echo.Context, states resendStates, selected []string, now
 	if len(free) > 0 {
 		pending = append(pending, free)
 	}
-	requests := 0
 	for len(pending) > 0 {
 		set := pending[0]
 		pending = pending[1:]
-		if requests == maxResendRequests {
+		if run.requests == maxResendRequests {
 			run.unsent = append(run.unsent, set...)
 			continue
 		}
-		requests++
+		run.requests++
 		res, err := api.ResendNotifications(c.Request().Context(), &apiclient.ResendRequest{OrderNrs: set})
 		var rl *apiclient.RateLimitError
 		switch {
@@ -301,7 +302,7 @@ func (a *App) resend(c echo.Context, states resendStates, selected []string, now
 			run.failed, run.status = "The marketplace refused the request as invalid.", http.StatusUnprocessableEntity
 			run.unsent = append(run.unsent, set...)
 		default:
-			if requests == 1 {
+			if run.requests == 1 {
 				return nil, err
 			}
 			// Later failures leave what was already queued standing.
