@@ -438,7 +438,7 @@ func TestBulkPriceImportFlow(t *testing.T) {
 	if !h.Has(`#history-table a[href="/bulk/jobs/`+id+`"]`) || h.Has(`#history-table a[href="/bulk/jobs/`+retryID+`"]`) {
 		t.Errorf("history of the bulk runs: %q", h.Text("#history-table"))
 	}
-	if got := h.Text("#history-table"); !strings.Contains(got, "demo-1001") || !strings.Contains(got, "accepted") || !strings.Contains(got, "partly done") {
+	if got := h.Text("#history-table"); !strings.Contains(got, "demo-1001") || !strings.Contains(got, "test · seller 1001") || !strings.Contains(got, "accepted") || !strings.Contains(got, "partly done") {
 		t.Errorf("history of the bulk runs: %q", got)
 	}
 	if got := b.Get("/history?kind=readback").Text("#history-table"); !strings.Contains(got, "129 confirmed") {

@@ -75,13 +75,13 @@ func TestHistoryRecordsFormEdits(t *testing.T) {
 		t.Fatalf("order: %q then %q", stock.AttrOr("data-kind", ""), price.AttrOr("data-kind", ""))
 	}
 	pt := price.Text()
-	for _, want := range []string{"Anna Petrova", "demo-1001", "production", okSKU, badSKU, oldOK.String(), " → " + (oldOK + 100).String(), "accepted", "refused", "90%", "partly done"} {
+	for _, want := range []string{"Anna Petrova", "demo-1001", "production · seller 1001", okSKU, badSKU, oldOK.String(), " → " + (oldOK + 100).String(), "accepted", "refused", "90%", "partly done"} {
 		if !strings.Contains(pt, want) {
 			t.Errorf("price entry lacks %q: %q", want, pt)
 		}
 	}
 	st := stock.Text()
-	for _, want := range []string{"Anna Petrova", stockKey, strconv.Itoa(q) + " pcs", strconv.Itoa(q+5) + " pcs", "accepted"} {
+	for _, want := range []string{"Anna Petrova", "production · seller 1001", stockKey, strconv.Itoa(q) + " pcs", strconv.Itoa(q+5) + " pcs", "accepted"} {
 		if !strings.Contains(st, want) {
 			t.Errorf("stock entry lacks %q: %q", want, st)
 		}

@@ -177,7 +177,8 @@ func TestBulkResendSendsTheFreeOrders(t *testing.T) {
 		t.Fatalf("%d resend entries, want 2", rows.Length())
 	}
 	if got := rows.Eq(0).Text(); !strings.Contains(got, nrs[0]) || !strings.Contains(got, nrs[2]) || !strings.Contains(got, "queued") ||
-		!strings.Contains(got, "busy, not sent") || !strings.Contains(got, "statusChanged") || !strings.Contains(got, "partly done") {
+		!strings.Contains(got, "busy, not sent") || !strings.Contains(got, "statusChanged") || !strings.Contains(got, "partly done") ||
+		!strings.Contains(got, "demo-1001") || !strings.Contains(got, "test · seller 1001") {
 		t.Errorf("history of the bulk resend: %q", got)
 	}
 	if got := rows.Eq(1).Text(); !strings.Contains(got, nrs[1]) || strings.Contains(got, nrs[0]) {
