@@ -266,7 +266,7 @@ func historyEntry(e audit.Entry) pages.HistoryEntry {
 	h := pages.HistoryEntry{
 		ID: strconv.FormatInt(e.ID, 10), When: format.DateTime(e.At) + " UTC", Who: who,
 		Environment: e.Environment + " · seller " + strconv.FormatInt(e.SellerID, 10),
-		Kind: e.Kind, KindLabel: audit.KindLabel(e.Kind), Outcome: label, OutcomeTone: tone, Message: e.Message,
+		Kind:        e.Kind, KindLabel: audit.KindLabel(e.Kind), Outcome: label, OutcomeTone: tone, Message: e.Message,
 		Count: e.ItemCount, More: e.ItemCount - len(e.Items), Dropped: e.Dropped,
 	}
 	if (e.Kind == audit.KindBulk || e.Kind == audit.KindReadBack) && e.Ref != "" {
