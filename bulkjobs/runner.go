@@ -113,6 +113,7 @@ type Runner struct {
 
 	mu      sync.Mutex
 	exec    Executor
+	observe func(ctx context.Context, event string, j Job, items []Item)
 	live    map[string]*Live
 	started bool
 	closing bool
@@ -154,6 +155,37 @@ func NewRunner(store *Store, opts RunnerOptions) *Runner {
 	hard, kill := context.WithCancel(context.Background())
 	return &Runner{store: store, opts: opts, log: log, live: map[string]*Live{}, hard: hard, kill: kill, stop: make(chan struct{}),
 		owner: owner}
+}
+
+// Events passed to an observer (see Observe).
+const (
+	EventFinished = "finished" // a run ended: done, cancelled or stopped
+	EventReadBack = "readback" // a read-back was done
+)
+
+// Observe sets fn to be called after a run ends and after a read-back,
+// with the job and all its rows (the audit trail records them). fn runs
+// on the job's goroutine and must not block for long.
+func (r *Runner) Observe(fn func(ctx context.Context, event string, j Job, items []Item)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.observe = fn
+}
+
+// notify passes a job and its rows to the observer, if there is one.
+func (r *Runner) notify(ctx context.Context, event string, j Job) {
+	r.mu.Lock()
+	fn := r.observe
+	r.mu.Unlock()
+	if fn == nil {
+		return
+	}
+	items, err := r.store.Items(ctx, j.ID)
+	if err != nil {
+		r.log.Warn("bulk job: rows not read for the audit trail", "job", j.ID, "err", err)
+		return
+	}
+	fn(ctx, event, j, items)
 }
 
 // GuardPercent is the fat-finger guard of previews (0 = off).
@@ -611,6 +643,7 @@ func (r *Runner) finish(j *Job, state, reason, note string) error {
 		}
 	}
 	r.log.Info("bulk job finished", "job", j.ID, "state", state, "accepted", j.Counts.Accepted, "rejected", j.Counts.Rejected, "unsent", j.Counts.Unsent)
+	r.notify(ctx, EventFinished, *j)
 	return nil
 }
 
@@ -673,7 +706,11 @@ func (r *Runner) readBack(j *Job, l *lease) error {
 	}
 	fresh.ReadBackDoneAt = time.Now()
 	*j = fresh
-	return r.store.Save(ctx, j, items)
+	if err := r.store.Save(ctx, j, items); err != nil {
+		return err
+	}
+	r.notify(ctx, EventReadBack, *j)
+	return nil
 }
 
 // RequestReadBack schedules a new read-back of a finished job now.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -92,35 +93,47 @@ func TestJourneyOrders(t *testing.T) {
 		t.Errorf("order status %q, want delivered", got)
 	}
 
-	// Resend: queued.
+	// Resend: queued, with the notifications named; the button waits,
+	// disabled, while the marketplace processes them.
 	form := "form.resend"
 	calls := j.app.Sandbox.Counters().Requests[sandbox.RouteB2BResend]
 	j.markPage()
 	j.press(form + " button[data-wait]")
 	j.until("the queued message", `(document.querySelector("form.resend [data-testid=resend-status]")||{textContent:""}).textContent.includes("Queued")`)
-	// Resend again at once: the marketplace is still processing.
-	j.press(form + " button[data-wait]")
-	j.until("the already-being-processed message", `(document.querySelector("form.resend [data-testid=resend-status]")||{textContent:""}).textContent.includes("Already being processed")`)
 	j.swappedInPlace(form)
-	if got := j.app.Sandbox.Counters().Requests[sandbox.RouteB2BResend] - calls; got != 2 {
-		t.Errorf("%d resend calls reached the marketplace, want 2", got)
+	if got := j.text(form + " [data-testid=resend-queued]"); !strings.Contains(got, nr) || !strings.Contains(got, "statusChanged") {
+		t.Errorf("queued list %q: want the order and its notification kinds", got)
 	}
-	if j.count(form+" [data-countdown]") != 1 {
-		t.Fatalf("no countdown after the refusal: %q", j.text(form))
+	if j.count(form+" [data-countdown]") != 1 || !eval[bool](j, `document.querySelector("form.resend button[data-wait]").disabled`) {
+		t.Errorf("no disabled button with a countdown while the marketplace processes: %q", j.text(form))
 	}
-	if !eval[bool](j, `document.querySelector("form.resend button[data-wait]").disabled`) {
-		t.Error("the resend button is enabled during the countdown")
-	}
-	status := j.text(form + " [data-testid=resend-status]")
-	if !strings.Contains(status, "Try again in") {
+	if status := j.text(form + " [data-testid=resend-status]"); !strings.Contains(status, "Try again in") {
 		t.Errorf("status %q does not count down", status)
 	}
-	// The countdown runs out (1 s for a first refusal) and the button works again.
-	j.until("the button to re-enable", `!document.querySelector("form.resend button[data-wait]").disabled`)
-	if got := j.text(form + " [data-testid=resend-status]"); !strings.Contains(got, "You can resend now") {
-		t.Errorf("after the countdown the status says %q", got)
+	j.snapshot("resend-queued", false)
+	// A reload keeps it: what was queued, and the button still waiting.
+	j.markPage()
+	j.do("reload", chromedpReload())
+	j.untilNewPage("the order page again", `document.querySelector("form.resend [data-testid=resend-status]")`)
+	if got := j.text(form + " [data-testid=resend-status]"); !strings.Contains(got, "Queued at") || !strings.Contains(got, "processing") {
+		t.Errorf("after a reload the status says %q", got)
 	}
-	if got := j.app.Sandbox.Counters().Requests[sandbox.RouteB2BResend] - calls; got != 2 {
-		t.Errorf("%d resend calls after the countdown, want 2", got)
+	if !eval[bool](j, `document.querySelector("form.resend button[data-wait]").disabled`) {
+		t.Error("after a reload the resend button is enabled while the marketplace processes")
+	}
+	// Once the marketplace is done (its clock moved on), the page says
+	// what was last queued and the button works.
+	j.app.Sandbox.Advance(61 * time.Second)
+	j.markPage()
+	j.do("reload", chromedpReload())
+	j.untilNewPage("the order page after processing", `document.querySelector("form.resend [data-testid=resend-status]")`)
+	if eval[bool](j, `document.querySelector("form.resend button[data-wait]").disabled`) {
+		t.Error("the resend button is still disabled after processing")
+	}
+	if got := j.text(form + " [data-testid=resend-status]"); !strings.Contains(got, "Last queued at") {
+		t.Errorf("after processing the status says %q", got)
+	}
+	if got := j.app.Sandbox.Counters().Requests[sandbox.RouteB2BResend] - calls; got != 1 {
+		t.Errorf("%d resend calls reached the marketplace, want 1", got)
 	}
 }

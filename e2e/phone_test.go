@@ -12,6 +12,7 @@ import (
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -52,6 +53,19 @@ func TestJourneyPhoneAndDark(t *testing.T) {
 		t.Fatal("no order to open on /orders")
 	}
 	pages = append(pages, order)
+	// Something in the history and a queued resend on the order page, so
+	// both are seen with content: a price edit as the store records it
+	// (a long hostile message included) and a resend made here.
+	if err := app.Audit.Record(context.Background(), audit.Entry{ClientID: "demo-1001", UserName: "Anna Petrova", SellerID: 1001, Environment: "production",
+		Kind: audit.KindPrice, Items: []audit.Item{
+			{Key: "MP48365BDUNAD4LL", Old: "21 299.00 (sale 14 270.00)", New: "21 300.00 (sale —)", Outcome: audit.Accepted},
+			{Key: "MP38356SV10W9KVE", Old: "1 799.00", New: "1.00", Outcome: audit.Refused, Message: strings.Repeat("price 1.00 is more than 90% below the current price ", 8)},
+		}}); err != nil {
+		t.Fatal(err)
+	}
+	j.open(order)
+	j.press("form.resend button[data-wait]")
+	j.until("the queued resend", `(document.querySelector("form.resend [data-testid=resend-status]")||{textContent:""}).textContent.includes("Queued")`)
 	for _, scheme := range []string{"light", "dark"} {
 		j.do("colour scheme "+scheme, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{

@@ -136,6 +136,30 @@ func TestJourneyPrices(t *testing.T) {
 			t.Errorf("%s: current price %q after reload, want %q", sku, got, p.String())
 		}
 	}
+
+	// The history shows both submits, newest first, with who, old → new
+	// and the marketplace's answer; the three fixed rows are the newest.
+	j.open("/history")
+	if n := j.count("#history-table tbody tr[data-kind=price]"); n != 2 {
+		t.Fatalf("the history lists %d price edits, want 2: %s", n, j.visibleText())
+	}
+	newest := j.text("#history-table tbody tr:first-child")
+	for i := range rejected {
+		sku := rows[i].SKU
+		if !strings.Contains(newest, sku) || !strings.Contains(newest, "→ "+squash(want[sku].String())) {
+			t.Errorf("the newest entry lacks %s → %s: %q", sku, want[sku].String(), newest)
+		}
+	}
+	if !strings.Contains(newest, "demo-1001") || !strings.Contains(newest, "accepted") {
+		t.Errorf("the newest entry lacks who or the answer: %q", newest)
+	}
+	if older := j.text("#history-table tbody tr:nth-child(2)"); !strings.Contains(older, "refused") || !strings.Contains(older, "90%") {
+		t.Errorf("the first submit's entry lacks the refusals: %q", older)
+	}
+	if j.count("#history-table button") != 0 {
+		t.Error("the history offers a button (nothing there may be deleted)")
+	}
+	j.snapshot("history", false)
 }
 
 // Journey 4: values the dashboard refuses itself. Each field says why,

@@ -15,6 +15,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/massupdate"
@@ -70,6 +71,18 @@ type Deps struct {
 	// Catalog keeps the local copy of each seller's catalogue and syncs it
 	// in the background (issue 16); nil serves every page live, as before.
 	Catalog *copystore.Manager
+	// Audit is the audit trail: every change made through the dashboard
+	// (form edits, resends, bulk jobs) is recorded there and the history
+	// screen reads it; nil records nothing and leaves out the history.
+	Audit *audit.Store
+	// HistoryRetention is how long the audit trail keeps entries (the
+	// pruning runs in cmd/web); the history page says so. 0 means
+	// audit.DefaultRetention.
+	HistoryRetention time.Duration
+	// ResendProcessing is how long a queued notification resend is taken
+	// to keep the marketplace busy (the resend button waits that long);
+	// 0 means DefaultResendProcessing.
+	ResendProcessing time.Duration
 }
 
 // DefaultChunkSize is the number of rows one set-prices or store request
@@ -122,6 +135,7 @@ func New(d Deps) (*App, error) {
 	a.assets = layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)}
 	a.mass = &massupdate.Engine{Locker: d.Sessions, ChunkSize: d.ChunkSize, RetryBudget: d.BulkRetryBudget,
 		UpstreamTimeout: d.UpstreamTimeout, StoreFailed: isSessionStoreError}
+	a.observeJobs() // the audit trail records bulk jobs
 	a.echo = a.routes()
 	a.handler = a.protect(a.echo)
 	return a, nil

@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/app"
@@ -47,6 +48,7 @@ type bulkEnv struct {
 	built   *app.App
 	runner  *bulkjobs.Runner
 	jobs    *bulkjobs.Store
+	audit   *audit.Store
 	opts    bulkjobs.RunnerOptions
 	chunk   int
 	budget  time.Duration     // Deps.BulkRetryBudget; 0 = the default
@@ -96,6 +98,7 @@ func (e *bulkEnv) start() {
 			Logger: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))},
 		Jobs:             &opts,
 		JobsCloseTimeout: 10 * time.Second,
+		History:          &app.HistoryOptions{},
 		Dashboard: handlers.Deps{Demo: true, DemoCredentials: demo.Credentials(), Now: e.sb.Now,
 			ChunkSize: e.chunk, BulkRetryBudget: e.budget},
 	})
@@ -104,8 +107,8 @@ func (e *bulkEnv) start() {
 	}
 	e.built = a
 	e.current.Store(a.Handler)
-	e.store, e.runner, e.jobs = a.Sessions, a.Jobs, a.JobStore
-	e.app = &testapp.App{Sandbox: e.sb, Market: e.market, Handler: a.Handler, Store: a.Sessions, Server: e.srv, URL: e.srv.URL, Logs: e.logs}
+	e.store, e.runner, e.jobs, e.audit = a.Sessions, a.Jobs, a.JobStore, a.Audit
+	e.app = &testapp.App{Sandbox: e.sb, Market: e.market, Handler: a.Handler, Store: a.Sessions, Server: e.srv, URL: e.srv.URL, Logs: e.logs, Audit: a.Audit}
 }
 
 // stop shuts the dashboard down gracefully (the chunk in flight finishes)
@@ -406,16 +409,30 @@ func TestBulkPriceImportFlow(t *testing.T) {
 	}
 
 	mark("retry")
-	// History lists both jobs, who and what.
-	h := b.Get("/history")
-	if !h.Has("[data-testid=job-"+id+"]") || !h.Has("[data-testid=job-"+retryID+"]") {
-		t.Fatal("history lacks a job")
+	// History lists the run and its read-backs, who and what (the
+	// runner records a run just after the job shows finished: wait for it).
+	recorded := func(kind, ref string) bool {
+		f := audit.Filter{SellerID: 1001, Environment: "test", Kind: kind, Text: ref}
+		_, n, err := e.audit.List(context.Background(), f, 1, 0, 0)
+		return err == nil && n > 0
 	}
-	if got := h.Text("[data-testid=job-" + id + "]"); !strings.Contains(got, "demo-1001") || !strings.Contains(got, "129 confirmed") {
-		t.Errorf("history row: %q", got)
+	// The retry sent nothing (unconfirmed): a change not made is not in
+	// the audit trail.
+	waitFor(t, "the run and the read-back in the history", func() bool {
+		return recorded(audit.KindBulk, id) && recorded(audit.KindReadBack, id)
+	})
+	h := b.Get("/history?kind=bulk")
+	if !h.Has(`#history-table a[href="/bulk/jobs/`+id+`"]`) || h.Has(`#history-table a[href="/bulk/jobs/`+retryID+`"]`) {
+		t.Errorf("history of the bulk runs: %q", h.Text("#history-table"))
+	}
+	if got := h.Text("#history-table"); !strings.Contains(got, "demo-1001") || !strings.Contains(got, "test · seller 1001") || !strings.Contains(got, "accepted") || !strings.Contains(got, "partly done") {
+		t.Errorf("history of the bulk runs: %q", got)
+	}
+	if got := b.Get("/history?kind=readback").Text("#history-table"); !strings.Contains(got, "129 confirmed") {
+		t.Errorf("history of the read-backs: %q", got)
 	}
 	resp, data = download(t, e, b, "/history/export.csv")
-	if resp.StatusCode != 200 || !bytes.Contains(data, []byte(id)) {
+	if resp.StatusCode != 200 || !bytes.Contains(data, []byte(id)) || !bytes.Contains(data, []byte(`"refused"`)) || !bytes.Contains(data, []byte("129 confirmed")) {
 		t.Errorf("history export: %d", resp.StatusCode)
 	}
 	if strings.Contains(e.logs.String(), "sandbox-secret-1001") {

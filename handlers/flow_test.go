@@ -234,7 +234,7 @@ func TestOrders(t *testing.T) {
 		}
 	})
 
-	t.Run("resend, then 429 with a countdown and no second call", func(t *testing.T) {
+	t.Run("resend, then a countdown to the end of processing and no second call", func(t *testing.T) {
 		b.HTMX = true
 		defer func() { b.HTMX = false }()
 		form := url.Values{"form_id": {"resend-" + nr}, "orderNr": {nr}, "return": {"/orders/" + nr}}
@@ -242,32 +242,23 @@ func TestOrders(t *testing.T) {
 		if p.Status != http.StatusOK || !strings.Contains(p.Text("[data-testid=resend-status]"), "Queued") {
 			t.Fatalf("first resend: %d %q", p.Status, p.Text("[data-testid=resend-status]"))
 		}
-		p = b.Post("/orders/resend", form)
-		if p.Status != http.StatusTooManyRequests || !strings.Contains(p.Text("[data-testid=resend-status]"), "Already being processed") {
-			t.Fatalf("second resend: %d %q", p.Status, p.Text("[data-testid=resend-status]"))
-		}
-		if sec := p.Doc.Find("[data-countdown]").AttrOr("data-countdown", ""); sec != "1" {
-			t.Errorf("countdown %q s, want 1 (first refusal)", sec)
+		// The marketplace is processing them: the button waits, disabled.
+		if sec := p.Doc.Find("[data-countdown]").AttrOr("data-countdown", ""); sec != "60" {
+			t.Errorf("countdown %q s, want 60 (the processing time)", sec)
 		}
 		if _, disabled := p.Doc.Find("button[data-wait]").Attr("disabled"); !disabled {
-			t.Error("button not disabled during the countdown")
+			t.Error("button not disabled while the marketplace processes")
 		}
 		calls := app.Sandbox.Counters().Requests[sandbox.RouteB2BResend]
 		p = b.Post("/orders/resend", form)
-		if p.Status != http.StatusTooManyRequests {
-			t.Errorf("during countdown: %d", p.Status)
+		if p.Status != http.StatusTooManyRequests || !strings.Contains(p.Text("[data-testid=resend-status]"), "still processing") {
+			t.Errorf("during processing: %d %q", p.Status, p.Text("[data-testid=resend-status]"))
 		}
 		if got := app.Sandbox.Counters().Requests[sandbox.RouteB2BResend]; got != calls {
-			t.Errorf("a resend during the countdown reached the marketplace (%d → %d calls)", calls, got)
-		}
-		// After the countdown the next refusal doubles the wait.
-		app.Sandbox.Advance(2 * time.Second)
-		p = b.Post("/orders/resend", form)
-		if sec := p.Doc.Find("[data-countdown]").AttrOr("data-countdown", ""); sec != "2" {
-			t.Errorf("second refusal countdown %q s, want 2", sec)
+			t.Errorf("a resend during processing reached the marketplace (%d → %d calls)", calls, got)
 		}
 		// Once the marketplace is done processing, a resend is queued again.
-		app.Sandbox.Advance(10 * time.Minute)
+		app.Sandbox.Advance(61 * time.Second)
 		p = b.Post("/orders/resend", form)
 		if p.Status != http.StatusOK {
 			t.Errorf("after processing: %d %q", p.Status, p.Text("[data-testid=resend-status]"))

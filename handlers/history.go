@@ -1,103 +1,308 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
+	"net/url"
 	"strconv"
+	"strings"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/components"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
-// historyPageSize is the number of jobs per history page.
-const historyPageSize = 50
+// historyPageSize is the number of entries per history page, and
+// historyItemsShown the items shown under each (the export has them all).
+const (
+	historyPageSize   = 50
+	historyItemsShown = 10
+)
 
-// HistoryList shows every bulk job of the seller, newest first, kept until
-// deleted.
-func (a *App) HistoryList(c echo.Context) error {
-	page := 1
-	if p, err := strconv.Atoi(c.QueryParam("page")); err == nil && p >= 1 && p <= 1_000_000 {
-		page = p
+// record appends a change made in this request to the audit trail, as the
+// session's login: client id and display name, seller and environment.
+// A failure to record is logged, never shown as a failed change: the
+// change itself was made at the marketplace.
+func (a *App) record(c echo.Context, e audit.Entry) {
+	if a.deps.Audit == nil {
+		return
 	}
-	jobs, total, err := a.deps.Jobs.Store().Jobs(c.Request().Context(), session(c).Data().SellerID, session(c).Data().Environment, historyPageSize, (page-1)*historyPageSize)
+	d := session(c).Data()
+	e.ClientID, e.UserName, e.SellerID, e.Environment = d.ClientID, d.DisplayName, d.SellerID, d.Environment
+	e.At = a.deps.Now()
+	a.recordEntry(c.Request().Context(), e)
+}
+
+func (a *App) recordEntry(ctx context.Context, e audit.Entry) {
+	var rec audit.Recorder = a.deps.Audit
+	if err := rec.Record(ctx, e); err != nil {
+		a.logger(ctx).Error("audit: change not recorded", "kind", e.Kind, "seller_id", e.SellerID, "err", err)
+	}
+}
+
+// reportItems turns a mass update's outcomes into audit items, in the
+// order of keys; texts gives each key's name, old and new value as the
+// page shows them. Item errors the page could not match to a row go into
+// the entry's message.
+func reportItems(rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText string)) ([]audit.Item, string) {
+	items := make([]audit.Item, 0, len(keys))
+	for _, k := range keys {
+		o := rep.Outcomes[k]
+		it := audit.Item{Key: k, Message: strings.Join(o.Messages, " ")}
+		it.Old, it.New = texts(k)
+		switch o.State {
+		case massupdate.Accepted:
+			it.Outcome = audit.Accepted
+		case massupdate.Rejected:
+			it.Outcome = audit.Refused
+		case massupdate.Unknown:
+			it.Outcome, it.Message = audit.Unknown, "Sent, no answer: it may or may not have been applied."
+		default:
+			it.Outcome, it.Message = audit.Unsent, "Not sent."
+		}
+		items = append(items, it)
+	}
+	msg := rep.Note()
+	for k, msgs := range rep.Unmatched {
+		msg += " " + k + ": " + strings.Join(msgs, " ")
+	}
+	return items, strings.TrimSpace(msg)
+}
+
+// recordReport records a mass update sent from a form: one item per row
+// sent (keys, in order), with its old and new value and its answer.
+func (a *App) recordReport(c echo.Context, kind string, rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText string)) {
+	items, note := reportItems(rep, keys, texts)
+	a.record(c, audit.Entry{Kind: kind, Items: items, Message: note})
+}
+
+// keysOf lists the keys of the items sent.
+func keysOf[T any](xs []T, key func(T) string) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = key(x)
+	}
+	return out
+}
+
+// observeJobs has the job runner record every finished run and read-back
+// of a bulk job, as the login that submitted it.
+func (a *App) observeJobs() {
+	if a.deps.Jobs == nil || a.deps.Audit == nil {
+		return
+	}
+	a.deps.Jobs.Observe(func(ctx context.Context, event string, j bulkjobs.Job, rows []bulkjobs.Item) {
+		e := audit.Entry{At: j.FinishedAt, ClientID: j.ClientID, UserName: j.DisplayName, SellerID: j.SellerID, Environment: j.Environment,
+			Kind: audit.KindBulk, Ref: j.ID, Message: strings.TrimSpace(jobTitle(j) + ", file " + j.FileName + ". " + j.StopReason)}
+		if event == bulkjobs.EventReadBack {
+			e.At, e.Kind, e.Message = j.ReadBackDoneAt, audit.KindReadBack, readBackLine(j)
+		}
+		for _, it := range rows {
+			ai := audit.Item{Key: it.Key, Old: it.OldText, New: it.NewText, Message: it.Message}
+			switch it.State {
+			case bulkjobs.ItemAccepted:
+				ai.Outcome = audit.Accepted
+			case bulkjobs.ItemRejected:
+				ai.Outcome = audit.Refused
+			case bulkjobs.ItemUnknown:
+				ai.Outcome = audit.Unknown
+			case bulkjobs.ItemUnsent, bulkjobs.ItemHeld, bulkjobs.ItemQueued:
+				ai.Outcome = audit.Unsent
+			default:
+				continue // skipped: unchanged, invalid or unconfirmed, never meant to be sent
+			}
+			if event == bulkjobs.EventReadBack {
+				if it.ReadBack == "" {
+					continue
+				}
+				ai.ReadBack = it.ReadBack
+				if it.ReadBackText != "" {
+					ai.ReadBack += ": " + it.ReadBackText
+				}
+			}
+			e.Items = append(e.Items, ai)
+		}
+		if event == bulkjobs.EventReadBack && len(e.Items) == 0 {
+			return
+		}
+		a.recordEntry(ctx, e)
+	})
+}
+
+// historyQuery is the history's filter as the URL carries it.
+type historyQuery struct {
+	text, kind, from, to string
+	page                 int
+	filter               audit.Filter
+	problems             []string
+}
+
+func parseHistoryQuery(c echo.Context) historyQuery {
+	d := session(c).Data()
+	q := historyQuery{page: 1, filter: audit.Filter{SellerID: d.SellerID, Environment: d.Environment}}
+	if p, err := strconv.Atoi(c.QueryParam("page")); err == nil && p >= 1 && p <= 1_000_000 {
+		q.page = p
+	}
+	q.text = audit.Bound(c.QueryParam("q"), audit.MaxSearchText)
+	q.filter.Text = q.text
+	for _, k := range audit.Kinds {
+		if c.QueryParam("kind") == k {
+			q.kind, q.filter.Kind = k, k
+		}
+	}
+	day := func(name string) (time.Time, string) {
+		v := strings.TrimSpace(c.QueryParam(name))
+		if v == "" {
+			return time.Time{}, ""
+		}
+		t, err := time.Parse("2006-01-02", v)
+		if err != nil {
+			q.problems = append(q.problems, "The date "+strconv.Quote(audit.Bound(v, 20))+" was not understood (want YYYY-MM-DD); it is ignored.")
+			return time.Time{}, ""
+		}
+		return t, v
+	}
+	var from, to time.Time
+	from, q.from = day("from")
+	to, q.to = day("to")
+	q.filter.From = from
+	if !to.IsZero() {
+		q.filter.To = to.AddDate(0, 0, 1) // the whole last day
+	}
+	return q
+}
+
+func (q historyQuery) values(page int) url.Values {
+	v := url.Values{}
+	for k, s := range map[string]string{"q": q.text, "kind": q.kind, "from": q.from, "to": q.to} {
+		if s != "" {
+			v.Set(k, s)
+		}
+	}
+	if page > 1 {
+		v.Set("page", strconv.Itoa(page))
+	}
+	return v
+}
+
+// HistoryList shows the audit trail of the session's seller in its
+// environment: every change made through the dashboard, newest first,
+// searchable and paged. Nothing on it can be deleted: entries leave only
+// by the configured retention.
+func (a *App) HistoryList(c echo.Context) error {
+	q := parseHistoryQuery(c)
+	entries, total, err := a.deps.Audit.List(c.Request().Context(), q.filter, historyPageSize, (q.page-1)*historyPageSize, historyItemsShown)
 	if err != nil {
 		return errSessionStore(err)
 	}
-	v := pages.HistoryView{Total: total}
+	retention := a.deps.HistoryRetention
+	if retention <= 0 {
+		retention = audit.DefaultRetention
+	}
+	v := pages.HistoryView{
+		Text: q.text, Kind: q.kind, From: q.from, To: q.to, Total: total, Problems: q.problems,
+		Kinds:      append([]pages.Option{{Value: "", Label: "All changes"}}, kindOptions()...),
+		ExportHref: withQuery("/history/export.csv", q.values(1)),
+		Retention:  retentionText(retention),
+		Filtered:   q.text != "" || q.kind != "" || q.from != "" || q.to != "",
+	}
 	npages := (total + historyPageSize - 1) / historyPageSize
-	v.Pager = components.NewPager(page, npages, total, func(p int) string {
-		if p == 1 {
-			return "/history"
-		}
-		return "/history?page=" + strconv.Itoa(p)
-	})
-	for _, j := range jobs {
-		state, tone := jobStateLabel(j)
-		v.Jobs = append(v.Jobs, pages.HistoryRow{
-			ID: j.ID, Href: "/bulk/jobs/" + j.ID, ExportHref: "/bulk/jobs/" + j.ID + "/export.csv", DeleteURL: "/history/" + j.ID + "/delete",
-			When: format.DateTime(j.CreatedAt), Who: whoText(j), Environment: j.Environment, Kind: jobTitle(j), FileName: j.FileName,
-			State: state, StateTone: tone, Rows: j.Counts.Rows, Sent: j.Counts.Sent(), Accepted: j.Counts.Accepted, Rejected: j.Counts.Rejected,
-			Unsent: j.Counts.Unsent, Held: j.Counts.Held, ReadBack: readBackShort(j), CanDelete: !j.Active(),
-		})
+	v.Pager = components.NewPager(q.page, npages, total, func(p int) string { return withQuery("/history", q.values(p)) })
+	for _, e := range entries {
+		v.Entries = append(v.Entries, historyEntry(e))
 	}
 	return a.render(c, http.StatusOK, pages.HistoryPage(a.chrome(c, "History", "history"), v), nil)
 }
 
-func readBackShort(j bulkjobs.Job) string {
-	switch {
-	case j.ReadBackAt.IsZero():
-		return "—"
-	case j.ReadBackDoneAt.IsZero():
-		return "pending"
+func kindOptions() []pages.Option {
+	out := make([]pages.Option, len(audit.Kinds))
+	for i, k := range audit.Kinds {
+		out[i] = pages.Option{Value: k, Label: audit.KindLabel(k)}
 	}
-	c := j.Counts
-	return strconv.Itoa(c.Confirmed) + " confirmed, " + strconv.Itoa(c.Processing) + " processing, " + strconv.Itoa(c.Different) + " different"
+	return out
 }
 
-// HistoryExportCSV downloads the list of every job of the seller.
+func retentionText(d time.Duration) string {
+	if d%(24*time.Hour) == 0 {
+		return format.Count(int(d/(24*time.Hour)), "day", "days")
+	}
+	return format.Duration(d)
+}
+
+// outcomeLabel names an outcome and its badge tone.
+func outcomeLabel(o string) (string, string) {
+	switch o {
+	case audit.Accepted:
+		return "accepted", "ok"
+	case audit.Refused:
+		return "refused", "bad"
+	case audit.Partial:
+		return "partly done", "warn"
+	case audit.Unknown:
+		return "no answer", "warn"
+	case audit.Unsent:
+		return "not sent", "warn"
+	case audit.Queued:
+		return "queued", "ok"
+	case audit.Busy:
+		return "busy, not sent", "warn"
+	}
+	return o, "info"
+}
+
+func historyEntry(e audit.Entry) pages.HistoryEntry {
+	who := e.UserName
+	if who == "" {
+		who = e.ClientID
+	} else if e.ClientID != "" {
+		who += " (" + e.ClientID + ")"
+	}
+	label, tone := outcomeLabel(e.Outcome)
+	h := pages.HistoryEntry{
+		ID: strconv.FormatInt(e.ID, 10), When: format.DateTime(e.At) + " UTC", Who: who,
+		Environment: e.Environment + " · seller " + strconv.FormatInt(e.SellerID, 10),
+		Kind:        e.Kind, KindLabel: audit.KindLabel(e.Kind), Outcome: label, OutcomeTone: tone, Message: e.Message,
+		Count: e.ItemCount, More: e.ItemCount - len(e.Items), Dropped: e.Dropped,
+	}
+	if (e.Kind == audit.KindBulk || e.Kind == audit.KindReadBack) && e.Ref != "" {
+		h.Href = "/bulk/jobs/" + url.PathEscape(e.Ref)
+	}
+	for _, it := range e.Items {
+		l, t := outcomeLabel(it.Outcome)
+		if it.Outcome == "" {
+			l = ""
+		}
+		h.Items = append(h.Items, pages.HistoryItem{Key: it.Key, Name: it.Name, Old: it.Old, New: it.New, Outcome: l, OutcomeTone: t,
+			Message: it.Message, ReadBack: it.ReadBack})
+	}
+	return h
+}
+
+// HistoryExportCSV downloads every entry the filter selects, one line per
+// item, streamed as it is read (a large history is never held whole).
 func (a *App) HistoryExportCSV(c echo.Context) error {
-	sheet := bulkjobs.Sheet{Name: "History", Numeric: map[int]bool{8: true, 9: true, 10: true, 11: true, 12: true, 13: true},
-		Header: []string{"Job", "Created", "Submitted", "Client id", "Name", "Environment", "Kind", "File", "Rows", "Sent", "Accepted", "Rejected", "Not sent", "Held", "State", "Read-back"}}
-	seller := session(c).Data().SellerID
-	for offset := 0; ; offset += 500 {
-		jobs, _, err := a.deps.Jobs.Store().Jobs(c.Request().Context(), seller, session(c).Data().Environment, 500, offset)
-		if err != nil {
-			return errSessionStore(err)
-		}
-		for _, j := range jobs {
-			state, _ := jobStateLabel(j)
-			sub := ""
-			if !j.SubmittedAt.IsZero() {
-				sub = j.SubmittedAt.Format("2006-01-02 15:04:05")
-			}
-			cn := j.Counts
-			sheet.Rows = append(sheet.Rows, []string{j.ID, j.CreatedAt.Format("2006-01-02 15:04:05"), sub, j.ClientID, j.DisplayName, j.Environment, j.Kind, j.FileName,
-				strconv.Itoa(cn.Rows), strconv.Itoa(cn.Sent()), strconv.Itoa(cn.Accepted), strconv.Itoa(cn.Rejected), strconv.Itoa(cn.Unsent), strconv.Itoa(cn.Held),
-				state, readBackShort(j)})
-		}
-		if len(jobs) < 500 {
-			break
-		}
-	}
-	return a.sendSheet(c, sheet, "csv", bulkjobs.FileName("csv", "history", "seller-"+strconv.FormatInt(seller, 10)))
-}
-
-// HistoryDelete removes a finished job from the history.
-func (a *App) HistoryDelete(c echo.Context) error {
-	job, err := a.ownJob(c)
-	if err != nil {
+	q := parseHistoryQuery(c)
+	if err := a.saveSession(c); err != nil {
 		return err
 	}
-	if job.Active() {
-		session(c).AddFlash("warn", "A running job cannot be deleted: cancel it first.")
-		return a.redirect(c, "/history")
+	name := bulkjobs.FileName("csv", "history", "seller-"+strconv.FormatInt(q.filter.SellerID, 10))
+	h := c.Response().Header()
+	h.Set("Content-Type", "text/csv; charset=utf-8")
+	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	h.Set("Cache-Control", "no-store")
+	c.Response().WriteHeader(http.StatusOK)
+	w := audit.NewCSVWriter(c.Response())
+	if err := a.deps.Audit.Each(c.Request().Context(), q.filter, w.Write); err != nil {
+		// The header is sent: the export ends with a line saying it is
+		// incomplete, and the log says why.
+		a.logger(c.Request().Context()).Error("history export cut short", "err", err)
+		return w.Incomplete()
 	}
-	if err := a.deps.Jobs.Store().Delete(c.Request().Context(), job.ID); err != nil {
-		return errSessionStore(err)
-	}
-	session(c).AddFlash("ok", "The job was deleted from the history.")
-	return a.redirect(c, "/history")
+	return w.Flush()
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -61,6 +62,11 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	if err != nil {
 		return massUpdateError(err)
 	}
+	// audit trail (issue 17.3): every row sent, old → new, and its answer
+	a.recordReport(c, audit.KindStock, rep, keysOf(items, massupdate.Stock.Key), func(k string) (string, string) {
+		in := st.inputs[k]
+		return stockText(in.OrigQty, in.OrigStatus), stockText(in.Qty, in.Status)
+	})
 	a.logger(c.Request().Context()).Info("nomenclature submitted", "sent", len(items), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent)
 	if rep.Complete() {
 		sess.AddFlash("ok", format.Count(rep.Accepted, "row", "rows")+" updated.")

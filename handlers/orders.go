@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -119,7 +121,7 @@ func (a *App) OrderDetail(c echo.Context) error {
 		Back:         back,
 		Resend:       resendView("resend-"+o.OrderNr, []string{o.OrderNr}, "Resend notifications", "/orders/"+o.OrderNr),
 	}
-	loadResendStates(session(c)).apply(&v.Resend, a.deps.Now())
+	loadResendStates(session(c)).apply(&v.Resend, a.deps.Now()) // what was queued, and whether a resend can succeed now
 	for _, it := range o.Items {
 		v.Items = append(v.Items, pages.OrderItemRow{
 			ID: string(it.ID), SKU: it.SKU, MarketplaceSKU: it.MarketplaceSKU, Description: it.Description,
@@ -130,10 +132,22 @@ func (a *App) OrderDetail(c echo.Context) error {
 }
 
 // OrdersResend asks the marketplace to resend the notifications of one or
-// more orders. A resend is never retried automatically: the marketplace
-// answers 429 while earlier ones are processing, and the page then counts
-// down (1 s, 2 s, 4 s … up to 60 s for repeated refusals) before the button
-// works again. No request is sent while a countdown runs.
+// more orders, and says which were queued. The marketplace refuses (429)
+// a resend that touches a notification still processing, and refuses the
+// whole request for one busy order; so:
+//
+//   - an order known to be busy (queued here a moment ago, or refused
+//     with a time) is not sent again before that time: it is named, with
+//     when it can be retried, and the free orders of a selection go alone;
+//   - a refusal that names one order of several drops that one and sends
+//     the rest again (a refused request queued nothing); one that names
+//     none is tried order by order; every attempt counts against
+//     maxResendRequests;
+//   - what was queued and what is busy is kept in the session, so the
+//     order pages say it after a reload, and their buttons stay disabled
+//     (with the reason and the time) until a resend can succeed.
+//
+// A resend is never retried automatically after that time: the user does.
 func (a *App) OrdersResend(c echo.Context) error {
 	form, err := c.FormParams()
 	if err != nil {
@@ -162,45 +176,25 @@ func (a *App) OrdersResend(c echo.Context) error {
 	sess := session(c)
 	states := loadResendStates(sess)
 	now := a.deps.Now()
-	switch {
-	case problem != "":
+	if problem != "" {
 		vm.State, vm.Message, status = "bad", problem, http.StatusUnprocessableEntity
-	case states.blockedUntil(selected, now).After(now):
-		// Still counting down: tell again, send nothing.
-		states.applyAll(&vm, selected, now)
-		status = http.StatusTooManyRequests
-	default:
-		res, err := a.account(c).B2B.ResendNotifications(c.Request().Context(), &apiclient.ResendRequest{OrderNrs: selected})
-		var rl *apiclient.RateLimitError
-		switch {
-		case err == nil:
-			states.clear(selected)
-			vm.State = "ok"
-			vm.Message = fmt.Sprintf("Queued %s.", format.Count(res.Queued, "notification", "notifications"))
-			if res.Queued == 0 {
-				vm.Message = "Nothing to resend: the marketplace has no notifications for this selection."
-			}
-		case errors.As(err, &rl) || errors.Is(err, apiclient.ErrRateLimited):
-			retryAt := time.Time{}
-			if rl != nil {
-				retryAt = now.Add(retryWait(rl))
-			}
-			states.refused(selected, now, retryAt)
-			states.applyAll(&vm, selected, now)
-			status = http.StatusTooManyRequests
-		case errors.Is(err, apiclient.ErrNotFound):
-			vm.State, vm.Message, status = "bad", "The marketplace does not know this order.", http.StatusNotFound
-			if len(selected) > 1 {
-				vm.Message = "The marketplace does not know one of the selected orders."
-			}
-		case errors.Is(err, apiclient.ErrValidation):
-			vm.State, vm.Message, status = "bad", "The marketplace refused the request as invalid.", http.StatusUnprocessableEntity
-		default:
-			return err
-		}
-		states.save(sess, now)
+		return a.resendAnswer(c, vm, status)
 	}
+	run, err := a.resend(c, states, selected, now)
+	if err != nil {
+		return err
+	}
+	states.save(sess, now)
+	if run.requests > 0 { // audit trail (issue 17.3): every order sent, queued, busy or refused
+		a.record(c, run.auditEntry())
+	}
+	status = run.show(&vm, states, now)
+	return a.resendAnswer(c, vm, status)
+}
 
+// resendAnswer renders the control in place for htmx, or comes back to
+// the page with the same words in a flash.
+func (a *App) resendAnswer(c echo.Context, vm pages.Resend, status int) error {
 	if wantsFragment(c.Request()) {
 		return a.render(c, status, pages.ResendForm(vm), nil)
 	}
@@ -209,11 +203,280 @@ func (a *App) OrdersResend(c echo.Context) error {
 		kind = "warn"
 	}
 	msg := vm.Message
+	if len(vm.Queued) > 0 {
+		msg += " Queued: " + strings.Join(vm.Queued, "; ") + "."
+	}
+	if len(vm.Busy) > 0 {
+		msg += " Not sent: " + strings.Join(vm.Busy, "; ") + "."
+	}
 	if vm.RetryIn > 0 {
 		msg += fmt.Sprintf(" Try again in %d s (at %s).", vm.RetryIn, vm.RetryAt)
 	}
-	sess.AddFlash(kind, msg)
-	return a.redirect(c, ret)
+	session(c).AddFlash(kind, msg)
+	return a.redirect(c, vm.Return)
+}
+
+// maxResendRequests bounds the marketplace calls of one resend: a
+// selection split around busy orders, or tried order by order.
+const maxResendRequests = 10
+
+// resendRun is what became of each selected order in one resend.
+type resendRun struct {
+	selected []string
+	queued   map[string][]string // order → the notification types queued
+	empty    []string            // sent, but the marketplace had nothing to resend
+	busy     []string            // not sent, or refused: still processing
+	unsent   []string            // not sent: the request budget ran out
+	failed   string              // a refusal of the whole request (unknown order, invalid)
+	status   int                 // its status
+	requests int                 // calls made to the marketplace
+}
+
+// resend sends the free orders of selected and accounts for every one.
+// Errors other than the marketplace's answers (credentials, the session
+// store) are returned for the central handler.
+func (a *App) resend(c echo.Context, states resendStates, selected []string, now time.Time) (*resendRun, error) {
+	run := &resendRun{selected: selected, queued: map[string][]string{}}
+	var free []string
+	for _, nr := range selected {
+		if states.busyUntil(nr).After(now) {
+			run.busy = append(run.busy, nr)
+		} else {
+			free = append(free, nr)
+		}
+	}
+	api := a.account(c).B2B
+	pending := [][]string{}
+	if len(free) > 0 {
+		pending = append(pending, free)
+	}
+	for len(pending) > 0 {
+		set := pending[0]
+		pending = pending[1:]
+		if run.requests == maxResendRequests {
+			run.unsent = append(run.unsent, set...)
+			continue
+		}
+		run.requests++
+		res, err := api.ResendNotifications(c.Request().Context(), &apiclient.ResendRequest{OrderNrs: set})
+		var rl *apiclient.RateLimitError
+		switch {
+		case err == nil:
+			types := map[string][]string{}
+			for _, n := range res.Notifications {
+				if t := notificationType(n.Type); t != "" && len(types[n.OrderNr]) < 8 {
+					types[n.OrderNr] = append(types[n.OrderNr], t)
+				}
+			}
+			for _, nr := range set {
+				switch {
+				case len(types[nr]) > 0:
+					run.queued[nr] = types[nr]
+				case res.Queued > 0 && len(res.Notifications) == 0:
+					// A marketplace that counts without listing: queued, kinds unknown.
+					run.queued[nr] = nil
+				default:
+					run.empty = append(run.empty, nr)
+				}
+				states.queued(nr, now, now.Add(a.resendProcessing()), run.queued[nr], len(types[nr]))
+			}
+		case errors.As(err, &rl) || errors.Is(err, apiclient.ErrRateLimited):
+			named, at := busyNamed(err, set, now)
+			switch {
+			case named != "" && len(set) > 1:
+				// One named order blocked the rest: they go again without it.
+				states.refused(named, now, at)
+				run.busy = append(run.busy, named)
+				pending = append(pending, slices.DeleteFunc(slices.Clone(set), func(nr string) bool { return nr == named }))
+			case len(set) == 1:
+				states.refused(set[0], now, at)
+				run.busy = append(run.busy, set[0])
+			default:
+				// Refused without naming an order: try them one by one.
+				for _, nr := range set {
+					pending = append(pending, []string{nr})
+				}
+			}
+		case errors.Is(err, apiclient.ErrNotFound):
+			run.failed, run.status = "The marketplace does not know this order.", http.StatusNotFound
+			if len(set) > 1 {
+				run.failed = "The marketplace does not know one of the selected orders."
+			}
+			run.unsent = append(run.unsent, set...)
+		case errors.Is(err, apiclient.ErrValidation):
+			run.failed, run.status = "The marketplace refused the request as invalid.", http.StatusUnprocessableEntity
+			run.unsent = append(run.unsent, set...)
+		default:
+			if run.requests == 1 {
+				return nil, err
+			}
+			// Later failures leave what was already queued standing.
+			a.logger(c.Request().Context()).Warn("resend: a later request failed", "err", err)
+			run.failed, run.status = "The marketplace did not answer for some of the selected orders.", http.StatusBadGateway
+			run.unsent = append(run.unsent, set...)
+			for _, rest := range pending {
+				run.unsent = append(run.unsent, rest...)
+			}
+			pending = nil
+		}
+	}
+	return run, nil
+}
+
+func (a *App) resendProcessing() time.Duration {
+	if a.deps.ResendProcessing > 0 {
+		return a.deps.ResendProcessing
+	}
+	return DefaultResendProcessing
+}
+
+// DefaultResendProcessing is how long a queued resend is taken to keep the
+// marketplace busy when Deps.ResendProcessing is zero: the contract names
+// no time, the sandbox keeps notifications processing this long, and a
+// refusal that names a later time extends it.
+const DefaultResendProcessing = 60 * time.Second
+
+// show fills the control with the run's outcome and returns the status:
+// 200 when something was queued (or nothing was there to queue), 429 when
+// every order was busy, or the status of a refusal.
+func (r *resendRun) show(vm *pages.Resend, states resendStates, now time.Time) int {
+	status := http.StatusOK
+	nqueued := 0
+	for _, nr := range r.selected {
+		if types, ok := r.queued[nr]; ok {
+			nqueued += max(len(types), 1)
+			vm.Queued = append(vm.Queued, nr+": "+typesText(types))
+		}
+	}
+	for _, nr := range r.busy {
+		vm.Busy = append(vm.Busy, nr+": still being processed by the marketplace, retry at "+format.Clock(states.busyUntil(nr)))
+	}
+	for _, nr := range r.unsent {
+		vm.Busy = append(vm.Busy, nr+": not sent")
+	}
+	switch {
+	case len(r.queued) > 0:
+		vm.State = "ok"
+		vm.Message = fmt.Sprintf("Queued %s for %s.", format.Count(nqueued, "notification", "notifications"), format.Count(len(r.queued), "order", "orders"))
+		if r.failed != "" {
+			vm.Message += " " + r.failed
+		}
+	case r.failed != "":
+		vm.State, vm.Message, status = "bad", r.failed, r.status
+	case len(r.busy) > 0:
+		vm.State, vm.Message, status = "busy", "Not sent: the marketplace is still processing earlier notifications.", http.StatusTooManyRequests
+	case len(r.empty) > 0:
+		vm.State, vm.Message = "ok", "Nothing to resend: the marketplace has no notifications for this selection."
+	default:
+		vm.State, vm.Message, status = "busy", "Not sent: the marketplace is busy.", http.StatusTooManyRequests
+	}
+	// A single-order control waits, disabled, until a resend can succeed.
+	if len(vm.OrderNrs) == 1 {
+		if until := states.busyUntil(vm.OrderNrs[0]); until.After(now) {
+			vm.RetryIn, vm.RetryAt = secondsUntil(now, until), format.Clock(until)
+			if len(r.queued) > 0 {
+				vm.Message = strings.TrimSuffix(vm.Message, ".") + "; the marketplace is processing them."
+			}
+		}
+	}
+	return status
+}
+
+func (r *resendRun) auditEntry() audit.Entry {
+	e := audit.Entry{Kind: audit.KindResend}
+	busy := map[string]bool{}
+	for _, nr := range r.busy {
+		busy[nr] = true
+	}
+	unsent := map[string]bool{}
+	for _, nr := range r.unsent {
+		unsent[nr] = true
+	}
+	for _, nr := range r.selected {
+		it := audit.Item{Key: nr}
+		switch types, ok := r.queued[nr]; {
+		case ok:
+			it.Outcome, it.New, it.Message = audit.Queued, typesText(types), "Queued."
+		case slices.Contains(r.empty, nr):
+			it.Outcome, it.Message = audit.Accepted, "Nothing to resend."
+		case busy[nr]:
+			it.Outcome, it.Message = audit.Busy, "Still being processed by the marketplace."
+		case unsent[nr] && r.failed != "":
+			it.Outcome, it.Message = audit.Refused, r.failed
+		default:
+			it.Outcome, it.Message = audit.Unsent, "Not sent."
+		}
+		e.Items = append(e.Items, it)
+	}
+	return e
+}
+
+func typesText(types []string) string {
+	if len(types) == 0 {
+		return "notifications (kinds not listed)"
+	}
+	return strings.Join(types, ", ")
+}
+
+// notificationType keeps a notification kind the marketplace named if it
+// looks like one (letters only, bounded): it is shown and stored.
+func notificationType(t string) string {
+	if len(t) == 0 || len(t) > 40 {
+		return ""
+	}
+	for _, r := range t {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return ""
+		}
+	}
+	return t
+}
+
+// retryAfterText finds a time in a refusal's message ("retry after
+// 2026-11-24T12:01:05Z"); the contract gives none, the sandbox and, by
+// report, the marketplace put one there.
+var retryAfterText = regexp.MustCompile(`\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})`)
+
+// busyNamed reads a 429 for the order it names (one of set, as a whole
+// word) and the time it names in its message or, failing that, in its
+// Retry-After, bounded to the next hour; zero when none.
+func busyNamed(err error, set []string, now time.Time) (string, time.Time) {
+	var at time.Time
+	var rl *apiclient.RateLimitError
+	if errors.As(err, &rl) && !rl.RetryAt.IsZero() {
+		at = now.Add(retryWait(rl)) // the client's wall clock, moved onto the dashboard's
+	}
+	limit := now.Add(time.Hour)
+	if at.After(limit) {
+		at = limit
+	}
+	var be *apiclient.B2BError
+	if !errors.As(err, &be) {
+		return "", at
+	}
+	msg := be.Message
+	if len(msg) > 2000 {
+		msg = msg[:2000]
+	}
+	named := ""
+	words := strings.FieldsFunc(msg, func(r rune) bool {
+		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-')
+	})
+	for _, w := range words {
+		if slices.Contains(set, w) {
+			named = w
+			break
+		}
+	}
+	if m := retryAfterText.FindString(msg); m != "" {
+		if t, err := time.Parse(time.RFC3339Nano, m); err == nil && t.After(now) {
+			at = t
+			if at.After(limit) {
+				at = limit
+			}
+		}
+	}
+	return named, at
 }
 
 // selectedOrders checks the order numbers of a resend form.
@@ -244,42 +507,75 @@ func resendView(formID string, nrs []string, label, ret string) pages.Resend {
 	return pages.Resend{FormID: formID, OrderNrs: nrs, Label: label, Return: ret}
 }
 
-// resendStates remembers, per order, how many resends in a row the
-// marketplace refused and when the next may be tried. It lives in the
-// session so every instance and every tab agree.
+// resendStates remembers, per order, what the last resend queued and until
+// when the marketplace is busy with it, and how many refusals came in a
+// row. It lives in the session, so a reload, another tab and every
+// instance agree.
 type resendStates map[string]resendState
 
 type resendState struct {
-	attempts int
-	retryAt  time.Time
+	attempts int       // refusals in a row
+	until    time.Time // busy until: no resend can succeed before
+	queuedAt time.Time // when the last resend was queued, if one was
+	queued   int       // how many notifications it queued
+	types    string    // their kinds
 }
 
-const resendDraft = "resend"
+const (
+	resendDraft = "resend"
+	// maxResendStates bounds the orders remembered (the draft's size).
+	maxResendStates = 150
+	// resendMemory is how long a state is kept after its wait ended.
+	resendMemory = 30 * time.Minute
+)
 
 func loadResendStates(sess *sessions.Session) resendStates {
 	out := resendStates{}
 	for nr, v := range sess.Draft(resendDraft) {
-		if len(v) != 2 {
+		if len(v) < 2 || !validOrderNr.MatchString(nr) {
 			continue
 		}
 		n, err1 := strconv.Atoi(v[0])
 		at, err2 := strconv.ParseInt(v[1], 10, 64)
-		if err1 == nil && err2 == nil {
-			out[nr] = resendState{attempts: n, retryAt: time.UnixMilli(at)}
+		if err1 != nil || err2 != nil {
+			continue
 		}
+		st := resendState{attempts: n, until: time.UnixMilli(at)}
+		if len(v) == 5 {
+			q, _ := strconv.ParseInt(v[2], 10, 64)
+			if q > 0 {
+				st.queuedAt = time.UnixMilli(q)
+			}
+			st.queued, _ = strconv.Atoi(v[3])
+			st.types = v[4]
+		}
+		out[nr] = st
 	}
 	return out
 }
 
 // save writes the states back, dropping those whose wait ended long ago
-// (after that a refusal starts the schedule from 1 s again).
+// (after that a refusal starts the schedule from 1 s again) and the
+// oldest beyond maxResendStates.
 func (s resendStates) save(sess *sessions.Session, now time.Time) {
-	v := map[string][]string{}
+	keep := make([]string, 0, len(s))
 	for nr, st := range s {
-		if now.Sub(st.retryAt) > 10*time.Minute {
-			continue
+		if now.Sub(st.until) <= resendMemory {
+			keep = append(keep, nr)
 		}
-		v[nr] = []string{strconv.Itoa(st.attempts), strconv.FormatInt(st.retryAt.UnixMilli(), 10)}
+	}
+	slices.SortFunc(keep, func(x, y string) int { return s[y].until.Compare(s[x].until) })
+	if len(keep) > maxResendStates {
+		keep = keep[:maxResendStates]
+	}
+	v := map[string][]string{}
+	for _, nr := range keep {
+		st := s[nr]
+		q := int64(0)
+		if !st.queuedAt.IsZero() {
+			q = st.queuedAt.UnixMilli()
+		}
+		v[nr] = []string{strconv.Itoa(st.attempts), strconv.FormatInt(st.until.UnixMilli(), 10), strconv.FormatInt(q, 10), strconv.Itoa(st.queued), st.types}
 	}
 	if len(v) == 0 {
 		sess.PopDraft(resendDraft)
@@ -288,53 +584,68 @@ func (s resendStates) save(sess *sessions.Session, now time.Time) {
 	sess.SetDraft(resendDraft, v)
 }
 
-func (s resendStates) clear(nrs []string) {
-	for _, nr := range nrs {
-		delete(s, nr)
-	}
+// queued records a resend the marketplace queued: busy until the
+// processing is taken to end.
+func (s resendStates) queued(nr string, now, until time.Time, types []string, n int) {
+	s[nr] = resendState{until: until, queuedAt: now, queued: n, types: audit.Bound(strings.Join(types, ", "), 200)}
 }
 
-// refused records a 429: the wait doubles from 1 s with each refusal in a
-// row, capped at 60 s; a later time named by the marketplace wins.
-func (s resendStates) refused(nrs []string, now, marketplaceRetryAt time.Time) {
-	attempts := 0
-	for _, nr := range nrs {
-		attempts = max(attempts, s[nr].attempts)
+// refused records a 429 for one order: the wait doubles from 1 s with each
+// refusal in a row, capped at 60 s; a later time named by the marketplace
+// wins. What was queued before is kept, to be shown.
+func (s resendStates) refused(nr string, now, marketplaceAt time.Time) {
+	st := s[nr]
+	st.attempts++
+	wait := min(time.Second<<min(st.attempts-1, 6), 60*time.Second)
+	st.until = now.Add(wait)
+	if marketplaceAt.After(st.until) {
+		st.until = marketplaceAt
 	}
-	attempts++
-	wait := time.Second << min(attempts-1, 6)
-	wait = min(wait, 60*time.Second)
-	at := now.Add(wait)
-	if marketplaceRetryAt.After(at) {
-		at = marketplaceRetryAt
-	}
-	for _, nr := range nrs {
-		s[nr] = resendState{attempts: attempts, retryAt: at}
-	}
+	s[nr] = st
 }
 
-func (s resendStates) blockedUntil(nrs []string, now time.Time) time.Time {
-	var until time.Time
-	for _, nr := range nrs {
-		if st, ok := s[nr]; ok && st.retryAt.After(now) && st.retryAt.After(until) {
-			until = st.retryAt
-		}
-	}
-	return until
-}
+func (s resendStates) busyUntil(nr string) time.Time { return s[nr].until }
 
-// apply shows a running countdown on a single-order control.
+// apply shows an order's state on its single-order control: what was
+// queued and when, and while the marketplace is busy, the button disabled
+// with the reason and the time it can succeed.
 func (s resendStates) apply(vm *pages.Resend, now time.Time) {
-	s.applyAll(vm, vm.OrderNrs, now)
-}
-
-func (s resendStates) applyAll(vm *pages.Resend, nrs []string, now time.Time) {
-	until := s.blockedUntil(nrs, now)
-	if !until.After(now) {
+	if len(vm.OrderNrs) != 1 {
 		return
 	}
-	vm.State = "busy"
-	vm.Message = "Already being processed by the marketplace."
-	vm.RetryIn = secondsUntil(now, until)
-	vm.RetryAt = format.Clock(until)
+	st, ok := s[vm.OrderNrs[0]]
+	if !ok {
+		return
+	}
+	busy := st.until.After(now)
+	switch {
+	case !st.queuedAt.IsZero() && busy && st.attempts == 0:
+		vm.State = "busy"
+		vm.Message = fmt.Sprintf("Queued at %s: %s; the marketplace is processing them.", format.Clock(st.queuedAt), queuedText(st))
+	case busy:
+		vm.State = "busy"
+		vm.Message = "Still being processed by the marketplace."
+		if !st.queuedAt.IsZero() {
+			vm.Message += fmt.Sprintf(" Last queued at %s: %s.", format.Clock(st.queuedAt), queuedText(st))
+		}
+	case !st.queuedAt.IsZero():
+		vm.State = "ok"
+		vm.Message = fmt.Sprintf("Last queued at %s: %s.", format.Clock(st.queuedAt), queuedText(st))
+	default:
+		return
+	}
+	if busy {
+		vm.RetryIn, vm.RetryAt = secondsUntil(now, st.until), format.Clock(st.until)
+	}
+}
+
+func queuedText(st resendState) string {
+	out := format.Count(st.queued, "notification", "notifications")
+	if st.queued == 0 {
+		out = "notifications"
+	}
+	if st.types != "" {
+		out += " (" + st.types + ")"
+	}
+	return out
 }

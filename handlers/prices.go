@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -86,6 +87,8 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		}
 	}
 	a.logger(c.Request().Context()).Info("prices submitted", "sent", len(updates), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent)
+	// audit trail (issue 17.3): every row sent, old → new, and its answer
+	a.recordReport(c, audit.KindPrice, rep, keysOf(updates, massupdate.Prices.Key), func(k string) (string, string) { return changeTexts(st.inputs[k]) })
 	a.copyPricesAccepted(c, updates, rep) // issue 16: the copy shows them at once, pending (handlers/copy_lists.go)
 	if rep.Complete() {
 		sess.AddFlash("ok", format.Count(rep.Accepted, "price", "prices")+" updated.")

@@ -21,6 +21,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -83,6 +84,8 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 	if err != nil {
 		return massUpdateError(err)
 	}
+	// audit trail (issue 17.3): every card sent, old → new, and its answer
+	a.recordReport(c, audit.KindPrice, rep, keysOf(cards, massupdate.Cards.Key), func(k string) (string, string) { return changeTexts(inputs[k]) })
 	a.logger(c.Request().Context()).Info("card prices submitted", "sent", len(cards), "confirmed", len(confirmed),
 		"accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent, "price_checks", len(rep.Fraud))
 	if rep.Complete() && len(rep.Fraud) == 0 {

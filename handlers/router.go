@@ -70,9 +70,11 @@ func (a *App) routes() *echo.Echo {
 		app.POST("/bulk/jobs/:id/readback", a.BulkJobReadBack)
 		app.GET("/bulk/jobs/:id/errors.csv", a.BulkJobErrorsCSV)
 		app.GET("/bulk/jobs/:id/export.csv", a.BulkJobExportCSV)
+	}
+	// The audit trail: read-only, no delete route (retention prunes it).
+	if a.deps.Audit != nil {
 		app.GET("/history", a.HistoryList)
 		app.GET("/history/export.csv", a.HistoryExportCSV)
-		app.POST("/history/:id/delete", a.HistoryDelete)
 	}
 
 	// The local copy of the catalogue (issue 16, handlers/sync.go).

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
@@ -58,6 +59,9 @@ type Config struct {
 	BulkGuardPercent int
 	// BulkReadBackDelay is how long after a bulk job its rows are re-read.
 	BulkReadBackDelay time.Duration
+	// HistoryRetention is how long the audit trail keeps a change
+	// (SELLERDESK_HISTORY_RETENTION: a duration or a number of days).
+	HistoryRetention time.Duration
 
 	// APIProfile is the wire profile spoken to the marketplace
 	// (SELLERDESK_API_PROFILE): contract (default) or lamoda. Demo mode's
@@ -99,6 +103,7 @@ func loadConfig(getenv func(string) string) (Config, error) {
 
 		BulkGuardPercent:  50,
 		BulkReadBackDelay: time.Minute,
+		HistoryRetention:  audit.DefaultRetention,
 
 		APIProfile: apiclient.ProfileContract,
 		Country:    apiclient.DefaultCountry,
@@ -237,6 +242,14 @@ func loadConfig(getenv func(string) string) (Config, error) {
 			bad("SELLERDESK_BULK_READBACK_DELAY", "want a duration up to 24h, like 2m")
 		} else {
 			c.BulkReadBackDelay = d
+		}
+	}
+	if v := get("SELLERDESK_HISTORY_RETENTION"); v != "" {
+		d, err := audit.ParseRetention(v)
+		if err != nil {
+			bad("SELLERDESK_HISTORY_RETENTION", "%v, like 400 or 400d", err)
+		} else {
+			c.HistoryRetention = d
 		}
 	}
 	if v := get("SELLERDESK_TRUSTED_PROXIES"); v != "" {

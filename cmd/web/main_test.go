@@ -173,3 +173,20 @@ func TestServeDemo(t *testing.T) {
 		t.Errorf("start-up does not end with the URL to open; after the listening line: %q", rest[:min(2, len(rest))])
 	}
 }
+
+// TestLoadConfigHistoryRetention: SELLERDESK_HISTORY_RETENTION takes days
+// or a duration, defaults to 400 days, and refuses less than a day.
+func TestLoadConfigHistoryRetention(t *testing.T) {
+	for v, want := range map[string]time.Duration{"": 400 * 24 * time.Hour, "30": 30 * 24 * time.Hour, "90d": 90 * 24 * time.Hour, "720h": 720 * time.Hour} {
+		c, err := loadConfig(env(map[string]string{"SELLERDESK_HISTORY_RETENTION": v}))
+		if err != nil || c.HistoryRetention != want {
+			t.Errorf("%q: %v %v, want %v", v, c.HistoryRetention, err, want)
+		}
+	}
+	for _, v := range []string{"1h", "0", "forever"} {
+		_, err := loadConfig(env(map[string]string{"SELLERDESK_HISTORY_RETENTION": v}))
+		if err == nil || !strings.Contains(err.Error(), "SELLERDESK_HISTORY_RETENTION") {
+			t.Errorf("%q: %v", v, err)
+		}
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/handlers"
@@ -75,6 +76,11 @@ type Config struct {
 	// serves every page live.
 	Catalog *CatalogOptions
 
+	// History, when set, keeps the audit trail on the database (every
+	// change made through the dashboard; the history screen reads it) and
+	// prunes it by its retention; nil records nothing.
+	History *HistoryOptions
+
 	// Dashboard is the handlers' configuration; New fills in API, Sessions,
 	// Jobs and Logger.
 	Dashboard handlers.Deps
@@ -91,6 +97,13 @@ type CatalogOptions struct {
 	Syncer func(*copystore.Syncer)
 }
 
+// HistoryOptions configure the audit trail: how long entries are kept
+// (0: audit.DefaultRetention) and how often the pruning runs (0: never,
+// for tests).
+type HistoryOptions struct {
+	Retention, PruneEvery time.Duration
+}
+
 // App is a built dashboard and everything under it.
 type App struct {
 	Handler  *handlers.App
@@ -103,6 +116,7 @@ type App struct {
 	SessionBackend sessions.Backend
 	API            *apiclient.Client
 	Catalog        *copystore.Manager // nil without Config.Catalog
+	Audit          *audit.Store       // nil without Config.History
 	Jobs           *bulkjobs.Runner // nil without Config.Jobs
 	JobStore       *bulkjobs.Store  // nil without Config.Jobs
 	Demo           *demo.Marketplace
@@ -110,6 +124,7 @@ type App struct {
 	log     *slog.Logger
 	stop    context.CancelFunc
 	purged  <-chan struct{}
+	pruned  <-chan struct{}
 	timeout time.Duration
 	closers []func() error // in reverse order of opening
 }
@@ -215,8 +230,23 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		a.closers = append(a.closers, func() error { a.Catalog.Close(); return nil })
 	}
 
+	if cfg.History != nil {
+		if a.DB == nil {
+			return nil, errors.New("app: the audit trail needs the database")
+		}
+		if a.Audit, err = audit.NewStore(ctx, a.DB); err != nil {
+			return nil, fmt.Errorf("history store: %w", err)
+		}
+		if cfg.History.PruneEvery > 0 {
+			a.pruned = a.Audit.StartPruner(bg, cfg.History.Retention, cfg.History.PruneEvery, log.With("component", "audit"))
+		}
+	}
+
 	deps := cfg.Dashboard
-	deps.API, deps.Sessions, deps.Jobs, deps.Logger, deps.Catalog = a.API, a.Sessions, a.Jobs, log, a.Catalog
+	deps.API, deps.Sessions, deps.Jobs, deps.Logger, deps.Catalog, deps.Audit = a.API, a.Sessions, a.Jobs, log, a.Catalog, a.Audit
+	if cfg.History != nil && deps.HistoryRetention == 0 {
+		deps.HistoryRetention = cfg.History.Retention
+	}
 	if a.Handler, err = handlers.New(deps); err != nil {
 		return nil, err
 	}
@@ -245,6 +275,10 @@ func (a *App) Close() error {
 	if a.purged != nil {
 		<-a.purged
 		a.purged = nil
+	}
+	if a.pruned != nil {
+		<-a.pruned
+		a.pruned = nil
 	}
 	var errs []error
 	if a.Jobs != nil {
@@ -277,7 +311,7 @@ type stores struct {
 // with Config.Jobs, the bulk job store.
 func openStores(ctx context.Context, cfg Config) (stores, error) {
 	s := stores{sessions: cfg.SessionBackend, close: func() error { return nil }}
-	if s.sessions != nil && cfg.Jobs == nil && cfg.Catalog == nil {
+	if s.sessions != nil && cfg.Jobs == nil && cfg.Catalog == nil && cfg.History == nil {
 		return s, nil
 	}
 	db, err := sqldb.Open(ctx, cfg.DatabaseURL)

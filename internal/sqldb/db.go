@@ -162,8 +162,12 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("sqldb: open postgres: %w: %s", ErrUnavailable, Redact(err.Error()))
 	}
-	pctx, cancel := context.WithTimeout(ctx, cfg.ConnConfig.ConnectTimeout+time.Second)
-	defer cancel()
+	pctx := ctx
+	if t := cfg.ConnConfig.ConnectTimeout; t > 0 { // 0: the URL asked for no timeout
+		var cancel context.CancelFunc
+		pctx, cancel = context.WithTimeout(ctx, t+time.Second)
+		defer cancel()
+	}
 	if err := pool.Ping(pctx); err != nil {
 		pool.Close()
 		return nil, &redactedError{msg: "sqldb: open postgres: " + ErrUnavailable.Error(), cause: err}

@@ -24,6 +24,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/handlers"
@@ -100,6 +101,8 @@ type App struct {
 	JobStore *bulkjobs.Store
 	// Catalog is the local copy's manager when Options.Catalog is set.
 	Catalog *copystore.Manager
+	// Audit is the audit trail the dashboard records into.
+	Audit *audit.Store
 }
 
 // SafeBuffer is a bytes.Buffer safe for concurrent log writes.
@@ -177,6 +180,7 @@ func New(t testing.TB, opts Options) *App {
 		Jobs:             opts.Jobs,
 		JobsCloseTimeout: 10 * time.Second,
 		Catalog:          catalogOpts,
+		History:          &app.HistoryOptions{},
 		Dashboard:        deps,
 	})
 	if err != nil {
@@ -196,7 +200,7 @@ func New(t testing.TB, opts Options) *App {
 		}
 	})
 	return &App{Sandbox: sb, Market: m, Handler: h, Store: built.Sessions, Server: srv, URL: srv.URL, Logs: logs,
-		API: built.API, Jobs: built.Jobs, JobStore: built.JobStore, Catalog: built.Catalog}
+		API: built.API, Jobs: built.Jobs, JobStore: built.JobStore, Catalog: built.Catalog, Audit: built.Audit}
 }
 
 // Browser is a cookie-keeping HTTP client that does not follow redirects,

@@ -1,7 +1,5 @@
 package pages
 
-import "github.com/sellerdesk/sellerdesk/views/components"
-
 // ImportForm is the upload form of a bulk import.
 type ImportForm struct {
 	Kind         string // "", prices, stock
@@ -69,22 +67,4 @@ type JobRow struct {
 	ReadBack, ReadText string
 	ReadTone           string
 	Confirmable        bool // a guarded row awaiting confirmation
-}
-
-// HistoryView is the list of every bulk job of the seller.
-type HistoryView struct {
-	Jobs  []HistoryRow
-	Pager components.Pager
-	Total int
-}
-
-// HistoryRow is one job in the history list.
-type HistoryRow struct {
-	ID, Href, ExportHref, DeleteURL string
-	When, Who, Environment, Kind    string
-	FileName, State, StateTone      string
-	Rows, Sent, Accepted, Rejected  int
-	Unsent, Held                    int
-	ReadBack                        string
-	CanDelete                       bool
 }

@@ -63,9 +63,11 @@ type Resend struct {
 	Label    string
 	State    string // "", "ok", "busy", "bad"
 	Message  string
-	RetryIn  int    // seconds until another attempt is allowed; above zero disables the button
-	RetryAt  string // the same moment as a clock time, for pages without JavaScript
-	Return   string // where a plain form post comes back to
+	RetryIn  int      // seconds until another attempt is allowed; above zero disables the button
+	RetryAt  string   // the same moment as a clock time, for pages without JavaScript
+	Return   string   // where a plain form post comes back to
+	Queued   []string // after a resend: each order and the notifications queued for it
+	Busy     []string // after a resend: each order not sent, and why (with when to retry)
 }
 
 // OrderRow is one order in the orders table.

@@ -1,0 +1,196 @@
+// Package audit is the dashboard's audit trail: an append-only record of
+// every change made through it (price and stock edits in the forms,
+// notification resends, bulk jobs and their read-backs), who made it and
+// when, for which seller and environment, each item's old and new value,
+// and the marketplace's answer.
+//
+// Entries are never edited or deleted one by one: the only removal is the
+// retention sweep (Store.PruneBefore), which drops whole entries older than
+// the configured retention in bounded batches.
+//
+// Everything recorded is bounded: marketplace messages, product names and
+// user names are untrusted, so each field is cut to a fixed length and an
+// entry holds at most MaxItems items. No secret is ever recorded: the who
+// is the login's client id and display name as the session knows them.
+package audit
+
+import (
+	"context"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Kinds of change.
+const (
+	KindPrice    = "price"    // a price edit in the prices form
+	KindStock    = "stock"    // a quantity or status edit in the nomenclature form
+	KindResend   = "resend"   // a notification resend
+	KindBulk     = "bulk"     // a bulk job run, with its rows
+	KindReadBack = "readback" // the read-back of a bulk job, with what was found
+)
+
+// Kinds lists every kind, in the order the history's filter offers them.
+var Kinds = []string{KindPrice, KindStock, KindResend, KindBulk, KindReadBack}
+
+// KindLabel names a kind for people.
+func KindLabel(kind string) string {
+	switch kind {
+	case KindPrice:
+		return "Price edit"
+	case KindStock:
+		return "Stock or status edit"
+	case KindResend:
+		return "Notification resend"
+	case KindBulk:
+		return "Bulk job"
+	case KindReadBack:
+		return "Bulk job read-back"
+	}
+	return kind
+}
+
+// Outcomes of an item or of a whole entry.
+const (
+	Accepted = "accepted" // the marketplace accepted it
+	Refused  = "refused"  // the marketplace refused it (Message says why)
+	Unknown  = "unknown"  // sent, no answer: may or may not have been applied
+	Unsent   = "unsent"   // not sent (the run stopped first, or it was held)
+	Queued   = "queued"   // a resend the marketplace queued
+	Busy     = "busy"     // a resend refused because earlier ones were processing
+	Partial  = "partial"  // an entry some of whose items were accepted and some not
+)
+
+// Field bounds, in characters.
+const (
+	MaxWho     = 120
+	MaxKey     = 200
+	MaxName    = 200
+	MaxValue   = 300
+	MaxMessage = 1000
+	MaxRef     = 80
+	// MaxItems bounds the items of one entry (a bulk job holds at most
+	// 10,000 rows; the rest of a larger set is counted in Dropped).
+	MaxItems = 20000
+)
+
+// Entry is one change made through the dashboard.
+type Entry struct {
+	ID          int64
+	At          time.Time
+	ClientID    string // the login's client id (never its secret)
+	UserName    string // the display name the session holds
+	SellerID    int64
+	Environment string // production or test
+	Kind        string
+	Ref         string // what the entry belongs to: a bulk job's id
+	Outcome     string // the whole change's answer (see the outcome constants)
+	Message     string // the marketplace's answer or why nothing was sent
+	Items       []Item
+	// ItemCount is the number of items stored (Items may be a prefix when
+	// listed); Dropped the number left out beyond MaxItems.
+	ItemCount, Dropped int
+}
+
+// Item is one changed thing: a product's price, a stock row, an order's
+// notifications.
+type Item struct {
+	Key      string // marketplace SKU, warehouse|barcode, or order number
+	Name     string // the product's name, when known
+	Old, New string // the value before and after, as shown on the pages
+	Outcome  string
+	Message  string // the marketplace's message for this item
+	ReadBack string // what a read-back found, where there is one
+}
+
+// Recorder records changes. Handlers and the job runner record through
+// it; Store implements it. Record never fails the change it records: the
+// change has already been made at the marketplace, so a failure to record
+// is logged by the caller, not shown as a failed change.
+type Recorder interface {
+	Record(ctx context.Context, e Entry) error
+}
+
+// Clean bounds an entry in place: every text field cut to its limit and
+// cleaned of control characters, items beyond MaxItems dropped (and
+// counted).
+func (e *Entry) Clean() {
+	e.ClientID = Bound(e.ClientID, MaxWho)
+	e.UserName = Bound(e.UserName, MaxWho)
+	e.Environment = Bound(e.Environment, 20)
+	e.Kind = Bound(e.Kind, 20)
+	e.Ref = Bound(e.Ref, MaxRef)
+	e.Outcome = Bound(e.Outcome, 20)
+	e.Message = Bound(e.Message, MaxMessage)
+	if len(e.Items) > MaxItems {
+		e.Dropped += len(e.Items) - MaxItems
+		e.Items = e.Items[:MaxItems]
+	}
+	for i := range e.Items {
+		it := &e.Items[i]
+		it.Key = Bound(it.Key, MaxKey)
+		it.Name = Bound(it.Name, MaxName)
+		it.Old = Bound(it.Old, MaxValue)
+		it.New = Bound(it.New, MaxValue)
+		it.Outcome = Bound(it.Outcome, 20)
+		it.Message = Bound(it.Message, MaxMessage)
+		it.ReadBack = Bound(it.ReadBack, MaxMessage)
+	}
+	e.ItemCount = len(e.Items)
+}
+
+// Bound cleans s of control and bidi-control characters (line breaks
+// become spaces) and invalid UTF-8, and cuts it to max characters, marking
+// a cut with "…".
+func Bound(s string, max int) string {
+	s = strings.ToValidUTF8(s, "")
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r' || r == '\u2028' || r == '\u2029':
+			return ' '
+		case unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r):
+			return -1
+		}
+		return r
+	}, s)
+	s = strings.TrimSpace(s)
+	if utf8.RuneCountInString(s) <= max {
+		return s
+	}
+	n := 0
+	for i := range s {
+		if n == max-1 {
+			return s[:i] + "…"
+		}
+		n++
+	}
+	return s
+}
+
+// OutcomeOf sums up the outcomes of items: accepted when all were,
+// refused when none was accepted and some were refused, partial when some
+// were accepted and some not, else the first outcome found.
+func OutcomeOf(items []Item) string {
+	counts := map[string]int{}
+	for _, it := range items {
+		counts[it.Outcome]++
+	}
+	switch {
+	case len(items) == 0:
+		return Unsent
+	case counts[Accepted] == len(items):
+		return Accepted
+	case counts[Queued] == len(items):
+		return Queued
+	case counts[Accepted] > 0 || counts[Queued] > 0:
+		return Partial
+	case counts[Refused] > 0:
+		return Refused
+	case counts[Unknown] > 0:
+		return Unknown
+	case counts[Busy] > 0:
+		return Busy
+	}
+	return items[0].Outcome
+}

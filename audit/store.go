@@ -1,0 +1,342 @@
+package audit
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+)
+
+// Store keeps the audit trail in the dashboard's database (the SQLite file
+// or the PostgreSQL database of the sessions), in its own tables. It
+// offers no way to change or delete one entry: only Record and the
+// retention sweep write.
+type Store struct {
+	db   *sqldb.DB
+	w, r *sql.DB // SQLite: the DB's single writer and its read pool; PostgreSQL: views of the one pool
+	now  func() time.Time
+}
+
+// steps are the audit tables' migrations, recorded by sqldb under the
+// component "audit". Never edit one that shipped: append a new one. Times
+// are Unix milliseconds.
+var steps = sqldb.Steps{
+	SQLite: []string{`CREATE TABLE audit_entries (
+			id          INTEGER PRIMARY KEY AUTOINCREMENT,` + entryTable + itemTable},
+	Postgres: []string{`CREATE TABLE audit_entries (
+			id          BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,` + entryTable + itemTable},
+}
+
+const entryTable = `
+			at          BIGINT  NOT NULL,
+			client_id   TEXT    NOT NULL,
+			user_name   TEXT    NOT NULL,
+			seller_id   BIGINT  NOT NULL,
+			environment TEXT    NOT NULL,
+			kind        TEXT    NOT NULL,
+			ref         TEXT    NOT NULL,
+			outcome     TEXT    NOT NULL,
+			message     TEXT    NOT NULL,
+			item_count  INTEGER NOT NULL,
+			dropped     INTEGER NOT NULL
+		);
+		CREATE INDEX audit_entries_seller ON audit_entries (seller_id, environment, at);
+		CREATE INDEX audit_entries_at ON audit_entries (at);`
+
+const itemTable = `
+		CREATE TABLE audit_items (
+			entry_id  BIGINT  NOT NULL REFERENCES audit_entries (id) ON DELETE CASCADE,
+			seq       INTEGER NOT NULL,
+			item_key  TEXT    NOT NULL,
+			name      TEXT    NOT NULL,
+			old_value TEXT    NOT NULL,
+			new_value TEXT    NOT NULL,
+			outcome   TEXT    NOT NULL,
+			message   TEXT    NOT NULL,
+			readback  TEXT    NOT NULL,
+			PRIMARY KEY (entry_id, seq)
+		);`
+
+// NewStore migrates the audit tables in db and returns the store on it.
+// Several instances may start at once on one PostgreSQL database.
+func NewStore(ctx context.Context, db *sqldb.DB) (*Store, error) {
+	if err := db.Migrate(ctx, "audit", steps); err != nil {
+		return nil, fmt.Errorf("audit: %w", err)
+	}
+	return &Store{db: db, w: db.Writer(), r: db.Reader(), now: time.Now}, nil
+}
+
+// q rewrites ? placeholders for the database.
+func (s *Store) q(query string) string { return s.db.Rebind(query) }
+
+// itemBatch bounds the rows of one multi-row insert.
+const itemBatch = 200
+
+// Record appends an entry with its items in one transaction. The entry is
+// bounded first (see Entry.Clean); a zero At means now.
+func (s *Store) Record(ctx context.Context, e Entry) error {
+	e.Clean()
+	if e.At.IsZero() {
+		e.At = s.now()
+	}
+	if e.Outcome == "" {
+		e.Outcome = OutcomeOf(e.Items)
+	}
+	// The change is made: recording it must not be lost to the request
+	// being cancelled a moment later (a closed tab).
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
+	defer cancel()
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("audit: record: %w", err)
+	}
+	defer tx.Rollback()
+	var id int64
+	err = tx.QueryRowContext(ctx, s.q(`INSERT INTO audit_entries (at, client_id, user_name, seller_id, environment, kind, ref, outcome, message, item_count, dropped)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
+		e.At.UnixMilli(), e.ClientID, e.UserName, e.SellerID, e.Environment, e.Kind, e.Ref, e.Outcome, e.Message, len(e.Items), e.Dropped).Scan(&id)
+	if err != nil {
+		return fmt.Errorf("audit: record: %w", err)
+	}
+	for start := 0; start < len(e.Items); start += itemBatch {
+		batch := e.Items[start:min(start+itemBatch, len(e.Items))]
+		var b strings.Builder
+		b.WriteString(`INSERT INTO audit_items (entry_id, seq, item_key, name, old_value, new_value, outcome, message, readback) VALUES `)
+		args := make([]any, 0, len(batch)*9)
+		for i, it := range batch {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, id, start+i+1, it.Key, it.Name, it.Old, it.New, it.Outcome, it.Message, it.ReadBack)
+		}
+		if _, err := tx.ExecContext(ctx, s.q(b.String()), args...); err != nil {
+			return fmt.Errorf("audit: record items: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("audit: record: %w", err)
+	}
+	return nil
+}
+
+// Filter selects entries: always one seller in one environment (a session
+// sees its own seller and environment only), optionally a kind, a time
+// range [From, To) and a text found in the user, the message, the
+// reference, or an item's key, name or message.
+type Filter struct {
+	SellerID    int64
+	Environment string
+	Kind        string
+	From, To    time.Time
+	Text        string
+}
+
+// MaxSearchText bounds the search text.
+const MaxSearchText = 100
+
+func (s *Store) where(f Filter) (string, []any) {
+	var b strings.Builder
+	args := []any{f.SellerID, f.Environment}
+	b.WriteString(`e.seller_id = ? AND e.environment = ?`)
+	if f.Kind != "" {
+		b.WriteString(` AND e.kind = ?`)
+		args = append(args, f.Kind)
+	}
+	if !f.From.IsZero() {
+		b.WriteString(` AND e.at >= ?`)
+		args = append(args, f.From.UnixMilli())
+	}
+	if !f.To.IsZero() {
+		b.WriteString(` AND e.at < ?`)
+		args = append(args, f.To.UnixMilli())
+	}
+	if t := Bound(f.Text, MaxSearchText); t != "" {
+		pat := "%" + likeEscaper.Replace(strings.ToLower(t)) + "%"
+		like := func(col string) string { return `LOWER(` + col + `) LIKE ? ESCAPE '\'` }
+		b.WriteString(` AND (` + like("e.client_id") + ` OR ` + like("e.user_name") + ` OR ` + like("e.message") + ` OR ` + like("e.ref") +
+			` OR EXISTS (SELECT 1 FROM audit_items i WHERE i.entry_id = e.id AND (` + like("i.item_key") + ` OR ` + like("i.name") + ` OR ` + like("i.message") + `)))`)
+		for range 7 {
+			args = append(args, pat)
+		}
+	}
+	return b.String(), args
+}
+
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+const entryColumns = `e.id, e.at, e.client_id, e.user_name, e.seller_id, e.environment, e.kind, e.ref, e.outcome, e.message, e.item_count, e.dropped`
+
+func scanEntry(sc interface{ Scan(...any) error }, extra ...any) (Entry, error) {
+	var e Entry
+	var at int64
+	dst := append([]any{&e.ID, &at, &e.ClientID, &e.UserName, &e.SellerID, &e.Environment, &e.Kind, &e.Ref, &e.Outcome, &e.Message, &e.ItemCount, &e.Dropped}, extra...)
+	if err := sc.Scan(dst...); err != nil {
+		return Entry{}, err
+	}
+	e.At = time.UnixMilli(at).UTC()
+	return e, nil
+}
+
+// List returns a page of the entries the filter selects, newest first,
+// each with at most itemsEach of its items, and how many entries match in
+// all.
+func (s *Store) List(ctx context.Context, f Filter, limit, offset, itemsEach int) ([]Entry, int, error) {
+	where, args := s.where(f)
+	var total int
+	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM audit_entries e WHERE `+where), args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("audit: count: %w", err)
+	}
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+entryColumns+` FROM audit_entries e WHERE `+where+` ORDER BY e.at DESC, e.id DESC LIMIT ? OFFSET ?`),
+		append(args, limit, offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("audit: list: %w", err)
+	}
+	var out []Entry
+	for rows.Next() {
+		e, err := scanEntry(rows)
+		if err != nil {
+			rows.Close()
+			return nil, 0, fmt.Errorf("audit: list: %w", err)
+		}
+		out = append(out, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("audit: list: %w", err)
+	}
+	if itemsEach > 0 {
+		for i := range out {
+			items, err := s.items(ctx, out[i].ID, itemsEach)
+			if err != nil {
+				return nil, 0, err
+			}
+			out[i].Items = items
+		}
+	}
+	return out, total, nil
+}
+
+func (s *Store) items(ctx context.Context, id int64, limit int) ([]Item, error) {
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT item_key, name, old_value, new_value, outcome, message, readback FROM audit_items
+		WHERE entry_id = ? ORDER BY seq LIMIT ?`), id, limit)
+	if err != nil {
+		return nil, fmt.Errorf("audit: items: %w", err)
+	}
+	defer rows.Close()
+	var out []Item
+	for rows.Next() {
+		var it Item
+		if err := rows.Scan(&it.Key, &it.Name, &it.Old, &it.New, &it.Outcome, &it.Message, &it.ReadBack); err != nil {
+			return nil, fmt.Errorf("audit: items: %w", err)
+		}
+		out = append(out, it)
+	}
+	return out, rows.Err()
+}
+
+// Each calls fn for every item of every entry the filter selects, newest
+// entry first and items in order; an entry without items is passed once
+// with a zero Item. It reads in pages of entries, so a large history is
+// streamed without holding a read transaction open for the whole export.
+func (s *Store) Each(ctx context.Context, f Filter, fn func(Entry, Item) error) error {
+	where, args := s.where(f)
+	const page = 200
+	lastAt, lastID := int64(-1), int64(0)
+	for {
+		q := `SELECT ` + entryColumns + ` FROM audit_entries e WHERE ` + where
+		a := append([]any(nil), args...)
+		if lastAt >= 0 {
+			q += ` AND (e.at < ? OR (e.at = ? AND e.id < ?))`
+			a = append(a, lastAt, lastAt, lastID)
+		}
+		q += ` ORDER BY e.at DESC, e.id DESC LIMIT ?`
+		a = append(a, page)
+		rows, err := s.r.QueryContext(ctx, s.q(q), a...)
+		if err != nil {
+			return fmt.Errorf("audit: export: %w", err)
+		}
+		var batch []Entry
+		for rows.Next() {
+			e, err := scanEntry(rows)
+			if err != nil {
+				rows.Close()
+				return fmt.Errorf("audit: export: %w", err)
+			}
+			batch = append(batch, e)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("audit: export: %w", err)
+		}
+		for _, e := range batch {
+			items, err := s.items(ctx, e.ID, MaxItems)
+			if err != nil {
+				return err
+			}
+			if len(items) == 0 {
+				if err := fn(e, Item{}); err != nil {
+					return err
+				}
+			}
+			for _, it := range items {
+				if err := fn(e, it); err != nil {
+					return err
+				}
+			}
+			lastAt, lastID = e.At.UnixMilli(), e.ID
+		}
+		if len(batch) < page {
+			return nil
+		}
+	}
+}
+
+// PruneBefore removes at most limit entries recorded before t, oldest
+// first, with their items, in one short transaction, and reports how many
+// it removed. Callers loop while it returns limit, so a backlog never
+// holds the (SQLite) writer for long.
+func (s *Store) PruneBefore(ctx context.Context, t time.Time, limit int) (int, error) {
+	if limit <= 0 {
+		limit = 100
+	}
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("audit: prune: %w", err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, s.q(`SELECT id FROM audit_entries WHERE at < ? ORDER BY at, id LIMIT ?`), t.UnixMilli(), limit)
+	if err != nil {
+		return 0, fmt.Errorf("audit: prune: %w", err)
+	}
+	var ids []any
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return 0, fmt.Errorf("audit: prune: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("audit: prune: %w", err)
+	}
+	if len(ids) == 0 {
+		return 0, nil
+	}
+	in := strings.TrimSuffix(strings.Repeat("?, ", len(ids)), ", ")
+	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM audit_items WHERE entry_id IN (`+in+`)`), ids...); err != nil {
+		return 0, fmt.Errorf("audit: prune items: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM audit_entries WHERE id IN (`+in+`)`), ids...); err != nil {
+		return 0, fmt.Errorf("audit: prune: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("audit: prune: %w", err)
+	}
+	return len(ids), nil
+}
