@@ -17,6 +17,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -134,21 +135,23 @@ func copySearch(s Sizes) (p95 time.Duration, heap uint64, detail []string, err e
 		return 0, 0, nil, err
 	}
 	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "copy.db")
-	backend, err := sessions.OpenSQLite(context.Background(), path)
+	db, err := sqldb.Open(context.Background(), filepath.Join(dir, "copy.db"))
 	if err != nil {
 		return 0, 0, nil, err
 	}
-	defer backend.Close()
+	defer db.Close()
+	backend, err := sessions.NewBackend(context.Background(), db)
+	if err != nil {
+		return 0, 0, nil, err
+	}
 	locks, err := sessions.NewStore(backend, sessions.Options{Keys: [][]byte{make([]byte, sessions.KeySize)}})
 	if err != nil {
 		return 0, 0, nil, err
 	}
-	cs, err := copystore.Open(context.Background(), path)
+	cs, err := copystore.New(context.Background(), db)
 	if err != nil {
 		return 0, 0, nil, err
 	}
-	defer cs.Close()
 	api, err := apiclient.New(apiclient.Options{B2BBaseURL: m.B2BURL, B2BTestBaseURL: m.B2BTestURL, SellerBaseURL: m.SellerURL, Now: sb.Now})
 	if err != nil {
 		return 0, 0, nil, err

@@ -30,6 +30,7 @@ import (
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -64,6 +65,7 @@ type Env struct {
 	API     *apiclient.Client
 	Store   *sessions.Store
 	Backend sessions.Backend
+	DB      *sqldb.DB
 	App     *handlers.App
 	URL     string // the dashboard's origin
 	// Catalog is the local copy's manager when EnvOptions.Catalog is set.
@@ -85,7 +87,10 @@ func Start(o EnvOptions) (*Env, error) {
 	if e.dir, err = os.MkdirTemp("", "sdbench-"); err != nil {
 		return fail(err)
 	}
-	if e.Backend, err = sessions.OpenSQLite(context.Background(), filepath.Join(e.dir, "sessions.db")); err != nil {
+	if e.DB, err = sqldb.Open(context.Background(), filepath.Join(e.dir, "sessions.db")); err != nil {
+		return fail(err)
+	}
+	if e.Backend, err = sessions.NewBackend(context.Background(), e.DB); err != nil {
 		return fail(err)
 	}
 	log := o.Logger
@@ -107,7 +112,7 @@ func Start(o EnvOptions) (*Env, error) {
 		return fail(err)
 	}
 	if o.Catalog { // issue 16 (P8)
-		cs, err := copystore.Open(context.Background(), filepath.Join(e.dir, "sessions.db"))
+		cs, err := copystore.New(context.Background(), e.DB)
 		if err != nil {
 			return fail(err)
 		}
@@ -142,10 +147,12 @@ func (e *Env) Close() {
 	}
 	if e.Catalog != nil {
 		e.Catalog.Close()
-		_ = e.Catalog.Store().Close()
 	}
 	if e.Backend != nil {
 		_ = e.Backend.Close()
+	}
+	if e.DB != nil {
+		_ = e.DB.Close()
 	}
 	if e.Market != nil {
 		_ = e.Market.Close()

@@ -22,6 +22,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -68,6 +69,7 @@ type ImportRig struct {
 	jobs   *bulkjobs.Store
 	runner *bulkjobs.Runner
 	back   sessions.Backend
+	db     *sqldb.DB
 	srv    *http.Server
 	done   chan struct{}
 	dir    string
@@ -90,8 +92,10 @@ func NewImportRig(rows int) (*ImportRig, error) {
 		return fail(err)
 	}
 	ctx := context.Background()
-	db := filepath.Join(g.dir, "sellerdesk.db")
-	if g.back, err = sessions.OpenSQLite(ctx, db); err != nil {
+	if g.db, err = sqldb.Open(ctx, filepath.Join(g.dir, "sellerdesk.db")); err != nil {
+		return fail(err)
+	}
+	if g.back, err = sessions.NewBackend(ctx, g.db); err != nil {
 		return fail(err)
 	}
 	log := slog.New(slog.DiscardHandler)
@@ -103,7 +107,7 @@ func NewImportRig(rows int) (*ImportRig, error) {
 	if err != nil {
 		return fail(err)
 	}
-	if g.jobs, err = bulkjobs.Open(ctx, db); err != nil {
+	if g.jobs, err = bulkjobs.NewStore(ctx, g.db); err != nil {
 		return fail(err)
 	}
 	g.runner = bulkjobs.NewRunner(g.jobs, bulkjobs.RunnerOptions{Logger: log, PreviewMaxAge: -1})
@@ -253,11 +257,11 @@ func (g *ImportRig) Close() {
 		_ = g.runner.Close(ctx)
 		cancel()
 	}
-	if g.jobs != nil {
-		_ = g.jobs.Close()
-	}
 	if g.back != nil {
 		_ = g.back.Close()
+	}
+	if g.db != nil {
+		_ = g.db.Close()
 	}
 	if g.market != nil {
 		_ = g.market.Close()

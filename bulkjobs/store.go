@@ -5,13 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5"
-	_ "github.com/jackc/pgx/v5/stdlib" // registers the "pgx" database/sql driver
-	_ "modernc.org/sqlite"             // registers the pure-Go "sqlite" driver
 
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
@@ -124,82 +119,29 @@ type Item struct {
 	ReadBack, ReadBackText string
 }
 
-// Store keeps jobs in the dashboard's database (the SQLite file or the
-// PostgreSQL database of the sessions), in its own tables.
+// Store keeps jobs in the dashboard's database (the one sqldb.DB of the
+// process, shared with the sessions), in its own tables.
 type Store struct {
-	w, r *sql.DB // SQLite: one writer connection and a read pool; PostgreSQL: w == r
-	pg   bool
+	db   *sqldb.DB
+	w, r *sql.DB // SQLite: the DB's single writer and its read pool; PostgreSQL: views of the one pool
 }
 
-// IsPostgresURL reports whether databaseURL selects PostgreSQL.
-func IsPostgresURL(databaseURL string) bool {
-	u := strings.ToLower(databaseURL)
-	return strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://")
-}
-
-// Open opens the job store in the database the sessions use: a PostgreSQL
-// URL or a SQLite file path. It migrates the job tables.
-func Open(ctx context.Context, databaseURL string) (*Store, error) {
-	if IsPostgresURL(databaseURL) {
-		// Parsed here first: a parse error would quote the URL, password
-		// included.
-		if _, err := pgx.ParseConfig(databaseURL); err != nil {
-			return nil, errors.New("bulkjobs: invalid PostgreSQL URL")
-		}
-		db, err := sql.Open("pgx", databaseURL)
-		if err != nil {
-			return nil, errors.New("bulkjobs: invalid PostgreSQL URL")
-		}
-		db.SetMaxOpenConns(4)
-		s := &Store{w: db, r: db, pg: true}
-		if err := s.migrate(ctx); err != nil {
-			db.Close()
-			return nil, err
-		}
-		return s, nil
-	}
-	path := databaseURL
-	if path == "" || strings.ContainsAny(path, "?#") || strings.HasPrefix(path, "file:") {
-		return nil, fmt.Errorf("bulkjobs: sqlite needs a plain file path")
-	}
-	if err := sqldb.PrepareSQLiteFile(path); err != nil {
+// NewStore migrates the job tables in db and returns the store on it.
+// Several instances may start at once on one PostgreSQL database.
+func NewStore(ctx context.Context, db *sqldb.DB) (*Store, error) {
+	if err := db.Migrate(ctx, "bulkjobs", migrations); err != nil {
 		return nil, fmt.Errorf("bulkjobs: %w", err)
 	}
-	const common = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
-	w, err := sql.Open("sqlite", path+"?"+common+"&_pragma=journal_mode(WAL)&_txlock=immediate")
-	if err != nil {
-		return nil, fmt.Errorf("bulkjobs: open sqlite: %w", err)
-	}
-	// SQLite allows one writer: queue writers in Go, not in the busy handler.
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	s := &Store{w: w}
-	if err := s.migrate(ctx); err != nil {
-		w.Close()
-		return nil, err
-	}
-	r, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
-	if err != nil {
-		w.Close()
-		return nil, fmt.Errorf("bulkjobs: open sqlite: %w", err)
-	}
-	r.SetMaxOpenConns(4)
-	s.r = r
-	return s, nil
+	return &Store{db: db, w: db.Writer(), r: db.Reader()}, nil
 }
 
-// Close releases the database connections.
-func (s *Store) Close() error {
-	if s.r != s.w {
-		s.r.Close()
-	}
-	return s.w.Close()
-}
+// migrations are the job tables' steps, recorded in sqldb's migrations
+// table under the component "bulkjobs". Never edit one that shipped: append
+// a new one. The SQL is common to SQLite and PostgreSQL (times are Unix
+// milliseconds).
+var migrations = sqldb.Steps{SQLite: commonSteps, Postgres: commonSteps}
 
-// migrations are applied in order and recorded in schema_version under the
-// component "bulkjobs". Never edit one that shipped: append a new one. The
-// SQL is common to SQLite and PostgreSQL (times are Unix milliseconds).
-var migrations = []string{
+var commonSteps = []string{
 	`CREATE TABLE bulk_jobs (
 		id               TEXT    PRIMARY KEY,
 		kind             TEXT    NOT NULL,
@@ -259,71 +201,8 @@ var migrations = []string{
 	`ALTER TABLE bulk_jobs ADD COLUMN inflight INTEGER NOT NULL DEFAULT 0;`,
 }
 
-// pgLockMigrateBulkJobs is the advisory lock (class "SD", id 2) that queues
-// instances migrating at once; the sessions use id 1 of the same class.
-const (
-	pgLockClass           = 0x5344
-	pgLockMigrateBulkJobs = 2
-)
-
-func (s *Store) migrate(ctx context.Context) error {
-	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-	defer cancel()
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("bulkjobs: migrate: %w", err)
-	}
-	defer tx.Rollback()
-	if s.pg {
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1, $2)`, pgLockClass, pgLockMigrateBulkJobs); err != nil {
-			return fmt.Errorf("bulkjobs: migrate: lock: %w", err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL)`); err != nil {
-		return fmt.Errorf("bulkjobs: migrate: %w", err)
-	}
-	var version int
-	err = tx.QueryRowContext(ctx, s.q(`SELECT version FROM schema_version WHERE component = 'bulkjobs'`)).Scan(&version)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("bulkjobs: migrate: %w", err)
-	}
-	if version > len(migrations) {
-		return fmt.Errorf("bulkjobs: database schema version %d is newer than this program knows (%d)", version, len(migrations))
-	}
-	for i := version; i < len(migrations); i++ {
-		for _, stmt := range strings.Split(migrations[i], ";") {
-			if strings.TrimSpace(stmt) == "" {
-				continue
-			}
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return fmt.Errorf("bulkjobs: migration %d: %w", i+1, err)
-			}
-		}
-	}
-	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO schema_version (component, version) VALUES ('bulkjobs', ?)
-		ON CONFLICT (component) DO UPDATE SET version = excluded.version`), len(migrations)); err != nil {
-		return fmt.Errorf("bulkjobs: migrate: %w", err)
-	}
-	return tx.Commit()
-}
-
-// q rewrites ? placeholders as $n for PostgreSQL.
-func (s *Store) q(query string) string {
-	if !s.pg {
-		return query
-	}
-	var b strings.Builder
-	n := 0
-	for _, r := range query {
-		if r == '?' {
-			n++
-			b.WriteString("$" + strconv.Itoa(n))
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// q rewrites ? placeholders for the database's dialect.
+func (s *Store) q(query string) string { return s.db.Rebind(query) }
 
 func ms(t time.Time) int64 {
 	if t.IsZero() {

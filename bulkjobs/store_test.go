@@ -6,43 +6,43 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
 )
 
-// postgresEnv names the PostgreSQL the store tests also run against:
-//
-//	export SELLERDESK_TEST_POSTGRES_URL=$(sessions/testdata/start-postgres.sh)
-const postgresEnv = "SELLERDESK_TEST_POSTGRES_URL"
-
 // eachBackend runs fn against a fresh SQLite file and, when
-// SELLERDESK_TEST_POSTGRES_URL is set, against that PostgreSQL database
-// (shared: tests use their own job ids and seller ids). open returns
-// another Store on the same database, as a second dashboard would have.
+// SELLERDESK_TEST_POSTGRES_URL is set, against a fresh schema of that
+// PostgreSQL server. open returns another Store on the same database, as
+// a second dashboard would have: with PostgreSQL on its own DB (its own
+// pool); with SQLite on the process's one DB, as a process owns its file.
 func eachBackend(t *testing.T, fn func(t *testing.T, open func() *Store)) {
 	t.Run("sqlite", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "jobs.db")
-		fn(t, func() *Store { return openStore(t, path) })
+		db := sqldbtest.SQLite(t)
+		fn(t, func() *Store { return newStore(t, db) })
 	})
 	t.Run("postgres", func(t *testing.T) {
-		url := os.Getenv(postgresEnv)
-		if url == "" {
-			t.Skip(postgresEnv + " is not set: the PostgreSQL job store is not tested (export " + postgresEnv + "=$(sessions/testdata/start-postgres.sh))")
-		}
-		fn(t, func() *Store { return openStore(t, url) })
+		url := sqldbtest.PostgresURL(t)
+		fn(t, func() *Store {
+			db, err := sqldb.Open(context.Background(), url)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			return newStore(t, db)
+		})
 	})
 }
 
-func openStore(t *testing.T, url string) *Store {
+func newStore(t *testing.T, db *sqldb.DB) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), url)
+	s, err := NewStore(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
 	return s
 }
 
@@ -380,6 +380,37 @@ func TestRunnerCleansOldPreviews(t *testing.T) {
 			if _, err := s.Job(ctx, j.ID); err != nil {
 				t.Errorf("job %s (%s) deleted: %v", j.ID, j.State, err)
 			}
+		}
+	})
+}
+
+// TestStoreKeepsOldDatabase: a database migrated by the previous version
+// (the job tables at step 3, recorded in its own schema_version row, beside
+// the sessions' row) keeps its jobs; the steps are carried over to the one
+// migrations table, none runs again, and schema_version goes once the
+// sessions have moved too.
+func TestStoreKeepsOldDatabase(t *testing.T) {
+	sqldbtest.Each(t, func(t *testing.T, db *sqldb.DB) {
+		ctx := context.Background()
+		old := []string{`CREATE TABLE schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL)`}
+		old = append(old, commonSteps[:3]...)
+		old = append(old, `INSERT INTO schema_version (component, version) VALUES ('bulkjobs', 3), ('sessions', 1)`,
+			`INSERT INTO bulk_jobs (`+jobColumns+`) VALUES ('old-job', 'prices', 'done', '', '', '', 7, 'test', 'f.csv', '', 50, 10, 1, 1, 0, '', 0, 1, 1, 1, 0, 0, 0)`)
+		for _, q := range old {
+			if _, err := db.Writer().ExecContext(ctx, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		s := newStore(t, db)
+		if j, err := s.Job(ctx, "old-job"); err != nil || j.State != StateDone || j.SellerID != 7 {
+			t.Fatalf("the old job: %+v, %v", j, err)
+		}
+		var steps, legacy int
+		if err := db.Reader().QueryRowContext(ctx, `SELECT COUNT(*) FROM `+sqldb.MigrationsTable+` WHERE component = 'bulkjobs'`).Scan(&steps); err != nil || steps != len(commonSteps) {
+			t.Fatalf("bulkjobs steps recorded: %d, %v; want %d", steps, err, len(commonSteps))
+		}
+		if err := db.Reader().QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_version`).Scan(&legacy); err != nil || legacy != 1 {
+			t.Fatalf("schema_version keeps %d rows (%v); want the sessions' row only", legacy, err)
 		}
 	})
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
 func TestReadTableCSV(t *testing.T) {
@@ -99,21 +101,23 @@ func TestExportRoundTrip(t *testing.T) {
 func TestStoreMigratesOnceAndKeepsJobs(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "db.sqlite")
 	ctx := context.Background()
-	s, err := Open(ctx, path)
+	db, err := sqldb.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := newStore(t, db)
 	j := &Job{ID: "j1", Kind: "prices", State: StatePreview, SellerID: 7, ChunkSize: 2, CreatedAt: time.Now()}
 	items := []Item{{Seq: 1, Line: 2, Key: "A", Flag: FlagOK, Chunk: -1}, {Seq: 2, Line: 3, Key: "B", Flag: FlagInvalid, Chunk: -1}}
 	if err := s.CreateJob(ctx, j, items); err != nil {
 		t.Fatal(err)
 	}
-	s.Close()
-	s, err = Open(ctx, path) // the migration is idempotent
+	db.Close()
+	db, err = sqldb.Open(ctx, path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer s.Close()
+	defer db.Close()
+	s = newStore(t, db) // the migration is idempotent
 	got, err := s.Job(ctx, "j1")
 	if err != nil || got.Counts.Rows != 2 || got.Counts.OK != 1 || got.Counts.Invalid != 1 {
 		t.Fatalf("job %+v, %v", got, err)

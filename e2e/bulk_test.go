@@ -19,6 +19,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -32,7 +33,12 @@ func bulkDashboard(t *testing.T, m *demo.Marketplace, chunk int) (*testapp.App, 
 	dir := t.TempDir()
 	logs := &testapp.SafeBuffer{}
 	log := slog.New(slog.NewTextHandler(logs, nil))
-	backend, err := sessions.OpenSQLite(context.Background(), filepath.Join(dir, "sellerdesk.db"))
+	sdb, err := sqldb.Open(context.Background(), filepath.Join(dir, "sellerdesk.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sdb.Close() })
+	backend, err := sessions.NewBackend(context.Background(), sdb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +51,7 @@ func bulkDashboard(t *testing.T, m *demo.Marketplace, chunk int) (*testapp.App, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	jobs, err := bulkjobs.Open(context.Background(), filepath.Join(dir, "sellerdesk.db"))
+	jobs, err := bulkjobs.NewStore(context.Background(), sdb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +70,6 @@ func bulkDashboard(t *testing.T, m *demo.Marketplace, chunk int) (*testapp.App, 
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_ = runner.Close(ctx)
-		jobs.Close()
 	})
 	return &testapp.App{Sandbox: m.Sandbox, Market: m, Handler: h, Store: store, Server: srv, URL: srv.URL, Logs: logs}, jobs, api
 }

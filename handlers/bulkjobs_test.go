@@ -24,6 +24,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -37,6 +38,7 @@ type bulkEnv struct {
 	market  *demo.Marketplace
 	sb      *sandbox.Sandbox
 	dbPath  string
+	db      *sqldb.DB
 	store   *sessions.Store
 	api     *apiclient.Client
 	srv     *httptest.Server
@@ -59,7 +61,14 @@ func newBulkEnv(t *testing.T, sbOpts sandbox.Options, chunk int, ropts bulkjobs.
 	}
 	t.Cleanup(func() { _ = m.Close() })
 	e.market, e.sb = m, m.Sandbox
-	backend, err := sessions.OpenSQLite(context.Background(), e.dbPath)
+	// One database for the test's dashboards, as cmd/web opens one per
+	// process; a restart reopens the job store on it.
+	e.db, err = sqldb.Open(context.Background(), e.dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { e.db.Close() })
+	backend, err := sessions.NewBackend(context.Background(), e.db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +96,7 @@ func newBulkEnv(t *testing.T, sbOpts sandbox.Options, chunk int, ropts bulkjobs.
 func (e *bulkEnv) start() {
 	t := e.t
 	t.Helper()
-	js, err := bulkjobs.Open(context.Background(), e.dbPath)
+	js, err := bulkjobs.NewStore(context.Background(), e.db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +126,6 @@ func (e *bulkEnv) stop() {
 	if err := e.runner.Close(ctx); err != nil {
 		e.t.Errorf("runner close: %v", err)
 	}
-	e.jobs.Close()
 	e.runner = nil
 }
 
@@ -442,12 +450,11 @@ func TestBulkJobResumesAfterRestart(t *testing.T) {
 	}
 	waitJob(t, e, id, "three chunks", func(j bulkjobs.Job) bool { return j.NextChunk >= 3 })
 	e.stop() // the dashboard goes down mid-job; the chunk in flight completes
-	mid, err := bulkjobs.Open(context.Background(), e.dbPath)
+	mid, err := bulkjobs.NewStore(context.Background(), e.db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	j, _ := mid.Job(context.Background(), id)
-	mid.Close()
 	sent := e.sb.Counters().Requests[sandbox.RouteRPCSetPrices]
 	if j.NextChunk >= 10 || j.NextChunk != sent || j.Counts.Accepted != sent*10 {
 		t.Fatalf("after stop: next chunk %d, %d requests, %d accepted", j.NextChunk, sent, j.Counts.Accepted)
@@ -575,7 +582,6 @@ func TestBulkJobCrashWithChunkInFlight(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.jobs.Close()
 	e.runner = nil
 	release()
 

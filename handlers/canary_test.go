@@ -13,6 +13,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -25,7 +26,12 @@ import (
 // the session database file.
 func TestCanarySecretsDashboard(t *testing.T) {
 	dbPath := filepath.Join(t.TempDir(), "sessions.db")
-	backend, err := sessions.OpenSQLite(context.Background(), dbPath)
+	sdb, err := sqldb.Open(context.Background(), dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sdb.Close() })
+	backend, err := sessions.NewBackend(context.Background(), sdb)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -33,7 +34,12 @@ func withCookie(t *testing.T, app *testapp.App, value string) *testapp.Browser {
 // foreignCookie is a valid session cookie sealed and signed under another key.
 func foreignCookie(t *testing.T) string {
 	t.Helper()
-	backend, err := sessions.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "other.db"))
+	sdb, err := sqldb.Open(context.Background(), filepath.Join(t.TempDir(), "other.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sdb.Close() })
+	backend, err := sessions.NewBackend(context.Background(), sdb)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +207,12 @@ func TestCookieAttributes(t *testing.T) {
 // TestKeyRotationAtDashboard: [old] signs; [new, old] still opens old
 // cookies and re-issues them under new; [new] alone rejects old cookies.
 func TestKeyRotationAtDashboard(t *testing.T) {
-	backend, err := sessions.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "s.db"))
+	sdb, err := sqldb.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sdb.Close() })
+	backend, err := sessions.NewBackend(context.Background(), sdb)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -33,7 +34,12 @@ func (b *countingBackend) LoadTokens(ctx context.Context, id string) (map[string
 // (under the refresh lock), so a token another request saved meanwhile
 // would be used instead of a new one.
 func TestPageReadsSessionStoreOnce(t *testing.T) {
-	inner, err := sessions.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "s.db"))
+	sdb, err := sqldb.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { sdb.Close() })
+	inner, err := sessions.NewBackend(context.Background(), sdb)
 	if err != nil {
 		t.Fatal(err)
 	}

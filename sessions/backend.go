@@ -3,8 +3,9 @@ package sessions
 import (
 	"context"
 	"fmt"
-	"sync"
 	"time"
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
 // Record is one stored session as a backend sees it. The payload is sealed
@@ -27,8 +28,8 @@ type Record struct {
 	Tokens map[string][]byte
 }
 
-// Backend stores sessions and their tokens. Implementations: SQLite
-// (OpenSQLite) and PostgreSQL (OpenPostgres). Every method is bounded by its
+// Backend stores sessions and their tokens. NewBackend builds the one for
+// a database (SQLite or PostgreSQL). Every method is bounded by its
 // ctx; database failures are reported as errors wrapping ErrUnavailable, a
 // missing session as ErrNotFound. The shared contract test suite in
 // contract_test.go defines the expected behaviour.
@@ -60,62 +61,32 @@ type Backend interface {
 	// Purge deletes at most limit sessions (with their tokens) whose
 	// ExpiresAt is at or before now, and reports how many it deleted.
 	Purge(ctx context.Context, now time.Time, limit int) (int, error)
-	// LockTokenRefresh takes an exclusive lock on key, shared by every
-	// process using the same database, and returns the function that
+	// Lock takes an exclusive lock on key, shared by every process using
+	// the same database (sqldb.DB.Lock), and returns the function that
 	// releases it. It waits until the lock is free or ctx is done.
-	LockTokenRefresh(ctx context.Context, key string) (unlock func(), err error)
+	Lock(ctx context.Context, key string) (unlock func(), err error)
 	// StoredSize reports the bytes a session occupies in the database
 	// (session row and token rows), as the database measures them.
 	StoredSize(ctx context.Context, id string) (int, error)
-	// Close releases the database connections.
+	// Close releases what the backend holds (prepared statements), not the
+	// database: whoever opened the sqldb.DB closes it.
 	Close() error
 }
 
-// keyedMutex is an in-process lock per key whose waits honour a context.
-// It serves SQLite, where one process owns the database file.
-type keyedMutex struct {
-	mu    sync.Mutex
-	locks map[string]*keyedLock
-}
+// migrations are the session tables' steps, recorded in sqldb's migrations
+// table under the component "sessions". Never edit a step that shipped:
+// append a new one to both lists.
+var migrations = sqldb.Steps{SQLite: sqliteMigrations, Postgres: postgresMigrations}
 
-type keyedLock struct {
-	ch   chan struct{} // holds one token while the lock is held
-	refs int           // holders and waiters; the entry is dropped at zero
-}
-
-func (k *keyedMutex) lock(ctx context.Context, key string) (func(), error) {
-	k.mu.Lock()
-	if k.locks == nil {
-		k.locks = make(map[string]*keyedLock)
+// NewBackend migrates the session tables in db and returns the backend for
+// its dialect. Several instances may start at once on one PostgreSQL
+// database.
+func NewBackend(ctx context.Context, db *sqldb.DB) (Backend, error) {
+	if err := db.Migrate(ctx, "sessions", migrations); err != nil {
+		return nil, fmt.Errorf("sessions: %w", err)
 	}
-	l := k.locks[key]
-	if l == nil {
-		l = &keyedLock{ch: make(chan struct{}, 1)}
-		k.locks[key] = l
+	if db.Postgres() {
+		return &pgBackend{db: db, pool: db.Pool()}, nil
 	}
-	l.refs++
-	k.mu.Unlock()
-
-	select {
-	case l.ch <- struct{}{}:
-	case <-ctx.Done():
-		k.release(key, l)
-		return nil, fmt.Errorf("sessions: wait for lock: %w", ctx.Err())
-	}
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			<-l.ch
-			k.release(key, l)
-		})
-	}, nil
-}
-
-func (k *keyedMutex) release(key string, l *keyedLock) {
-	k.mu.Lock()
-	l.refs--
-	if l.refs == 0 {
-		delete(k.locks, key)
-	}
-	k.mu.Unlock()
+	return newSQLiteBackend(ctx, db)
 }

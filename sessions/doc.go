@@ -14,10 +14,11 @@
 // request changed it. Only Backend.Create inserts a session row: a logout
 // (Destroy) is never undone by a slow request that saves afterwards.
 //
-// Two backends implement [Backend]: SQLite (the embedded default, pure Go,
-// [OpenSQLite]) and PostgreSQL (several dashboard instances sharing sessions,
-// [OpenPostgres]); [Open] picks one from a database URL. Both create and
-// migrate their schema at open (table schema_version, row "sessions"):
+// Two backends implement [Backend], on the database the process opened once
+// with internal/sqldb: SQLite (the embedded default, pure Go) and PostgreSQL
+// (several dashboard instances sharing sessions); [NewBackend] picks the one
+// for the database and migrates the schema (component "sessions" of sqldb's
+// migrations table):
 //
 //	sessions(id text primary key, payload blob, created_at, last_seen, expires_at)
 //	session_tokens(session_id references sessions on delete cascade, name, sealed blob, updated_at,

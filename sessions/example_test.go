@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
@@ -20,7 +21,12 @@ func Example() {
 	defer os.RemoveAll(dir)
 	ctx := context.Background()
 
-	backend, err := sessions.Open(ctx, filepath.Join(dir, "sessions.db")) // or postgres://...
+	db, err := sqldb.Open(ctx, filepath.Join(dir, "sellerdesk.db")) // or postgres://...
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer db.Close()
+	backend, err := sessions.NewBackend(ctx, db) // migrates the session tables
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func TestLoadOrCreateKeyFileRace(t *testing.T) {
 }
 
 func TestNewStoreRejectsBadKeys(t *testing.T) {
-	b := newSQLiteBackend(t)
+	b := testSQLiteBackend(t)
 	defer b.Close()
 	for name, keys := range map[string][][]byte{
 		"none":  nil,

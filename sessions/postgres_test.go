@@ -2,105 +2,66 @@ package sessions
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"net/http/httptest"
-	"net/url"
 	"os"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
 )
 
-const postgresEnv = "SELLERDESK_TEST_POSTGRES_URL"
-
-// postgresTestURL returns a DSN for a fresh, empty schema of the test
-// database (dropped at the end of the test), or skips the test.
-func postgresTestURL(t *testing.T) string {
-	t.Helper()
-	base := os.Getenv(postgresEnv)
-	if base == "" {
-		t.Skip("set " + postgresEnv + "=postgres://... to run (sessions/testdata/start-postgres.sh starts one and prints it)")
-	}
-	ctx := context.Background()
-	admin, err := pgx.Connect(ctx, base)
-	if err != nil {
-		t.Fatalf("connect to %s: %s", postgresEnv, redact(err.Error()))
-	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "sessions_test_" + hex.EncodeToString(b)
-	if _, err := admin.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		admin.Close(ctx)
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		admin.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE")
-		admin.Close(context.Background())
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatalf("%s is not a URL", postgresEnv)
-	}
-	q := u.Query()
-	q.Set("search_path", schema)
-	u.RawQuery = q.Encode()
-	return u.String()
-}
-
-func newPostgresBackend(t *testing.T) Backend {
-	t.Helper()
-	b, err := OpenPostgres(context.Background(), postgresTestURL(t))
-	if err != nil {
-		t.Fatalf("OpenPostgres: %v", err)
-	}
-	return b
+func testPostgresBackend(t *testing.T) Backend {
+	return backendOn(t, sqldbtest.Postgres(t))
 }
 
 func TestPostgresContract(t *testing.T) {
-	if os.Getenv(postgresEnv) == "" {
-		t.Skip("set " + postgresEnv + "=postgres://... to run (sessions/testdata/start-postgres.sh starts one and prints it)")
+	if os.Getenv(sqldbtest.PostgresEnv) == "" {
+		t.Skip("set " + sqldbtest.PostgresEnv + "=postgres://... to run (sessions/testdata/start-postgres.sh starts one and prints it)")
 	}
-	runStoreContract(t, newPostgresBackend)
+	runStoreContract(t, testPostgresBackend)
 }
 
 // TestPostgresConcurrentMigrations starts several "instances" on an empty
 // schema at once: the advisory lock must serialise their migrations.
 func TestPostgresConcurrentMigrations(t *testing.T) {
-	dsn := postgresTestURL(t)
+	dsn := sqldbtest.PostgresURL(t)
 	var wg sync.WaitGroup
 	errs := make(chan error, 6)
 	for range 6 {
 		wg.Go(func() {
-			b, err := OpenPostgres(context.Background(), dsn)
+			db, err := sqldb.Open(context.Background(), dsn)
 			if err != nil {
 				errs <- err
 				return
 			}
-			b.Close()
+			defer db.Close()
+			if _, err := NewBackend(context.Background(), db); err != nil {
+				errs <- err
+			}
 		})
 	}
 	wg.Wait()
 	close(errs)
 	for err := range errs {
-		t.Errorf("concurrent OpenPostgres: %v", err)
+		t.Errorf("concurrent NewBackend: %v", err)
 	}
 }
 
 // TestPostgresTwoInstances shares one database between two stores with
 // their own pools, as two dashboard instances would.
 func TestPostgresTwoInstances(t *testing.T) {
-	dsn := postgresTestURL(t)
+	dsn := sqldbtest.PostgresURL(t)
 	ctx := context.Background()
 	open := func() Backend {
-		b, err := OpenPostgres(ctx, dsn)
+		db, err := sqldb.Open(ctx, dsn)
 		if err != nil {
 			t.Fatal(err)
 		}
+		b := backendOn(t, db)
 		t.Cleanup(func() { b.Close() })
 		return b
 	}
@@ -170,13 +131,12 @@ func TestPostgresTwoInstances(t *testing.T) {
 // TestPostgresSaveTokenRacingDelete hammers the foreign-key path: a token
 // write racing a logout must never leave a token without its session.
 func TestPostgresSaveTokenRacingDelete(t *testing.T) {
-	dsn := postgresTestURL(t)
 	ctx := context.Background()
-	b, err := OpenPostgres(ctx, dsn)
+	db := sqldbtest.Postgres(t)
+	b, err := NewBackend(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer b.Close()
 	now := time.Now()
 	for i := range 40 {
 		id := newID()
@@ -206,45 +166,27 @@ func TestPostgresSaveTokenRacingDelete(t *testing.T) {
 	}
 }
 
-// TestPostgresDownIsUnavailable needs no server: nothing listens on the
-// port, so opening fails fast with ErrUnavailable and without the password.
-func TestPostgresDownIsUnavailable(t *testing.T) {
-	start := time.Now()
-	_, err := OpenPostgres(context.Background(), "postgres://user:hunter2secret@127.0.0.1:1/db?sslmode=disable")
-	if !errors.Is(err, ErrUnavailable) {
-		t.Fatalf("OpenPostgres on a closed port: %v, want ErrUnavailable", err)
-	}
-	if strings.Contains(err.Error(), "hunter2secret") {
-		t.Fatalf("error leaks the password: %v", err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Fatalf("failing took %v", d)
-	}
-	_, err = OpenPostgres(context.Background(), "postgres://user:hunter2secret@127.0.0.1:notaport/db")
-	if err == nil || strings.Contains(err.Error(), "hunter2secret") {
-		t.Fatalf("bad URL: %v", err)
-	}
-}
-
-func TestOpenChoosesBackend(t *testing.T) {
-	for in, want := range map[string]bool{
-		"postgres://x@h/db":    true,
-		"postgresql://x@h/db":  true,
-		"POSTGRES://x@h/db":    true,
-		"sessions.db":          false,
-		"/var/lib/sd/x.sqlite": false,
-	} {
-		if got := IsPostgresURL(in); got != want {
-			t.Errorf("IsPostgresURL(%q) = %v", in, got)
-		}
-	}
-	b, err := Open(context.Background(), t.TempDir()+"/s.db")
-	if err != nil {
+// TestPostgresKeepsOldDatabase: a database migrated by the previous
+// version (its own schema_version row) keeps its sessions and records its
+// step in the one migrations table.
+func TestPostgresKeepsOldDatabase(t *testing.T) {
+	ctx := context.Background()
+	db := sqldbtest.Postgres(t)
+	if _, err := db.Writer().ExecContext(ctx, `CREATE TABLE schema_version (component text PRIMARY KEY, version integer NOT NULL);
+		INSERT INTO schema_version VALUES ('sessions', 1);`+postgresMigrations[0]+`
+		INSERT INTO sessions VALUES ('old-id', '\x00', now(), now(), now() + interval '1 hour');`); err != nil {
 		t.Fatal(err)
 	}
-	defer b.Close()
-	if _, ok := b.(*sqliteBackend); !ok {
-		t.Fatalf("Open(path) = %T, want SQLite", b)
+	b, err := NewBackend(ctx, db)
+	if err != nil {
+		t.Fatalf("NewBackend on an old database: %v", err)
+	}
+	if rec, err := b.Load(ctx, "old-id"); err != nil || string(rec.Payload) != "\x00" {
+		t.Fatalf("the old session: %q, %v", rec.Payload, err)
+	}
+	var n int
+	if err := db.Reader().QueryRowContext(ctx, `SELECT COUNT(*) FROM `+sqldb.MigrationsTable+` WHERE component = 'sessions'`).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("steps recorded = %d, %v; want 1", n, err)
 	}
 }
 

@@ -3,18 +3,12 @@ package sessions
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
-	"strings"
 	"time"
-
-	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
 
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
-// sqliteMigrations are applied in order; the schema_version table records
-// how many ran. Never edit one that shipped: append a new one.
+// sqliteMigrations are the SQLite steps of migrations (backend.go).
 var sqliteMigrations = []string{
 	// 1: sessions and their tokens. Times are Unix milliseconds.
 	`CREATE TABLE sessions (
@@ -34,14 +28,15 @@ var sqliteMigrations = []string{
 	) WITHOUT ROWID;`,
 }
 
-// sqliteBackend keeps sessions in a SQLite file. Writes go through a pool
-// of one connection whose transactions begin IMMEDIATE: SQLite allows one
-// writer at a time, and queueing writers in Go (bounded by ctx) instead of
-// in SQLite's busy handler avoids SQLITE_BUSY under concurrent requests.
-// Reads use their own pool: in WAL mode readers never wait for the writer.
+// sqliteBackend keeps sessions in the SQLite file of a sqldb.DB. Writes go
+// through the DB's single writer connection, shared with every other store
+// of the process, whose transactions begin IMMEDIATE: writers queue in Go
+// (bounded by ctx), not in SQLite's busy handler. Reads use the DB's read
+// pool: in WAL mode readers never wait for the writer. Locks are the DB's,
+// in-process: one process owns a SQLite file.
 type sqliteBackend struct {
-	w, r  *sql.DB
-	locks keyedMutex
+	db   *sqldb.DB
+	w, r *sql.DB
 	// load is Load's statement, prepared once: SQLite's parser and
 	// planner otherwise cost as much as the read itself, on every page.
 	load *sql.Stmt
@@ -52,83 +47,13 @@ type sqliteBackend struct {
 const loadQuery = `SELECT s.payload, s.created_at, s.last_seen, s.expires_at, t.name, t.sealed
 	FROM sessions s LEFT JOIN session_tokens t ON t.session_id = s.id WHERE s.id = ?`
 
-// sqliteReaders is the size of the read pool.
-const sqliteReaders = 4
-
-// OpenSQLite opens (creating if needed) the SQLite session database at path
-// and migrates its schema. Locks (LockTokenRefresh) are in-process: one
-// process owns a SQLite file.
-func OpenSQLite(ctx context.Context, path string) (Backend, error) {
-	if path == "" || path == ":memory:" || strings.HasPrefix(path, "file:") {
-		return nil, errors.New("sessions: sqlite needs a file path")
-	}
-	if strings.ContainsAny(path, "?#") {
-		return nil, fmt.Errorf("sessions: sqlite path %q must not contain '?' or '#'", path)
-	}
-	if err := sqldb.PrepareSQLiteFile(path); err != nil {
-		return nil, fmt.Errorf("sessions: %w", err)
-	}
-	const common = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
-	w, err := sql.Open("sqlite", path+"?"+common+"&_pragma=journal_mode(WAL)&_txlock=immediate")
-	if err != nil {
-		return nil, fmt.Errorf("sessions: open sqlite: %w", err)
-	}
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	b := &sqliteBackend{w: w}
-	if err := b.migrate(ctx); err != nil {
-		w.Close()
-		return nil, err
-	}
-	r, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
-	if err != nil {
-		w.Close()
-		return nil, fmt.Errorf("sessions: open sqlite: %w", err)
-	}
-	r.SetMaxOpenConns(sqliteReaders)
-	r.SetMaxIdleConns(sqliteReaders)
-	b.r = r
-	if err := r.PingContext(ctx); err != nil {
-		b.Close()
-		return nil, unavailable("open sqlite", err)
-	}
-	if b.load, err = r.PrepareContext(ctx, loadQuery); err != nil {
-		b.Close()
-		return nil, unavailable("open sqlite", err)
+func newSQLiteBackend(ctx context.Context, db *sqldb.DB) (*sqliteBackend, error) {
+	b := &sqliteBackend{db: db, w: db.Writer(), r: db.Reader()}
+	var err error
+	if b.load, err = b.r.PrepareContext(ctx, loadQuery); err != nil {
+		return nil, unavailable("prepare", err)
 	}
 	return b, nil
-}
-
-func (b *sqliteBackend) migrate(ctx context.Context) error {
-	tx, err := b.w.BeginTx(ctx, nil)
-	if err != nil {
-		return unavailable("migrate", err)
-	}
-	defer tx.Rollback()
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (
-		component TEXT PRIMARY KEY,
-		version   INTEGER NOT NULL
-	)`); err != nil {
-		return unavailable("migrate", err)
-	}
-	var version int
-	err = tx.QueryRowContext(ctx, `SELECT version FROM schema_version WHERE component = 'sessions'`).Scan(&version)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return unavailable("migrate", err)
-	}
-	if version > len(sqliteMigrations) {
-		return fmt.Errorf("sessions: database schema version %d is newer than this program knows (%d)", version, len(sqliteMigrations))
-	}
-	for i := version; i < len(sqliteMigrations); i++ {
-		if _, err := tx.ExecContext(ctx, sqliteMigrations[i]); err != nil {
-			return fmt.Errorf("sessions: migration %d: %w", i+1, err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (component, version) VALUES ('sessions', ?)
-		ON CONFLICT (component) DO UPDATE SET version = excluded.version`, len(sqliteMigrations)); err != nil {
-		return unavailable("migrate", err)
-	}
-	return unavailable("migrate", tx.Commit())
 }
 
 func ms(t time.Time) int64 { return t.UnixMilli() }
@@ -280,8 +205,8 @@ func (b *sqliteBackend) Purge(ctx context.Context, now time.Time, limit int) (in
 	return int(n), nil
 }
 
-func (b *sqliteBackend) LockTokenRefresh(ctx context.Context, key string) (func(), error) {
-	return b.locks.lock(ctx, key)
+func (b *sqliteBackend) Lock(ctx context.Context, key string) (func(), error) {
+	return b.db.Lock(ctx, key)
 }
 
 func (b *sqliteBackend) StoredSize(ctx context.Context, id string) (int, error) {
@@ -299,15 +224,7 @@ func (b *sqliteBackend) StoredSize(ctx context.Context, id string) (int, error) 
 }
 
 func (b *sqliteBackend) Close() error {
-	var errs []error
-	if b.load != nil {
-		errs = append(errs, b.load.Close())
-	}
-	if b.r != nil {
-		errs = append(errs, b.r.Close())
-	}
-	errs = append(errs, b.w.Close())
-	return errors.Join(errs...)
+	return b.load.Close()
 }
 
 // mustAffect returns ifNone when a statement changed no row.

@@ -375,7 +375,7 @@ func (st *Store) lock(ctx context.Context, key string) (func(), error) {
 		ctx, cancel = context.WithTimeout(ctx, defaultLockWait)
 		defer cancel()
 	}
-	unlock, err := st.backend.LockTokenRefresh(ctx, key)
+	unlock, err := st.backend.Lock(ctx, key)
 	if err != nil {
 		return nil, unavailable("lock", err)
 	}

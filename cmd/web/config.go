@@ -15,6 +15,7 @@ import (
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
@@ -61,11 +62,15 @@ type Config struct {
 func (c Config) Demo() bool { return c.B2BURL == "" && c.B2BTestURL == "" && c.SellerURL == "" }
 
 // Postgres reports whether sessions live in PostgreSQL.
-func (c Config) Postgres() bool { return sessions.IsPostgresURL(c.DatabaseURL) }
+func (c Config) Postgres() bool { return sqldb.IsPostgresURL(c.DatabaseURL) }
 
 // KeyFile is where a generated session key is kept for a SQLite database.
 func (c Config) KeyFile() string {
-	return filepath.Join(filepath.Dir(c.DatabaseURL), filepath.Base(c.DatabaseURL)+".key")
+	path, err := sqldb.SQLitePath(c.DatabaseURL)
+	if err != nil {
+		path = c.DatabaseURL // sqldb.Open refuses it before a key is needed
+	}
+	return filepath.Join(filepath.Dir(path), filepath.Base(path)+".key")
 }
 
 // loadConfig reads SELLERDESK_* settings. Every problem is reported at once,

@@ -8,16 +8,17 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
-// openJobs opens the bulk job store in the session database (its own
-// connection pool and tables) and the runner that sends submitted jobs. The
+// openJobs opens the bulk job store in the process's database (its own
+// tables) and the runner that sends submitted jobs. The
 // returned close function lets every running job finish its chunk in
 // flight (bounded by 30 s) so the next start resumes after it.
-func openJobs(ctx context.Context, cfg Config, log *slog.Logger) (*bulkjobs.Runner, func(), error) {
+func openJobs(ctx context.Context, db *sqldb.DB, cfg Config, log *slog.Logger) (*bulkjobs.Runner, func(), error) {
 	opts := bulkjobs.RunnerOptions{GuardPercent: cfg.BulkGuardPercent, ReadBackDelay: cfg.BulkReadBackDelay, Logger: log.With("component", "bulkjobs"),
 		Owner: instanceName(cfg)}
-	store, err := bulkjobs.Open(ctx, cfg.DatabaseURL)
+	store, err := bulkjobs.NewStore(ctx, db)
 	if err != nil {
 		return nil, nil, fmt.Errorf("bulk job store: %w", err)
 	}
@@ -28,7 +29,6 @@ func openJobs(ctx context.Context, cfg Config, log *slog.Logger) (*bulkjobs.Runn
 		if err := runner.Close(cctx); err != nil {
 			log.Warn("bulk jobs: stopped without waiting for the chunk in flight", "err", err)
 		}
-		store.Close()
 	}, nil
 }
 

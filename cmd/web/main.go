@@ -19,6 +19,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/gctune"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -63,13 +64,19 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 		demoCreds = nil
 	}
 
-	store, closeStore, err := openSessions(ctx, cfg, log)
+	// One database for the process: with SQLite, one writer for every store.
+	db, err := sqldb.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return fmt.Errorf("database: %w", err)
+	}
+	defer db.Close()
+	store, closeStore, err := openSessions(ctx, db, cfg, log)
 	if err != nil {
 		return err
 	}
 	defer closeStore()
 	purged := store.StartPurger(ctx, 10*time.Minute)
-	jobs, closeJobs, err := openJobs(ctx, cfg, log)
+	jobs, closeJobs, err := openJobs(ctx, db, cfg, log)
 	if err != nil {
 		return err
 	}
@@ -82,7 +89,7 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	if err != nil {
 		return err
 	}
-	copies, closeCopies, err := openCatalog(ctx, cfg, store, log) // issue 16: cmd/web/catalog.go
+	copies, closeCopies, err := openCatalog(ctx, db, cfg, store, log) // issue 16: cmd/web/catalog.go
 	if err != nil {
 		return err
 	}
@@ -150,15 +157,9 @@ func newServer(ctx context.Context, h http.Handler, log *slog.Logger) *http.Serv
 	}
 }
 
-// openSessions opens the session database and its keys.
-func openSessions(ctx context.Context, cfg Config, log *slog.Logger) (*sessions.Store, func(), error) {
-	var backend sessions.Backend
-	var err error
-	if cfg.Postgres() {
-		backend, err = sessions.OpenPostgres(ctx, cfg.DatabaseURL)
-	} else {
-		backend, err = sessions.OpenSQLite(ctx, cfg.DatabaseURL)
-	}
+// openSessions opens the session store in db and its keys.
+func openSessions(ctx context.Context, db *sqldb.DB, cfg Config, log *slog.Logger) (*sessions.Store, func(), error) {
+	backend, err := sessions.NewBackend(ctx, db)
 	if err != nil {
 		return nil, nil, fmt.Errorf("session store: %w", err)
 	}

@@ -27,6 +27,10 @@ func TestLoadConfigDefaults(t *testing.T) {
 	if c.KeyFile() != "sellerdesk.db.key" {
 		t.Errorf("key file %q", c.KeyFile())
 	}
+	c.DatabaseURL = "sqlite:///var/lib/sd/x.db"
+	if c.KeyFile() != "/var/lib/sd/x.db.key" {
+		t.Errorf("key file of a sqlite URL: %q", c.KeyFile())
+	}
 }
 
 func TestLoadConfigErrors(t *testing.T) {

@@ -15,6 +15,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -94,8 +95,8 @@ type pair struct {
 }
 
 // newPair starts a sandbox and two dashboards on the session database at
-// dsn (migrated by OpenPostgres; several instances may do so at once).
-// Each dashboard gets its own backend (connection pool), store and
+// dsn (migrated by sessions.NewBackend; several instances may do so at
+// once). Each dashboard gets its own database (connection pool), store and
 // marketplace client, as separate processes would.
 func newPair(t *testing.T, dsn string, opts testapp.Options) *pair {
 	t.Helper()
@@ -107,10 +108,16 @@ func newPair(t *testing.T, dsn string, opts testapp.Options) *pair {
 	p := &pair{Market: m, Sandbox: m.Sandbox, DSN: dsn}
 	for _, app := range []**testapp.App{&p.A, &p.B} {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		backend, err := sessions.OpenPostgres(ctx, dsn)
+		db, err := sqldb.Open(ctx, dsn)
+		if err != nil {
+			cancel()
+			t.Fatalf("sqldb.Open: %v", err)
+		}
+		t.Cleanup(func() { db.Close() })
+		backend, err := sessions.NewBackend(ctx, db)
 		cancel()
 		if err != nil {
-			t.Fatalf("OpenPostgres: %v", err)
+			t.Fatalf("sessions.NewBackend: %v", err)
 		}
 		t.Cleanup(func() { backend.Close() })
 		o := opts

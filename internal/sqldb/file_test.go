@@ -13,23 +13,26 @@ import (
 )
 
 // TestDatabaseFilesPrivate: the database and its -wal and -shm files are
-// created 0600 whatever the umask, by both stores that open the file, and
-// an existing file readable by others is tightened.
+// created 0600 whatever the umask, with both stores' tables in them, and an
+// existing file readable by others is tightened.
 func TestDatabaseFilesPrivate(t *testing.T) {
 	old := syscall.Umask(0o022)
 	defer syscall.Umask(old)
 	dir := t.TempDir()
 	path := filepath.Join(dir, "sellerdesk.db")
-	b, err := sessions.OpenSQLite(context.Background(), path)
+	db, err := sqldb.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	b, err := sessions.NewBackend(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.Close()
-	jobs, err := bulkjobs.Open(context.Background(), path)
-	if err != nil {
+	if _, err := bulkjobs.NewStore(context.Background(), db); err != nil {
 		t.Fatal(err)
 	}
-	defer jobs.Close()
 	for _, p := range []string{path, path + "-wal", path + "-shm"} {
 		st, err := os.Stat(p)
 		if err != nil {

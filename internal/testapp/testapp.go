@@ -14,7 +14,6 @@ import (
 	"net/http/httptest"
 	"net/netip"
 	"net/url"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -27,6 +26,8 @@ import (
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -67,10 +68,10 @@ type Options struct {
 	APIOptions func(*apiclient.Options)
 	// Catalog serves the overview and lists from the local copy of the
 	// catalogue, synced in the background (issue 16); CatalogDB is its
-	// database (a SQLite path or PostgreSQL URL; "" = a fresh SQLite
-	// file), CatalogSync adjusts its syncer.
+	// database (nil = a fresh SQLite file), CatalogSync adjusts its
+	// syncer.
 	Catalog     bool
-	CatalogDB   string
+	CatalogDB   *sqldb.DB
 	CatalogSync func(*copystore.Syncer)
 }
 
@@ -123,7 +124,7 @@ func New(t testing.TB, opts Options) *App {
 	backend := opts.Backend
 	if backend == nil {
 		var err error
-		backend, err = sessions.OpenSQLite(context.Background(), filepath.Join(t.TempDir(), "sessions.db"))
+		backend, err = sessions.NewBackend(context.Background(), sqldbtest.SQLite(t))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -178,11 +179,11 @@ func New(t testing.TB, opts Options) *App {
 // newCatalog opens the local copy and its manager for the test.
 func newCatalog(t testing.TB, opts Options, locks *sessions.Store) *copystore.Manager {
 	t.Helper()
-	url := opts.CatalogDB
-	if url == "" {
-		url = filepath.Join(t.TempDir(), "catalog.db")
+	db := opts.CatalogDB
+	if db == nil {
+		db = sqldbtest.SQLite(t)
 	}
-	cs, err := copystore.Open(context.Background(), url)
+	cs, err := copystore.New(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,10 +192,7 @@ func newCatalog(t testing.TB, opts Options, locks *sessions.Store) *copystore.Ma
 		opts.CatalogSync(y)
 	}
 	m := copystore.NewManager(y, 0, 0, nil)
-	t.Cleanup(func() {
-		m.Close()
-		cs.Close()
-	})
+	t.Cleanup(m.Close)
 	return m
 }
 

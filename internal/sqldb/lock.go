@@ -1,0 +1,143 @@
+package sqldb
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Lock takes an exclusive lock on key, shared by every process using the
+// same database, and returns the function that releases it (idempotent).
+// It waits until the lock is free or ctx is done.
+//
+// SQLite: an in-process lock per key (one process owns a SQLite file).
+//
+// PostgreSQL: a session-level advisory lock (pg_advisory_lock) held on a
+// connection taken from the pool for as long as the lock is held. Why
+// this rather than the alternatives:
+//   - A row lock (SELECT ... FOR UPDATE) needs a row to lock, which a first
+//     token refresh does not have, and the lock must span a marketplace
+//     call, leaving a transaction idle for seconds.
+//   - An advisory lock works on any key, holds no transaction open, and
+//     PostgreSQL releases it by itself when the holder's connection dies,
+//     so a crashed instance cannot wedge a key.
+//
+// Its cost is one pooled connection per held lock. Two guards keep that
+// from starving ordinary queries: an in-process lock per key first (so a
+// process sends at most one waiter per key to the database) and a cap on the
+// connections held by locks (half the pool).
+func (db *DB) Lock(ctx context.Context, key string) (unlock func(), err error) {
+	unlockLocal, err := db.local.lock(ctx, key)
+	if err != nil || db.pool == nil {
+		return unlockLocal, err
+	}
+	select {
+	case db.lockSlots <- struct{}{}:
+	case <-ctx.Done():
+		unlockLocal()
+		return nil, fmt.Errorf("sqldb: wait for lock: %w", ctx.Err())
+	}
+	releaseSlot := func() { <-db.lockSlots }
+
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		releaseSlot()
+		unlockLocal()
+		return nil, &redactedError{msg: "sqldb: lock", cause: err}
+	}
+	k := pgLockKey(key)
+	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, k); err != nil {
+		// The lock may or may not have been granted as the wait was
+		// cancelled: closing the connection releases it either way.
+		discard(conn)
+		releaseSlot()
+		unlockLocal()
+		return nil, &redactedError{msg: "sqldb: lock", cause: err}
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			var released bool
+			if err := conn.QueryRow(ctx, `SELECT pg_advisory_unlock($1)`, k).Scan(&released); err != nil || !released {
+				discard(conn) // closing the connection releases the lock
+			} else {
+				conn.Release()
+			}
+			releaseSlot()
+			unlockLocal()
+		})
+	}, nil
+}
+
+// pgLockKey maps a lock key to PostgreSQL's bigint key space. The prefix is
+// the one the session store used when it owned this lock, so that an
+// instance of the previous version and one of this version, side by side
+// during an upgrade, still exclude each other.
+func pgLockKey(key string) int64 {
+	h := sha256.Sum256([]byte("sellerdesk/sessions/lock\x00" + key))
+	return int64(binary.BigEndian.Uint64(h[:8]))
+}
+
+// discard closes a pooled connection instead of returning it, so that a
+// session-level advisory lock it may hold dies with it.
+func discard(conn *pgxpool.Conn) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	conn.Conn().Close(ctx)
+	conn.Release() // the pool drops closed connections
+}
+
+// keyedMutex is an in-process lock per key whose waits honour a context.
+type keyedMutex struct {
+	mu    sync.Mutex
+	locks map[string]*keyedLock
+}
+
+type keyedLock struct {
+	ch   chan struct{} // holds one token while the lock is held
+	refs int           // holders and waiters; the entry is dropped at zero
+}
+
+func (k *keyedMutex) lock(ctx context.Context, key string) (func(), error) {
+	k.mu.Lock()
+	if k.locks == nil {
+		k.locks = make(map[string]*keyedLock)
+	}
+	l := k.locks[key]
+	if l == nil {
+		l = &keyedLock{ch: make(chan struct{}, 1)}
+		k.locks[key] = l
+	}
+	l.refs++
+	k.mu.Unlock()
+
+	select {
+	case l.ch <- struct{}{}:
+	case <-ctx.Done():
+		k.release(key, l)
+		return nil, fmt.Errorf("sqldb: wait for lock: %w", ctx.Err())
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			<-l.ch
+			k.release(key, l)
+		})
+	}, nil
+}
+
+func (k *keyedMutex) release(key string, l *keyedLock) {
+	k.mu.Lock()
+	l.refs--
+	if l.refs == 0 {
+		delete(k.locks, key)
+	}
+	k.mu.Unlock()
+}
