@@ -135,8 +135,7 @@ func copySearch(s Sizes) (p95 time.Duration, heap uint64, detail []string, err e
 		return 0, 0, nil, err
 	}
 	defer os.RemoveAll(dir)
-	path := filepath.Join(dir, "copy.db")
-	db, err := sqldb.Open(context.Background(), path)
+	db, err := sqldb.Open(context.Background(), filepath.Join(dir, "copy.db"))
 	if err != nil {
 		return 0, 0, nil, err
 	}
@@ -145,12 +144,11 @@ func copySearch(s Sizes) (p95 time.Duration, heap uint64, detail []string, err e
 	if err != nil {
 		return 0, 0, nil, err
 	}
-	defer backend.Close()
 	locks, err := sessions.NewStore(backend, sessions.Options{Keys: [][]byte{make([]byte, sessions.KeySize)}})
 	if err != nil {
 		return 0, 0, nil, err
 	}
-	cs, err := copystore.New(context.Background(), db.Writer(), db.Reader(), db.Postgres())
+	cs, err := copystore.New(context.Background(), db)
 	if err != nil {
 		return 0, 0, nil, err
 	}

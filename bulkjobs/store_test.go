@@ -383,3 +383,34 @@ func TestRunnerCleansOldPreviews(t *testing.T) {
 		}
 	})
 }
+
+// TestStoreKeepsOldDatabase: a database migrated by the previous version
+// (the job tables at step 3, recorded in its own schema_version row, beside
+// the sessions' row) keeps its jobs; the steps are carried over to the one
+// migrations table, none runs again, and schema_version goes once the
+// sessions have moved too.
+func TestStoreKeepsOldDatabase(t *testing.T) {
+	sqldbtest.Each(t, func(t *testing.T, db *sqldb.DB) {
+		ctx := context.Background()
+		old := []string{`CREATE TABLE schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL)`}
+		old = append(old, commonSteps[:3]...)
+		old = append(old, `INSERT INTO schema_version (component, version) VALUES ('bulkjobs', 3), ('sessions', 1)`,
+			`INSERT INTO bulk_jobs (`+jobColumns+`) VALUES ('old-job', 'prices', 'done', '', '', '', 7, 'test', 'f.csv', '', 50, 10, 1, 1, 0, '', 0, 1, 1, 1, 0, 0, 0)`)
+		for _, q := range old {
+			if _, err := db.Writer().ExecContext(ctx, q); err != nil {
+				t.Fatalf("%s: %v", q, err)
+			}
+		}
+		s := newStore(t, db)
+		if j, err := s.Job(ctx, "old-job"); err != nil || j.State != StateDone || j.SellerID != 7 {
+			t.Fatalf("the old job: %+v, %v", j, err)
+		}
+		var steps, legacy int
+		if err := db.Reader().QueryRowContext(ctx, `SELECT COUNT(*) FROM `+sqldb.MigrationsTable+` WHERE component = 'bulkjobs'`).Scan(&steps); err != nil || steps != len(commonSteps) {
+			t.Fatalf("bulkjobs steps recorded: %d, %v; want %d", steps, err, len(commonSteps))
+		}
+		if err := db.Reader().QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_version`).Scan(&legacy); err != nil || legacy != 1 {
+			t.Fatalf("schema_version keeps %d rows (%v); want the sessions' row only", legacy, err)
+		}
+	})
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,14 +12,10 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
-
-// postgresEnv names the PostgreSQL the store tests also run against:
-//
-//	export SELLERDESK_TEST_POSTGRES_URL=$(sessions/testdata/start-postgres.sh)
-const postgresEnv = "SELLERDESK_TEST_POSTGRES_URL"
 
 // backend is one database under test: open returns another Store on it (a
 // second instance), lock a per-key lock shared by every instance on it.
@@ -30,55 +25,46 @@ type backend struct {
 }
 
 // eachBackend runs fn against a fresh SQLite file and, when
-// SELLERDESK_TEST_POSTGRES_URL is set, against that PostgreSQL database
-// (shared: each test uses an environment name of its own).
+// SELLERDESK_TEST_POSTGRES_URL is set, against a fresh PostgreSQL schema.
 func eachBackend(t *testing.T, fn func(t *testing.T, b backend)) {
 	t.Run("sqlite", func(t *testing.T) {
-		path := filepath.Join(t.TempDir(), "catalog.db")
-		fn(t, newBackend(t, path, func() (sessions.Backend, error) { return openSessions(t, path) }))
+		fn(t, newBackend(t, filepath.Join(t.TempDir(), "catalog.db")))
 	})
 	t.Run("postgres", func(t *testing.T) {
-		url := os.Getenv(postgresEnv)
-		if url == "" {
-			t.Skip(postgresEnv + " is not set: the PostgreSQL copy is not tested (export " + postgresEnv + "=$(sessions/testdata/start-postgres.sh))")
-		}
-		fn(t, newBackend(t, url, func() (sessions.Backend, error) { return openSessions(t, url) }))
+		fn(t, newBackend(t, sqldbtest.PostgresURL(t)))
 	})
 }
 
-// openSessions opens a session backend (the per-seller lock's home) on
-// its own handle of the database at url.
-func openSessions(t *testing.T, url string) (sessions.Backend, error) {
-	db, err := sqldb.Open(context.Background(), url)
-	if err != nil {
-		return nil, err
-	}
-	t.Cleanup(func() { db.Close() })
-	return sessions.NewBackend(context.Background(), db)
-}
-
-func newBackend(t *testing.T, url string, openSessions func() (sessions.Backend, error)) backend {
+// newBackend opens the database at url for the sessions' lock; open opens
+// it again for each Store, as another instance would.
+func newBackend(t *testing.T, url string) backend {
 	t.Helper()
-	sb, err := openSessions()
+	db := openDB(t, url)
+	sb, err := sessions.NewBackend(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { sb.Close() })
 	st, err := sessions.NewStore(sb, sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return backend{open: func() *Store { return openStore(t, url) }, lock: st}
+	return backend{open: func() *Store {
+		s, err := New(context.Background(), openDB(t, url))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}, lock: st}
 }
 
-func openStore(t *testing.T, url string) *Store {
+func openDB(t *testing.T, url string) *sqldb.DB {
 	t.Helper()
-	s, err := Open(context.Background(), url)
+	db, err := sqldb.Open(context.Background(), url)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { s.Close() })
-	return s
+	t.Cleanup(func() { db.Close() })
+	return db
 }
 
 // testKey is a key with an environment name of the test's own, so tests

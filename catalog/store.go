@@ -12,14 +12,8 @@ package catalog
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
-	"strings"
 	"time"
-
-	"github.com/jackc/pgx/v5"
-	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
-	_ "modernc.org/sqlite"             // database/sql driver "sqlite"
 
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
@@ -32,97 +26,34 @@ type Key struct {
 
 // Store is the copy in the database. It is safe for concurrent use.
 type Store struct {
+	db   *sqldb.DB
 	w, r *sql.DB
 	pg   bool
 	now  func() time.Time
 }
 
-// IsPostgresURL reports whether a database URL names PostgreSQL.
-func IsPostgresURL(u string) bool {
-	return strings.HasPrefix(u, "postgres://") || strings.HasPrefix(u, "postgresql://")
-}
-
-// Open opens the copy in the database the sessions use: a PostgreSQL URL or
-// a SQLite file path. It migrates the catalogue tables.
-func Open(ctx context.Context, databaseURL string) (*Store, error) {
-	if IsPostgresURL(databaseURL) {
-		// Parsed here first: a parse error would quote the URL, password
-		// included.
-		if _, err := pgx.ParseConfig(databaseURL); err != nil {
-			return nil, errors.New("catalog: invalid PostgreSQL URL")
-		}
-		db, err := sql.Open("pgx", databaseURL)
-		if err != nil {
-			return nil, errors.New("catalog: invalid PostgreSQL URL")
-		}
-		db.SetMaxOpenConns(4)
-		s, err := New(ctx, db, db, true)
-		if err != nil {
-			db.Close()
-			return nil, err
-		}
-		return s, nil
-	}
-	path := databaseURL
-	if path == "" || strings.ContainsAny(path, "?#") || strings.HasPrefix(path, "file:") {
-		return nil, fmt.Errorf("catalog: sqlite needs a plain file path")
-	}
-	if err := sqldb.PrepareSQLiteFile(path); err != nil {
+// New builds the store on the app's database and migrates the catalogue
+// tables (component "catalog"). The database stays the caller's to close.
+func New(ctx context.Context, db *sqldb.DB) (*Store, error) {
+	if err := db.Migrate(ctx, "catalog", sqldb.Steps{SQLite: migrationsSQLite, Postgres: migrationsPostgres}); err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)
 	}
-	const common = "_pragma=busy_timeout(5000)&_pragma=foreign_keys(1)&_pragma=synchronous(NORMAL)"
-	w, err := sql.Open("sqlite", path+"?"+common+"&_pragma=journal_mode(WAL)&_txlock=immediate")
-	if err != nil {
-		return nil, fmt.Errorf("catalog: open sqlite: %w", err)
-	}
-	// SQLite allows one writer: queue writers in Go, not in the busy handler.
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	r, err := sql.Open("sqlite", path+"?"+common+"&_pragma=query_only(1)")
-	if err != nil {
-		w.Close()
-		return nil, fmt.Errorf("catalog: open sqlite: %w", err)
-	}
-	r.SetMaxOpenConns(4)
-	s, err := New(ctx, w, r, false)
-	if err != nil {
-		w.Close()
-		r.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-// New builds a store on open pools (the writer and a reader; they may be
-// the same) and migrates the catalogue tables. When the shared database
-// layer (internal/sqldb, issue 13) lands, its DB's Writer, Reader and
-// Postgres are passed here.
-func New(ctx context.Context, writer, reader *sql.DB, postgres bool) (*Store, error) {
-	s := &Store{w: writer, r: reader, pg: postgres, now: time.Now}
-	if err := s.migrate(ctx); err != nil {
-		return nil, err
-	}
-	return s, nil
+	return &Store{db: db, w: db.Writer(), r: db.Reader(), pg: db.Postgres(), now: time.Now}, nil
 }
 
 // SetClock replaces the store's clock (tests of expiry and freshness).
 func (s *Store) SetClock(now func() time.Time) { s.now = now }
 
-// Close releases the database connections.
-func (s *Store) Close() error {
-	if s.r != s.w {
-		s.r.Close()
-	}
-	return s.w.Close()
-}
-
 // Postgres reports whether the copy lives in PostgreSQL.
 func (s *Store) Postgres() bool { return s.pg }
 
-// migrationsSQLite and migrationsPostgres are applied in order and recorded
-// in schema_version under the component "catalog"; both lists have the same
-// length. Never edit one that shipped: append. Times are Unix milliseconds,
-// money is kopecks.
+// q rewrites ? placeholders for the database.
+func (s *Store) q(query string) string { return s.db.Rebind(query) }
+
+// migrationsSQLite and migrationsPostgres are the steps of the component
+// "catalog" (sqldb.DB.Migrate); both lists have the same length. Never
+// edit one that shipped: append. Times are Unix milliseconds, money is
+// kopecks.
 var migrationsSQLite = []string{
 	`CREATE TABLE catalog_nomenclature (
 		id              INTEGER PRIMARY KEY,
@@ -331,94 +262,6 @@ var migrationsPostgres = []string{
 	`CREATE INDEX catalog_nomenclature_status_quantity ON catalog_nomenclature (seller_id, env, status, quantity);
 	CREATE INDEX catalog_nomenclature_name ON catalog_nomenclature (seller_id, env, name);
 	CREATE INDEX catalog_nomenclature_warehouse ON catalog_nomenclature (seller_id, env, warehouse, quantity)`,
-}
-
-// splitStatements splits a migration at semicolons that end a line outside
-// a trigger body (BEGIN ... END;).
-func splitStatements(m string) []string {
-	var out []string
-	var cur strings.Builder
-	depth := 0
-	for line := range strings.Lines(m) {
-		cur.WriteString(line)
-		t := strings.TrimSpace(line)
-		if strings.HasSuffix(t, " BEGIN") {
-			depth++
-		}
-		if strings.HasSuffix(t, ";") {
-			if t == "END;" {
-				depth--
-			}
-			if depth == 0 {
-				out = append(out, strings.TrimSuffix(strings.TrimSpace(cur.String()), ";"))
-				cur.Reset()
-			}
-		}
-	}
-	if s := strings.TrimSpace(cur.String()); s != "" {
-		out = append(out, s)
-	}
-	return out
-}
-
-func (s *Store) migrate(ctx context.Context) error {
-	migrations := migrationsSQLite
-	if s.pg {
-		migrations = migrationsPostgres
-	}
-	tx, err := s.w.BeginTx(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("catalog: migrate: %w", err)
-	}
-	defer tx.Rollback()
-	if s.pg {
-		// Two instances starting at once: the second waits here.
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(7316)`); err != nil {
-			return fmt.Errorf("catalog: migrate: %w", err)
-		}
-	}
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL)`); err != nil {
-		return fmt.Errorf("catalog: migrate: %w", err)
-	}
-	var version int
-	err = tx.QueryRowContext(ctx, `SELECT version FROM schema_version WHERE component = 'catalog'`).Scan(&version)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("catalog: migrate: %w", err)
-	}
-	if version > len(migrations) {
-		return fmt.Errorf("catalog: database schema version %d is newer than this program knows (%d)", version, len(migrations))
-	}
-	for i := version; i < len(migrations); i++ {
-		for _, stmt := range splitStatements(migrations[i]) {
-			if _, err := tx.ExecContext(ctx, stmt); err != nil {
-				return fmt.Errorf("catalog: migration %d: %w", i+1, err)
-			}
-		}
-	}
-	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO schema_version (component, version) VALUES ('catalog', ?)
-		ON CONFLICT (component) DO UPDATE SET version = excluded.version`), len(migrations)); err != nil {
-		return fmt.Errorf("catalog: migrate: %w", err)
-	}
-	return tx.Commit()
-}
-
-// q rewrites ? placeholders as $n for PostgreSQL (sqldb.DB.Rebind once the
-// shared layer lands). The queries of this package hold no literal '?'.
-func (s *Store) q(query string) string {
-	if !s.pg {
-		return query
-	}
-	var b strings.Builder
-	n := 0
-	for i := 0; i < len(query); i++ {
-		if query[i] == '?' {
-			n++
-			fmt.Fprintf(&b, "$%d", n)
-			continue
-		}
-		b.WriteByte(query[i])
-	}
-	return b.String()
 }
 
 func ms(t time.Time) int64 {

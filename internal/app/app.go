@@ -216,7 +216,7 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		if a.DB == nil {
 			return nil, errors.New("app: the catalogue copy needs the database")
 		}
-		cs, err := copystore.New(ctx, a.DB.Writer(), a.DB.Reader(), a.DB.Postgres())
+		cs, err := copystore.New(ctx, a.DB)
 		if err != nil {
 			return nil, fmt.Errorf("catalogue copy: %w", err)
 		}

@@ -61,7 +61,6 @@ var busyTimeoutMS = 5000
 type DB struct {
 	w, r      *sql.DB       // SQLite: one writer connection and a read pool; PostgreSQL: one view of pool
 	pool      *pgxpool.Pool // PostgreSQL only
-	path      string        // SQLite only: the file
 	local     keyedMutex
 	lockSlots chan struct{} // PostgreSQL: caps the connections held by locks
 	closeOnce sync.Once
@@ -124,7 +123,7 @@ func openSQLite(ctx context.Context, url string) (*DB, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	db := &DB{w: w, path: path}
+	db := &DB{w: w}
 	// The writer connects first: it switches the file to WAL before any
 	// reader opens it.
 	if err := w.PingContext(ctx); err != nil {
