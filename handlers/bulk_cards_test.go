@@ -1,6 +1,8 @@
 package handlers_test
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -8,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 
@@ -105,5 +108,41 @@ func TestBulkStockImportRefusedByProfile(t *testing.T) {
 	b.Post("/bulk/jobs/"+id+"/submit", url.Values{})
 	if got := e.sb.Counters().Requests[sandbox.RouteRPCStore]; got != 0 {
 		t.Errorf("%d store calls, want none", got)
+	}
+}
+
+// TestBulkCardPriceRetry (lamoda profile): retrying a card job's rejected
+// row previews it by card again, so the retry sends the card (rejected
+// again here, as a job never sends force) instead of stopping on a row
+// that is not a card.
+func TestBulkCardPriceRetry(t *testing.T) {
+	e := newBulkEnv(t, sandbox.Options{Profile: sandbox.ProfileLamoda}, 25, bulkjobs.RunnerOptions{})
+	b := e.browser()
+	c := multiSizeCards(t, e.sb, 1)[0]
+	drop := c.sizes[0].Price * 4 / 10 // more than half off: the price check holds it
+	csv := fmt.Sprintf("Marketplace SKU;Price\n%s;%s\n", c.sizes[0].MarketplaceSKU, moneyIn(drop))
+	id := jobIDOf(t, upload(t, e, b, "drop.csv", []byte(csv), "prices"))
+	b.Post("/bulk/jobs/"+id+"/submit", url.Values{"confirm_all": {"1"}}) // past the import's own guard
+	j := waitJob(t, e, id, "done", func(j bulkjobs.Job) bool { return !j.Active() })
+	if j.State != bulkjobs.StateDone || j.Counts.Rejected != 1 {
+		t.Fatalf("first job: %s %+v; want done with the card rejected", j.State, j.Counts)
+	}
+	p := b.Post("/bulk/jobs/"+id+"/retry", url.Values{})
+	if p.Status != http.StatusSeeOther {
+		t.Fatalf("retry: %d", p.Status)
+	}
+	retryID := strings.TrimPrefix(p.Location, "/bulk/jobs/")
+	items, err := e.jobs.Items(context.Background(), retryID)
+	if err != nil || len(items) != 1 {
+		t.Fatalf("retry items: %d, %v", len(items), err)
+	}
+	var cp massupdate.CardPrice
+	if err := json.Unmarshal([]byte(items[0].Payload), &cp); err != nil || cp.Parent != c.parent {
+		t.Fatalf("retry payload %q: card %q, %v; want card %s", items[0].Payload, cp.Parent, err, c.parent)
+	}
+	b.Post("/bulk/jobs/"+retryID+"/submit", url.Values{"confirm_all": {"1"}})
+	rj := waitJob(t, e, retryID, "done", func(j bulkjobs.Job) bool { return !j.Active() })
+	if rj.State != bulkjobs.StateDone || rj.Counts.Rejected != 1 {
+		t.Errorf("retry job: %s %+v (%s); want done with the card rejected again", rj.State, rj.Counts, rj.StopReason)
 	}
 }

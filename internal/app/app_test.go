@@ -10,6 +10,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/app"
@@ -92,5 +93,45 @@ func TestNewFailsCleanly(t *testing.T) {
 	_, err = app.New(context.Background(), app.Config{DatabaseURL: filepath.Join(t.TempDir(), "s.db")})
 	if err == nil || errors.Is(err, context.Canceled) {
 		t.Fatalf("New without keys or key file: %v", err)
+	}
+}
+
+// Config.Profile reaches both the client and the demo sandbox: with the
+// lamoda profile the client prices by card and cannot send stock, the
+// job executor sends cards, and a demo account lists product cards (which
+// a client and sandbox of different profiles could not do).
+func TestNewProfile(t *testing.T) {
+	dir := t.TempDir()
+	a, err := app.New(context.Background(), app.Config{
+		DemoSandbox: &sandbox.Options{},
+		Profile:     apiclient.ProfileLamoda,
+		Country:     "KZ",
+		DatabaseURL: filepath.Join(dir, "sellerdesk.db"),
+		KeyFile:     filepath.Join(dir, "sellerdesk.db.key"),
+		Dashboard:   handlers.Deps{Demo: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if !a.API.PricesByCard() || a.API.StockUpdates() || !a.Handler.JobExecutor().PricesByCard {
+		t.Errorf("client: by card %t, stock %t, executor by card %t; want the lamoda profile's", a.API.PricesByCard(), a.API.StockUpdates(), a.Handler.JobExecutor().PricesByCard)
+	}
+	cred := sandbox.SeededCredentials()[0]
+	acct := a.API.Account(apiclient.Credentials{ClientID: cred.ClientID, ClientSecret: cred.ClientSecret, Environment: apiclient.Test}, nil)
+	n := 0
+	for rec, err := range acct.Seller.AllNomenclatures(context.Background(), &apiclient.ListNomenclaturesRequest{SellerID: cred.SellerID, Limit: 50}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.ParentSKU == "" {
+			t.Fatalf("record %s without its card", rec.MarketplaceSKU)
+		}
+		if n++; n == 5 {
+			break
+		}
+	}
+	if n == 0 {
+		t.Error("the demo sandbox listed nothing")
 	}
 }
