@@ -60,4 +60,3 @@ func TestJourneyRussian(t *testing.T) {
 		j.snapshot("orders-"+strconv.FormatInt(w, 10), false)
 	}
 }
-

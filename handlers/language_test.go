@@ -24,8 +24,8 @@ var latinWord = regexp.MustCompile(`[A-Za-z][A-Za-z'-]*`)
 var allowedLatin = map[string]bool{
 	"Seller": true, "Desk": true, // the brand
 	"RU": true, "EN": true, "ru": true, "en": true, // language codes
-	"English": true, // the switch names each language in itself
-	"demo": true, "sandbox": true, "secret": true, // demo client ids and secrets (marketplace data)
+	"English": true,                                  // the switch names each language in itself
+	"demo":    true, "sandbox": true, "secret": true, // demo client ids and secrets (marketplace data)
 }
 
 // englishIn returns the Latin words of the selection's text and of its
