@@ -16,6 +16,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -148,8 +149,8 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 		v.Title = http.StatusText(he.Code)
 		switch he.Code {
 		case http.StatusNotFound:
-			v.Title, v.Message = "Page not found", "There is no page at this address."
-			v.LinkHref, v.LinkText = "/", "Go to the overview"
+			v.Title, v.Message = i18n.T(ctx, "error.not_found_title"), i18n.T(ctx, "error.not_found_message")
+			v.LinkHref, v.LinkText = "/", i18n.T(ctx, "error.to_overview")
 		case http.StatusRequestEntityTooLarge:
 			v.Message = "The form is too large to accept. Submit fewer rows at a time."
 		case http.StatusMethodNotAllowed:

@@ -37,6 +37,7 @@ func (a *App) routes() *echo.Echo {
 	pagesGroup.GET("/login", a.LoginForm)
 	pagesGroup.POST("/login", a.LoginSubmit)
 	pagesGroup.POST("/logout", a.Logout)
+	a.registerLanguage(e, pagesGroup) // i18n: locale middleware and POST /settings/language (issue 18, handlers/language.go)
 
 	app := pagesGroup.Group("", a.requireLogin)
 	app.GET("/", a.Overview)

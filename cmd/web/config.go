@@ -20,6 +20,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/views/format"
 )
 
 // Config is every setting of the dashboard, read from the environment once
@@ -70,6 +71,10 @@ type Config struct {
 	// Country is sent where the lamoda profile needs one
 	// (SELLERDESK_COUNTRY: RU, BY, KZ or UA; default RU).
 	Country string
+	// Timezone is the one zone pages show times in, labelled
+	// (SELLERDESK_TIMEZONE, an IANA name; default Europe/Moscow). An unknown
+	// name is refused at start.
+	Timezone *time.Location
 }
 
 // countries are the values of SELLERDESK_COUNTRY (the marketplace's
@@ -271,6 +276,11 @@ func loadConfig(getenv func(string) string) (Config, error) {
 			bad("SELLERDESK_COUNTRY", "want one of %s", strings.Join(countries, ", "))
 		}
 		c.Country = v
+	}
+	if loc, err := format.LoadZone(get("SELLERDESK_TIMEZONE")); err != nil {
+		bad("SELLERDESK_TIMEZONE", "unknown time zone; want an IANA name such as Europe/Moscow (the default) or Asia/Almaty")
+	} else {
+		c.Timezone = loc
 	}
 	if len(errs) > 0 {
 		return Config{}, fmt.Errorf("configuration: %w", errors.Join(errs...))

@@ -21,6 +21,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/gctune"
 	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/views/format"
 )
 
 func main() {
@@ -45,6 +46,7 @@ func serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 		return err
 	}
 	log := newLogger(stdout, cfg)
+	format.SetZone(cfg.Timezone) // SELLERDESK_TIMEZONE (issue 18)
 
 	a, err := app.New(ctx, appConfig(cfg, log))
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/sandbox"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -60,9 +61,9 @@ func (m *Marketplace) Close() error {
 func Credentials() []pages.DemoCredential {
 	var out []pages.DemoCredential
 	for _, c := range sandbox.SeededCredentials() {
-		note := "production and test"
+		note := i18n.K("login.demo_note_both") // translated by the login page
 		if !c.B2BProduction {
-			note = "test environment only: production rejects it"
+			note = i18n.K("login.demo_note_test_only")
 		}
 		out = append(out, pages.DemoCredential{ClientID: c.ClientID, ClientSecret: c.ClientSecret, SellerID: c.SellerID, Note: note})
 	}

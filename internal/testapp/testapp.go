@@ -83,6 +83,11 @@ type Options struct {
 	// (apiclient.ProfileContract when empty); it overrides
 	// Sandbox.Profile. With Market, the shared sandbox must serve it.
 	Profile apiclient.Profile
+	// AcceptLanguage is the Accept-Language a request without one gets, so
+	// tests written against the English interface keep reading English:
+	// "" means "en"; "-" sends none (the dashboard's own default, Russian).
+	// A request's own header, or the language cookie, still wins.
+	AcceptLanguage string
 }
 
 // App is a running dashboard with its sandbox.
@@ -187,11 +192,23 @@ func New(t testing.TB, opts Options) *App {
 		t.Fatal(err)
 	}
 	h := built.Handler
+	var served http.Handler = h
+	if lang := opts.AcceptLanguage; lang != "-" {
+		if lang == "" {
+			lang = "en"
+		}
+		served = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if r.Header.Get("Accept-Language") == "" {
+				r.Header.Set("Accept-Language", lang)
+			}
+			h.ServeHTTP(w, r)
+		})
+	}
 	var srv *httptest.Server
 	if opts.TLS {
-		srv = httptest.NewTLSServer(h)
+		srv = httptest.NewTLSServer(served)
 	} else {
-		srv = httptest.NewServer(h)
+		srv = httptest.NewServer(served)
 	}
 	t.Cleanup(func() {
 		srv.Close()

@@ -2,7 +2,13 @@
 // pager, status badge, shortened text, empty state, field error.
 package components
 
-import "strconv"
+import (
+	"context"
+	"strconv"
+
+	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+)
 
 // Pager is a list's page navigation with every link already built, so a
 // link reproduces the view with its filters.
@@ -45,4 +51,10 @@ func NewPager(page, pages, total int, href func(page int) string) Pager {
 		last = i
 	}
 	return p
+}
+
+// truncatedNote says how much of a long value is shown: "truncated: the
+// first 1,000 of 102,400 characters are shown".
+func truncatedNote(ctx context.Context, chars int) string {
+	return i18n.ND(ctx, "text.truncated", chars, map[string]any{"Shown": format.ThousandsIn(i18n.LangOf(ctx), format.MaxShown)})
 }

@@ -1,6 +1,12 @@
 // Package layouts holds the page frame every screen is drawn in.
 package layouts
 
+import (
+	"context"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+)
+
 // Chrome is what the frame needs to know about the request: title, assets,
 // who is logged in, which section is active and the messages to show.
 type Chrome struct {
@@ -38,23 +44,40 @@ type Flash struct {
 	Text string
 }
 
-// NavItem is one entry of the main navigation.
+// NavItem is one entry of the main navigation. Label is a catalogue key
+// (views/i18n), translated when the header is drawn.
 type NavItem struct {
 	Key, Label, Href string
 }
 
 // Nav lists the sections in the order the header shows them.
 var Nav = []NavItem{
-	{"overview", "Overview", "/"},
-	{"orders", "Orders", "/orders"},
-	{"nomenclature", "Nomenclature", "/nomenclature"},
-	{"prices", "Prices", "/prices"},
-	{"return-boxes", "Return boxes", "/return-boxes"},
-	{"bulk", "Import", "/bulk/import"},
-	{"history", "History", "/history"},
+	{"overview", i18n.K("nav.overview"), "/"},
+	{"orders", i18n.K("nav.orders"), "/orders"},
+	{"nomenclature", i18n.K("nav.nomenclature"), "/nomenclature"},
+	{"prices", i18n.K("nav.prices"), "/prices"},
+	{"return-boxes", i18n.K("nav.return_boxes"), "/return-boxes"},
+	{"bulk", i18n.K("nav.bulk"), "/bulk/import"},
+	{"history", i18n.K("nav.history"), "/history"},
 }
 
 // htmxConfig keeps htmx inside a strict Content-Security-Policy (no eval, no
 // inline styles) and swaps 422 answers, which carry forms with their errors.
 const htmxConfig = `{"includeIndicatorStyles":false,"allowEval":false,"allowScriptTags":false,"historyCacheSize":0,` +
 	`"responseHandling":[{"code":"204","swap":false},{"code":"[23]..","swap":true},{"code":"422","swap":true},{"code":"[45]..","swap":true,"error":true}]}`
+
+type returnPathKey struct{}
+
+// WithReturnPath returns ctx carrying the local path the language switch
+// brings the user back to (the locale middleware sets it per request).
+func WithReturnPath(ctx context.Context, path string) context.Context {
+	return context.WithValue(ctx, returnPathKey{}, path)
+}
+
+// ReturnPath is the path set by WithReturnPath, or "/".
+func ReturnPath(ctx context.Context) string {
+	if p, ok := ctx.Value(returnPathKey{}).(string); ok && p != "" {
+		return p
+	}
+	return "/"
+}

@@ -1,0 +1,143 @@
+package format
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"time"
+	// Zone data in the binary: a machine (or container) without
+	// /usr/share/zoneinfo still knows Europe/Moscow.
+	_ "time/tzdata"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+)
+
+// DefaultZone is the zone times are shown in unless SELLERDESK_TIMEZONE
+// names another: the marketplace's and its sellers' working day.
+const DefaultZone = "Europe/Moscow"
+
+var zone atomic.Pointer[time.Location]
+
+func init() {
+	loc, err := time.LoadLocation(DefaultZone)
+	if err != nil {
+		panic("format: " + err.Error())
+	}
+	zone.Store(loc)
+}
+
+// LoadZone resolves a zone name (SELLERDESK_TIMEZONE); an empty name is
+// DefaultZone, an unknown one an error.
+func LoadZone(name string) (*time.Location, error) {
+	if name == "" {
+		name = DefaultZone
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		return nil, fmt.Errorf("unknown time zone %q", name)
+	}
+	return loc, nil
+}
+
+// SetZone sets the one zone every page shows times in (cmd/web calls it at
+// start, from SELLERDESK_TIMEZONE).
+func SetZone(loc *time.Location) {
+	if loc != nil {
+		zone.Store(loc)
+	}
+}
+
+// Zone returns the zone times are shown in.
+func Zone() *time.Location { return zone.Load() }
+
+// ZoneLabel names the zone of t as a reader expects it: МСК / MSK for
+// Moscow, UTC for UTC, else the zone's abbreviation (CET) or, where it has
+// none, its offset (UTC+05:00).
+func ZoneLabel(l i18n.Lang, t time.Time) string {
+	loc := Zone()
+	switch loc.String() {
+	case "Europe/Moscow":
+		if l == i18n.RU {
+			return "МСК"
+		}
+		return "MSK"
+	case "UTC", "Etc/UTC":
+		return "UTC"
+	}
+	abbr := t.In(loc).Format("MST")
+	if abbr == "" || strings.ContainsAny(abbr[:1], "+-0123456789") {
+		return "UTC" + t.In(loc).Format("-07:00")
+	}
+	return abbr
+}
+
+// groupSep and decimalSep are how a language writes 1 799,50 / 1,799.50:
+// Russian puts a narrow no-break space (U+202F) between thousands and a
+// comma before the kopecks.
+func seps(l i18n.Lang) (group, decimal string) {
+	if l == i18n.EN {
+		return ",", "."
+	}
+	return "\u202f", ","
+}
+
+// MoneyIn formats kopecks as roubles with two decimals the way l writes
+// numbers: 179950 → "1 799,50" (ru, U+202F) / "1,799.50" (en).
+func MoneyIn(l i18n.Lang, kopecks int64) string {
+	s := Money(kopecks) // "1 799.50": space-grouped, point
+	group, decimal := seps(l)
+	s = strings.Replace(s, ".", decimal, 1)
+	return strings.ReplaceAll(s, " ", group)
+}
+
+// PriceIn is MoneyIn with the currency's sign after a no-break space:
+// "1 799,50 ₽" / "1,799.50 ₽".
+func PriceIn(l i18n.Lang, kopecks int64, currency string) string {
+	return MoneyIn(l, kopecks) + "\u00a0" + Currency(currency)
+}
+
+// ThousandsIn formats a count grouped by thousands: 102400 → "102 400"
+// (ru, U+202F) / "102,400" (en).
+func ThousandsIn(l i18n.Lang, n int) string {
+	group, _ := seps(l)
+	return strings.ReplaceAll(Thousands(n), " ", group)
+}
+
+var enMonths = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
+
+// DateIn formats the day of t in the configured zone: "22.11.2026" (ru) /
+// "Nov 22, 2026" (en). The zero time is an empty string.
+func DateIn(l i18n.Lang, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	t = t.In(Zone())
+	if l == i18n.EN {
+		return fmt.Sprintf("%s %d, %d", enMonths[t.Month()-1], t.Day(), t.Year())
+	}
+	return t.Format("02.01.2006")
+}
+
+// TimeIn formats the time of day of t in the configured zone, 24-hour in
+// both languages and always labelled: "14:05 МСК" / "14:05 MSK".
+func TimeIn(l i18n.Lang, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.In(Zone()).Format("15:04") + "\u00a0" + ZoneLabel(l, t)
+}
+
+// DateTimeIn is the date and the labelled time: "22.11.2026 14:05 МСК" /
+// "Nov 22, 2026 14:05 MSK".
+func DateTimeIn(l i18n.Lang, t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return DateIn(l, t) + " " + TimeIn(l, t)
+}
+
+// ClockIn is the time of day with seconds, labelled, for "try again at"
+// messages: "14:05:09 МСК".
+func ClockIn(l i18n.Lang, t time.Time) string {
+	return t.In(Zone()).Format("15:04:05") + "\u00a0" + ZoneLabel(l, t)
+}

@@ -1,0 +1,31 @@
+package i18n
+
+import (
+	"context"
+	"strings"
+)
+
+// StatusValues are the marketplace status values the catalogues label
+// (docs/CONTRACTS.md: orders, nomenclature, price updates, return boxes,
+// notifications). Each has a "status.<value>" key in both catalogues.
+var StatusValues = []string{
+	"new", "confirmed", "to_delivery", "delivered", "canceled", "returned",
+	"online", "in_moderation", "rejected", "disabled",
+	"OK", "PROCESSING", "ERROR",
+	"in_progress", "accepted", "loading", "shipped",
+	"processing",
+}
+
+// Status labels a marketplace status in the language of ctx: new → «Новый»
+// / "new". A value the catalogues do not know (the marketplace may add
+// states) is shown as the marketplace sent it, "_" read as a space.
+func Status(ctx context.Context, status string) string {
+	if status == "" {
+		return "—"
+	}
+	l := LangOf(ctx)
+	if Has(l, "status."+status) {
+		return In(l, "status."+status, nil, nil)
+	}
+	return strings.ReplaceAll(strings.ToLower(status), "_", " ")
+}
