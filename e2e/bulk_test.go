@@ -13,6 +13,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
@@ -238,8 +239,16 @@ func TestJourneyBulkImport(t *testing.T) {
 
 	// End state: the first job's problems beside their messages and the
 	// read-back, and the history listing both jobs.
-	j.open("/history")
-	if j.count("[data-testid=job-"+id+"]") != 1 || j.count("[data-testid=job-"+retryID+"]") != 1 {
+	// The runner records a run just after the job shows finished: wait
+	// for the retry's entry (a deadline for a condition, not a speed).
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		_, n, err := app.Audit.List(context.Background(), audit.Filter{SellerID: 1001, Environment: "test", Kind: audit.KindBulk, Text: retryID}, 1, 0, 0)
+		if err == nil && n == 1 || time.Now().After(deadline) {
+			break
+		}
+	}
+	j.open("/history?kind=bulk")
+	if j.count(`#history-table a[href="/bulk/jobs/`+id+`"]`) == 0 || j.count(`#history-table a[href="/bulk/jobs/`+retryID+`"]`) == 0 {
 		t.Errorf("history lacks a job: %s", j.visibleText())
 	}
 	j.open("/bulk/jobs/" + id)
