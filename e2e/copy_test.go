@@ -38,11 +38,11 @@ func copyComplete(j *journey, gen int64) {
 	j.t.Fatalf("the copy was not complete within %s", waitTimeout)
 }
 
-// Journey 11 (issue 16): search the local copy for a product by a word of
+// Journey 13 (issue 16): search the local copy for a product by a word of
 // its Russian name as it is typed, change its price, and see the new price
 // (pending, then confirmed) in the filtered list.
 func TestJourneyCopySearch(t *testing.T) {
-	j := newJourney(t, 11, "copy-search", testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 40}, Catalog: true})
+	j := newJourney(t, 13, "copy-search", testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 40}, Catalog: true})
 	// The sync reads the return boxes last: held there, the overview
 	// shows what the copy holds so far and the sync's progress.
 	release := j.app.Sandbox.HoldAfter(sandbox.RouteReturnBoxes, 0)
