@@ -117,8 +117,8 @@ type App struct {
 	API            *apiclient.Client
 	Catalog        *copystore.Manager // nil without Config.Catalog
 	Audit          *audit.Store       // nil without Config.History
-	Jobs           *bulkjobs.Runner // nil without Config.Jobs
-	JobStore       *bulkjobs.Store  // nil without Config.Jobs
+	Jobs           *bulkjobs.Runner   // nil without Config.Jobs
+	JobStore       *bulkjobs.Store    // nil without Config.Jobs
 	Demo           *demo.Marketplace
 
 	log     *slog.Logger
