@@ -148,7 +148,7 @@ func TestJourneyBulkImport(t *testing.T) {
 	j.untilNewPage("the progress block", `document.querySelector("#job-progress[hx-trigger]")`)
 	j.markPage()
 	j.until("progress between the first and the last batch", `(() => {
-		const m = ((document.querySelector("[data-testid=progress-text]")||{}).textContent||"").match(/(\d+) of (\d+) rows answered/);
+		const m = ((document.querySelector("[data-testid=progress-text]")||{}).textContent||"").replace(/,/g, "").match(/(\d+) of (\d+) rows? answered/);
 		return m && +m[1] > 0 && +m[1] < +m[2];
 	})()`)
 	if !j.samePage() {

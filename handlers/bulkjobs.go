@@ -16,6 +16,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -61,7 +62,7 @@ func (a *App) BulkJobPage(c echo.Context) error {
 	if err != nil {
 		return errSessionStore(err)
 	}
-	v := a.jobView(job, items, c.QueryParam("show"))
+	v := a.jobView(c.Request().Context(), job, items, c.QueryParam("show"))
 	ch := a.chrome(c, jobTitle(job), "bulk")
 	return a.render(c, http.StatusOK, pages.JobPage(ch, v), nil)
 }
@@ -80,7 +81,7 @@ func (a *App) BulkJobProgress(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := a.progress(job)
+	p := a.progress(c.Request().Context(), job)
 	if !p.Active && c.QueryParam("polling") == "1" && isHTMX(c.Request()) {
 		c.Response().Header().Set("HX-Refresh", "true")
 	}
@@ -239,7 +240,7 @@ func (a *App) jobCSV(c echo.Context, errorsOnly bool) error {
 
 // ---- view mapping ----
 
-func (a *App) progress(j bulkjobs.Job) pages.JobProgress {
+func (a *App) progress(ctx context.Context, j bulkjobs.Job) pages.JobProgress {
 	live := a.deps.Jobs.Live(j.ID)
 	c := j.Counts
 	total := c.ToSend()
@@ -264,7 +265,7 @@ func (a *App) progress(j bulkjobs.Job) pages.JobProgress {
 		if status == 0 {
 			status = 429
 		}
-		p.Waiting = fmt.Sprintf("The marketplace asked us to wait (%d): next attempt at %s.", status, format.Clock(wait))
+		p.Waiting = fmt.Sprintf("The marketplace asked us to wait (%d): next attempt at %s.", status, format.ClockIn(i18n.LangOf(ctx), wait))
 	}
 	return p
 }
@@ -302,16 +303,20 @@ func whoText(j bulkjobs.Job) string {
 	return j.ClientID
 }
 
-func readBackLine(j bulkjobs.Job) string {
+func readBackLine(j bulkjobs.Job) string { return readBackLineIn(i18n.EN, j) }
+
+// readBackLineIn is the read-back status line with its times in the one
+// configured zone, labelled (issue 17 item 8).
+func readBackLineIn(l i18n.Lang, j bulkjobs.Job) string {
 	c := j.Counts
 	switch {
 	case j.ReadBackAt.IsZero():
 		return ""
 	case j.ReadBackDoneAt.IsZero():
-		return "Read-back scheduled for " + format.Clock(j.ReadBackAt) + "."
+		return "Read-back scheduled for " + format.ClockIn(l, j.ReadBackAt) + "."
 	}
 	return fmt.Sprintf("Read back at %s: %d confirmed, %d still processing, %d different from what was sent.",
-		format.Clock(j.ReadBackDoneAt), c.Confirmed, c.Processing, c.Different)
+		format.ClockIn(l, j.ReadBackDoneAt), c.Confirmed, c.Processing, c.Different)
 }
 
 // jobFilters are the grid's row filters.
@@ -322,13 +327,14 @@ var jobFilters = []pages.Option{
 // maxGridRows bounds the rows drawn at once; the downloads have them all.
 const maxGridRows = 10_000
 
-func (a *App) jobView(j bulkjobs.Job, items []bulkjobs.Item, show string) pages.JobView {
+func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item, show string) pages.JobView {
 	c := j.Counts
+	l := i18n.LangOf(ctx)
 	v := pages.JobView{
 		ID: j.ID, Kind: j.Kind, KindLabel: jobTitle(j), FileName: j.FileName, Who: whoText(j), ClientID: j.ClientID, Environment: j.Environment,
-		Created: format.DateTime(j.CreatedAt), Preview: j.State == bulkjobs.StatePreview, Active: j.Active(), GuardPercent: j.GuardPercent,
-		StopReason: j.StopReason, ReadBack: readBackLine(j), Filter: show, Filters: jobFilters, RowsTotal: len(items),
-		Progress: a.progress(j),
+		Created: format.DateTimeIn(l, j.CreatedAt), Preview: j.State == bulkjobs.StatePreview, Active: j.Active(), GuardPercent: j.GuardPercent,
+		StopReason: j.StopReason, ReadBack: readBackLineIn(l, j), Filter: show, Filters: jobFilters, RowsTotal: len(items),
+		Progress: a.progress(ctx, j),
 		Counts: pages.JobCounts{
 			Rows: c.Rows, ToSend: c.OK + c.Guard, Unchanged: c.Unchanged, Invalid: c.Invalid, Guard: c.Guard,
 			Sent: c.Sent(), Accepted: c.Accepted, Rejected: c.Rejected, Unsent: c.Unsent, Unknown: c.Unknown,
@@ -337,10 +343,10 @@ func (a *App) jobView(j bulkjobs.Job, items []bulkjobs.Item, show string) pages.
 	}
 	v.StateLabel, v.StateTone = jobStateLabel(j)
 	if !j.SubmittedAt.IsZero() {
-		v.Submitted = format.DateTime(j.SubmittedAt)
+		v.Submitted = format.DateTimeIn(l, j.SubmittedAt)
 	}
 	if !j.FinishedAt.IsZero() {
-		v.Finished = format.DateTime(j.FinishedAt)
+		v.Finished = format.DateTimeIn(l, j.FinishedAt)
 	}
 	if j.ParentID != "" {
 		v.ParentHref = "/bulk/jobs/" + j.ParentID
@@ -381,7 +387,7 @@ var itemLabels = map[string]string{
 func jobRow(j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
 	r := pages.JobRow{
 		Seq: it.Seq, Line: it.Line, Key: it.Key, Old: orDash(it.OldText), New: orDash(it.NewText),
-		Flag: it.Flag, FlagLabel: flagLabels[it.Flag], State: it.State, StateLabel: itemLabels[it.State], Message: it.Message,
+		Flag: it.Flag, FlagLabel: flagLabels[it.Flag], State: it.State, StateLabel: itemLabels[it.State], Message: format.MessageNumbers(it.Message), // issue 17 item 7: amounts as the grid writes them
 		ReadBack: it.ReadBack, ReadText: it.ReadBackText,
 	}
 	if it.HasNum {
