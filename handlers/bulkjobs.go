@@ -160,6 +160,7 @@ func (a *App) BulkJobRetry(c echo.Context) error {
 	default:
 		rows = p.PriceItems(t, m)
 	}
+	p.Named(rows) // issue 17 item 8
 	retry := &bulkjobs.Job{
 		ID: newJobID(), Kind: job.Kind, State: bulkjobs.StatePreview, ClientID: d.ClientID, DisplayName: d.DisplayName,
 		Environment: d.Environment, SellerID: d.SellerID, FileName: job.FileName, ParentID: job.ID,
@@ -357,6 +358,9 @@ func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item
 	v.CanDelete = !v.Active
 	for _, it := range items {
 		row := jobRow(j, it)
+		if row.Doomed {
+			v.Counts.Doomed++
+		}
 		switch show {
 		case "problems":
 			if row.Tone == "" || row.Tone == "accepted" {
@@ -388,7 +392,8 @@ func jobRow(j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
 	r := pages.JobRow{
 		Seq: it.Seq, Line: it.Line, Key: it.Key, Old: orDash(it.OldText), New: orDash(it.NewText),
 		Flag: it.Flag, FlagLabel: flagLabels[it.Flag], State: it.State, StateLabel: itemLabels[it.State], Message: format.MessageNumbers(it.Message), // issue 17 item 7: amounts as the grid writes them
-		ReadBack: it.ReadBack, ReadText: it.ReadBackText,
+		ReadBack: it.ReadBack, ReadText: it.ReadBackText, Name: massupdate.RowName(it),
+		Doomed: it.Flag == bulkjobs.FlagGuard && massupdate.Doomed(j.Kind, it),
 	}
 	if it.HasNum {
 		d := it.NewNum - it.OldNum
@@ -419,6 +424,9 @@ func jobRow(j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
 		r.Tone = "guard"
 	}
 	r.Confirmable = j.State == bulkjobs.StatePreview && it.Flag == bulkjobs.FlagGuard
+	if r.Doomed && r.Confirmable {
+		r.Tone, r.FlagLabel = "invalid", "refused by the marketplace's rule"
+	}
 	if j.State != bulkjobs.StatePreview && it.Flag == bulkjobs.FlagGuard {
 		// Once submitted, say what became of the confirmation.
 		r.FlagLabel = "confirmed"

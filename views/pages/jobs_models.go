@@ -37,6 +37,9 @@ type JobCounts struct {
 	Sent, Accepted, Rejected, Unsent, Unknown int
 	Held, Skipped, Queued                     int
 	Confirmed, Processing, Different          int
+	// Doomed are the guarded rows the marketplace's known rule refuses
+	// (issue 17 item 7): "confirm all" does not cover them.
+	Doomed int
 }
 
 // JobProgress is the live progress block (also the htmx polling fragment).
@@ -66,5 +69,7 @@ type JobRow struct {
 	Message            string
 	ReadBack, ReadText string
 	ReadTone           string
-	Confirmable        bool // a guarded row awaiting confirmation
+	Confirmable        bool   // a guarded row awaiting confirmation
+	Name               string // the product's name, beside the key
+	Doomed             bool   // the marketplace's known rule refuses it: confirmed only on its own
 }
