@@ -44,3 +44,35 @@ func TestPreviewFlagsDropsTheMarketplaceRefuses(t *testing.T) {
 		t.Error("a stock row is never a doomed price")
 	}
 }
+
+// TestStockStatusTheMarketplaceRefuses: the preview (and the form, through
+// the same Validate) refuses a status change moderation alone may make,
+// with the reason, and allows disabling any record.
+func TestStockStatusTheMarketplaceRefuses(t *testing.T) {
+	cases := []struct {
+		from, to string
+		refused  bool
+	}{
+		{"rejected", "online", true}, {"in_moderation", "online", true}, {"online", "in_moderation", true},
+		{"disabled", "rejected", true}, {"rejected", "disabled", false}, {"in_moderation", "disabled", false},
+		{"disabled", "online", false}, {"online", "disabled", false},
+	}
+	for _, c := range cases {
+		in := StockInput{Warehouse: "W", Barcode: "1", Qty: "1", OrigQty: "1", Status: c.to, OrigStatus: c.from}
+		_, errs := in.Validate()
+		if got := errs["status"] != ""; got != c.refused {
+			t.Errorf("%s → %s: refused %v (%q), want %v", c.from, c.to, got, errs["status"], c.refused)
+		}
+	}
+	cat := &Catalog{ByKey: map[string]apiclient.Nomenclature{"W|1": {WarehouseCode: "W", Barcode: "1", Quantity: 3, Status: "rejected", Name: "Boots"}}}
+	p := Previewer{Catalog: cat}
+	items := p.StockItems(&bulkjobs.Table{Header: []string{"warehouse", "barcode", "status"}, Rows: [][]string{{"W", "1", "online"}}, Lines: []int{2}},
+		bulkjobs.Mapping{"warehouse": 0, "barcode": 1, "status": 2})
+	if items[0].Flag != bulkjobs.FlagInvalid || !strings.Contains(items[0].Message, "Moderation rejected") {
+		t.Errorf("preview: %s %q", items[0].Flag, items[0].Message)
+	}
+	p.Named(items)
+	if RowName(items[0]) != "Boots" {
+		t.Errorf("name %q", RowName(items[0]))
+	}
+}
