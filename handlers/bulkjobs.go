@@ -115,6 +115,79 @@ func (a *App) BulkJobRetry(c echo.Context) error {
 	if err != nil {
 		return errSessionStore(err)
 	}
+	retry, n, err := a.previewAgain(c, job, items, job.ID, nil, func(it bulkjobs.Item) bool {
+		return it.State == bulkjobs.ItemRejected || it.State == bulkjobs.ItemUnsent
+	})
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		session(c).AddFlash("info", "No rejected or unsent rows to retry.")
+		return a.redirect(c, "/bulk/jobs/"+job.ID)
+	}
+	session(c).AddFlash("info", format.Count(n, "rejected or unsent row is", "rejected or unsent rows are")+" ready to review, change and send again.")
+	return a.redirect(c, "/bulk/jobs/"+retry)
+}
+
+// maxEditedCell bounds one value edited in a retry's preview.
+const maxEditedCell = 64
+
+// editFields are the cells of a kind the retry preview lets the user
+// change (issue 17 item 8).
+func editFields(kind string) []string {
+	if kind == "stock" {
+		return []string{"quantity", "status"}
+	}
+	return []string{"price", "sale"}
+}
+
+// BulkJobRevise checks the values edited in a retry's preview (issue 17
+// item 8: a retried row is not re-sent as it was refused): its rows, with
+// the edited cells, become a new preview, checked against the catalogue as
+// it is now; nothing is sent until that preview is confirmed.
+func (a *App) BulkJobRevise(c echo.Context) error {
+	job, err := a.ownJob(c)
+	if err != nil {
+		return err
+	}
+	if job.State != bulkjobs.StatePreview || job.ParentID == "" {
+		session(c).AddFlash("info", "Only a retry's preview can be edited.")
+		return a.redirect(c, "/bulk/jobs/"+job.ID)
+	}
+	form, err := c.FormParams()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+	}
+	items, err := a.deps.Jobs.Store().Items(c.Request().Context(), job.ID)
+	if err != nil {
+		return errSessionStore(err)
+	}
+	edits := map[int]map[string]string{}
+	for _, it := range items {
+		for _, f := range editFields(job.Kind) {
+			name := "edit_" + strconv.Itoa(it.Seq) + "_" + f
+			if vals, ok := form[name]; ok && len(vals) > 0 {
+				if edits[it.Seq] == nil {
+					edits[it.Seq] = map[string]string{}
+				}
+				v, _ := format.Short(vals[0], maxEditedCell)
+				edits[it.Seq][f] = v
+			}
+		}
+	}
+	next, _, err := a.previewAgain(c, job, items, job.ParentID, edits, func(bulkjobs.Item) bool { return true })
+	if err != nil {
+		return err
+	}
+	session(c).AddFlash("info", "The edited values are checked: review them and send.")
+	return a.redirect(c, "/bulk/jobs/"+next)
+}
+
+// previewAgain makes a new preview job of the rows of job that keep
+// passes, with their typed values (edits, by row, replace cells), checked
+// against the catalogue as it is now. It returns the new job's id and its
+// row count; no job is made for no rows.
+func (a *App) previewAgain(c echo.Context, job bulkjobs.Job, items []bulkjobs.Item, parent string, edits map[int]map[string]string, keep func(bulkjobs.Item) bool) (string, int, error) {
 	t := &bulkjobs.Table{}
 	var m bulkjobs.Mapping
 	if job.Kind == "stock" {
@@ -125,28 +198,32 @@ func (a *App) BulkJobRetry(c echo.Context) error {
 		m, _ = bulkjobs.MapColumns(t.Header, bulkjobs.PriceColumns)
 	}
 	for _, it := range items {
-		if it.State != bulkjobs.ItemRejected && it.State != bulkjobs.ItemUnsent {
+		if !keep(it) {
 			continue
 		}
 		var typed map[string]string
 		_ = json.Unmarshal([]byte(it.Typed), &typed)
+		for f, v := range edits[it.Seq] {
+			if typed == nil {
+				typed = map[string]string{}
+			}
+			typed[f] = v
+		}
 		row := make([]string, len(t.Header))
 		for i, h := range t.Header {
-			row[i] = typed[map[string]string{"sku": "sku", "price": "price", "sale": "sale", "start": "start", "end": "end",
-				"warehouse": "warehouse", "barcode": "barcode", "quantity": "quantity", "status": "status"}[h]]
+			row[i] = typed[h]
 		}
 		t.Rows = append(t.Rows, row)
 		t.Lines = append(t.Lines, it.Line)
 	}
 	if len(t.Rows) == 0 {
-		session(c).AddFlash("info", "No rejected or unsent rows to retry.")
-		return a.redirect(c, "/bulk/jobs/"+job.ID)
+		return "", 0, nil
 	}
 	sess := session(c)
 	d := sess.Data()
 	cat, err := massupdate.FetchCatalog(a.pageContext(c), a.account(c), d.SellerID)
 	if err != nil {
-		return err
+		return "", 0, err
 	}
 	p := massupdate.Previewer{Guard: a.deps.Jobs.GuardPercent(), Catalog: cat}
 	var rows []bulkjobs.Item
@@ -161,16 +238,15 @@ func (a *App) BulkJobRetry(c echo.Context) error {
 		rows = p.PriceItems(t, m)
 	}
 	p.Named(rows) // issue 17 item 8
-	retry := &bulkjobs.Job{
+	next := &bulkjobs.Job{
 		ID: newJobID(), Kind: job.Kind, State: bulkjobs.StatePreview, ClientID: d.ClientID, DisplayName: d.DisplayName,
-		Environment: d.Environment, SellerID: d.SellerID, FileName: job.FileName, ParentID: job.ID,
+		Environment: d.Environment, SellerID: d.SellerID, FileName: job.FileName, ParentID: parent,
 		GuardPercent: p.Guard, ChunkSize: a.mass.Size(), CreatedAt: a.deps.Now(),
 	}
-	if err := a.deps.Jobs.Store().CreateJob(ctx, retry, rows); err != nil {
-		return errSessionStore(err)
+	if err := a.deps.Jobs.Store().CreateJob(c.Request().Context(), next, rows); err != nil {
+		return "", 0, errSessionStore(err)
 	}
-	sess.AddFlash("info", format.Count(len(rows), "rejected or unsent row is", "rejected or unsent rows are")+" ready to review and send again.")
-	return a.redirect(c, "/bulk/jobs/"+retry.ID)
+	return next.ID, len(rows), nil
 }
 
 // BulkJobReadBack re-reads the job's rows from the marketplace now.
@@ -356,8 +432,19 @@ func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item
 	v.CanRetry = finished && (c.Rejected > 0 || c.Unsent > 0)
 	v.CanReadBack = finished && c.Accepted+c.Unknown > 0
 	v.CanDelete = !v.Active
+	if v.Preview && j.ParentID != "" {
+		v.Editable, v.EditFields = true, editFields(j.Kind)
+	}
 	for _, it := range items {
 		row := jobRow(j, it)
+		if v.Editable {
+			var typed map[string]string
+			_ = json.Unmarshal([]byte(it.Typed), &typed)
+			row.Edit = map[string]string{}
+			for _, f := range v.EditFields {
+				row.Edit[f] = typed[f]
+			}
+		}
 		if row.Doomed {
 			v.Counts.Doomed++
 		}

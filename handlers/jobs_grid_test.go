@@ -174,3 +174,71 @@ func TestJobDoomedDropAndNamedRows(t *testing.T) {
 		t.Errorf("stock row: name %q beside %s|%s", name, tab.Rows[0][0], tab.Rows[0][1])
 	}
 }
+
+// TestRetryEditsValuesBeforeSending (issue 17 item 8): "retry rejected
+// rows" makes a preview whose values can be changed; the edited values are
+// checked as a new preview (nothing sent meanwhile), and once confirmed
+// they go, instead of the value the marketplace refused.
+func TestRetryEditsValuesBeforeSending(t *testing.T) {
+	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
+	b := e.browser()
+	b.Post("/settings/language", url.Values{"lang": {"en"}})
+	skus, prices := catalogPrices(t, e, b)
+	sku := skus[0]
+	d := prices[sku] * 5 / 100 // -95 %: refused by the marketplace
+	id := jobIDOf(t, upload(t, e, b, "drop.csv", []byte(fmt.Sprintf("sku,price\n%s,%d.%02d\n", sku, d/100, d%100)), ""))
+	b.Post("/bulk/jobs/"+id+"/submit", url.Values{"confirm": {"1"}})
+	waitJob(t, e, id, "the end", func(j bulkjobs.Job) bool { return !j.Active() })
+
+	retry := b.Post("/bulk/jobs/"+id+"/retry", url.Values{})
+	retryID := locID(t, retry)
+	p := b.Get("/bulk/jobs/" + retryID)
+	in := p.Doc.Find("#edit-1-price")
+	if in.Length() == 0 || in.AttrOr("name", "") != "edit_1_price" || !strings.HasPrefix(in.AttrOr("value", ""), strconv.Itoa(int(d/100))) {
+		t.Fatalf("the retry preview offers no editable price with the typed value: %q", p.Text("#job-grid"))
+	}
+	if !p.Has("#job-revise") {
+		t.Fatal("no button to check the edited values")
+	}
+
+	before := e.sb.Counters().Requests[sandbox.RouteRPCSetPrices]
+	fair := prices[sku] * 9 / 10
+	r := b.Post("/bulk/jobs/"+retryID+"/revise", url.Values{"edit_1_price": {fmt.Sprintf("%d.%02d", fair/100, fair%100)}, "edit_1_sale": {""}})
+	revisedID := locID(t, r)
+	if revisedID == retryID {
+		t.Fatal("the edited values did not make a new preview")
+	}
+	if n := e.sb.Counters().Requests[sandbox.RouteRPCSetPrices] - before; n != 0 {
+		t.Fatalf("checking the edited values sent %d requests", n)
+	}
+	rev, _ := e.jobs.Job(t.Context(), revisedID)
+	items, _ := e.jobs.Items(t.Context(), revisedID)
+	if rev.State != bulkjobs.StatePreview || rev.ParentID != id || len(items) != 1 || items[0].Flag != bulkjobs.FlagOK || items[0].NewNum != int64(fair) {
+		t.Fatalf("revised preview: %s parent %s, items %+v", rev.State, rev.ParentID, items)
+	}
+	b.Post("/bulk/jobs/"+revisedID+"/submit", url.Values{})
+	waitJob(t, e, revisedID, "the end", func(j bulkjobs.Job) bool { return !j.Active() })
+	items, _ = e.jobs.Items(t.Context(), revisedID)
+	if items[0].State != bulkjobs.ItemAccepted {
+		t.Errorf("the edited row: %s %q, want accepted", items[0].State, items[0].Message)
+	}
+
+	// A job that is not a retry's preview is not revised.
+	first := jobIDOf(t, upload(t, e, b, "drop.csv", []byte(fmt.Sprintf("sku,price\n%s,%d.%02d\n", sku, d/100, d%100)), ""))
+	if b.Get("/bulk/jobs/" + first).Has("#job-revise") {
+		t.Error("a first preview offers the edit button")
+	}
+	r = b.Post("/bulk/jobs/"+first+"/revise", url.Values{"edit_1_price": {"1.00"}})
+	if loc := r.Location; loc != "/bulk/jobs/"+first {
+		t.Errorf("revise of a first preview went to %q", loc)
+	}
+}
+
+// locID is the job a redirect leads to.
+func locID(t *testing.T, p *testapp.Page) string {
+	t.Helper()
+	if p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Location, "/bulk/jobs/") {
+		t.Fatalf("want a redirect to a job, got %d %q", p.Status, p.Location)
+	}
+	return strings.TrimPrefix(p.Location, "/bulk/jobs/")
+}

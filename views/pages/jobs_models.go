@@ -29,6 +29,11 @@ type JobView struct {
 	ReadBack                      string // read-back status line
 	CanRetry, CanReadBack         bool
 	CanDelete                     bool
+	// Editable: a retry's preview, whose values can be changed and checked
+	// again before anything is sent (issue 17 item 8); EditFields are the
+	// cells offered (price, sale / quantity, status).
+	Editable   bool
+	EditFields []string
 }
 
 // JobCounts are a job's rows by flag and state.
@@ -69,7 +74,8 @@ type JobRow struct {
 	Message            string
 	ReadBack, ReadText string
 	ReadTone           string
-	Confirmable        bool   // a guarded row awaiting confirmation
-	Name               string // the product's name, beside the key
-	Doomed             bool   // the marketplace's known rule refuses it: confirmed only on its own
+	Confirmable        bool              // a guarded row awaiting confirmation
+	Name               string            // the product's name, beside the key
+	Doomed             bool              // the marketplace's known rule refuses it: confirmed only on its own
+	Edit               map[string]string // the typed cells offered for editing (Editable views)
 }
