@@ -63,6 +63,26 @@ func TestJourneyPhoneAndDark(t *testing.T) {
 		}}); err != nil {
 		t.Fatal(err)
 	}
+	// An import preview with a named, a guarded and a doomed row (issue 17
+	// items 7 and 8), so the job page is seen with its grid.
+	j.open("/prices?limit=20")
+	skus := eval[[]string](j, `Array.from(document.querySelectorAll("#prices-form input[name=sku]")).map(i => i.value)`)
+	origs := eval[[]string](j, `Array.from(document.querySelectorAll("#prices-form input[name=orig_price]")).map(i => i.value)`)
+	if len(skus) < 3 || len(origs) < 3 {
+		t.Fatalf("prices page: %d skus, %d prices", len(skus), len(origs))
+	}
+	csv := "sku,price\n" + skus[0] + ",1.00\n" + skus[1] + "," + origs[1] + "9\n" + skus[2] + ",\n"
+	file := filepath.Join(t.TempDir(), "week-47-prices-with-a-long-file-name.csv")
+	if err := os.WriteFile(file, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j.open("/bulk/import")
+	j.do("choose the file", chromedp.SetUploadFiles(chromedp.ID("import-file"), []string{file}))
+	j.markPage()
+	j.press("#import-submit")
+	j.untilNewPage("the preview grid", `document.querySelector("#job-submit-form")`)
+	pages = append(pages, j.location())
+
 	j.open(order)
 	j.press("form.resend button[data-wait]")
 	j.until("the queued resend", `(document.querySelector("form.resend [data-testid=resend-status]")||{textContent:""}).textContent.includes("Queued")`)

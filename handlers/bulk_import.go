@@ -238,6 +238,7 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	default:
 		items = p.PriceItems(table, m)
 	}
+	p.Named(items) // issue 17 item 8: the product's name beside its key
 	job := &bulkjobs.Job{
 		ID: newJobID(), Kind: kind, State: bulkjobs.StatePreview,
 		ClientID: d.ClientID, DisplayName: d.DisplayName, Environment: d.Environment, SellerID: d.SellerID,
@@ -310,6 +311,12 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 		case bulkjobs.FlagOK, bulkjobs.FlagGuard:
 		default:
 			it.State = bulkjobs.ItemSkipped
+			continue
+		}
+		if massupdate.Doomed(job.Kind, *it) && !confirmed[it.Seq] {
+			// Issue 17 item 7: the marketplace's known rule refuses it;
+			// "confirm all" does not cover it, only its own checkbox.
+			it.State, it.Message = bulkjobs.ItemSkipped, "Not sent: the marketplace refuses a price more than 90 % below the current one, and this row was not confirmed on its own."
 			continue
 		}
 		if it.Flag == bulkjobs.FlagGuard && !confirmAll && !confirmed[it.Seq] {

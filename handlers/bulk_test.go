@@ -225,36 +225,49 @@ func TestNomenclatureMassUpdate(t *testing.T) {
 	})
 }
 
+// TestNomenclatureModerationRefusal (issue 17 item 7): a record that
+// moderation rejected or has not approved is not offered "online" (the
+// marketplace always refuses it); a form that asks for it anyway is refused
+// beside the control with the reason, and nothing is sent.
 func TestNomenclatureModerationRefusal(t *testing.T) {
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
-	form := b.Get("/nomenclature?limit=100").FormValues("#nomenclature-form")
+	page := b.Get("/nomenclature?limit=100")
+	form := page.FormValues("#nomenclature-form")
 	idx := -1
 	for i, st := range form["orig_status"] {
-		if st == "rejected" {
+		if st == "rejected" || st == "in_moderation" {
+			sel := page.Doc.Find("#status-" + strconv.Itoa(i))
+			if sel.Find("option[value=online]").Length() != 0 {
+				t.Errorf("a %s record (row %d) is offered online", st, i)
+			}
+			if sel.Find("option[value=disabled]").Length() == 0 {
+				t.Errorf("a %s record (row %d) cannot be disabled", st, i)
+			}
+		}
+		if st == "rejected" && idx < 0 {
 			idx = i
-			break
 		}
 	}
 	if idx < 0 {
 		t.Fatal("the seeded fixtures have no moderation-rejected record on the first page")
 	}
-	form["status"][idx] = "online"
+	form["status"][idx] = "online" // a forged or stale form
 	q, _ := strconv.Atoi(form["orig_qty"][0])
 	if idx != 0 {
 		form["qty"][0] = strconv.Itoa(q + 1)
 	}
+	before := app.Sandbox.Counters().Requests[sandbox.RouteRPCStore]
 	res := b.Post("/nomenclature?limit=100", form)
 	if res.Status != http.StatusUnprocessableEntity {
 		t.Fatalf("status %d", res.Status)
 	}
-	row := res.Doc.Find("tr[data-row='" + strconv.Itoa(idx) + "']")
-	if !row.HasClass("rejected") || !strings.Contains(row.Find(".row-msg").Text(), "rejected by moderation") {
-		t.Errorf("row %d: class %q, message %q", idx, row.AttrOr("class", ""), row.Find(".row-msg").Text())
+	if n := app.Sandbox.Counters().Requests[sandbox.RouteRPCStore] - before; n != 0 {
+		t.Errorf("%d store calls for a change the marketplace refuses", n)
 	}
-	if got := row.Find("select[name=status] option[selected]").AttrOr("value", ""); got != "online" {
-		t.Errorf("typed status not kept: %q", got)
+	if got := res.Text("#status-" + strconv.Itoa(idx) + "-error"); !strings.Contains(got, "Moderation rejected this product") {
+		t.Errorf("row %d: the reason beside the status: %q", idx, got)
 	}
 }
 

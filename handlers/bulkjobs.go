@@ -16,6 +16,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -61,7 +62,7 @@ func (a *App) BulkJobPage(c echo.Context) error {
 	if err != nil {
 		return errSessionStore(err)
 	}
-	v := a.jobView(job, items, c.QueryParam("show"))
+	v := a.jobView(c.Request().Context(), job, items, c.QueryParam("show"))
 	ch := a.chrome(c, jobTitle(job), "bulk")
 	return a.render(c, http.StatusOK, pages.JobPage(ch, v), nil)
 }
@@ -80,7 +81,7 @@ func (a *App) BulkJobProgress(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	p := a.progress(job)
+	p := a.progress(c.Request().Context(), job)
 	if !p.Active && c.QueryParam("polling") == "1" && isHTMX(c.Request()) {
 		c.Response().Header().Set("HX-Refresh", "true")
 	}
@@ -114,6 +115,79 @@ func (a *App) BulkJobRetry(c echo.Context) error {
 	if err != nil {
 		return errSessionStore(err)
 	}
+	retry, n, err := a.previewAgain(c, job, items, job.ID, nil, func(it bulkjobs.Item) bool {
+		return it.State == bulkjobs.ItemRejected || it.State == bulkjobs.ItemUnsent
+	})
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		session(c).AddFlash("info", "No rejected or unsent rows to retry.")
+		return a.redirect(c, "/bulk/jobs/"+job.ID)
+	}
+	session(c).AddFlash("info", format.Count(n, "rejected or unsent row is", "rejected or unsent rows are")+" ready to review, change and send again.")
+	return a.redirect(c, "/bulk/jobs/"+retry)
+}
+
+// maxEditedCell bounds one value edited in a retry's preview.
+const maxEditedCell = 64
+
+// editFields are the cells of a kind the retry preview lets the user
+// change (issue 17 item 8).
+func editFields(kind string) []string {
+	if kind == "stock" {
+		return []string{"quantity", "status"}
+	}
+	return []string{"price", "sale"}
+}
+
+// BulkJobRevise checks the values edited in a retry's preview (issue 17
+// item 8: a retried row is not re-sent as it was refused): its rows, with
+// the edited cells, become a new preview, checked against the catalogue as
+// it is now; nothing is sent until that preview is confirmed.
+func (a *App) BulkJobRevise(c echo.Context) error {
+	job, err := a.ownJob(c)
+	if err != nil {
+		return err
+	}
+	if job.State != bulkjobs.StatePreview || job.ParentID == "" {
+		session(c).AddFlash("info", "Only a retry's preview can be edited.")
+		return a.redirect(c, "/bulk/jobs/"+job.ID)
+	}
+	form, err := c.FormParams()
+	if err != nil {
+		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+	}
+	items, err := a.deps.Jobs.Store().Items(c.Request().Context(), job.ID)
+	if err != nil {
+		return errSessionStore(err)
+	}
+	edits := map[int]map[string]string{}
+	for _, it := range items {
+		for _, f := range editFields(job.Kind) {
+			name := "edit_" + strconv.Itoa(it.Seq) + "_" + f
+			if vals, ok := form[name]; ok && len(vals) > 0 {
+				if edits[it.Seq] == nil {
+					edits[it.Seq] = map[string]string{}
+				}
+				v, _ := format.Short(vals[0], maxEditedCell)
+				edits[it.Seq][f] = v
+			}
+		}
+	}
+	next, _, err := a.previewAgain(c, job, items, job.ParentID, edits, func(bulkjobs.Item) bool { return true })
+	if err != nil {
+		return err
+	}
+	session(c).AddFlash("info", "The edited values are checked: review them and send.")
+	return a.redirect(c, "/bulk/jobs/"+next)
+}
+
+// previewAgain makes a new preview job of the rows of job that keep
+// passes, with their typed values (edits, by row, replace cells), checked
+// against the catalogue as it is now. It returns the new job's id and its
+// row count; no job is made for no rows.
+func (a *App) previewAgain(c echo.Context, job bulkjobs.Job, items []bulkjobs.Item, parent string, edits map[int]map[string]string, keep func(bulkjobs.Item) bool) (string, int, error) {
 	t := &bulkjobs.Table{}
 	var m bulkjobs.Mapping
 	if job.Kind == "stock" {
@@ -124,28 +198,32 @@ func (a *App) BulkJobRetry(c echo.Context) error {
 		m, _ = bulkjobs.MapColumns(t.Header, bulkjobs.PriceColumns)
 	}
 	for _, it := range items {
-		if it.State != bulkjobs.ItemRejected && it.State != bulkjobs.ItemUnsent {
+		if !keep(it) {
 			continue
 		}
 		var typed map[string]string
 		_ = json.Unmarshal([]byte(it.Typed), &typed)
+		for f, v := range edits[it.Seq] {
+			if typed == nil {
+				typed = map[string]string{}
+			}
+			typed[f] = v
+		}
 		row := make([]string, len(t.Header))
 		for i, h := range t.Header {
-			row[i] = typed[map[string]string{"sku": "sku", "price": "price", "sale": "sale", "start": "start", "end": "end",
-				"warehouse": "warehouse", "barcode": "barcode", "quantity": "quantity", "status": "status"}[h]]
+			row[i] = typed[h]
 		}
 		t.Rows = append(t.Rows, row)
 		t.Lines = append(t.Lines, it.Line)
 	}
 	if len(t.Rows) == 0 {
-		session(c).AddFlash("info", "No rejected or unsent rows to retry.")
-		return a.redirect(c, "/bulk/jobs/"+job.ID)
+		return "", 0, nil
 	}
 	sess := session(c)
 	d := sess.Data()
 	cat, err := massupdate.FetchCatalog(a.pageContext(c), a.account(c), d.SellerID)
 	if err != nil {
-		return err
+		return "", 0, err
 	}
 	p := massupdate.Previewer{Guard: a.deps.Jobs.GuardPercent(), Catalog: cat}
 	var rows []bulkjobs.Item
@@ -159,16 +237,16 @@ func (a *App) BulkJobRetry(c echo.Context) error {
 	default:
 		rows = p.PriceItems(t, m)
 	}
-	retry := &bulkjobs.Job{
+	p.Named(rows) // issue 17 item 8
+	next := &bulkjobs.Job{
 		ID: newJobID(), Kind: job.Kind, State: bulkjobs.StatePreview, ClientID: d.ClientID, DisplayName: d.DisplayName,
-		Environment: d.Environment, SellerID: d.SellerID, FileName: job.FileName, ParentID: job.ID,
+		Environment: d.Environment, SellerID: d.SellerID, FileName: job.FileName, ParentID: parent,
 		GuardPercent: p.Guard, ChunkSize: a.mass.Size(), CreatedAt: a.deps.Now(),
 	}
-	if err := a.deps.Jobs.Store().CreateJob(ctx, retry, rows); err != nil {
-		return errSessionStore(err)
+	if err := a.deps.Jobs.Store().CreateJob(c.Request().Context(), next, rows); err != nil {
+		return "", 0, errSessionStore(err)
 	}
-	sess.AddFlash("info", format.Count(len(rows), "rejected or unsent row is", "rejected or unsent rows are")+" ready to review and send again.")
-	return a.redirect(c, "/bulk/jobs/"+retry.ID)
+	return next.ID, len(rows), nil
 }
 
 // BulkJobReadBack re-reads the job's rows from the marketplace now.
@@ -239,7 +317,7 @@ func (a *App) jobCSV(c echo.Context, errorsOnly bool) error {
 
 // ---- view mapping ----
 
-func (a *App) progress(j bulkjobs.Job) pages.JobProgress {
+func (a *App) progress(ctx context.Context, j bulkjobs.Job) pages.JobProgress {
 	live := a.deps.Jobs.Live(j.ID)
 	c := j.Counts
 	total := c.ToSend()
@@ -264,7 +342,7 @@ func (a *App) progress(j bulkjobs.Job) pages.JobProgress {
 		if status == 0 {
 			status = 429
 		}
-		p.Waiting = fmt.Sprintf("The marketplace asked us to wait (%d): next attempt at %s.", status, format.Clock(wait))
+		p.Waiting = fmt.Sprintf("The marketplace asked us to wait (%d): next attempt at %s.", status, format.ClockIn(i18n.LangOf(ctx), wait))
 	}
 	return p
 }
@@ -302,16 +380,20 @@ func whoText(j bulkjobs.Job) string {
 	return j.ClientID
 }
 
-func readBackLine(j bulkjobs.Job) string {
+func readBackLine(j bulkjobs.Job) string { return readBackLineIn(i18n.EN, j) }
+
+// readBackLineIn is the read-back status line with its times in the one
+// configured zone, labelled (issue 17 item 8).
+func readBackLineIn(l i18n.Lang, j bulkjobs.Job) string {
 	c := j.Counts
 	switch {
 	case j.ReadBackAt.IsZero():
 		return ""
 	case j.ReadBackDoneAt.IsZero():
-		return "Read-back scheduled for " + format.Clock(j.ReadBackAt) + "."
+		return "Read-back scheduled for " + format.ClockIn(l, j.ReadBackAt) + "."
 	}
 	return fmt.Sprintf("Read back at %s: %d confirmed, %d still processing, %d different from what was sent.",
-		format.Clock(j.ReadBackDoneAt), c.Confirmed, c.Processing, c.Different)
+		format.ClockIn(l, j.ReadBackDoneAt), c.Confirmed, c.Processing, c.Different)
 }
 
 // jobFilters are the grid's row filters.
@@ -322,13 +404,14 @@ var jobFilters = []pages.Option{
 // maxGridRows bounds the rows drawn at once; the downloads have them all.
 const maxGridRows = 10_000
 
-func (a *App) jobView(j bulkjobs.Job, items []bulkjobs.Item, show string) pages.JobView {
+func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item, show string) pages.JobView {
 	c := j.Counts
+	l := i18n.LangOf(ctx)
 	v := pages.JobView{
 		ID: j.ID, Kind: j.Kind, KindLabel: jobTitle(j), FileName: j.FileName, Who: whoText(j), ClientID: j.ClientID, Environment: j.Environment,
-		Created: format.DateTime(j.CreatedAt), Preview: j.State == bulkjobs.StatePreview, Active: j.Active(), GuardPercent: j.GuardPercent,
-		StopReason: j.StopReason, ReadBack: readBackLine(j), Filter: show, Filters: jobFilters, RowsTotal: len(items),
-		Progress: a.progress(j),
+		Created: format.DateTimeIn(l, j.CreatedAt), Preview: j.State == bulkjobs.StatePreview, Active: j.Active(), GuardPercent: j.GuardPercent,
+		StopReason: j.StopReason, ReadBack: readBackLineIn(l, j), Filter: show, Filters: jobFilters, RowsTotal: len(items),
+		Progress: a.progress(ctx, j),
 		Counts: pages.JobCounts{
 			Rows: c.Rows, ToSend: c.OK + c.Guard, Unchanged: c.Unchanged, Invalid: c.Invalid, Guard: c.Guard,
 			Sent: c.Sent(), Accepted: c.Accepted, Rejected: c.Rejected, Unsent: c.Unsent, Unknown: c.Unknown,
@@ -337,10 +420,10 @@ func (a *App) jobView(j bulkjobs.Job, items []bulkjobs.Item, show string) pages.
 	}
 	v.StateLabel, v.StateTone = jobStateLabel(j)
 	if !j.SubmittedAt.IsZero() {
-		v.Submitted = format.DateTime(j.SubmittedAt)
+		v.Submitted = format.DateTimeIn(l, j.SubmittedAt)
 	}
 	if !j.FinishedAt.IsZero() {
-		v.Finished = format.DateTime(j.FinishedAt)
+		v.Finished = format.DateTimeIn(l, j.FinishedAt)
 	}
 	if j.ParentID != "" {
 		v.ParentHref = "/bulk/jobs/" + j.ParentID
@@ -349,8 +432,22 @@ func (a *App) jobView(j bulkjobs.Job, items []bulkjobs.Item, show string) pages.
 	v.CanRetry = finished && (c.Rejected > 0 || c.Unsent > 0)
 	v.CanReadBack = finished && c.Accepted+c.Unknown > 0
 	v.CanDelete = !v.Active
+	if v.Preview && j.ParentID != "" {
+		v.Editable, v.EditFields = true, editFields(j.Kind)
+	}
 	for _, it := range items {
 		row := jobRow(j, it)
+		if v.Editable {
+			var typed map[string]string
+			_ = json.Unmarshal([]byte(it.Typed), &typed)
+			row.Edit = map[string]string{}
+			for _, f := range v.EditFields {
+				row.Edit[f] = typed[f]
+			}
+		}
+		if row.Doomed {
+			v.Counts.Doomed++
+		}
 		switch show {
 		case "problems":
 			if row.Tone == "" || row.Tone == "accepted" {
@@ -381,8 +478,9 @@ var itemLabels = map[string]string{
 func jobRow(j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
 	r := pages.JobRow{
 		Seq: it.Seq, Line: it.Line, Key: it.Key, Old: orDash(it.OldText), New: orDash(it.NewText),
-		Flag: it.Flag, FlagLabel: flagLabels[it.Flag], State: it.State, StateLabel: itemLabels[it.State], Message: it.Message,
-		ReadBack: it.ReadBack, ReadText: it.ReadBackText,
+		Flag: it.Flag, FlagLabel: flagLabels[it.Flag], State: it.State, StateLabel: itemLabels[it.State], Message: format.MessageNumbers(it.Message), // issue 17 item 7: amounts as the grid writes them
+		ReadBack: it.ReadBack, ReadText: it.ReadBackText, Name: massupdate.RowName(it),
+		Doomed: it.Flag == bulkjobs.FlagGuard && massupdate.Doomed(j.Kind, it),
 	}
 	if it.HasNum {
 		d := it.NewNum - it.OldNum
@@ -413,6 +511,9 @@ func jobRow(j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
 		r.Tone = "guard"
 	}
 	r.Confirmable = j.State == bulkjobs.StatePreview && it.Flag == bulkjobs.FlagGuard
+	if r.Doomed && r.Confirmable {
+		r.Tone, r.FlagLabel = "invalid", "refused by the marketplace's rule"
+	}
 	if j.State != bulkjobs.StatePreview && it.Flag == bulkjobs.FlagGuard {
 		// Once submitted, say what became of the confirmation.
 		r.FlagLabel = "confirmed"

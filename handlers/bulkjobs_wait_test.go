@@ -12,6 +12,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/sandbox"
+	"github.com/sellerdesk/sellerdesk/views/format"
 )
 
 // priceCSV raises the first n products by one rouble.
@@ -28,7 +29,8 @@ func priceCSV(t *testing.T, e *bulkEnv, n int) []byte {
 	return []byte(csv.String())
 }
 
-var nextAttempt = regexp.MustCompile(`The marketplace asked us to wait \(429\): next attempt at (\d\d:\d\d:\d\d) UTC\.`)
+// The time is in the one configured zone, labelled (issue 17 item 8).
+var nextAttempt = regexp.MustCompile(`The marketplace asked us to wait \(429\): next attempt at (\d\d:\d\d:\d\d)[\s\x{00a0}](?:MSK|МСК)\.`)
 
 // waitingShown polls the htmx progress fragment until it shows the 429
 // wait, and returns the time of the next attempt it names.
@@ -47,8 +49,8 @@ func waitingShown(t *testing.T, e *bulkEnv, id string) time.Time {
 				t.Errorf("a waiting job's fragment stops polling or loses its cancel button: %s", frag.Body)
 			}
 			clock, _ := time.Parse(time.TimeOnly, m[1])
-			now := time.Now().UTC()
-			at := time.Date(now.Year(), now.Month(), now.Day(), clock.Hour(), clock.Minute(), clock.Second(), 0, time.UTC)
+			now := time.Now().In(format.Zone())
+			at := time.Date(now.Year(), now.Month(), now.Day(), clock.Hour(), clock.Minute(), clock.Second(), 0, format.Zone())
 			if d := at.Sub(now); d < -2*time.Hour {
 				at = at.Add(24 * time.Hour) // shown just before midnight
 			}

@@ -154,7 +154,9 @@ var sellerStatuses = []string{"online", "disabled"}
 // sellerStatusOptions lists what the seller may choose for a record, plus
 // its current status so an untouched select submits it unchanged.
 func sellerStatusOptions(current string) []pages.Option {
-	opts := statusOptions(sellerStatuses, "")
+	// issue 17 item 7 (ux2): only the changes the marketplace allows
+	allowed := slices.DeleteFunc(slices.Clone(sellerStatuses), func(s string) bool { return massupdate.StatusRefused(current, s) != "" })
+	opts := statusOptions(allowed, "")
 	if current != "" && !slices.Contains(sellerStatuses, current) {
 		opts = append([]pages.Option{{Value: current, Label: format.StatusLabel(current)}}, opts...)
 	}

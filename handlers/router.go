@@ -68,6 +68,7 @@ func (a *App) routes() *echo.Echo {
 		app.POST("/bulk/jobs/:id/submit", a.BulkJobSubmit)
 		app.POST("/bulk/jobs/:id/cancel", a.BulkJobCancel)
 		app.POST("/bulk/jobs/:id/retry", a.BulkJobRetry)
+		app.POST("/bulk/jobs/:id/revise", a.BulkJobRevise) // issue 17 item 8: a retry's values edited in its preview
 		app.POST("/bulk/jobs/:id/readback", a.BulkJobReadBack)
 		app.GET("/bulk/jobs/:id/errors.csv", a.BulkJobErrorsCSV)
 		app.GET("/bulk/jobs/:id/export.csv", a.BulkJobExportCSV)

@@ -137,6 +137,12 @@ func (p Previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen ma
 		it.Flag = bulkjobs.FlagGuard
 		it.Message = fmt.Sprintf("A change beyond ±%d %%: confirm it to send it.", p.Guard)
 	}
+	if why := RefusedPrice(cur, upd); why != "" {
+		// Issue 17 item 7: the marketplace's known rule refuses it; it is
+		// sent only when this row is confirmed on its own.
+		it.Flag = bulkjobs.FlagGuard
+		it.Message = why + " Not sent unless you confirm this row itself."
+	}
 	return it
 }
 

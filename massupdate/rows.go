@@ -266,6 +266,8 @@ func (r StockInput) Validate() (apiclient.StoreItem, map[string]string) {
 	if r.Status != r.OrigStatus {
 		if !slices.Contains(Statuses, r.Status) {
 			errs["status"] = "Choose one of the listed statuses."
+		} else if why := StatusRefused(r.OrigStatus, r.Status); why != "" {
+			errs["status"] = why // issue 17 item 7: never sent to be refused
 		} else {
 			item.Status = r.Status
 		}

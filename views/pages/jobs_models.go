@@ -29,6 +29,11 @@ type JobView struct {
 	ReadBack                      string // read-back status line
 	CanRetry, CanReadBack         bool
 	CanDelete                     bool
+	// Editable: a retry's preview, whose values can be changed and checked
+	// again before anything is sent (issue 17 item 8); EditFields are the
+	// cells offered (price, sale / quantity, status).
+	Editable   bool
+	EditFields []string
 }
 
 // JobCounts are a job's rows by flag and state.
@@ -37,6 +42,9 @@ type JobCounts struct {
 	Sent, Accepted, Rejected, Unsent, Unknown int
 	Held, Skipped, Queued                     int
 	Confirmed, Processing, Different          int
+	// Doomed are the guarded rows the marketplace's known rule refuses
+	// (issue 17 item 7): "confirm all" does not cover them.
+	Doomed int
 }
 
 // JobProgress is the live progress block (also the htmx polling fragment).
@@ -66,5 +74,8 @@ type JobRow struct {
 	Message            string
 	ReadBack, ReadText string
 	ReadTone           string
-	Confirmable        bool // a guarded row awaiting confirmation
+	Confirmable        bool              // a guarded row awaiting confirmation
+	Name               string            // the product's name, beside the key
+	Doomed             bool              // the marketplace's known rule refuses it: confirmed only on its own
+	Edit               map[string]string // the typed cells offered for editing (Editable views)
 }
