@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -59,7 +60,7 @@ func TestOverlayStock(t *testing.T) {
 		report: rep,
 	}
 	st.matchLate("W|1", "SKU1")
-	got := overlay(rows, index, st, stockRows)
+	got := overlay(rows, index, st, stockRows(context.Background()))
 	if len(got) != 2 || got[0].Result.State != "rejected" || !cmp.Equal(got[0].Result.Messages, []string{"refused by SKU"}) {
 		t.Fatalf("rows %+v; want W|1 rejected late and W|9 listed", got)
 	}

@@ -120,4 +120,21 @@ func TestNomenclatureRowsMatchTempl(t *testing.T) {
 	if got != want {
 		t.Fatalf("nomenclatureRows differs from the templ original:\n got %s\nwant %s", got, want)
 	}
+	// In Russian: the words come from the catalogue, once per render.
+	ru := i18n.WithLang(context.Background(), i18n.RU)
+	var g, w bytes.Buffer
+	if err := nomenclatureRows(v).Render(ru, &g); err != nil {
+		t.Fatal(err)
+	}
+	if err := nomenclatureRowsTempl(v).Render(ru, &w); err != nil {
+		t.Fatal(err)
+	}
+	if g.String() != w.String() {
+		t.Fatalf("nomenclatureRows differs from the templ original in Russian:\n got %s\nwant %s", g.String(), w.String())
+	}
+	for _, word := range []string{"размер", "со скидкой", " на складе ", "Количество "} {
+		if !strings.Contains(g.String(), word) {
+			t.Errorf("Russian rows lack %q", word)
+		}
+	}
 }
