@@ -90,6 +90,22 @@ func TestPriceRowsMatchTempl(t *testing.T) {
 	if got != want {
 		t.Fatalf("priceRows differs from the templ original:\n got %s\nwant %s", got, want)
 	}
+	ru := i18n.WithLang(context.Background(), i18n.RU)
+	var g, w bytes.Buffer
+	if err := priceRows(v).Render(ru, &g); err != nil {
+		t.Fatal(err)
+	}
+	if err := priceRowsTempl(v).Render(ru, &w); err != nil {
+		t.Fatal(err)
+	}
+	if g.String() != w.String() {
+		t.Fatalf("priceRows differs from the templ original in Russian:\n got %s\nwant %s", g.String(), w.String())
+	}
+	for _, word := range []string{"размер 44", "со скидкой 9,00", `aria-label="Новая цена MP1"`, "Конец скидки ", "Обрабатывается"} {
+		if !strings.Contains(g.String(), word) {
+			t.Errorf("Russian rows lack %q", word)
+		}
+	}
 }
 
 // TestNomenclatureRowsMatchTempl keeps the Go rows of the nomenclature
