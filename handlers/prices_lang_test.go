@@ -61,3 +61,44 @@ func TestPricesPageStillInEnglish(t *testing.T) {
 
 // shownEN is an amount as the English pages show it: "21,300.00".
 func shownEN(m apiclient.Money) string { return format.MoneyIn(i18n.EN, int64(m)) }
+
+// The per-card editor, in Russian, down to the price check's hold and its
+// "send anyway".
+func TestCardPricesPageInRussian(t *testing.T) {
+	app := russianApp(t, testapp.Options{Profile: apiclient.ProfileLamoda})
+	b := app.Browser(t)
+	b.LoginDemo()
+	p := b.Get("/prices?limit=100")
+	if p.Status != http.StatusOK || p.Text("h1") != "Цены" {
+		t.Fatalf("status %d, h1 %q", p.Status, p.Text("h1"))
+	}
+	held := cardsOf(app.Sandbox, 1001)[2]
+	form := p.FormValues("#prices-form")
+	for i, s := range form["sku"] {
+		if s == held.parent {
+			form["price"][i], form["sale"][i] = moneyIn(held.sizes[0].Price/3), ""
+		}
+	}
+	form.Set("action", "send")
+	res := b.Post("/prices?limit=100", form)
+	if res.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("submit: %d, want 422", res.Status)
+	}
+	if got := res.Text("[data-testid=send-anyway]"); got != "Всё равно отправить: подтвердить 1 карточку" {
+		t.Errorf("send anyway %q", got)
+	}
+	if got := res.Text("[data-testid=fraud]"); !strings.Contains(got, "Проверка цен: предупреждение") || !strings.Contains(got, "резкое отличие") {
+		t.Errorf("price check note %q", got)
+	}
+	body := withoutData(res.Doc.Find("body"),
+		"#prices-table tbody tr > td:nth-child(1)", // card and size SKUs, barcodes
+		"#prices-table tbody tr > td:nth-child(2)", // names, brands, sizes
+		"[data-testid=export-links]",
+		"[data-testid=summary]", // its note is the mass update's (issue 17)
+		".row-msg[role=alert]",  // the marketplace's own rejection, as sent
+	)
+	body.Find("#prices-table tbody input").RemoveAttr("aria-label")
+	if words := englishIn(body); len(words) > 0 {
+		t.Errorf("English on the Russian card prices page: %q", words)
+	}
+}
