@@ -140,7 +140,7 @@ func (a *App) overviewFromCopy(c echo.Context) error {
 	if err := a.tokenStates(c, &v); err != nil {
 		return err
 	}
-	sv := a.syncView(ov.Sync, false)
+	sv := a.syncView(c.Request().Context(), ov.Sync, false)
 	ctx := c.Request().Context()
 	actions := []pages.NeedsAction{
 		{Label: i18n.T(ctx, "overview.new_orders"), Href: "/orders?status=new", Count: ov.NewOrders},
