@@ -59,4 +59,25 @@ func TestJourneyRussian(t *testing.T) {
 		}
 		j.snapshot("orders-"+strconv.FormatInt(w, 10), false)
 	}
+
+	// The other converted pages: Russian words are longer, and still no
+	// page is wider than the screen.
+	href := eval[string](j, `document.querySelector("#orders-table tbody tr td:nth-child(2) a").getAttribute("href")`)
+	for _, pg := range []struct{ path, name, h1 string }{
+		{href, "order", "Заказ "}, {"/", "overview", "Обзор"}, {"/nomenclature", "nomenclature", "Номенклатура"},
+		{"/prices", "prices", "Цены"}, {"/return-boxes", "boxes", "Коробки возвратов"},
+	} {
+		j.do("desktop viewport", chromedp.EmulateViewport(1366, 900))
+		j.open(pg.path)
+		if got := j.text("h1"); !strings.HasPrefix(got, pg.h1) {
+			t.Errorf("%s: h1 %q", pg.path, got)
+		}
+		for _, w := range []int64{1366, 390} {
+			j.do("viewport", chromedp.EmulateViewport(w, 844, chromedp.EmulateMobile))
+			if sw, iw := eval[int](j, `document.documentElement.scrollWidth`), eval[int](j, `window.innerWidth`); sw > iw {
+				t.Errorf("the Russian %s page is %d px wide in a %d px window", pg.name, sw, iw)
+			}
+			j.snapshot(pg.name+"-"+strconv.FormatInt(w, 10), false)
+		}
+	}
 }

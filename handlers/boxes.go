@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -23,10 +24,12 @@ func (a *App) ReturnBoxesList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	ctx := c.Request().Context()
+	l := i18n.LangOf(ctx)
 	v := pages.BoxesView{
 		Status:   q.Status,
 		Limit:    strconv.Itoa(q.Limit),
-		Statuses: statusOptions(boxStatuses, "All statuses"),
+		Statuses: localStatusOptions(ctx, boxStatuses, i18n.T(ctx, "boxes.all_statuses")),
 		Limits:   limitOptions(boxLimits),
 		Pager:    q.pager("/return-boxes", list.Pages, list.Total),
 		Rows:     make([]pages.BoxRow, 0, len(list.Boxes)),
@@ -35,12 +38,12 @@ func (a *App) ReturnBoxesList(c echo.Context) error {
 	for _, b := range list.Boxes {
 		row := pages.BoxRow{
 			Code: b.Code, Status: b.Status, Dimension: b.DimensionSymbol, Items: b.ItemQuantity,
-			Created: format.DateTime(b.CreatedAt), Updated: format.DateTime(b.UpdatedAt),
+			Created: format.DateTimeIn(l, b.CreatedAt), Updated: format.DateTimeIn(l, b.UpdatedAt),
 		}
 		if b.ShippedAt != nil {
-			row.Shipped = format.DateTime(*b.ShippedAt)
+			row.Shipped = format.DateTimeIn(l, *b.ShippedAt)
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	return a.render(c, http.StatusOK, pages.ReturnBoxesPage(a.chrome(c, "Return boxes", "return-boxes"), v), nil)
+	return a.render(c, http.StatusOK, pages.ReturnBoxesPage(a.chrome(c, i18n.T(ctx, "boxes.title"), "return-boxes"), v), nil)
 }

@@ -47,7 +47,7 @@ func TestPricesMixedResults(t *testing.T) {
 		}
 		form["price"][i] = (cur + 100).Decimal()
 		form["sale"][i] = ""
-		want[skus[i]] = (cur + 100).String()
+		want[skus[i]] = shownEN(cur + 100)
 	}
 	before := app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices]
 	res := b.Post("/prices", form)
@@ -85,7 +85,7 @@ func TestPricesMixedResults(t *testing.T) {
 		if rejected[sku] {
 			cur := money(t, form2["orig_price"][i])
 			form2["price"][i] = (cur - 1).Decimal()
-			want[sku] = (cur - 1).String()
+			want[sku] = shownEN(cur - 1)
 		}
 	}
 	before = app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices]
@@ -392,7 +392,7 @@ func TestPricesResultListsPageAndOpenRows(t *testing.T) {
 	if row := res.Doc.Find(rowSel(offBad)); !row.HasClass("rejected") {
 		t.Errorf("rejected row %s from another page: not listed as rejected", offBad)
 	}
-	want := (money(t, p1["orig_price"][0]) + 100).String()
+	want := shownEN(money(t, p1["orig_price"][0]) + 100)
 	row := res.Doc.Find(rowSel(onLast))
 	if !row.HasClass("accepted") {
 		t.Errorf("%s: not marked accepted", onLast)

@@ -16,6 +16,7 @@ import (
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -198,11 +199,11 @@ func (a *App) nomenclaturePage(c echo.Context, ctx context.Context, acct func() 
 
 // nomenclatureSorts are the sort choices of the nomenclature toolbar.
 var nomenclatureSorts = []pages.Option{
-	{Value: "", Label: "Marketplace order"}, {Value: "name", Label: "Name A–Z"}, {Value: "-name", Label: "Name Z–A"},
-	{Value: "price", Label: "Price, lowest first"}, {Value: "-price", Label: "Price, highest first"},
-	{Value: "quantity", Label: "Stock, lowest first"}, {Value: "-quantity", Label: "Stock, highest first"},
-	{Value: "-updated", Label: "Recently updated"}, {Value: "sku", Label: "SKU"}, {Value: "barcode", Label: "Barcode"},
-	{Value: "warehouse", Label: "Warehouse"}, {Value: "status", Label: "Status"},
+	{Value: "", Label: i18n.K("copy.sort_marketplace_order")}, {Value: "name", Label: i18n.K("copy.sort_name_az")}, {Value: "-name", Label: i18n.K("copy.sort_name_za")},
+	{Value: "price", Label: i18n.K("copy.sort_price_asc")}, {Value: "-price", Label: i18n.K("copy.sort_price_desc")},
+	{Value: "quantity", Label: i18n.K("copy.sort_stock_asc")}, {Value: "-quantity", Label: i18n.K("copy.sort_stock_desc")},
+	{Value: "-updated", Label: i18n.K("copy.sort_recently_updated")}, {Value: "sku", Label: i18n.K("copy.sort_sku")}, {Value: "barcode", Label: i18n.K("copy.sort_barcode")},
+	{Value: "warehouse", Label: i18n.K("copy.sort_warehouse")}, {Value: "status", Label: i18n.K("copy.sort_status")},
 }
 
 // copyToolbar is the search and filter form of a list served from the
@@ -215,21 +216,28 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 	if err != nil {
 		return nil, err
 	}
-	sv := a.syncView(states, false)
+	ctx := c.Request().Context()
+	l := i18n.LangOf(ctx)
+	sv := a.syncView(ctx, states, false)
+	local := make([]pages.Option, len(sorts))
+	for i, o := range sorts {
+		local[i] = pages.Option{Value: o.Value, Label: i18n.In(l, o.Label, nil, nil)} // keys checked where written (i18n.K)
+	}
+	sorts = local
 	tb := &pages.CopyToolbar{Action: path, Sync: sv, Live: !copyComplete(states), Q: q.copy.Q, Sort: q.copy.Sort, Sorts: sorts,
 		Warehouse: q.copy.Warehouse, Stock: q.copy.Stock, PriceMin: q.copy.PriceMin, PriceMax: q.copy.PriceMax,
 		From: q.copy.From, To: q.copy.To, KeepStatus: q.Status}
 	switch path {
 	case "/nomenclature":
-		tb.Records, tb.Placeholder = true, "SKU, barcode or words of the name"
-		tb.Status, tb.Statuses = q.copy.Status, statusOptions(nomenclatureStatuses, "Any status")
+		tb.Records, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_records")
+		tb.Status, tb.Statuses = q.copy.Status, localStatusOptions(ctx, nomenclatureStatuses, i18n.T(ctx, "copy.any_status"))
 		all := q
 		all.Page, all.Limit = 1, all.def
 		tb.ExportCSV, tb.ExportXLSX = all.link("/nomenclature/export-all.csv"), all.link("/nomenclature/export-all.xlsx")
 	case "/orders":
-		tb.Dates, tb.Placeholder = true, "Order number"
+		tb.Dates, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_orders")
 	default:
-		tb.Placeholder = "Box code"
+		tb.Placeholder = i18n.T(ctx, "copy.placeholder_boxes")
 	}
 	if q.Limit != q.def {
 		tb.Limit = strconv.Itoa(q.Limit)
@@ -266,9 +274,9 @@ func (a *App) copyPricesAccepted(c echo.Context, updates []apiclient.PriceUpdate
 
 // orderSorts are the sort choices of the orders toolbar.
 var orderSorts = []pages.Option{
-	{Value: "", Label: "Newest first"}, {Value: "created", Label: "Oldest first"}, {Value: "-sum", Label: "Sum, highest first"},
-	{Value: "sum", Label: "Sum, lowest first"}, {Value: "-items", Label: "Most items"}, {Value: "order", Label: "Order number"},
-	{Value: "status", Label: "Status"}, {Value: "-updated", Label: "Recently updated"},
+	{Value: "", Label: i18n.K("copy.sort_newest")}, {Value: "created", Label: i18n.K("copy.sort_oldest")}, {Value: "-sum", Label: i18n.K("copy.sort_sum_desc")},
+	{Value: "sum", Label: i18n.K("copy.sort_sum_asc")}, {Value: "-items", Label: i18n.K("copy.sort_most_items")}, {Value: "order", Label: i18n.K("copy.sort_order_number")},
+	{Value: "status", Label: i18n.K("copy.sort_status")}, {Value: "-updated", Label: i18n.K("copy.sort_recently_updated")},
 }
 
 // ordersPage is the dispatch point of the orders list (orders.go): a page
@@ -312,8 +320,8 @@ func (a *App) ordersPage(c echo.Context, q listQuery) (*apiclient.OrderList, err
 
 // boxSorts are the sort choices of the return boxes toolbar.
 var boxSorts = []pages.Option{
-	{Value: "", Label: "Newest first"}, {Value: "created", Label: "Oldest first"}, {Value: "-items", Label: "Most items"},
-	{Value: "code", Label: "Box code"}, {Value: "status", Label: "Status"}, {Value: "-updated", Label: "Recently updated"},
+	{Value: "", Label: i18n.K("copy.sort_newest")}, {Value: "created", Label: i18n.K("copy.sort_oldest")}, {Value: "-items", Label: i18n.K("copy.sort_most_items")},
+	{Value: "code", Label: i18n.K("copy.sort_box_code")}, {Value: "status", Label: i18n.K("copy.sort_status")}, {Value: "-updated", Label: i18n.K("copy.sort_recently_updated")},
 }
 
 // boxesPage is the dispatch point of the return boxes list (boxes.go): a

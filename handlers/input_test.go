@@ -56,8 +56,8 @@ func TestBadBrowserInput(t *testing.T) {
 		if res.Status != http.StatusSeeOther {
 			t.Fatalf("12,50-style price: %d %q", res.Status, res.Text("#price-0-error"))
 		}
-		if got := b.Get("/prices").Doc.Find(rowSel(form["sku"][0]) + " [data-testid=current]").Text(); got != (cur + 100).String() {
-			t.Errorf("current price %q, want %q", got, (cur + 100).String())
+		if got := b.Get("/prices").Doc.Find(rowSel(form["sku"][0]) + " [data-testid=current]").Text(); got != shownEN(cur+100) {
+			t.Errorf("current price %q, want %q", got, shownEN(cur+100))
 		}
 	})
 
@@ -218,7 +218,7 @@ func TestMassUpdateStopsMidway(t *testing.T) {
 			t.Errorf("%s: %d outcomes", sku, n)
 		}
 		now := reload.Doc.Find(rowSel(sku) + " [data-testid=current]").Text()
-		if applied := now == money(t, form["price"][i]).String(); row.HasClass("accepted") != applied {
+		if applied := now == shownEN(money(t, form["price"][i])); row.HasClass("accepted") != applied {
 			t.Errorf("%s: page says accepted=%t, marketplace has %q", sku, row.HasClass("accepted"), now)
 		}
 	}

@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -26,7 +28,7 @@ func (a *App) NomenclatureList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.render(c, http.StatusOK, pages.NomenclaturePage(a.chrome(c, "Nomenclature", "nomenclature"), v), pages.NomenclatureForm(v))
+	return a.render(c, http.StatusOK, pages.NomenclaturePage(a.chrome(c, i18n.T(c.Request().Context(), "nomenclature.title"), "nomenclature"), v), pages.NomenclatureForm(v))
 }
 
 // NomenclatureSubmit sends the changed quantities and statuses through the
@@ -36,9 +38,10 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 		return a.stockUnavailableSubmit(c)
 	}
 	q := catalogQuery(c)
+	ctx := c.Request().Context()
 	form, err := c.FormParams()
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "nomenclature.form_unreadable"))
 	}
 	rows, err := massupdate.BindStockInputs(form)
 	if err != nil {
@@ -50,10 +53,10 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	sess := session(c)
 	back := q.link("/nomenclature")
 	if len(st.invalid) > 0 {
-		return a.renderNomenclatureResult(c, q, st, &pages.Summary{Invalid: len(st.invalid), Note: "Nothing was sent: fix the marked fields first"})
+		return a.renderNomenclatureResult(c, q, st, &pages.Summary{Invalid: len(st.invalid), Note: i18n.T(ctx, "nomenclature.fix_first")})
 	}
 	if len(items) == 0 {
-		sess.AddFlash("info", "Nothing was changed, so nothing was sent.")
+		sess.AddFlash("info", i18n.T(ctx, "nomenclature.nothing_changed"))
 		return a.redirect(c, back)
 	}
 	seller := sess.Data().SellerID
@@ -69,7 +72,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	})
 	a.logger(c.Request().Context()).Info("nomenclature submitted", "sent", len(items), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent)
 	if rep.Complete() {
-		sess.AddFlash("ok", format.Count(rep.Accepted, "row", "rows")+" updated.")
+		sess.AddFlash("ok", i18n.N(ctx, "nomenclature.rows_updated", rep.Accepted))
 		return a.redirect(c, back)
 	}
 	st.report = rep
@@ -86,26 +89,29 @@ func (a *App) renderNomenclatureResult(c echo.Context, q listQuery, st formState
 		s.Rejected, s.Updated = st.report.Rejected, st.report.Accepted
 	}
 	v.Summary = s
-	return a.render(c, http.StatusUnprocessableEntity, pages.NomenclaturePage(a.chrome(c, "Nomenclature", "nomenclature"), v), pages.NomenclatureForm(v))
+	return a.render(c, http.StatusUnprocessableEntity, pages.NomenclaturePage(a.chrome(c, i18n.T(c.Request().Context(), "nomenclature.title"), "nomenclature"), v), pages.NomenclatureForm(v))
 }
 
 // stockRows is how the nomenclature page takes the user's values (see
 // overlay). Every edited record stays listed, accepted or not.
-var stockRows = rowOverlay[massupdate.StockInput, pages.NomenclatureRow]{
-	offPage: func(k string, in massupdate.StockInput) pages.NomenclatureRow {
-		return pages.NomenclatureRow{Key: rowKey(k), Warehouse: in.Warehouse, Barcode: in.Barcode, Name: "(no longer on this page)",
-			StatusOptions: sellerStatusOptions(in.OrigStatus)}
-	},
-	typed: func(row *pages.NomenclatureRow, in massupdate.StockInput) {
-		row.Quantity, row.Status, row.OrigQuantity, row.OrigStatus = in.Qty, in.Status, in.OrigQty, in.OrigStatus
-	},
-	accepted: func(row *pages.NomenclatureRow, in massupdate.StockInput) pages.RowResult {
-		row.OrigQuantity, row.OrigStatus = in.Qty, in.Status
-		return pages.RowResult{State: "accepted", Before: stockText(in.OrigQty, in.OrigStatus), After: stockText(in.Qty, in.Status)}
-	},
-	cells: func(row *pages.NomenclatureRow) (*map[string]string, *pages.RowResult) {
-		return &row.Errors, &row.Result
-	},
+// stockRows lays a nomenclature form over its page, in the language of ctx.
+func stockRows(ctx context.Context) rowOverlay[massupdate.StockInput, pages.NomenclatureRow] {
+	return rowOverlay[massupdate.StockInput, pages.NomenclatureRow]{
+		offPage: func(k string, in massupdate.StockInput) pages.NomenclatureRow {
+			return pages.NomenclatureRow{Key: rowKey(k), Warehouse: in.Warehouse, Barcode: in.Barcode, Name: i18n.T(ctx, "nomenclature.off_page"),
+				StatusOptions: sellerStatusOptions(ctx, in.OrigStatus)}
+		},
+		typed: func(row *pages.NomenclatureRow, in massupdate.StockInput) {
+			row.Quantity, row.Status, row.OrigQuantity, row.OrigStatus = in.Qty, in.Status, in.OrigQty, in.OrigStatus
+		},
+		accepted: func(row *pages.NomenclatureRow, in massupdate.StockInput) pages.RowResult {
+			row.OrigQuantity, row.OrigStatus = in.Qty, in.Status
+			return pages.RowResult{State: "accepted", Before: stockTextIn(ctx, in.OrigQty, in.OrigStatus), After: stockTextIn(ctx, in.Qty, in.Status)}
+		},
+		cells: func(row *pages.NomenclatureRow) (*map[string]string, *pages.RowResult) {
+			return &row.Errors, &row.Result
+		},
+	}
 }
 
 // nomenclatureView fetches the page and lays the user's typed values and
@@ -121,6 +127,8 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 	if err != nil {
 		return pages.NomenclatureView{}, err
 	}
+	ctx := c.Request().Context()
+	l := i18n.LangOf(ctx)
 	v := pages.NomenclatureView{
 		Copy:   toolbar,
 		Limit:  strconv.Itoa(q.Limit),
@@ -129,7 +137,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 		Action: q.link("/nomenclature"),
 
 		ExportQuery: a.exportQuery(q),
-		Unavailable: a.stockUnavailable(), // issue 15 (nomenclature_profile.go)
+		Unavailable: a.stockUnavailableIn(ctx), // issue 15 (nomenclature_profile.go)
 	}
 	index := map[string]int{}
 	for _, n := range recs {
@@ -139,12 +147,12 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 		qty := strconv.Itoa(n.Quantity)
 		v.Rows = append(v.Rows, pages.NomenclatureRow{
 			Key: rowKey(k), Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
-			Price: format.Money(int64(n.Price)), SalePrice: saleText(n),
+			Price: format.MoneyIn(l, int64(n.Price)), SalePrice: saleTextIn(l, n),
 			Quantity: qty, OrigQuantity: qty, Status: n.Status, OrigStatus: n.Status, LiveStatus: n.Status,
-			StatusOptions: sellerStatusOptions(n.Status),
+			StatusOptions: sellerStatusOptions(ctx, n.Status),
 		})
 	}
-	v.Rows = overlay(v.Rows, index, st, stockRows)
+	v.Rows = overlay(v.Rows, index, st, stockRows(ctx))
 	return v, nil
 }
 
@@ -153,16 +161,29 @@ var sellerStatuses = []string{"online", "disabled"}
 
 // sellerStatusOptions lists what the seller may choose for a record, plus
 // its current status so an untouched select submits it unchanged.
-func sellerStatusOptions(current string) []pages.Option {
-	// issue 17 item 7 (ux2): only the changes the marketplace allows
+func sellerStatusOptions(ctx context.Context, current string) []pages.Option {
+	// issue 17 item 7: only the changes the marketplace allows
 	allowed := slices.DeleteFunc(slices.Clone(sellerStatuses), func(s string) bool { return massupdate.StatusRefused(current, s) != "" })
-	opts := statusOptions(allowed, "")
+	opts := localStatusOptions(ctx, allowed, "")
 	if current != "" && !slices.Contains(sellerStatuses, current) {
-		opts = append([]pages.Option{{Value: current, Label: format.StatusLabel(current)}}, opts...)
+		opts = append([]pages.Option{{Value: current, Label: i18n.Status(ctx, current)}}, opts...)
 	}
 	return opts
 }
 
+// stockTextIn is stockText in the language of ctx: "5 шт., В продаже".
+func stockTextIn(ctx context.Context, qty, status string) string {
+	return i18n.TD(ctx, "nomenclature.stock_text", map[string]any{"Qty": qty, "Status": i18n.Status(ctx, status)})
+}
+
 func stockText(qty, status string) string {
 	return qty + " pcs, " + format.StatusLabel(status)
+}
+
+// saleTextIn is saleText in the number format of l.
+func saleTextIn(l i18n.Lang, n apiclient.Nomenclature) string {
+	if !hasSale(n) {
+		return "—"
+	}
+	return format.MoneyIn(l, int64(n.SalePrice))
 }

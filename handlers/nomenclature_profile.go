@@ -4,7 +4,13 @@ package handlers
 // profile: apiclient.Client.StockUpdates is false; see docs/CONTRACTS.md).
 // NomenclatureList and NomenclatureSubmit (catalog.go) consult these.
 
-import "github.com/labstack/echo/v4"
+import (
+	"context"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+)
 
 // stockUnavailableText is shown beside the disabled controls.
 const stockUnavailableText = "Stock and status changes are not available in this marketplace profile: " +
@@ -20,9 +26,18 @@ func (a *App) stockUnavailable() string {
 	return stockUnavailableText
 }
 
+// stockUnavailableIn is stockUnavailable in the language of ctx, for the
+// nomenclature page (the bulk import's refusals keep stockUnavailable).
+func (a *App) stockUnavailableIn(ctx context.Context) string {
+	if a.stockUnavailable() == "" {
+		return ""
+	}
+	return i18n.T(ctx, "nomenclature.stock_unavailable")
+}
+
 // stockUnavailableSubmit answers a nomenclature submit in a profile
 // without stock updates: nothing is sent, the page says why.
 func (a *App) stockUnavailableSubmit(c echo.Context) error {
-	session(c).AddFlash("warn", stockUnavailableText)
+	session(c).AddFlash("warn", a.stockUnavailableIn(c.Request().Context()))
 	return a.redirect(c, catalogQuery(c).link("/nomenclature"))
 }

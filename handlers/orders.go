@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -17,6 +18,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -45,15 +47,19 @@ func (a *App) OrdersList(c echo.Context) error {
 	here := q.link("/orders")
 	states := loadResendStates(session(c))
 	now := a.deps.Now()
+	ctx := c.Request().Context()
+	l := i18n.LangOf(ctx)
+	resendLabel := i18n.T(ctx, "orders.resend")
 	v := pages.OrdersView{
-		Status:   q.Status,
-		Limit:    strconv.Itoa(q.Limit),
-		Statuses: statusOptions(orderStatuses, "All statuses"),
-		Limits:   limitOptions(orderLimits),
-		Pager:    q.pager("/orders", list.Pages, list.Total),
-		Bulk:     resendView("resend-bulk", nil, "Resend selected", here),
-		Rows:     make([]pages.OrderRow, 0, len(list.Orders)),
-		Copy:     toolbar,
+		Status:      q.Status,
+		Limit:       strconv.Itoa(q.Limit),
+		Statuses:    localStatusOptions(ctx, orderStatuses, i18n.T(ctx, "orders.all_statuses")),
+		Limits:      limitOptions(orderLimits),
+		Pager:       q.pager("/orders", list.Pages, list.Total),
+		Bulk:        resendView("resend-bulk", nil, i18n.T(ctx, "orders.resend_selected"), here),
+		Rows:        make([]pages.OrderRow, 0, len(list.Orders)),
+		Copy:        toolbar,
+		SelectLabel: i18n.T(ctx, "orders.select_prefix"),
 	}
 	// Only what the table shows is formatted (the row's Updated and
 	// Delivery are for other views); a valid order number needs no path
@@ -64,8 +70,8 @@ func (a *App) OrdersList(c echo.Context) error {
 		r := pages.OrderRow{
 			OrderNr:   o.OrderNr,
 			Status:    o.Status,
-			Created:   format.DateTime(o.CreatedAt),
-			Sum:       format.Money(int64(o.FullSum)),
+			Created:   format.DateTimeIn(l, o.CreatedAt),
+			Sum:       format.MoneyIn(l, int64(o.FullSum)),
 			Payment:   o.PaymentMethod,
 			Items:     o.ItemQuantity,
 			Confirmed: o.IsConfirmed,
@@ -73,16 +79,16 @@ func (a *App) OrdersList(c echo.Context) error {
 		if validOrderNr.MatchString(o.OrderNr) {
 			r.Href = "/orders/" + o.OrderNr + back // [A-Za-z0-9_-] only: PathEscape would return it unchanged
 			nrs[i] = o.OrderNr
-			r.Resend = resendView("resend-"+o.OrderNr, nrs[i:i+1:i+1], "Resend", here)
+			r.Resend = resendView("resend-"+o.OrderNr, nrs[i:i+1:i+1], resendLabel, here)
 			if len(states) > 0 {
-				states.apply(&r.Resend, now)
+				states.apply(ctx, &r.Resend, now)
 			}
 		} else {
 			r.Href = "/orders/" + url.PathEscape(o.OrderNr) + back
 		}
 		v.Rows = append(v.Rows, r)
 	}
-	return a.render(c, http.StatusOK, pages.OrdersPage(a.chrome(c, "Orders", "orders"), v), nil)
+	return a.render(c, http.StatusOK, pages.OrdersPage(a.chrome(c, i18n.T(ctx, "orders.title"), "orders"), v), nil)
 }
 
 // OrderDetail shows one order. The B2B API has no single-order read, so the
@@ -107,28 +113,30 @@ func (a *App) OrderDetail(c echo.Context) error {
 	}
 	o := found
 	back := localOr(c.QueryParam("back"), "/orders")
+	ctx := c.Request().Context()
+	l := i18n.LangOf(ctx)
 	v := pages.OrderDetail{
 		OrderNr:      o.OrderNr,
 		Status:       o.Status,
-		Created:      format.DateTime(o.CreatedAt),
-		Updated:      format.DateTime(o.UpdatedAt),
-		Sum:          format.Money(int64(o.FullSum)),
-		Delivery:     format.Money(int64(o.DeliveryPrice)),
+		Created:      format.DateTimeIn(l, o.CreatedAt),
+		Updated:      format.DateTimeIn(l, o.UpdatedAt),
+		Sum:          format.MoneyIn(l, int64(o.FullSum)),
+		Delivery:     format.MoneyIn(l, int64(o.DeliveryPrice)),
 		Payment:      o.PaymentMethod,
 		Currency:     format.Currency(o.Currency),
 		Confirmed:    o.IsConfirmed,
 		ItemQuantity: o.ItemQuantity,
 		Back:         back,
-		Resend:       resendView("resend-"+o.OrderNr, []string{o.OrderNr}, "Resend notifications", "/orders/"+o.OrderNr),
+		Resend:       resendView("resend-"+o.OrderNr, []string{o.OrderNr}, i18n.T(ctx, "orders.resend_notifications"), "/orders/"+o.OrderNr),
 	}
-	loadResendStates(session(c)).apply(&v.Resend, a.deps.Now()) // what was queued, and whether a resend can succeed now
+	loadResendStates(session(c)).apply(ctx, &v.Resend, a.deps.Now()) // what was queued, and whether a resend can succeed now
 	for _, it := range o.Items {
 		v.Items = append(v.Items, pages.OrderItemRow{
 			ID: string(it.ID), SKU: it.SKU, MarketplaceSKU: it.MarketplaceSKU, Description: it.Description,
-			Size: it.Size, Status: it.Status, SalePrice: format.Money(int64(it.SalePrice)), PaidPrice: format.Money(int64(it.PaidPrice)),
+			Size: it.Size, Status: it.Status, SalePrice: format.MoneyIn(l, int64(it.SalePrice)), PaidPrice: format.MoneyIn(l, int64(it.PaidPrice)),
 		})
 	}
-	return a.render(c, http.StatusOK, pages.OrderPage(a.chrome(c, "Order "+o.OrderNr, "orders"), v), nil)
+	return a.render(c, http.StatusOK, pages.OrderPage(a.chrome(c, i18n.TD(ctx, "orders.detail_title", map[string]any{"Nr": o.OrderNr}), "orders"), v), nil)
 }
 
 // OrdersResend asks the marketplace to resend the notifications of one or
@@ -149,21 +157,22 @@ func (a *App) OrderDetail(c echo.Context) error {
 //
 // A resend is never retried automatically after that time: the user does.
 func (a *App) OrdersResend(c echo.Context) error {
+	ctx := c.Request().Context()
 	form, err := c.FormParams()
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "orders.form_unreadable"))
 	}
 	formID := form.Get("form_id")
 	if !validFormID.MatchString(formID) {
 		formID = "resend-bulk"
 	}
 	ret := localOr(form.Get("return"), "/orders")
-	label := "Resend"
+	label := i18n.T(ctx, "orders.resend")
 	switch {
 	case formID == "resend-bulk":
-		label = "Resend selected"
+		label = i18n.T(ctx, "orders.resend_selected")
 	case strings.HasPrefix(ret, "/orders/"):
-		label = "Resend notifications"
+		label = i18n.T(ctx, "orders.resend_notifications")
 	}
 	var nrs []string
 	if formID != "resend-bulk" {
@@ -171,7 +180,7 @@ func (a *App) OrdersResend(c echo.Context) error {
 	}
 	vm := resendView(formID, nrs, label, ret)
 
-	selected, problem := selectedOrders(form["orderNr"])
+	selected, problem := selectedOrders(ctx, form["orderNr"])
 	status := http.StatusOK
 	sess := session(c)
 	states := loadResendStates(sess)
@@ -188,7 +197,7 @@ func (a *App) OrdersResend(c echo.Context) error {
 	if run.requests > 0 { // audit trail (issue 17.3): every order sent, queued, busy or refused
 		a.record(c, run.auditEntry())
 	}
-	status = run.show(&vm, states, now)
+	status = run.show(ctx, &vm, states, now)
 	return a.resendAnswer(c, vm, status)
 }
 
@@ -202,15 +211,16 @@ func (a *App) resendAnswer(c echo.Context, vm pages.Resend, status int) error {
 	if kind == "busy" {
 		kind = "warn"
 	}
+	ctx := c.Request().Context()
 	msg := vm.Message
 	if len(vm.Queued) > 0 {
-		msg += " Queued: " + strings.Join(vm.Queued, "; ") + "."
+		msg += " " + i18n.TD(ctx, "orders.flash_queued", map[string]any{"List": strings.Join(vm.Queued, "; ")})
 	}
 	if len(vm.Busy) > 0 {
-		msg += " Not sent: " + strings.Join(vm.Busy, "; ") + "."
+		msg += " " + i18n.TD(ctx, "orders.flash_not_sent", map[string]any{"List": strings.Join(vm.Busy, "; ")})
 	}
 	if vm.RetryIn > 0 {
-		msg += fmt.Sprintf(" Try again in %d s (at %s).", vm.RetryIn, vm.RetryAt)
+		msg += " " + i18n.TD(ctx, "orders.flash_retry", map[string]any{"Seconds": vm.RetryIn, "At": vm.RetryAt})
 	}
 	session(c).AddFlash(kind, msg)
 	return a.redirect(c, vm.Return)
@@ -237,6 +247,7 @@ type resendRun struct {
 // store) are returned for the central handler.
 func (a *App) resend(c echo.Context, states resendStates, selected []string, now time.Time) (*resendRun, error) {
 	run := &resendRun{selected: selected, queued: map[string][]string{}}
+	ctx := c.Request().Context()
 	var free []string
 	for _, nr := range selected {
 		if states.busyUntil(nr).After(now) {
@@ -298,13 +309,13 @@ func (a *App) resend(c echo.Context, states resendStates, selected []string, now
 				}
 			}
 		case errors.Is(err, apiclient.ErrNotFound):
-			run.failed, run.status = "The marketplace does not know this order.", http.StatusNotFound
+			run.failed, run.status = i18n.T(ctx, "orders.unknown_order"), http.StatusNotFound
 			if len(set) > 1 {
-				run.failed = "The marketplace does not know one of the selected orders."
+				run.failed = i18n.T(ctx, "orders.unknown_selected")
 			}
 			run.unsent = append(run.unsent, set...)
 		case errors.Is(err, apiclient.ErrValidation):
-			run.failed, run.status = "The marketplace refused the request as invalid.", http.StatusUnprocessableEntity
+			run.failed, run.status = i18n.T(ctx, "orders.invalid_request"), http.StatusUnprocessableEntity
 			run.unsent = append(run.unsent, set...)
 		default:
 			if run.requests == 1 {
@@ -312,7 +323,7 @@ func (a *App) resend(c echo.Context, states resendStates, selected []string, now
 			}
 			// Later failures leave what was already queued standing.
 			a.logger(c.Request().Context()).Warn("resend: a later request failed", "err", err)
-			run.failed, run.status = "The marketplace did not answer for some of the selected orders.", http.StatusBadGateway
+			run.failed, run.status = i18n.T(ctx, "orders.no_answer"), http.StatusBadGateway
 			run.unsent = append(run.unsent, set...)
 			for _, rest := range pending {
 				run.unsent = append(run.unsent, rest...)
@@ -339,43 +350,44 @@ const DefaultResendProcessing = 60 * time.Second
 // show fills the control with the run's outcome and returns the status:
 // 200 when something was queued (or nothing was there to queue), 429 when
 // every order was busy, or the status of a refusal.
-func (r *resendRun) show(vm *pages.Resend, states resendStates, now time.Time) int {
+func (r *resendRun) show(ctx context.Context, vm *pages.Resend, states resendStates, now time.Time) int {
+	l := i18n.LangOf(ctx)
 	status := http.StatusOK
 	nqueued := 0
 	for _, nr := range r.selected {
 		if types, ok := r.queued[nr]; ok {
 			nqueued += max(len(types), 1)
-			vm.Queued = append(vm.Queued, nr+": "+typesText(types))
+			vm.Queued = append(vm.Queued, nr+": "+typesText(ctx, types))
 		}
 	}
 	for _, nr := range r.busy {
-		vm.Busy = append(vm.Busy, nr+": still being processed by the marketplace, retry at "+format.Clock(states.busyUntil(nr)))
+		vm.Busy = append(vm.Busy, nr+": "+i18n.TD(ctx, "orders.busy_retry_at", map[string]any{"At": format.ClockIn(l, states.busyUntil(nr))}))
 	}
 	for _, nr := range r.unsent {
-		vm.Busy = append(vm.Busy, nr+": not sent")
+		vm.Busy = append(vm.Busy, nr+": "+i18n.T(ctx, "orders.not_sent_item"))
 	}
 	switch {
 	case len(r.queued) > 0:
 		vm.State = "ok"
-		vm.Message = fmt.Sprintf("Queued %s for %s.", format.Count(nqueued, "notification", "notifications"), format.Count(len(r.queued), "order", "orders"))
+		vm.Message = i18n.TD(ctx, "orders.resend_queued", map[string]any{"Notifications": i18n.N(ctx, "orders.n_notifications", nqueued), "Orders": i18n.N(ctx, "orders.for_n_orders", len(r.queued))})
 		if r.failed != "" {
 			vm.Message += " " + r.failed
 		}
 	case r.failed != "":
 		vm.State, vm.Message, status = "bad", r.failed, r.status
 	case len(r.busy) > 0:
-		vm.State, vm.Message, status = "busy", "Not sent: the marketplace is still processing earlier notifications.", http.StatusTooManyRequests
+		vm.State, vm.Message, status = "busy", i18n.T(ctx, "orders.busy_earlier"), http.StatusTooManyRequests
 	case len(r.empty) > 0:
-		vm.State, vm.Message = "ok", "Nothing to resend: the marketplace has no notifications for this selection."
+		vm.State, vm.Message = "ok", i18n.T(ctx, "orders.nothing_to_resend")
 	default:
-		vm.State, vm.Message, status = "busy", "Not sent: the marketplace is busy.", http.StatusTooManyRequests
+		vm.State, vm.Message, status = "busy", i18n.T(ctx, "orders.busy"), http.StatusTooManyRequests
 	}
 	// A single-order control waits, disabled, until a resend can succeed.
 	if len(vm.OrderNrs) == 1 {
 		if until := states.busyUntil(vm.OrderNrs[0]); until.After(now) {
-			vm.RetryIn, vm.RetryAt = secondsUntil(now, until), format.Clock(until)
+			vm.RetryIn, vm.RetryAt = secondsUntil(now, until), format.ClockIn(l, until)
 			if len(r.queued) > 0 {
-				vm.Message = strings.TrimSuffix(vm.Message, ".") + "; the marketplace is processing them."
+				vm.Message = strings.TrimSuffix(vm.Message, ".") + i18n.T(ctx, "orders.processing_them")
 			}
 		}
 	}
@@ -396,7 +408,7 @@ func (r *resendRun) auditEntry() audit.Entry {
 		it := audit.Item{Key: nr}
 		switch types, ok := r.queued[nr]; {
 		case ok:
-			it.Outcome, it.New, it.Message = audit.Queued, typesText(types), "Queued."
+			it.Outcome, it.New, it.Message = audit.Queued, typesText(context.Background(), types), "Queued."
 		case slices.Contains(r.empty, nr):
 			it.Outcome, it.Message = audit.Accepted, "Nothing to resend."
 		case busy[nr]:
@@ -411,9 +423,11 @@ func (r *resendRun) auditEntry() audit.Entry {
 	return e
 }
 
-func typesText(types []string) string {
+// typesText lists the kinds of notification queued; a context without a
+// language (the audit trail's) reads English.
+func typesText(ctx context.Context, types []string) string {
 	if len(types) == 0 {
-		return "notifications (kinds not listed)"
+		return i18n.T(ctx, "orders.kinds_not_listed")
 	}
 	return strings.Join(types, ", ")
 }
@@ -480,7 +494,7 @@ func busyNamed(err error, set []string, now time.Time) (string, time.Time) {
 }
 
 // selectedOrders checks the order numbers of a resend form.
-func selectedOrders(raw []string) ([]string, string) {
+func selectedOrders(ctx context.Context, raw []string) ([]string, string) {
 	seen := map[string]bool{}
 	var out []string
 	for _, nr := range raw {
@@ -489,18 +503,30 @@ func selectedOrders(raw []string) ([]string, string) {
 			continue
 		}
 		if !validOrderNr.MatchString(nr) {
-			return nil, "One of the selected order numbers is not valid."
+			return nil, i18n.T(ctx, "orders.invalid_nr")
 		}
 		seen[nr] = true
 		out = append(out, nr)
 	}
 	switch {
 	case len(out) == 0:
-		return nil, "Select at least one order first."
+		return nil, i18n.T(ctx, "orders.select_one")
 	case len(out) > maxResendOrders:
-		return nil, fmt.Sprintf("Select at most %d orders at once.", maxResendOrders)
+		return nil, i18n.TD(ctx, "orders.select_at_most", map[string]any{"Max": maxResendOrders})
 	}
 	return out, ""
+}
+
+// localStatusOptions is statusOptions with the statuses labelled in the
+// language of ctx («Новый», «На модерации»).
+func localStatusOptions(ctx context.Context, all []string, allLabel string) []pages.Option {
+	out := statusOptions(all, allLabel)
+	for i := range out {
+		if out[i].Value != "" {
+			out[i].Label = i18n.Status(ctx, out[i].Value)
+		}
+	}
+	return out
 }
 
 func resendView(formID string, nrs []string, label, ret string) pages.Resend {
@@ -609,7 +635,8 @@ func (s resendStates) busyUntil(nr string) time.Time { return s[nr].until }
 // apply shows an order's state on its single-order control: what was
 // queued and when, and while the marketplace is busy, the button disabled
 // with the reason and the time it can succeed.
-func (s resendStates) apply(vm *pages.Resend, now time.Time) {
+func (s resendStates) apply(ctx context.Context, vm *pages.Resend, now time.Time) {
+	l := i18n.LangOf(ctx)
 	if len(vm.OrderNrs) != 1 {
 		return
 	}
@@ -621,28 +648,28 @@ func (s resendStates) apply(vm *pages.Resend, now time.Time) {
 	switch {
 	case !st.queuedAt.IsZero() && busy && st.attempts == 0:
 		vm.State = "busy"
-		vm.Message = fmt.Sprintf("Queued at %s: %s; the marketplace is processing them.", format.Clock(st.queuedAt), queuedText(st))
+		vm.Message = i18n.TD(ctx, "orders.queued_at_processing", map[string]any{"At": format.ClockIn(l, st.queuedAt), "What": queuedText(ctx, st)})
 	case busy:
 		vm.State = "busy"
-		vm.Message = "Still being processed by the marketplace."
+		vm.Message = i18n.T(ctx, "orders.still_processing")
 		if !st.queuedAt.IsZero() {
-			vm.Message += fmt.Sprintf(" Last queued at %s: %s.", format.Clock(st.queuedAt), queuedText(st))
+			vm.Message += " " + i18n.TD(ctx, "orders.last_queued_at", map[string]any{"At": format.ClockIn(l, st.queuedAt), "What": queuedText(ctx, st)})
 		}
 	case !st.queuedAt.IsZero():
 		vm.State = "ok"
-		vm.Message = fmt.Sprintf("Last queued at %s: %s.", format.Clock(st.queuedAt), queuedText(st))
+		vm.Message = i18n.TD(ctx, "orders.last_queued_at", map[string]any{"At": format.ClockIn(l, st.queuedAt), "What": queuedText(ctx, st)})
 	default:
 		return
 	}
 	if busy {
-		vm.RetryIn, vm.RetryAt = secondsUntil(now, st.until), format.Clock(st.until)
+		vm.RetryIn, vm.RetryAt = secondsUntil(now, st.until), format.ClockIn(l, st.until)
 	}
 }
 
-func queuedText(st resendState) string {
-	out := format.Count(st.queued, "notification", "notifications")
+func queuedText(ctx context.Context, st resendState) string {
+	out := i18n.N(ctx, "orders.n_notifications", st.queued)
 	if st.queued == 0 {
-		out = "notifications"
+		out = i18n.T(ctx, "orders.notifications_lower")
 	}
 	if st.types != "" {
 		out += " (" + st.types + ")"

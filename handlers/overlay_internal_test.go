@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -29,7 +30,7 @@ func TestOverlayPrices(t *testing.T) {
 			"Y": {State: massupdate.Accepted}, "Z": {State: massupdate.Unsent},
 		}},
 	}
-	got := overlay(rows, index, st, priceRows)
+	got := overlay(rows, index, st, priceRows(context.Background()))
 	want := []pages.PriceRow{
 		{SKU: "A", Price: "11.00", OrigPrice: "11.00", Result: pages.RowResult{State: "accepted", Before: "10.00", After: "11.00"}},
 		{SKU: "B", Price: "x", OrigPrice: "20.00", Errors: map[string]string{"price": "Enter a number, like 1299.50."}, Result: pages.RowResult{State: "invalid"}},
@@ -59,7 +60,7 @@ func TestOverlayStock(t *testing.T) {
 		report: rep,
 	}
 	st.matchLate("W|1", "SKU1")
-	got := overlay(rows, index, st, stockRows)
+	got := overlay(rows, index, st, stockRows(context.Background()))
 	if len(got) != 2 || got[0].Result.State != "rejected" || !cmp.Equal(got[0].Result.Messages, []string{"refused by SKU"}) {
 		t.Fatalf("rows %+v; want W|1 rejected late and W|9 listed", got)
 	}

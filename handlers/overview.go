@@ -1,11 +1,14 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/labstack/echo/v4"
 	"golang.org/x/sync/errgroup"
@@ -13,6 +16,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -92,7 +96,7 @@ func (a *App) Overview(c echo.Context) error {
 	if err := a.tokenStates(c, &v); err != nil {
 		return err
 	}
-	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, "Overview", "overview"), v, nil, nil), nil)
+	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, i18n.T(c.Request().Context(), "overview.title"), "overview"), v, nil, nil), nil)
 }
 
 // tokenStates fills in how the session's tokens stand.
@@ -109,7 +113,7 @@ func (a *App) tokenStates(c echo.Context, v *pages.Overview) error {
 		if name != "seller" {
 			label = "B2B API"
 		}
-		v.Tokens = append(v.Tokens, pages.TokenState{Name: label, Present: ok, ExpiresIn: format.Duration(t.ExpiresAt.Sub(now))})
+		v.Tokens = append(v.Tokens, pages.TokenState{Name: label, Present: ok, ExpiresIn: durationIn(c.Request().Context(), t.ExpiresAt.Sub(now))})
 	}
 	return nil
 }
@@ -136,14 +140,15 @@ func (a *App) overviewFromCopy(c echo.Context) error {
 	if err := a.tokenStates(c, &v); err != nil {
 		return err
 	}
-	sv := a.syncView(ov.Sync, false)
+	sv := a.syncView(c.Request().Context(), ov.Sync, false)
+	ctx := c.Request().Context()
 	actions := []pages.NeedsAction{
-		{Label: "New orders", Href: "/orders?status=new", Count: ov.NewOrders},
-		{Label: "Rejected by moderation", Href: "/nomenclature?status=rejected", Count: ov.Rejected},
-		{Label: "Out of stock", Href: "/nomenclature?stock=0", Count: ov.ZeroStock},
-		{Label: "Return boxes being loaded", Href: "/return-boxes?status=loading", Count: ov.BoxesLoading},
+		{Label: i18n.T(ctx, "overview.new_orders"), Href: "/orders?status=new", Count: ov.NewOrders},
+		{Label: i18n.T(ctx, "overview.rejected"), Href: "/nomenclature?status=rejected", Count: ov.Rejected},
+		{Label: i18n.T(ctx, "overview.out_of_stock"), Href: "/nomenclature?stock=0", Count: ov.ZeroStock},
+		{Label: i18n.T(ctx, "overview.boxes_loading"), Href: "/return-boxes?status=loading", Count: ov.BoxesLoading},
 	}
-	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, "Overview", "overview"), v, &sv, actions), nil)
+	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, i18n.T(c.Request().Context(), "overview.title"), "overview"), v, &sv, actions), nil)
 }
 
 // countsOf lists the counts of the known statuses in their order, then any
@@ -167,4 +172,20 @@ func countsOf(known []string, m map[string]int, href string) ([]pages.Count, int
 		total += m[s]
 	}
 	return out, total
+}
+
+// durationIn is format.Duration with its units in the language of ctx:
+// "2 h 5 min" / "2 ч 5 мин", "expired" / «истёк».
+func durationIn(ctx context.Context, d time.Duration) string {
+	if d <= 0 {
+		return i18n.T(ctx, "overview.expired")
+	}
+	units := map[string]string{"s": i18n.T(ctx, "overview.unit_s"), "min": i18n.T(ctx, "overview.unit_min"), "h": i18n.T(ctx, "overview.unit_h")}
+	f := strings.Fields(format.Duration(d))
+	for i, w := range f {
+		if u, ok := units[w]; ok {
+			f[i] = u
+		}
+	}
+	return strings.Join(f, " ")
 }

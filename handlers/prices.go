@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"net/http"
 	"slices"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -32,7 +34,7 @@ func (a *App) PricesList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.render(c, http.StatusOK, pages.PricesPage(a.chrome(c, "Prices", "prices"), v), pages.PricesForm(v))
+	return a.render(c, http.StatusOK, pages.PricesPage(a.chrome(c, i18n.T(c.Request().Context(), "prices.title"), "prices"), v), pages.PricesForm(v))
 }
 
 // PricesSubmit validates the edited rows, sends only changed ones through
@@ -43,9 +45,10 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		return a.cardPricesSubmit(c)
 	}
 	q := pricesQuery(c)
+	ctx := c.Request().Context()
 	form, err := c.FormParams()
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "prices.form_unreadable"))
 	}
 	rows, err := massupdate.BindPriceInputs(form)
 	if err != nil {
@@ -57,11 +60,11 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	sess := session(c)
 	back := q.link("/prices")
 	if len(st.invalid) > 0 {
-		summary := &pages.Summary{Invalid: len(st.invalid), Note: "Nothing was sent: fix the marked fields first"}
+		summary := &pages.Summary{Invalid: len(st.invalid), Note: i18n.T(ctx, "prices.fix_first")}
 		return a.renderPricesResult(c, q, st, summary, nil)
 	}
 	if len(updates) == 0 {
-		sess.AddFlash("info", "No prices were changed, so nothing was sent.")
+		sess.AddFlash("info", i18n.T(ctx, "prices.nothing_changed"))
 		return a.redirect(c, back)
 	}
 	acct := a.account(c)
@@ -91,11 +94,11 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	a.recordReport(c, audit.KindPrice, rep, keysOf(updates, massupdate.Prices.Key), func(k string) (string, string) { return changeTexts(st.inputs[k]) })
 	a.copyPricesAccepted(c, updates, rep) // issue 16: the copy shows them at once, pending (handlers/copy_lists.go)
 	if rep.Complete() {
-		sess.AddFlash("ok", format.Count(rep.Accepted, "price", "prices")+" updated.")
+		sess.AddFlash("ok", i18n.N(ctx, "prices.updated", rep.Accepted))
 		done := map[string][]string{}
 		for _, u := range updates {
 			if len(done) < 300 {
-				before, after := changeTexts(st.inputs[u.MarketplaceSKU])
+				before, after := changeTextsIn(ctx, st.inputs[u.MarketplaceSKU])
 				done[u.MarketplaceSKU] = []string{before, after}
 			}
 		}
@@ -118,7 +121,7 @@ func (a *App) renderPricesResult(c echo.Context, q listQuery, st formState[massu
 		s.Rejected, s.Updated = st.report.Rejected, st.report.Accepted
 	}
 	v.Summary = s
-	return a.render(c, http.StatusUnprocessableEntity, pages.PricesPage(a.chrome(c, "Prices", "prices"), v), pages.PricesForm(v))
+	return a.render(c, http.StatusUnprocessableEntity, pages.PricesPage(a.chrome(c, i18n.T(c.Request().Context(), "prices.title"), "prices"), v), pages.PricesForm(v))
 }
 
 // pricesExtras are what the prices page may bring besides the form: done,
@@ -129,22 +132,25 @@ type pricesExtras struct {
 	pre  *catalogPage
 }
 
-// priceRows is how the prices page takes the user's values (see overlay).
-var priceRows = rowOverlay[massupdate.PriceInput, pages.PriceRow]{
-	offPage: func(sku string, _ massupdate.PriceInput) pages.PriceRow {
-		return pages.PriceRow{SKU: sku, Name: "(no longer on this page)"}
-	},
-	dropAccepted: true,
-	typed: func(row *pages.PriceRow, in massupdate.PriceInput) {
-		row.Price, row.Sale, row.Start, row.End = in.Price, in.Sale, in.Start, in.End
-		row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.OrigPrice, in.OrigSale, in.OrigStart, in.OrigEnd
-	},
-	accepted: func(row *pages.PriceRow, in massupdate.PriceInput) pages.RowResult {
-		row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
-		before, after := changeTexts(in)
-		return pages.RowResult{State: "accepted", Before: before, After: after}
-	},
-	cells: func(row *pages.PriceRow) (*map[string]string, *pages.RowResult) { return &row.Errors, &row.Result },
+// priceRows is how the prices page takes the user's values (see overlay),
+// in the language of ctx.
+func priceRows(ctx context.Context) rowOverlay[massupdate.PriceInput, pages.PriceRow] {
+	return rowOverlay[massupdate.PriceInput, pages.PriceRow]{
+		offPage: func(sku string, _ massupdate.PriceInput) pages.PriceRow {
+			return pages.PriceRow{SKU: sku, Name: i18n.T(ctx, "prices.off_page")}
+		},
+		dropAccepted: true,
+		typed: func(row *pages.PriceRow, in massupdate.PriceInput) {
+			row.Price, row.Sale, row.Start, row.End = in.Price, in.Sale, in.Start, in.End
+			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.OrigPrice, in.OrigSale, in.OrigStart, in.OrigEnd
+		},
+		accepted: func(row *pages.PriceRow, in massupdate.PriceInput) pages.RowResult {
+			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
+			before, after := changeTextsIn(ctx, in)
+			return pages.RowResult{State: "accepted", Before: before, After: after}
+		},
+		cells: func(row *pages.PriceRow) (*map[string]string, *pages.RowResult) { return &row.Errors, &row.Result },
+	}
 }
 
 // pricesView fetches the page and lays the user's typed values and each
@@ -170,6 +176,8 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 	if err != nil {
 		return pages.PricesView{}, err
 	}
+	ctx := c.Request().Context()
+	l := i18n.LangOf(ctx)
 	v := pages.PricesView{
 		Limit:  strconv.Itoa(q.Limit),
 		Limits: limitOptions(catalogLimits),
@@ -193,11 +201,11 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 		}
 		v.Rows = append(v.Rows, pages.PriceRow{
 			SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size, Warehouses: n.WarehouseCode,
-			Current: format.Money(int64(n.Price)), CurrentSale: saleText(n), UpdateStatus: n.PriceUpdateStatus,
+			Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n), UpdateStatus: n.PriceUpdateStatus,
 			OrigPrice: price, OrigSale: sale, Price: price, Sale: sale,
 		})
 	}
-	v.Rows = overlay(v.Rows, index, st, priceRows)
+	v.Rows = overlay(v.Rows, index, st, priceRows(ctx))
 	for sku, pair := range x.done {
 		if i, ok := index[sku]; ok && len(pair) == 2 && v.Rows[i].Result.State == "" {
 			v.Rows[i].Result = pages.RowResult{State: "accepted", Before: pair[0], After: pair[1]} // as changeTexts wrote them
@@ -216,6 +224,30 @@ func changeTexts(in massupdate.PriceInput) (before, after string) {
 		after += " (sale " + moneyText(in.Sale) + ")"
 	}
 	return before, after
+}
+
+// changeTextsIn is changeTexts as the page shows it, in the language and
+// number format of ctx (the audit trail keeps changeTexts).
+func changeTextsIn(ctx context.Context, in massupdate.PriceInput) (before, after string) {
+	l := i18n.LangOf(ctx)
+	before, after = moneyTextIn(l, in.OrigPrice), moneyTextIn(l, in.Price)
+	if !massupdate.SameMoney(in.Sale, in.OrigSale) {
+		before += " " + i18n.TD(ctx, "prices.sale_change", map[string]any{"Sale": moneyTextIn(l, in.OrigSale)})
+		after += " " + i18n.TD(ctx, "prices.sale_change", map[string]any{"Sale": moneyTextIn(l, in.Sale)})
+	}
+	return before, after
+}
+
+// moneyTextIn is moneyText in the number format of l.
+func moneyTextIn(l i18n.Lang, s string) string {
+	if s == "" {
+		return "—"
+	}
+	m, err := apiclient.ParseMoney(s)
+	if err != nil {
+		return s
+	}
+	return format.MoneyIn(l, int64(m))
 }
 
 // moneyText shows a typed amount the way tables show money, or as typed

@@ -13,6 +13,7 @@ package handlers
 // and the list call is fetchCatalogPage.
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -24,6 +25,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -40,7 +42,7 @@ func (a *App) cardPricesList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.render(c, http.StatusOK, pages.CardPricesPage(a.chrome(c, "Prices", "prices"), v), pages.CardPricesForm(v))
+	return a.render(c, http.StatusOK, pages.CardPricesPage(a.chrome(c, i18n.T(c.Request().Context(), "prices.title"), "prices"), v), pages.CardPricesForm(v))
 }
 
 // cardPricesSubmit validates the edited cards and sends only the changed
@@ -50,9 +52,10 @@ func (a *App) cardPricesList(c echo.Context) error {
 // it.
 func (a *App) cardPricesSubmit(c echo.Context) error {
 	q := pricesQuery(c)
+	ctx := c.Request().Context()
 	form, err := c.FormParams()
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "prices.form_unreadable"))
 	}
 	rows, err := massupdate.BindPriceInputs(form)
 	if err != nil {
@@ -61,7 +64,7 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 	confirmed := map[string]bool{}
 	if form.Get("action") == "force" {
 		if len(form["force_card"]) > massupdate.MaxFormRows {
-			return echo.NewHTTPError(http.StatusBadRequest, "The form confirms too many cards.")
+			return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "prices.too_many_confirmed"))
 		}
 		for _, p := range form["force_card"] {
 			confirmed[p] = true
@@ -73,10 +76,10 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 	back := q.link("/prices")
 	if len(invalid) > 0 {
 		return a.renderCardPricesResult(c, q, inputs, invalid, nil,
-			&pages.Summary{Invalid: len(invalid), Note: "Nothing was sent: fix the marked fields first"})
+			&pages.Summary{Invalid: len(invalid), Note: i18n.T(ctx, "prices.fix_first")})
 	}
 	if len(cards) == 0 {
-		sess.AddFlash("info", "No prices were changed, so nothing was sent.")
+		sess.AddFlash("info", i18n.T(ctx, "prices.nothing_changed"))
 		return a.redirect(c, back)
 	}
 	seller := sess.Data().SellerID
@@ -89,11 +92,11 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 	a.logger(c.Request().Context()).Info("card prices submitted", "sent", len(cards), "confirmed", len(confirmed),
 		"accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent, "price_checks", len(rep.Fraud))
 	if rep.Complete() && len(rep.Fraud) == 0 {
-		sess.AddFlash("ok", format.Count(rep.Accepted, "card price", "card prices")+" updated.")
+		sess.AddFlash("ok", i18n.N(ctx, "prices.cards_updated", rep.Accepted))
 		done := map[string][]string{}
 		for k, in := range inputs {
 			if len(done) < 300 {
-				before, after := changeTexts(in)
+				before, after := changeTextsIn(ctx, in)
 				done[k] = []string{before, after}
 			}
 		}
@@ -111,11 +114,11 @@ func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[str
 	if rep != nil {
 		s.Rejected, s.Updated = rep.Rejected, rep.Accepted
 		if n := len(rep.Unmatched); n > 0 {
-			s.Note += " " + format.Count(n, "error of the marketplace names", "errors of the marketplace name") + " a product not on this page."
+			s.Note += " " + i18n.N(c.Request().Context(), "prices.unmatched", n)
 		}
 	}
 	v.Summary = s
-	return a.render(c, http.StatusUnprocessableEntity, pages.CardPricesPage(a.chrome(c, "Prices", "prices"), v), pages.CardPricesForm(v))
+	return a.render(c, http.StatusUnprocessableEntity, pages.CardPricesPage(a.chrome(c, i18n.T(c.Request().Context(), "prices.title"), "prices"), v), pages.CardPricesForm(v))
 }
 
 // cardPricesView fetches the page, groups its records by product card (in
@@ -125,6 +128,8 @@ func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[str
 func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string,
 	rep *massupdate.Report, done map[string][]string) (pages.CardPricesView, error) {
 	sess := session(c)
+	ctx := c.Request().Context()
+	l := i18n.LangOf(ctx)
 	recs, total, npages, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
 	if err != nil {
 		return pages.CardPricesView{}, err
@@ -154,7 +159,7 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 			}
 		}
 		size := pages.CardSize{SKU: n.MarketplaceSKU, Size: n.Size, Barcode: n.Barcode,
-			Current: format.Money(int64(n.Price)), CurrentSale: saleText(n), UpdateStatus: n.PriceUpdateStatus}
+			Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n), UpdateStatus: n.PriceUpdateStatus}
 		if i, ok := index[parent]; ok {
 			row := &v.Rows[i]
 			row.Sizes = append(row.Sizes, size)
@@ -185,7 +190,7 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 			continue
 		}
 		index[parent] = len(v.Rows)
-		v.Rows = append(v.Rows, pages.CardRow{Parent: parent, Name: "(no longer on this page)"})
+		v.Rows = append(v.Rows, pages.CardRow{Parent: parent, Name: i18n.T(ctx, "prices.off_page")})
 	}
 	for parent, in := range inputs {
 		i, ok := index[parent]
@@ -206,7 +211,7 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		o := rep.Outcomes[parent]
 		switch o.State {
 		case massupdate.Accepted:
-			before, after := changeTexts(in)
+			before, after := changeTextsIn(ctx, in)
 			row.Result = pages.RowResult{State: "accepted", Before: before, After: after}
 			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
 		case massupdate.Rejected:
@@ -215,7 +220,7 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 			row.Result = pages.RowResult{State: string(o.State)}
 		}
 		for _, f := range rep.Fraud[parent] {
-			row.Fraud = append(row.Fraud, pages.FraudNote{Status: f.Status, Text: fraudText(f)})
+			row.Fraud = append(row.Fraud, pages.FraudNote{Status: f.Status, Text: fraudText(ctx, f)})
 			// Only a held change may be confirmed, and only past a warning:
 			// a restriction is the marketplace's refusal.
 			if f.Status == "warning" && o.State == massupdate.Rejected {
@@ -235,7 +240,7 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 			}
 			if i, ok := index[parent]; ok {
 				for _, f := range fs {
-					v.Rows[i].Fraud = append(v.Rows[i].Fraud, pages.FraudNote{Status: f.Status, Text: fraudText(f)})
+					v.Rows[i].Fraud = append(v.Rows[i].Fraud, pages.FraudNote{Status: f.Status, Text: fraudText(ctx, f)})
 				}
 			}
 		}
@@ -252,23 +257,27 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 // fraudText says what a price-check finding is about, in words, with the
 // number of promotions it names (the list itself is the marketplace's and
 // unbounded: not shown).
-func fraudText(f apiclient.FraudValidation) string {
-	what := map[string]string{
-		"black_price":               "The new price",
-		"red_price":                 "The new sale price",
-		"sale_period":               "The sale period",
-		"red_price_and_sale_period": "The new sale price and sale period",
-	}[f.ChangedValue]
-	if what == "" {
-		what = "The change"
+func fraudText(ctx context.Context, f apiclient.FraudValidation) string {
+	var what string
+	switch f.ChangedValue {
+	case "black_price":
+		what = i18n.T(ctx, "prices.fraud_black_price")
+	case "red_price":
+		what = i18n.T(ctx, "prices.fraud_red_price")
+	case "sale_period":
+		what = i18n.T(ctx, "prices.fraud_sale_period")
+	case "red_price_and_sale_period":
+		what = i18n.T(ctx, "prices.fraud_red_price_and_sale_period")
+	default:
+		what = i18n.T(ctx, "prices.fraud_change")
 	}
-	out := what + " differs sharply from the current one"
+	out := i18n.TD(ctx, "prices.fraud_differs", map[string]any{"What": what})
 	if f.Status == "restriction" {
-		out = what + " is not allowed by the marketplace's price check"
+		out = i18n.TD(ctx, "prices.fraud_not_allowed", map[string]any{"What": what})
 	}
 	var promos []json.RawMessage
 	if len(f.Promotions) > 0 && json.Unmarshal(f.Promotions, &promos) == nil && len(promos) > 0 {
-		out += " (" + format.Count(len(promos), "promotion", "promotions") + " concerned)"
+		out += " " + i18n.N(ctx, "prices.fraud_promotions", len(promos))
 	}
 	return out + "."
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
+	"github.com/sellerdesk/sellerdesk/views/format"
 )
 
 // orderNumbers lists the order numbers of the first orders page.
@@ -145,7 +146,7 @@ func TestBulkResendSendsTheFreeOrders(t *testing.T) {
 		t.Errorf("queued %q: want %s and %s only", queued, nrs[0], nrs[2])
 	}
 	// Queued at the start, processing 60 s: 50 s left at the colleague's order.
-	want := app.Sandbox.Now().Add(50 * time.Second).UTC().Format("15:04:05")
+	want := app.Sandbox.Now().Add(50 * time.Second).In(format.Zone()).Format("15:04:05") // shown in the configured zone
 	if !strings.Contains(busy, nrs[1]) || !strings.Contains(busy, want) {
 		t.Errorf("busy %q: want %s named with its time %s", busy, nrs[1], want)
 	}

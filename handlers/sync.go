@@ -11,6 +11,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -76,10 +77,11 @@ func (a *App) catalogForbidden(c echo.Context, err error) {
 	}
 }
 
-var kindLabels = map[string]string{copystore.KindNomenclature: "nomenclature", copystore.KindOrders: "orders", copystore.KindBoxes: "return boxes"}
+var kindLabels = map[string]string{copystore.KindNomenclature: i18n.K("copy.kind_nomenclature"), copystore.KindOrders: i18n.K("copy.kind_orders"), copystore.KindBoxes: i18n.K("copy.kind_boxes")}
 
 // syncView is the freshness line of the session's copy.
-func (a *App) syncView(states map[string]copystore.SyncState, running bool) pages.SyncView {
+func (a *App) syncView(ctx context.Context, states map[string]copystore.SyncState, running bool) pages.SyncView {
+	l := i18n.LangOf(ctx)
 	v := pages.SyncView{Poll: "/sync/status"}
 	var asOf time.Time
 	complete := true
@@ -91,20 +93,20 @@ func (a *App) syncView(states map[string]copystore.SyncState, running bool) page
 			asOf = st.CompletedAt
 		}
 		if st.LastError != "" && v.Error == "" {
-			v.Error = "The last refresh stopped: " + st.LastError + "."
+			v.Error = i18n.TD(ctx, "copy.last_error", map[string]any{"Error": st.LastError})
 		}
 		if ok && st.Running && !v.Running {
-			v.Running, v.Kind, v.Page, v.Pages = true, kindLabels[kind], st.NextPage, st.Pages
+			v.Running, v.Kind, v.Page, v.Pages = true, i18n.In(l, kindLabels[kind], nil, nil), st.NextPage, st.Pages // keys checked where written (i18n.K)
 			if !st.WaitUntil.IsZero() && st.WaitUntil.After(a.deps.Now()) {
-				v.Waiting = "The marketplace asked to slow down; the next page is read at " + format.Clock(st.WaitUntil) + "."
+				v.Waiting = i18n.TD(ctx, "copy.waiting", map[string]any{"At": format.ClockIn(l, st.WaitUntil)})
 			}
 		}
 	}
 	if !v.Running && running {
-		v.Running, v.Kind = true, "the copy" // this instance started one that has not begun a list yet
+		v.Running, v.Kind = true, i18n.T(ctx, "copy.kind_copy") // this instance started one that has not begun a list yet
 	}
 	if complete {
-		v.AsOf = format.Clock(asOf)
+		v.AsOf = format.ClockIn(l, asOf)
 	}
 	if v.Running {
 		v.Error = ""
@@ -134,7 +136,7 @@ func (a *App) SyncStatus(c echo.Context) error {
 		return err
 	}
 	c.Response().Header().Set("Cache-Control", "no-store")
-	return a.render(c, http.StatusOK, pages.SyncStatus(a.syncView(states, a.deps.Catalog.Running(k))), nil)
+	return a.render(c, http.StatusOK, pages.SyncStatus(a.syncView(c.Request().Context(), states, a.deps.Catalog.Running(k))), nil)
 }
 
 // SyncRefresh starts a full refresh of the session's copy now.
@@ -151,7 +153,7 @@ func (a *App) SyncRefresh(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.render(c, http.StatusOK, pages.SyncStatus(a.syncView(states, true)), nil)
+	return a.render(c, http.StatusOK, pages.SyncStatus(a.syncView(c.Request().Context(), states, true)), nil)
 }
 
 // SyncForget deletes the session's copy at once.
@@ -162,6 +164,6 @@ func (a *App) SyncForget(c echo.Context) error {
 	if err := a.deps.Catalog.Forget(c.Request().Context(), copyKey(c)); err != nil {
 		return err
 	}
-	session(c).AddFlash("ok", "This seller's data was deleted from the dashboard. It is copied again when you next open the overview.")
+	session(c).AddFlash("ok", i18n.T(c.Request().Context(), "copy.forgotten"))
 	return a.redirect(c, "/")
 }

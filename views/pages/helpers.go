@@ -1,12 +1,17 @@
 package pages
 
-import "strconv"
+import (
+	"context"
 
-// summaryText is the sentence above a table after a submit.
-func summaryText(s *Summary) string {
-	out := strconv.Itoa(s.Updated) + " updated, " + strconv.Itoa(s.Rejected) + " rejected"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+)
+
+// summaryText is the sentence above a table after a submit, in the
+// language of ctx.
+func summaryText(ctx context.Context, s *Summary) string {
+	out := i18n.TD(ctx, "nomenclature.summary", map[string]any{"Updated": s.Updated, "Rejected": s.Rejected})
 	if s.Invalid > 0 {
-		out += ", " + strconv.Itoa(s.Invalid) + " to fix"
+		out += i18n.TD(ctx, "nomenclature.summary_invalid", map[string]any{"Invalid": s.Invalid})
 	}
 	out += "."
 	if s.Note != "" {

@@ -1,6 +1,11 @@
 package pages
 
-import "testing"
+import (
+	"context"
+	"testing"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+)
 
 func TestSummaryText(t *testing.T) {
 	tests := []struct {
@@ -12,8 +17,16 @@ func TestSummaryText(t *testing.T) {
 		{Summary{Updated: 2, Note: "Sending stopped early."}, "2 updated, 0 rejected. Sending stopped early."},
 	}
 	for _, tt := range tests {
-		if got := summaryText(&tt.in); got != tt.want {
+		if got := summaryText(context.Background(), &tt.in); got != tt.want {
 			t.Errorf("summaryText(%+v) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+func TestSummaryTextInRussian(t *testing.T) {
+	ctx := i18n.WithLang(context.Background(), i18n.RU)
+	got := summaryText(ctx, &Summary{Updated: 17, Rejected: 3, Invalid: 4})
+	if want := "Обновлено: 17, отклонено: 3, исправить: 4."; got != want {
+		t.Errorf("summaryText = %q, want %q", got, want)
 	}
 }

@@ -91,6 +91,10 @@ type OrdersView struct {
 	// Copy is the search and filters of the local copy (issue 16); nil
 	// when the dashboard has none.
 	Copy *CopyToolbar
+	// SelectLabel prefixes an order number in the aria-label of its row's
+	// checkbox ("Select RU1-2" / "Выбрать заказ RU1-2"): the locale's words
+	// come in the view model, so the hand-written rows look nothing up.
+	SelectLabel string
 }
 
 // OrderItemRow is one item of an order.

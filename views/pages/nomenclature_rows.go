@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/a-h/templ"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // nomenclatureRows renders the rows of the nomenclature table, byte for
@@ -18,6 +20,9 @@ import (
 func nomenclatureRows(v NomenclatureView) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
 		h := newRowWriter(ctx, w)
+		// The locale's words, looked up once per render, not per row.
+		size, sale := i18n.T(ctx, "nomenclature.size"), i18n.T(ctx, "nomenclature.sale")
+		qtyOf, statusOf, at := i18n.T(ctx, "nomenclature.quantity_of"), i18n.T(ctx, "nomenclature.status_of"), i18n.T(ctx, "nomenclature.at")
 		var num [20]byte
 		for i, r := range v.Rows {
 			idx := string(strconv.AppendInt(num[:0], int64(i), 10))
@@ -46,24 +51,28 @@ func nomenclatureRows(v NomenclatureView) templ.Component {
 			h.put(`<div class="muted small">`)
 			h.text(r.Brand, 30)
 			if r.Size != "" {
-				h.put(`· size `)
+				h.put(`· `)
+				h.esc(size)
+				h.put(` `)
 				h.esc(r.Size)
 			}
 			h.put(`</div></td><td class="num">`)
 			h.esc(r.Price)
-			h.put(`<div class="muted small">sale `)
+			h.put(`<div class="muted small">`)
+			h.esc(sale)
+			h.put(` `)
 			h.esc(r.SalePrice)
 			h.put(`</div></td><td class="num"><input class="qty" type="text" inputmode="numeric" name="qty" value="`)
 			h.esc(r.Quantity)
 			h.put(`" data-original="`)
 			h.esc(r.OrigQuantity)
 			h.put(`"`)
-			h.stockControlEnd("Quantity of ", r.Barcode, r.Warehouse, "qty", idx, r.Errors["quantity"])
+			h.stockControlEnd(qtyOf, r.Barcode, at, r.Warehouse, "qty", idx, r.Errors["quantity"])
 			h.fieldError("qty", idx, r.Errors["quantity"])
 			h.put(`</td><td><select name="status" data-original="`)
 			h.esc(r.OrigStatus)
 			h.put(`"`)
-			h.stockControlEnd("Status of ", r.Barcode, r.Warehouse, "status", idx, r.Errors["status"])
+			h.stockControlEnd(statusOf, r.Barcode, at, r.Warehouse, "status", idx, r.Errors["status"])
 			for _, o := range r.StatusOptions {
 				h.put(`<option value="`)
 				h.esc(o.Value)
@@ -93,11 +102,11 @@ func nomenclatureRows(v NomenclatureView) templ.Component {
 // stockControlEnd finishes the opening tag of a row's quantity input or
 // status select: its label (what, barcode and warehouse), aria-invalid when
 // msg is set, and its id.
-func (h *rowWriter) stockControlEnd(what, barcode, warehouse, idPrefix, idx, msg string) {
+func (h *rowWriter) stockControlEnd(what, barcode, at, warehouse, idPrefix, idx, msg string) {
 	h.put(` aria-label="`)
-	h.put(what)
+	h.esc(what)
 	h.esc(barcode)
-	h.put(` at `)
+	h.esc(at)
 	h.esc(warehouse)
 	h.put(`"`)
 	if msg != "" {

@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // orderRows renders the rows of the orders table. It is written in Go rather
@@ -28,7 +29,8 @@ func orderRows(v OrdersView) templ.Component {
 			h.esc(r.OrderNr)
 			h.put(`" form="`)
 			h.esc(v.Bulk.FormID)
-			h.put(`" aria-label="Select `)
+			h.put(`" aria-label="`)
+			h.esc(v.SelectLabel)
 			h.esc(r.OrderNr)
 			h.put(`"></td><td><a href="`)
 			h.esc(string(templ.SafeURL(r.Href)))
@@ -69,8 +71,23 @@ func (h *rowWriter) statusBadge(status string) {
 	h.put(`" data-status="`)
 	h.esc(status)
 	h.put(`">`)
-	h.esc(format.StatusLabel(status))
+	h.esc(h.statusLabel(status))
 	h.put(`</span>`)
+}
+
+// statusLabel is i18n.Status in the language of the page, looked up once
+// per status and render: a catalogue lookup costs allocations, and a page
+// shows a handful of statuses over its fifty rows.
+func (h *rowWriter) statusLabel(status string) string {
+	if l, ok := h.statuses[status]; ok {
+		return l
+	}
+	l := i18n.Status(h.ctx, status)
+	if h.statuses == nil {
+		h.statuses = make(map[string]string, 4)
+	}
+	h.statuses[status] = l
+	return l
 }
 
 // resendForm is ResendForm without a message, as orderRows needs it.

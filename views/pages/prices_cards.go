@@ -1,6 +1,11 @@
 package pages
 
-import "github.com/sellerdesk/sellerdesk/views/components"
+import (
+	"context"
+
+	"github.com/sellerdesk/sellerdesk/views/components"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+)
 
 // The prices page of a marketplace that keys prices by product card (the
 // lamoda wire profile): one row per card with its sizes beneath.
@@ -49,23 +54,14 @@ type CardPricesView struct {
 	ForceCards []string
 }
 
-func cardWord(n int) string {
-	if n == 1 {
-		return "card"
+// fraudStatus labels a price-check finding's status in the language of
+// ctx; a status the catalogues do not know is shown as sent.
+func fraudStatus(ctx context.Context, status string) string {
+	switch status {
+	case "warning":
+		return i18n.T(ctx, "prices.fraud_warning")
+	case "restriction":
+		return i18n.T(ctx, "prices.fraud_restriction")
 	}
-	return "cards"
-}
-
-func cardPronoun(n int) string {
-	if n == 1 {
-		return "it"
-	}
-	return "them"
-}
-
-func sizeWord(n int) string {
-	if n == 1 {
-		return "size"
-	}
-	return "sizes"
+	return status
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/a-h/templ"
 
 	"github.com/sellerdesk/sellerdesk/views/components"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // priceRows renders the rows of the prices table, byte for byte what the
@@ -21,6 +22,10 @@ import (
 func priceRows(v PricesView) templ.Component {
 	return templ.ComponentFunc(func(ctx context.Context, w io.Writer) error {
 		h := newRowWriter(ctx, w)
+		// The locale's words, looked up once per render, not per row.
+		size, sale := i18n.T(ctx, "prices.size"), i18n.T(ctx, "prices.sale")
+		priceOf, saleOf := i18n.T(ctx, "prices.new_price_of"), i18n.T(ctx, "prices.new_sale_of")
+		startOf, endOf := i18n.T(ctx, "prices.start_of"), i18n.T(ctx, "prices.end_of")
 		var num [20]byte
 		for i, r := range v.Rows {
 			idx := string(strconv.AppendInt(num[:0], int64(i), 10))
@@ -34,7 +39,9 @@ func priceRows(v PricesView) templ.Component {
 			h.esc(r.SKU)
 			h.put(` `)
 			if r.Size != "" {
-				h.put(`<div class="muted small">size `)
+				h.put(`<div class="muted small">`)
+				h.esc(size)
+				h.put(` `)
 				h.esc(r.Size)
 				h.put(`</div>`)
 			}
@@ -57,7 +64,9 @@ func priceRows(v PricesView) templ.Component {
 			}
 			h.put(`</td><td class="num"><span data-testid="current">`)
 			h.esc(r.Current)
-			h.put(`</span><div class="muted small">sale `)
+			h.put(`</span><div class="muted small">`)
+			h.esc(sale)
+			h.put(` `)
 			h.esc(r.CurrentSale)
 			h.put(`</div>`)
 			if r.UpdateStatus != "" && r.UpdateStatus != "OK" {
@@ -66,11 +75,11 @@ func priceRows(v PricesView) templ.Component {
 				h.put(`</div>`)
 			}
 			h.put(`</td>`)
-			h.priceInput(idx, "price", "price", r.Price, r.OrigPrice, "New price of ", r.SKU, r.Errors["price"])
-			h.priceInput(idx, "sale", "sale", r.Sale, r.OrigSale, "New sale price of ", r.SKU, r.Errors["sale"])
+			h.priceInput(idx, "price", "price", r.Price, r.OrigPrice, priceOf, r.SKU, r.Errors["price"])
+			h.priceInput(idx, "sale", "sale", r.Sale, r.OrigSale, saleOf, r.SKU, r.Errors["sale"])
 			h.put(`<td class="window">`)
-			h.dateInput(idx, "start", r.Start, r.OrigStart, "Sale start of ", r.SKU, r.Errors["start"])
-			h.dateInput(idx, "end", r.End, r.OrigEnd, "Sale end of ", r.SKU, r.Errors["end"])
+			h.dateInput(idx, "start", r.Start, r.OrigStart, startOf, r.SKU, r.Errors["start"])
+			h.dateInput(idx, "end", r.End, r.OrigEnd, endOf, r.SKU, r.Errors["end"])
 			h.put(`</td><td data-testid="result">`)
 			switch r.Result.State {
 			case "":

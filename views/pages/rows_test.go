@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/a-h/templ"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 func renderString(t *testing.T, c templ.Component) string {
@@ -21,7 +23,38 @@ func renderString(t *testing.T, c templ.Component) string {
 // TestOrderRowsMatchTempl keeps the Go rows of the orders table byte for
 // byte what the templ original renders.
 func TestOrderRowsMatchTempl(t *testing.T) {
-	v := OrdersView{Bulk: Resend{FormID: "resend-bulk"}, Rows: []OrderRow{
+	v := orderRowsFixture()
+	got, want := renderString(t, orderRows(v)), renderString(t, orderRowsTempl(v))
+	if got != want {
+		t.Fatalf("orderRows differs from the templ original:\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestOrderRowsMatchTemplInRussian renders both in Russian: the status
+// badges speak the page's language, the checkbox labels come from the view.
+func TestOrderRowsMatchTemplInRussian(t *testing.T) {
+	v := orderRowsFixture()
+	v.SelectLabel = "Выбрать заказ "
+	ctx := i18n.WithLang(context.Background(), i18n.RU)
+	var got, want bytes.Buffer
+	if err := orderRows(v).Render(ctx, &got); err != nil {
+		t.Fatal(err)
+	}
+	if err := orderRowsTempl(v).Render(ctx, &want); err != nil {
+		t.Fatal(err)
+	}
+	if got.String() != want.String() {
+		t.Fatalf("orderRows differs from the templ original in Russian:\n got %s\nwant %s", got.String(), want.String())
+	}
+	for _, w := range []string{"Передан в доставку", "Доставлен", `aria-label="Выбрать заказ RU1-2"`} {
+		if !strings.Contains(got.String(), w) {
+			t.Errorf("Russian rows lack %q", w)
+		}
+	}
+}
+
+func orderRowsFixture() OrdersView {
+	return OrdersView{SelectLabel: "Select ", Bulk: Resend{FormID: "resend-bulk"}, Rows: []OrderRow{
 		{OrderNr: "RU1-2", Href: "/orders/RU1-2", Status: "to_delivery", Created: "2026-11-01 09:38", Sum: "44 603,10", Payment: "COD", Items: 2,
 			Resend: Resend{FormID: "resend-RU1-2", OrderNrs: []string{"RU1-2"}, Label: "Resend", Return: "/orders?limit=50&status=new"}},
 		{OrderNr: "RU3", Href: "/orders/RU3", Status: "weird<&>\"", Created: "", Sum: "0,00", Payment: "<b>card</b>", Items: 0,
@@ -30,10 +63,6 @@ func TestOrderRowsMatchTempl(t *testing.T) {
 			Resend: Resend{FormID: "resend-x", Label: "Resend", RetryIn: 3, Return: "/orders"}},
 		{OrderNr: "RU6", Href: "javascript:alert(1)", Status: "delivered", Items: 1, Resend: Resend{FormID: "resend-RU6", OrderNrs: []string{"RU6"}, Label: "Resend", Return: "/orders"}},
 	}}
-	got, want := renderString(t, orderRows(v)), renderString(t, orderRowsTempl(v))
-	if got != want {
-		t.Fatalf("orderRows differs from the templ original:\n got %s\nwant %s", got, want)
-	}
 }
 
 // TestPriceRowsMatchTempl keeps the Go rows of the prices table byte for
@@ -60,6 +89,22 @@ func TestPriceRowsMatchTempl(t *testing.T) {
 	got, want := renderString(t, priceRows(v)), renderString(t, priceRowsTempl(v))
 	if got != want {
 		t.Fatalf("priceRows differs from the templ original:\n got %s\nwant %s", got, want)
+	}
+	ru := i18n.WithLang(context.Background(), i18n.RU)
+	var g, w bytes.Buffer
+	if err := priceRows(v).Render(ru, &g); err != nil {
+		t.Fatal(err)
+	}
+	if err := priceRowsTempl(v).Render(ru, &w); err != nil {
+		t.Fatal(err)
+	}
+	if g.String() != w.String() {
+		t.Fatalf("priceRows differs from the templ original in Russian:\n got %s\nwant %s", g.String(), w.String())
+	}
+	for _, word := range []string{"размер 44", "со скидкой 9,00", `aria-label="Новая цена MP1"`, "Конец скидки ", "Обрабатывается"} {
+		if !strings.Contains(g.String(), word) {
+			t.Errorf("Russian rows lack %q", word)
+		}
 	}
 }
 
@@ -90,5 +135,22 @@ func TestNomenclatureRowsMatchTempl(t *testing.T) {
 	got, want := renderString(t, nomenclatureRows(v)), renderString(t, nomenclatureRowsTempl(v))
 	if got != want {
 		t.Fatalf("nomenclatureRows differs from the templ original:\n got %s\nwant %s", got, want)
+	}
+	// In Russian: the words come from the catalogue, once per render.
+	ru := i18n.WithLang(context.Background(), i18n.RU)
+	var g, w bytes.Buffer
+	if err := nomenclatureRows(v).Render(ru, &g); err != nil {
+		t.Fatal(err)
+	}
+	if err := nomenclatureRowsTempl(v).Render(ru, &w); err != nil {
+		t.Fatal(err)
+	}
+	if g.String() != w.String() {
+		t.Fatalf("nomenclatureRows differs from the templ original in Russian:\n got %s\nwant %s", g.String(), w.String())
+	}
+	for _, word := range []string{"размер", "со скидкой", " на складе ", "Количество "} {
+		if !strings.Contains(g.String(), word) {
+			t.Errorf("Russian rows lack %q", word)
+		}
 	}
 }

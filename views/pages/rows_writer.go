@@ -19,6 +19,8 @@ type rowWriter struct {
 	w   io.Writer
 	sw  io.StringWriter
 	err error
+	// statuses caches the status labels of one render (statusLabel).
+	statuses map[string]string
 }
 
 func newRowWriter(ctx context.Context, w io.Writer) *rowWriter {

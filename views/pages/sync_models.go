@@ -1,6 +1,11 @@
 package pages
 
-import "strconv"
+import (
+	"context"
+	"strconv"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+)
 
 // SyncView is the freshness line of a page served from the local copy of
 // the catalogue (issue 16): how old the copy is and how its sync stands.
@@ -77,4 +82,20 @@ type CopyToolbar struct {
 	// ExportCSV and ExportXLSX download everything the search and filters
 	// select; "" when the list has no such export.
 	ExportCSV, ExportXLSX string
+}
+
+// LineIn is Line in the language of ctx: "По состоянию на 14:02 МСК,
+// обновляется номенклатура: страница 120 из 300".
+func (s SyncView) LineIn(ctx context.Context) string {
+	line := i18n.T(ctx, "copy.no_full_copy")
+	if s.AsOf != "" {
+		line = i18n.TD(ctx, "copy.as_of", map[string]any{"At": s.AsOf})
+	}
+	if s.Running {
+		line += i18n.TD(ctx, "copy.refreshing", map[string]any{"Kind": s.Kind})
+		if s.Pages > 0 {
+			line += i18n.TD(ctx, "copy.page_of", map[string]any{"Page": s.Page, "Pages": s.Pages})
+		}
+	}
+	return line
 }
