@@ -111,3 +111,32 @@ func TestDescribeInEnglish(t *testing.T) {
 		t.Errorf("busy until: %q", v.Message)
 	}
 }
+
+// timeoutErr is a network timeout, as a slow body's read gives.
+type timeoutErr struct{}
+
+func (timeoutErr) Error() string   { return "i/o timeout" }
+func (timeoutErr) Timeout() bool   { return true }
+func (timeoutErr) Temporary() bool { return true }
+
+// TestBodyErrorInBothLanguages: a form that arrived too slowly or broke
+// off is explained in the reader's language.
+func TestBodyErrorInBothLanguages(t *testing.T) {
+	ru := i18n.WithLang(context.Background(), i18n.RU)
+	en := i18n.WithLang(context.Background(), i18n.EN)
+	for _, c := range []struct {
+		ctx  context.Context
+		err  error
+		want string
+	}{
+		{ru, timeoutErr{}, "Форма пришла слишком медленно"},
+		{ru, errors.New("unexpected EOF"), "Форму не удалось прочитать"},
+		{en, timeoutErr{}, "The form arrived too slowly"},
+		{en, errors.New("unexpected EOF"), "The form could not be read"},
+	} {
+		var he *echo.HTTPError
+		if !errors.As(bodyError(c.ctx, c.err), &he) || !strings.HasPrefix(fmt.Sprint(he.Message), c.want) {
+			t.Errorf("%v in %s: %v, want %q", c.err, i18n.LangOf(c.ctx), he, c.want)
+		}
+	}
+}
