@@ -6,8 +6,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/PuerkitoBio/goquery"
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
 
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
@@ -135,5 +139,38 @@ func TestHistoryPageInEnglish(t *testing.T) {
 	want := "\ufeff\"" + strings.Join(audit.CSVHeader, "\",\"") + "\""
 	if first := strings.SplitN(body, "\n", 2)[0]; first != want {
 		t.Errorf("English header %q, want %q", first, want)
+	}
+}
+
+// TestBusyPageInRussian: the marketplace's 429 as a whole page: title,
+// message with the time to try again (МСК), the retry countdown and the
+// page's <title> in Russian, with no English word outside the header's
+// account ids.
+func TestBusyPageInRussian(t *testing.T) {
+	app := russianApp(t, testapp.Options{TestHook: func(echo.Context) error {
+		return &apiclient.RateLimitError{RetryAt: time.Now().Add(20 * time.Second), Status: http.StatusTooManyRequests}
+	}})
+	b := app.Browser(t)
+	b.LoginDemo()
+	p := b.Get("/_test/hook")
+	if p.Status != http.StatusTooManyRequests {
+		t.Fatalf("status %d", p.Status)
+	}
+	if got := p.Text("[data-testid=error] h1"); got != "Маркетплейс перегружен" {
+		t.Errorf("title %q", got)
+	}
+	if got := p.Text("[data-testid=error]"); !strings.Contains(got, "МСК.") || !strings.Contains(got, "Страница повторит попытку через") {
+		t.Errorf("busy page %q", got)
+	}
+	if got := p.Doc.Find("[data-countdown]").AttrOr("data-countdown-done", ""); got != "Повторяем…" {
+		t.Errorf("countdown's last word %q", got)
+	}
+	if got := p.Doc.Find("title").Text(); !strings.Contains(got, "Маркетплейс перегружен") {
+		t.Errorf("<title> %q", got)
+	}
+	body := p.Doc.Find("body").Clone()
+	body.Find("[data-testid=who]").Remove()
+	if words := englishIn(body); len(words) > 0 {
+		t.Errorf("English on the Russian busy page: %q", words)
 	}
 }
