@@ -48,10 +48,11 @@ func (a *App) recordEntry(ctx context.Context, e audit.Entry) {
 }
 
 // reportItems turns a mass update's outcomes into audit items, in the
-// order of keys; texts gives each key's name, old and new value as the
+// order of keys, the dashboard's own words in the language of ctx (the
+// person who sent them); texts gives each key's name, old and new value as the
 // page shows them. Item errors the page could not match to a row go into
 // the entry's message.
-func reportItems(rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText string)) ([]audit.Item, string) {
+func reportItems(ctx context.Context, rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText string)) ([]audit.Item, string) {
 	items := make([]audit.Item, 0, len(keys))
 	for _, k := range keys {
 		o := rep.Outcomes[k]
@@ -63,9 +64,9 @@ func reportItems(rep *massupdate.Report, keys []string, texts func(key string) (
 		case massupdate.Rejected:
 			it.Outcome = audit.Refused
 		case massupdate.Unknown:
-			it.Outcome, it.Message = audit.Unknown, "Sent, no answer: it may or may not have been applied."
+			it.Outcome, it.Message = audit.Unknown, i18n.T(ctx, "history.item_unknown")
 		default:
-			it.Outcome, it.Message = audit.Unsent, "Not sent."
+			it.Outcome, it.Message = audit.Unsent, i18n.T(ctx, "history.item_unsent")
 		}
 		items = append(items, it)
 	}
@@ -79,7 +80,7 @@ func reportItems(rep *massupdate.Report, keys []string, texts func(key string) (
 // recordReport records a mass update sent from a form: one item per row
 // sent (keys, in order), with its old and new value and its answer.
 func (a *App) recordReport(c echo.Context, kind string, rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText string)) {
-	items, note := reportItems(rep, keys, texts)
+	items, note := reportItems(c.Request().Context(), rep, keys, texts)
 	a.record(c, audit.Entry{Kind: kind, Items: items, Message: note})
 }
 
