@@ -144,6 +144,9 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 		// DNS): a read, since writes with an unknown outcome are caught above.
 		v.Status, v.Title = http.StatusBadGateway, i18n.T(ctx, "error.no_answer_title")
 		v.Message = i18n.T(ctx, "error.connection_failed")
+	case errors.Is(err, errCopyRevoked):
+		v.Status, v.Title = http.StatusForbidden, statusTitle(ctx, http.StatusForbidden)
+		v.Message = i18n.T(ctx, "error.copy_revoked")
 	case errors.As(err, &he):
 		v.Status = he.Code
 		v.Title = statusTitle(ctx, he.Code)

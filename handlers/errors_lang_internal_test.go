@@ -59,6 +59,7 @@ func describedErrors() map[string]error {
 		"rpc code":        &apiclient.RPCError{Code: -32099, Message: "Internal"},
 		"rest code":       &apiclient.RESTError{Status: 500, Code: "BOOM"},
 		"unexpected":      errors.New("boom"),
+		"copy revoked":    copyRevoked(),
 	}
 }
 
@@ -101,6 +102,7 @@ func TestDescribeInEnglish(t *testing.T) {
 		"rpc code":        {"The marketplace answered with an error", "(JSON-RPC code -32099)"},
 		"rest code":       {"The marketplace answered with an error", "(HTTP 500, code BOOM)"},
 		"unexpected":      {"Something went wrong", "It has been logged."},
+		"copy revoked":    {"Forbidden", "The marketplace refused this account's credentials, so its data is no longer shown. Log in again."},
 	} {
 		v := a.describe(en, describedErrors()[name])
 		if v.Title != want[0] || !strings.Contains(v.Message, want[1]) {
