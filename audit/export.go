@@ -17,21 +17,50 @@ var CSVHeader = []string{"Entry", "When (UTC)", "Client id", "Name", "Seller", "
 // field quoted and defused as the job exports are (bulkjobs.ExportText),
 // so an untrusted marketplace message cannot run as a formula.
 type CSVWriter struct {
-	bw *bufio.Writer
+	bw   *bufio.Writer
+	text CSVText
 }
 
-// NewCSVWriter starts an export on w with its header.
-func NewCSVWriter(w io.Writer) *CSVWriter {
-	c := &CSVWriter{bw: bufio.NewWriterSize(w, 32<<10)}
+// CSVText is the words of an export in the reader's language: the header
+// (one name per column of CSVHeader), the label of each kind of change, and
+// the last line of an export cut short. Cells of marketplace data are
+// written as sent.
+type CSVText struct {
+	Header     []string
+	Kind       func(kind string) string
+	Incomplete string
+}
+
+// englishCSV is the export in English, as NewCSVWriter writes it.
+var englishCSV = CSVText{Header: CSVHeader, Kind: KindLabel,
+	Incomplete: "Export incomplete: the history could not be read to the end. Export again."}
+
+// NewCSVWriter starts an export on w with its English header.
+func NewCSVWriter(w io.Writer) *CSVWriter { return NewCSVWriterIn(w, englishCSV) }
+
+// NewCSVWriterIn starts an export on w with the words of text; a header of
+// the wrong length or a missing kind labeller or last line falls back to
+// English.
+func NewCSVWriterIn(w io.Writer, text CSVText) *CSVWriter {
+	if len(text.Header) != len(CSVHeader) {
+		text.Header = CSVHeader
+	}
+	if text.Kind == nil {
+		text.Kind = KindLabel
+	}
+	if text.Incomplete == "" {
+		text.Incomplete = englishCSV.Incomplete
+	}
+	c := &CSVWriter{bw: bufio.NewWriterSize(w, 32<<10), text: text}
 	c.bw.WriteString("\ufeff")
-	c.line(CSVHeader)
+	c.line(text.Header)
 	return c
 }
 
 // Write adds one line: the entry and one of its items.
 func (c *CSVWriter) Write(e Entry, it Item) error {
 	c.line([]string{strconv.FormatInt(e.ID, 10), e.At.UTC().Format("2006-01-02 15:04:05"), e.ClientID, e.UserName,
-		strconv.FormatInt(e.SellerID, 10), e.Environment, KindLabel(e.Kind), e.Ref, e.Outcome, e.Message,
+		strconv.FormatInt(e.SellerID, 10), e.Environment, c.text.Kind(e.Kind), e.Ref, e.Outcome, e.Message,
 		it.Key, it.Name, it.Old, it.New, it.Outcome, it.Message, it.ReadBack})
 	if c.bw.Buffered() > 16<<10 {
 		return c.bw.Flush()
@@ -42,7 +71,7 @@ func (c *CSVWriter) Write(e Entry, it Item) error {
 // Incomplete ends an export that could not be read to the end with a line
 // that says so, so a cut file is never taken for the whole history.
 func (c *CSVWriter) Incomplete() error {
-	c.line([]string{"", "", "", "", "", "", "", "", "", "Export incomplete: the history could not be read to the end. Export again."})
+	c.line([]string{"", "", "", "", "", "", "", "", "", c.text.Incomplete})
 	return c.bw.Flush()
 }
 

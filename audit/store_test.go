@@ -262,3 +262,37 @@ func TestParseRetention(t *testing.T) {
 		}
 	}
 }
+
+// TestCSVWriterInTheReadersLanguage: the header, the kind labels and the
+// last line of a cut export come from the words given; a header of the
+// wrong length falls back to English.
+func TestCSVWriterInTheReadersLanguage(t *testing.T) {
+	header := make([]string, len(audit.CSVHeader))
+	for i := range header {
+		header[i] = fmt.Sprint("кол", i)
+	}
+	var buf bytes.Buffer
+	w := audit.NewCSVWriterIn(&buf, audit.CSVText{Header: header, Kind: func(k string) string { return "вид " + k }, Incomplete: "неполная"})
+	if err := w.Write(audit.Entry{ID: 7, Kind: audit.KindPrice, Message: "as sent"}, audit.Item{Key: "SKU-1"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Incomplete(); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "\ufeff\"кол0\",\"кол1\"") || !strings.Contains(lines[1], `"вид price"`) ||
+		!strings.Contains(lines[1], `"as sent"`) || !strings.Contains(lines[2], `"неполная"`) {
+		t.Errorf("export in Russian: %q", lines)
+	}
+	buf.Reset()
+	w = audit.NewCSVWriterIn(&buf, audit.CSVText{Header: []string{"один"}})
+	if err := w.Write(audit.Entry{Kind: audit.KindStock}, audit.Item{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(buf.String(), "\ufeff\"Entry\",\"When (UTC)\"") || !strings.Contains(buf.String(), `"Stock or status edit"`) {
+		t.Errorf("fallback to English: %q", buf.String())
+	}
+}

@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -48,14 +48,14 @@ func (a *App) LoginForm(c echo.Context) error {
 		}
 	}
 	if c.QueryParam("logged_out") == "1" {
-		f.FormNote = "You are logged out."
+		f.FormNote = i18n.T(c.Request().Context(), "auth.logged_out")
 	}
 	return a.renderLogin(c, http.StatusOK, f)
 }
 
 func (a *App) renderLogin(c echo.Context, status int, f pages.LoginForm) error {
 	f.Demo = a.deps.DemoCredentials
-	return a.render(c, status, pages.LoginPage(a.chrome(c, "Log in", ""), f), nil)
+	return a.render(c, status, pages.LoginPage(a.chrome(c, i18n.T(c.Request().Context(), "login.title"), ""), f), nil)
 }
 
 // loginInput is the login form as typed, validated.
@@ -76,33 +76,34 @@ func bindLogin(c echo.Context) loginInput {
 	}}
 	in.secret = c.FormValue("client_secret")
 	f := &in.form
+	ctx := c.Request().Context()
 	switch {
 	case f.ClientID == "":
-		f.Errors["client_id"] = "Enter the client id your sales manager gave you."
+		f.Errors["client_id"] = i18n.T(ctx, "auth.client_id_missing")
 	case utf8.RuneCountInString(f.ClientID) > 200 || strings.ContainsFunc(f.ClientID, func(r rune) bool { return r < 0x21 || r == 0x7f }):
-		f.Errors["client_id"] = "A client id is at most 200 characters, without spaces."
+		f.Errors["client_id"] = i18n.T(ctx, "auth.client_id_bad")
 	}
 	switch {
 	case in.secret == "":
-		f.Errors["client_secret"] = "Enter the client secret."
+		f.Errors["client_secret"] = i18n.T(ctx, "auth.secret_missing")
 	case len(in.secret) > 500:
-		f.Errors["client_secret"] = "A client secret is at most 500 characters."
+		f.Errors["client_secret"] = i18n.T(ctx, "auth.secret_long")
 	}
 	id, err := strconv.ParseInt(f.SellerID, 10, 64)
 	switch {
 	case f.SellerID == "":
-		f.Errors["seller_id"] = "Enter your seller id (a number)."
+		f.Errors["seller_id"] = i18n.T(ctx, "auth.seller_missing")
 	case err != nil || id <= 0:
-		f.Errors["seller_id"] = "A seller id is a whole number above zero."
+		f.Errors["seller_id"] = i18n.T(ctx, "auth.seller_bad")
 	default:
 		in.sellerID = id
 	}
 	if f.Environment != "production" && f.Environment != "test" {
-		f.Errors["environment"] = "Choose production or test."
+		f.Errors["environment"] = i18n.T(ctx, "auth.environment_bad")
 		f.Environment = "production"
 	}
 	if utf8.RuneCountInString(f.DisplayName) > 80 {
-		f.Errors["display_name"] = "Keep the name under 80 characters."
+		f.Errors["display_name"] = i18n.T(ctx, "auth.name_long")
 	}
 	return in
 }
@@ -114,7 +115,7 @@ func (a *App) LoginSubmit(c echo.Context) error {
 	in := bindLogin(c)
 	f := in.form
 	if len(f.Errors) > 0 {
-		f.FormError = "Check the highlighted fields."
+		f.FormError = i18n.T(c.Request().Context(), "auth.check_fields")
 		return a.renderLogin(c, http.StatusUnprocessableEntity, f)
 	}
 	// Throttle before the marketplace sees the guess: per client IP and per
@@ -122,7 +123,7 @@ func (a *App) LoginSubmit(c echo.Context) error {
 	keys := newThrottleKeys(clientIP(c.Request(), a.deps.TrustedProxies), f.ClientID)
 	if until := a.throttle.begin(keys, a.deps.Now()); !until.IsZero() {
 		a.logger(c.Request().Context()).Warn("login throttled", "client_id", f.ClientID, "ip", clientIP(c.Request(), a.deps.TrustedProxies).String())
-		f.FormError = fmt.Sprintf("Too many failed logins. Try again at %s.", format.Clock(until))
+		f.FormError = i18n.TD(c.Request().Context(), "auth.throttled", map[string]any{"At": format.ClockIn(i18n.LangOf(c.Request().Context()), until)})
 		c.Response().Header().Set("Retry-After", strconv.Itoa(secondsUntil(a.deps.Now(), until)))
 		return a.renderLogin(c, http.StatusTooManyRequests, f)
 	}
@@ -135,18 +136,18 @@ func (a *App) LoginSubmit(c echo.Context) error {
 		_, err = acct.Seller.ListNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: in.sellerID, Page: 1, Limit: 1})
 		if errors.Is(err, apiclient.ErrForbidden) {
 			a.throttle.uncount(keys)
-			f.Errors["seller_id"] = fmt.Sprintf("These credentials have no access to seller %d.", in.sellerID)
-			f.FormError = "Check the seller id."
+			f.Errors["seller_id"] = i18n.TD(ctx, "auth.no_access", map[string]any{"ID": strconv.FormatInt(in.sellerID, 10)})
+			f.FormError = i18n.T(ctx, "auth.check_seller")
 			return a.renderLogin(c, http.StatusUnprocessableEntity, f)
 		}
 	}
 	if err != nil {
 		a.logger(c.Request().Context()).Info("login refused", "client_id", f.ClientID, "environment", f.Environment, "err", err)
-		status, msg := loginFailure(err, f.Environment)
+		status, msg := loginFailure(ctx, err, f.Environment)
 		if !errors.Is(err, apiclient.ErrUnauthorized) {
 			a.throttle.uncount(keys) // not a wrong guess: the marketplace failed
 		} else if until := a.throttle.waitUntil(keys, a.deps.Now()); !until.IsZero() {
-			msg += fmt.Sprintf(" After several failed attempts, the next one is possible at %s.", format.Clock(until))
+			msg += " " + i18n.TD(ctx, "auth.next_attempt", map[string]any{"At": format.ClockIn(i18n.LangOf(ctx), until)})
 		}
 		if status == 0 {
 			// The marketplace failed before judging the credentials (an
@@ -154,8 +155,7 @@ func (a *App) LoginSubmit(c echo.Context) error {
 			// form, never as a rejection.
 			v := a.describe(ctx, err)
 			status = v.Status
-			msg = fmt.Sprintf("The marketplace's login service failed (%s), so the credentials were not checked. Try again in a moment; if it persists, quote request id %s.",
-				strings.ToLower(strings.TrimSuffix(v.Title, ".")), v.RequestID)
+			msg = i18n.TD(ctx, "auth.login_service_failed", map[string]any{"Problem": strings.ToLower(strings.TrimSuffix(v.Title, ".")), "RequestID": v.RequestID})
 		}
 		f.FormError = msg
 		return a.renderLogin(c, status, f)
@@ -178,15 +178,22 @@ func (a *App) LoginSubmit(c echo.Context) error {
 
 // loginFailure explains a refused login; status 0 means "not a login
 // problem": let the central handler explain it.
-func loginFailure(err error, env string) (int, string) {
+func loginFailure(ctx context.Context, err error, env string) (int, string) {
 	var rl *apiclient.RateLimitError
 	switch {
 	case errors.Is(err, apiclient.ErrUnauthorized):
-		return http.StatusUnprocessableEntity, fmt.Sprintf("The marketplace rejected these credentials for the %s environment. Check the client id and secret (test and production usually have separate credentials).", env)
+		envName := env
+		switch env {
+		case "production":
+			envName = i18n.T(ctx, "auth.env_production")
+		case "test":
+			envName = i18n.T(ctx, "auth.env_test")
+		}
+		return http.StatusUnprocessableEntity, i18n.TD(ctx, "auth.rejected", map[string]any{"Env": envName})
 	case errors.As(err, &rl):
-		return http.StatusServiceUnavailable, fmt.Sprintf("The marketplace is busy. Try again at %s.", format.Clock(rl.RetryAt))
+		return http.StatusServiceUnavailable, i18n.TD(ctx, "auth.busy", map[string]any{"At": format.ClockIn(i18n.LangOf(ctx), rl.RetryAt)})
 	case errors.Is(err, apiclient.ErrValidation):
-		return http.StatusUnprocessableEntity, "The marketplace refused these credentials as malformed."
+		return http.StatusUnprocessableEntity, i18n.T(ctx, "auth.malformed")
 	}
 	return 0, ""
 }

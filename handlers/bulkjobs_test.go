@@ -73,6 +73,9 @@ func newBulkEnv(t *testing.T, sbOpts sandbox.Options, chunk int, ropts bulkjobs.
 		t.Fatal(err)
 	}
 	e.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Accept-Language") == "" {
+			r.Header.Set("Accept-Language", "en") // as testapp: English unless a test asks otherwise
+		}
 		e.current.Load().ServeHTTP(w, r)
 	}))
 	t.Cleanup(e.srv.Close)

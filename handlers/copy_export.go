@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -14,6 +15,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // The export of the whole filtered catalogue from the local copy (issue
@@ -21,7 +23,24 @@ import (
 // streamed from the database to the response (CSV) or through excelize's
 // StreamWriter (XLSX), never the whole catalogue in memory.
 
-var copyExportHeader = []string{"Warehouse", "Barcode", "Marketplace SKU", "Seller SKU", "Name", "Brand", "Size", "Status", "Quantity", "Price", "Sale price", "Price update status"}
+// copyExportColumns are the catalogue keys of the export's header. The
+// Russian names of the warehouse, barcode, quantity and status columns are
+// ones the stock import reads (bulkjobs.StockColumns), so an export can be
+// edited and imported back in either language.
+var copyExportColumns = []string{i18n.K("export.copy.warehouse"), i18n.K("export.copy.barcode"), i18n.K("export.copy.mp_sku"),
+	i18n.K("export.copy.seller_sku"), i18n.K("export.copy.name"), i18n.K("export.copy.brand"), i18n.K("export.copy.size"),
+	i18n.K("export.copy.status"), i18n.K("export.copy.quantity"), i18n.K("export.copy.price"), i18n.K("export.copy.sale_price"),
+	i18n.K("export.copy.price_status")}
+
+// copyExportHeader is the export's header in the language of ctx.
+func copyExportHeader(ctx context.Context) []string {
+	l := i18n.LangOf(ctx)
+	out := make([]string, len(copyExportColumns))
+	for i, k := range copyExportColumns {
+		out[i] = i18n.In(l, k, nil, nil)
+	}
+	return out
+}
 
 // copyExportRow is the export row of a record; numeric columns are 8 to 10.
 func copyExportRow(r *copystore.Record, row []string) []string {
@@ -48,7 +67,7 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 		return err
 	}
 	if !ok {
-		return echo.NewHTTPError(http.StatusConflict, "The export of the whole catalogue needs the local copy, which is still being made. Try again when the overview no longer says “No full copy yet”.")
+		return echo.NewHTTPError(http.StatusConflict, i18n.T(c.Request().Context(), "export.copy.not_ready"))
 	}
 	q := catalogQuery(c)
 	cq := q.copyQuery()
@@ -113,8 +132,9 @@ func (a *App) streamCSV(c echo.Context, k copystore.Key, cq copystore.Query) err
 		}
 		bw.WriteString("\r\n")
 	}
-	writeLine(copyExportHeader)
-	row := make([]string, 0, len(copyExportHeader))
+	header := copyExportHeader(c.Request().Context())
+	writeLine(header)
+	row := make([]string, 0, len(header))
 	err := a.deps.Catalog.Store().EachNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
 		row = copyExportRow(r, row)
 		writeLine(row)
@@ -129,22 +149,24 @@ func (a *App) streamCSV(c echo.Context, k copystore.Key, cq copystore.Query) err
 func (a *App) streamXLSX(c echo.Context, k copystore.Key, cq copystore.Query) error {
 	f := excelize.NewFile()
 	defer f.Close()
-	if err := f.SetSheetName("Sheet1", "Nomenclature"); err != nil {
+	sheet := i18n.T(c.Request().Context(), "export.copy.sheet")
+	if err := f.SetSheetName("Sheet1", sheet); err != nil {
 		return err
 	}
-	sw, err := f.NewStreamWriter("Nomenclature")
+	sw, err := f.NewStreamWriter(sheet)
 	if err != nil {
 		return err
 	}
-	cells := make([]any, len(copyExportHeader))
-	for i, h := range copyExportHeader {
+	header := copyExportHeader(c.Request().Context())
+	cells := make([]any, len(header))
+	for i, h := range header {
 		cells[i] = h
 	}
 	if err := sw.SetRow("A1", cells); err != nil {
 		return err
 	}
 	n := 1
-	row := make([]string, 0, len(copyExportHeader))
+	row := make([]string, 0, len(header))
 	err = a.deps.Catalog.Store().EachNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
 		row = copyExportRow(r, row)
 		for i, v := range row {

@@ -62,8 +62,8 @@ func (a *App) handleError(err error, c echo.Context) {
 		log.Warn("marketplace rejected the session's credentials; logging out", "err", err)
 		if rerr := a.credentialsRejected(c); rerr != nil {
 			log.Error("cannot end the session", "err", rerr)
-			a.writeError(c, pages.ErrorView{Status: http.StatusServiceUnavailable, Title: "Session store unavailable",
-				Message: "Your session could not be updated. Try again in a moment."})
+			a.writeError(c, pages.ErrorView{Status: http.StatusServiceUnavailable, Title: i18n.T(ctx, "error.session_store_title"),
+				Message: i18n.T(ctx, "error.session_not_updated")})
 		}
 		return
 	}
@@ -87,48 +87,48 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 	var ss *sessionStoreError
 	switch {
 	case errors.As(err, &ss):
-		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, "Session store unavailable", 5
-		v.Message = "The dashboard cannot reach its session store right now. Nothing was sent to the marketplace; try again in a moment."
+		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, i18n.T(ctx, "error.session_store_title"), 5
+		v.Message = i18n.T(ctx, "error.session_store_message")
 	case errors.As(err, &rl):
 		v.Status = http.StatusServiceUnavailable
 		if errors.Is(err, apiclient.ErrRateLimited) {
 			v.Status = http.StatusTooManyRequests
 		}
-		v.Title = "The marketplace is busy"
+		v.Title = i18n.T(ctx, "error.busy_title")
 		// RetryAt is on the wall clock (see retryWait).
 		v.RetryIn = secondsUntil(time.Now(), rl.RetryAt)
-		v.Message = fmt.Sprintf("It asked us to slow down, so we are waiting instead of pressing on. Try again at %s.", format.Clock(rl.RetryAt))
+		v.Message = i18n.TD(ctx, "error.slow_down_until", map[string]any{"At": format.ClockIn(i18n.LangOf(ctx), rl.RetryAt)})
 	case errors.Is(err, apiclient.ErrRateLimited):
-		v.Status, v.Title, v.RetryIn = http.StatusTooManyRequests, "The marketplace is busy", 5
-		v.Message = "It asked us to slow down, so we are waiting instead of pressing on."
+		v.Status, v.Title, v.RetryIn = http.StatusTooManyRequests, i18n.T(ctx, "error.busy_title"), 5
+		v.Message = i18n.T(ctx, "error.slow_down")
 	case errors.Is(err, apiclient.ErrUnavailable):
-		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, "The marketplace is busy", 5
-		v.Message = "It is temporarily unavailable. We will try again shortly."
+		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, i18n.T(ctx, "error.busy_title"), 5
+		v.Message = i18n.T(ctx, "error.unavailable")
 	case errors.Is(err, apiclient.ErrForbidden):
-		v.Status, v.Title = http.StatusForbidden, "Not available"
-		v.Message = "This seller's data is not available to these credentials."
-		v.LinkHref, v.LinkText = "/", "Back to the overview"
+		v.Status, v.Title = http.StatusForbidden, i18n.T(ctx, "error.forbidden_title")
+		v.Message = i18n.T(ctx, "error.forbidden_message")
+		v.LinkHref, v.LinkText = "/", i18n.T(ctx, "error.back_to_overview")
 	case errors.Is(err, apiclient.ErrNotFound):
-		v.Status, v.Title = http.StatusNotFound, "Not found"
-		v.Message = "The marketplace does not know this item. It may have been removed, or the link is wrong."
-		v.LinkHref, v.LinkText = "/", "Back to the overview"
+		v.Status, v.Title = http.StatusNotFound, i18n.T(ctx, "error.item_not_found_title")
+		v.Message = i18n.T(ctx, "error.item_not_found_message")
+		v.LinkHref, v.LinkText = "/", i18n.T(ctx, "error.back_to_overview")
 	case errors.Is(err, apiclient.ErrOutcomeUnknown):
-		v.Status, v.Title = http.StatusBadGateway, "No answer from the marketplace"
-		v.Message = "The change was sent, but no answer came back, so it may or may not have been applied. Reload the page to check before you try again."
+		v.Status, v.Title = http.StatusBadGateway, i18n.T(ctx, "error.no_answer_title")
+		v.Message = i18n.T(ctx, "error.outcome_unknown")
 	case errors.Is(err, apiclient.ErrUnexpectedResponse):
-		v.Status, v.Title = http.StatusBadGateway, "Unreadable answer from the marketplace"
-		v.Message = "The marketplace sent an answer the dashboard could not read. Nothing is shown as done that was not confirmed. Try again in a moment."
+		v.Status, v.Title = http.StatusBadGateway, i18n.T(ctx, "error.unreadable_title")
+		v.Message = i18n.T(ctx, "error.unreadable_message")
 	case errors.As(err, new(*apiclient.RequestError)):
 		// Refused before sending: the dashboard's own doing, not the
 		// marketplace's.
-		v.Status, v.Title = http.StatusUnprocessableEntity, "Not sent"
-		v.Message = "The dashboard could not express this change for the marketplace, so nothing was sent."
+		v.Status, v.Title = http.StatusUnprocessableEntity, i18n.T(ctx, "error.not_sent_title")
+		v.Message = i18n.T(ctx, "error.not_sent_message")
 		for _, f := range apiclient.FieldErrors(err) {
 			v.Message += " " + strings.TrimSpace(f.Field+": "+f.Message)
 		}
 	case errors.Is(err, apiclient.ErrValidation):
-		v.Status, v.Title = http.StatusBadRequest, "Request refused"
-		v.Message = "The marketplace refused the request as invalid."
+		v.Status, v.Title = http.StatusBadRequest, i18n.T(ctx, "error.refused_title")
+		v.Message = i18n.T(ctx, "error.refused_message")
 		if fe := apiclient.FieldErrors(err); len(fe) > 0 {
 			parts := make([]string, 0, len(fe))
 			for _, f := range fe {
@@ -137,40 +137,45 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 			v.Message += " " + strings.Join(parts, "; ")
 		}
 	case errors.Is(err, context.DeadlineExceeded):
-		v.Status, v.Title = http.StatusGatewayTimeout, "The marketplace is slow"
-		v.Message = "It did not answer in time. Try again in a moment."
+		v.Status, v.Title = http.StatusGatewayTimeout, i18n.T(ctx, "error.slow_title")
+		v.Message = i18n.T(ctx, "error.slow_message")
 	case errors.As(err, new(*url.Error)):
 		// The connection failed or broke before an answer (refused, reset,
 		// DNS): a read, since writes with an unknown outcome are caught above.
-		v.Status, v.Title = http.StatusBadGateway, "No answer from the marketplace"
-		v.Message = "The connection to the marketplace failed before it answered. Nothing is shown as done that was not confirmed. Try again in a moment."
+		v.Status, v.Title = http.StatusBadGateway, i18n.T(ctx, "error.no_answer_title")
+		v.Message = i18n.T(ctx, "error.connection_failed")
+	case errors.Is(err, errCopyRevoked):
+		v.Status, v.Title = http.StatusForbidden, statusTitle(ctx, http.StatusForbidden)
+		v.Message = i18n.T(ctx, "error.copy_revoked")
 	case errors.As(err, &he):
 		v.Status = he.Code
-		v.Title = http.StatusText(he.Code)
+		v.Title = statusTitle(ctx, he.Code)
 		switch he.Code {
 		case http.StatusNotFound:
 			v.Title, v.Message = i18n.T(ctx, "error.not_found_title"), i18n.T(ctx, "error.not_found_message")
 			v.LinkHref, v.LinkText = "/", i18n.T(ctx, "error.to_overview")
 		case http.StatusRequestEntityTooLarge:
-			v.Message = "The form is too large to accept. Submit fewer rows at a time."
+			v.Message = i18n.T(ctx, "error.too_large")
 		case http.StatusMethodNotAllowed:
-			v.Message = "This address does not accept that kind of request."
+			v.Message = i18n.T(ctx, "error.method_not_allowed")
 		default:
 			if msg, ok := he.Message.(string); ok && he.Code < 500 {
 				v.Message = msg
+				if msg == http.StatusText(he.Code) {
+					v.Message = statusTitle(ctx, he.Code) // echo's default words
+				}
 			} else {
-				v.Message = "The request could not be handled."
+				v.Message = i18n.T(ctx, "error.not_handled")
 			}
 		}
-	case marketplaceErrorCode(err) != "":
+	case marketplaceErrorCode(ctx, err) != "":
 		// An error answer of a kind the dashboard has no special words for
 		// (an unknown code, a 500 from the marketplace): say whose it was.
-		v.Status, v.Title = http.StatusBadGateway, "The marketplace answered with an error"
-		v.Message = "It refused the request with an error the dashboard does not know (" + marketplaceErrorCode(err) +
-			"). Nothing is shown as done that was not confirmed. Try again in a moment; if it persists, quote the request id to support."
+		v.Status, v.Title = http.StatusBadGateway, i18n.T(ctx, "error.marketplace_error_title")
+		v.Message = i18n.TD(ctx, "error.marketplace_error_message", map[string]any{"Code": marketplaceErrorCode(ctx, err)})
 	default:
-		v.Status, v.Title = http.StatusInternalServerError, "Something went wrong"
-		v.Message = "The dashboard hit an unexpected problem. It has been logged."
+		v.Status, v.Title = http.StatusInternalServerError, i18n.T(ctx, "error.internal_title")
+		v.Message = i18n.T(ctx, "error.internal_message")
 	}
 	return v
 }
@@ -223,13 +228,13 @@ func (a *App) credentialsRejected(c echo.Context) error {
 		}
 	}
 	sess.SetReturnTo(back)
-	sess.AddFlash("warn", "The marketplace no longer accepts the saved credentials. Log in again to continue where you left off.")
+	sess.AddFlash("warn", i18n.T(r.Context(), "flash.credentials_rejected"))
 	return a.redirect(c, "/login")
 }
 
 // marketplaceErrorCode names the code of a marketplace error answer, or ""
 // when err is not one.
-func marketplaceErrorCode(err error) string {
+func marketplaceErrorCode(ctx context.Context, err error) string {
 	var (
 		b2b  *apiclient.B2BError
 		gift *apiclient.GiftCertificateError
@@ -238,16 +243,42 @@ func marketplaceErrorCode(err error) string {
 	)
 	switch {
 	case errors.As(err, &rpc):
-		return fmt.Sprintf("JSON-RPC code %d", rpc.Code)
+		return "JSON-RPC " + i18n.TD(ctx, "error.code", map[string]any{"Code": strconv.Itoa(rpc.Code)})
 	case errors.As(err, &b2b):
-		return fmt.Sprintf("HTTP %d, code %d", b2b.Status, b2b.Code)
+		return fmt.Sprintf("HTTP %d, ", b2b.Status) + i18n.TD(ctx, "error.code", map[string]any{"Code": strconv.Itoa(b2b.Code)})
 	case errors.As(err, &gift):
-		return fmt.Sprintf("HTTP %d, code %d", gift.Status, gift.Code)
+		return fmt.Sprintf("HTTP %d, ", gift.Status) + i18n.TD(ctx, "error.code", map[string]any{"Code": strconv.Itoa(gift.Code)})
 	case errors.As(err, &rest):
 		code, _ := format.Short(rest.Code, 40)
-		return fmt.Sprintf("HTTP %d, code %s", rest.Status, code)
+		return fmt.Sprintf("HTTP %d, ", rest.Status) + i18n.TD(ctx, "error.code", map[string]any{"Code": code})
 	}
 	return ""
+}
+
+// statusTitles are the catalogue keys of the titles of the HTTP statuses
+// the dashboard answers with itself; another shows as its standard text.
+var statusTitles = map[int]string{
+	http.StatusBadRequest:            i18n.K("error.status.400"),
+	http.StatusUnauthorized:          i18n.K("error.status.401"),
+	http.StatusForbidden:             i18n.K("error.status.403"),
+	http.StatusMethodNotAllowed:      i18n.K("error.status.405"),
+	http.StatusRequestTimeout:        i18n.K("error.status.408"),
+	http.StatusRequestEntityTooLarge: i18n.K("error.status.413"),
+	http.StatusUnsupportedMediaType:  i18n.K("error.status.415"),
+	http.StatusUnprocessableEntity:   i18n.K("error.status.422"),
+	http.StatusTooManyRequests:       i18n.K("error.status.429"),
+	http.StatusInternalServerError:   i18n.K("error.status.500"),
+	http.StatusBadGateway:            i18n.K("error.status.502"),
+	http.StatusServiceUnavailable:    i18n.K("error.status.503"),
+	http.StatusGatewayTimeout:        i18n.K("error.status.504"),
+}
+
+// statusTitle names an HTTP status in the language of ctx.
+func statusTitle(ctx context.Context, code int) string {
+	if key, ok := statusTitles[code]; ok {
+		return i18n.In(i18n.LangOf(ctx), key, nil, nil)
+	}
+	return http.StatusText(code)
 }
 
 // retryWait is how long a rate-limited call asks us to wait. apiclient

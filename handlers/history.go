@@ -15,6 +15,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/components"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -47,10 +48,11 @@ func (a *App) recordEntry(ctx context.Context, e audit.Entry) {
 }
 
 // reportItems turns a mass update's outcomes into audit items, in the
-// order of keys; texts gives each key's name, old and new value as the
+// order of keys, the dashboard's own words in the language of ctx (the
+// person who sent them); texts gives each key's name, old and new value as the
 // page shows them. Item errors the page could not match to a row go into
 // the entry's message.
-func reportItems(rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText string)) ([]audit.Item, string) {
+func reportItems(ctx context.Context, rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText string)) ([]audit.Item, string) {
 	items := make([]audit.Item, 0, len(keys))
 	for _, k := range keys {
 		o := rep.Outcomes[k]
@@ -62,9 +64,9 @@ func reportItems(rep *massupdate.Report, keys []string, texts func(key string) (
 		case massupdate.Rejected:
 			it.Outcome = audit.Refused
 		case massupdate.Unknown:
-			it.Outcome, it.Message = audit.Unknown, "Sent, no answer: it may or may not have been applied."
+			it.Outcome, it.Message = audit.Unknown, i18n.T(ctx, "history.item_unknown")
 		default:
-			it.Outcome, it.Message = audit.Unsent, "Not sent."
+			it.Outcome, it.Message = audit.Unsent, i18n.T(ctx, "history.item_unsent")
 		}
 		items = append(items, it)
 	}
@@ -78,7 +80,7 @@ func reportItems(rep *massupdate.Report, keys []string, texts func(key string) (
 // recordReport records a mass update sent from a form: one item per row
 // sent (keys, in order), with its old and new value and its answer.
 func (a *App) recordReport(c echo.Context, kind string, rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText string)) {
-	items, note := reportItems(rep, keys, texts)
+	items, note := reportItems(c.Request().Context(), rep, keys, texts)
 	a.record(c, audit.Entry{Kind: kind, Items: items, Message: note})
 }
 
@@ -163,7 +165,7 @@ func parseHistoryQuery(c echo.Context) historyQuery {
 		}
 		t, err := time.Parse("2006-01-02", v)
 		if err != nil {
-			q.problems = append(q.problems, "The date "+strconv.Quote(audit.Bound(v, 20))+" was not understood (want YYYY-MM-DD); it is ignored.")
+			q.problems = append(q.problems, i18n.TD(c.Request().Context(), "history.bad_date", map[string]any{"Value": strconv.Quote(audit.Bound(v, 20))}))
 			return time.Time{}, ""
 		}
 		return t, v
@@ -205,76 +207,101 @@ func (a *App) HistoryList(c echo.Context) error {
 	if retention <= 0 {
 		retention = audit.DefaultRetention
 	}
+	ctx := c.Request().Context()
 	v := pages.HistoryView{
 		Text: q.text, Kind: q.kind, From: q.from, To: q.to, Total: total, Problems: q.problems,
-		Kinds:      append([]pages.Option{{Value: "", Label: "All changes"}}, kindOptions()...),
+		Kinds:      append([]pages.Option{{Value: "", Label: i18n.T(ctx, "history.kind_all")}}, kindOptions(ctx)...),
 		ExportHref: withQuery("/history/export.csv", q.values(1)),
-		Retention:  retentionText(retention),
+		Retention:  retentionText(ctx, retention),
+		Zone:       format.ZoneLabel(i18n.LangOf(ctx), a.deps.Now()),
 		Filtered:   q.text != "" || q.kind != "" || q.from != "" || q.to != "",
 	}
 	npages := (total + historyPageSize - 1) / historyPageSize
 	v.Pager = components.NewPager(q.page, npages, total, func(p int) string { return withQuery("/history", q.values(p)) })
 	for _, e := range entries {
-		v.Entries = append(v.Entries, historyEntry(e))
+		v.Entries = append(v.Entries, historyEntry(ctx, e))
 	}
-	return a.render(c, http.StatusOK, pages.HistoryPage(a.chrome(c, "History", "history"), v), nil)
+	return a.render(c, http.StatusOK, pages.HistoryPage(a.chrome(c, i18n.T(ctx, "history.title"), "history"), v), nil)
 }
 
-func kindOptions() []pages.Option {
+// kindKeys are the catalogue keys of the kinds of change.
+var kindKeys = map[string]string{
+	audit.KindPrice:    i18n.K("history.kind.price"),
+	audit.KindStock:    i18n.K("history.kind.stock"),
+	audit.KindResend:   i18n.K("history.kind.resend"),
+	audit.KindBulk:     i18n.K("history.kind.bulk"),
+	audit.KindReadBack: i18n.K("history.kind.read_back"),
+}
+
+// kindLabel names a kind of change in the language of ctx; a kind without
+// a key (none today) shows as stored.
+func kindLabel(ctx context.Context, kind string) string {
+	if key, ok := kindKeys[kind]; ok {
+		return i18n.In(i18n.LangOf(ctx), key, nil, nil)
+	}
+	return kind
+}
+
+func kindOptions(ctx context.Context) []pages.Option {
 	out := make([]pages.Option, len(audit.Kinds))
 	for i, k := range audit.Kinds {
-		out[i] = pages.Option{Value: k, Label: audit.KindLabel(k)}
+		out[i] = pages.Option{Value: k, Label: kindLabel(ctx, k)}
 	}
 	return out
 }
 
-func retentionText(d time.Duration) string {
+func retentionText(ctx context.Context, d time.Duration) string {
 	if d%(24*time.Hour) == 0 {
-		return format.Count(int(d/(24*time.Hour)), "day", "days")
+		return i18n.N(ctx, "history.days", int(d/(24*time.Hour)))
 	}
-	return format.Duration(d)
+	return i18n.N(ctx, "history.hours", int((d+time.Hour-1)/time.Hour))
 }
 
-// outcomeLabel names an outcome and its badge tone.
-func outcomeLabel(o string) (string, string) {
-	switch o {
-	case audit.Accepted:
-		return "accepted", "ok"
-	case audit.Refused:
-		return "refused", "bad"
-	case audit.Partial:
-		return "partly done", "warn"
-	case audit.Unknown:
-		return "no answer", "warn"
-	case audit.Unsent:
-		return "not sent", "warn"
-	case audit.Queued:
-		return "queued", "ok"
-	case audit.Busy:
-		return "busy, not sent", "warn"
+// outcomeKeys are the catalogue keys of the outcomes, with their badge tone.
+var outcomeKeys = map[string][2]string{
+	audit.Accepted: {i18n.K("history.outcome.accepted"), "ok"},
+	audit.Refused:  {i18n.K("history.outcome.refused"), "bad"},
+	audit.Partial:  {i18n.K("history.outcome.partial"), "warn"},
+	audit.Unknown:  {i18n.K("history.outcome.unknown"), "warn"},
+	audit.Unsent:   {i18n.K("history.outcome.unsent"), "warn"},
+	audit.Queued:   {i18n.K("history.outcome.queued"), "ok"},
+	audit.Busy:     {i18n.K("history.outcome.busy"), "warn"},
+}
+
+// outcomeLabel names an outcome in the language of ctx, and its badge tone.
+func outcomeLabel(ctx context.Context, o string) (string, string) {
+	if k, ok := outcomeKeys[o]; ok {
+		return i18n.In(i18n.LangOf(ctx), k[0], nil, nil), k[1]
 	}
 	return o, "info"
 }
 
-func historyEntry(e audit.Entry) pages.HistoryEntry {
+func historyEntry(ctx context.Context, e audit.Entry) pages.HistoryEntry {
 	who := e.UserName
 	if who == "" {
 		who = e.ClientID
 	} else if e.ClientID != "" {
 		who += " (" + e.ClientID + ")"
 	}
-	label, tone := outcomeLabel(e.Outcome)
+	label, tone := outcomeLabel(ctx, e.Outcome)
+	env := e.Environment
+	switch env {
+	case "production":
+		env = i18n.T(ctx, "env.production")
+	case "test":
+		env = i18n.T(ctx, "env.test")
+	}
 	h := pages.HistoryEntry{
-		ID: strconv.FormatInt(e.ID, 10), When: format.DateTime(e.At) + " UTC", Who: who,
-		Environment: e.Environment + " · seller " + strconv.FormatInt(e.SellerID, 10),
-		Kind:        e.Kind, KindLabel: audit.KindLabel(e.Kind), Outcome: label, OutcomeTone: tone, Message: e.Message,
+		ID: strconv.FormatInt(e.ID, 10), When: format.DateTimeIn(i18n.LangOf(ctx), e.At), Who: who,
+		Environment: env + " · " + i18n.TD(ctx, "chrome.seller", map[string]any{"ID": strconv.FormatInt(e.SellerID, 10)}),
+		Kind:        e.Kind, KindLabel: kindLabel(ctx, e.Kind), Outcome: label, OutcomeTone: tone, Message: e.Message,
 		Count: e.ItemCount, More: e.ItemCount - len(e.Items), Dropped: e.Dropped,
 	}
 	if (e.Kind == audit.KindBulk || e.Kind == audit.KindReadBack) && e.Ref != "" {
 		h.Href = "/bulk/jobs/" + url.PathEscape(e.Ref)
 	}
 	for _, it := range e.Items {
-		l, t := outcomeLabel(it.Outcome)
+		l, t := outcomeLabel(ctx, it.Outcome)
 		if it.Outcome == "" {
 			l = ""
 		}
@@ -297,7 +324,17 @@ func (a *App) HistoryExportCSV(c echo.Context) error {
 	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	h.Set("Cache-Control", "no-store")
 	c.Response().WriteHeader(http.StatusOK)
-	w := audit.NewCSVWriter(c.Response())
+	ctx := c.Request().Context()
+	w := audit.NewCSVWriterIn(c.Response(), audit.CSVText{
+		Header: []string{i18n.T(ctx, "export.history.entry"), i18n.T(ctx, "export.history.when"), i18n.T(ctx, "export.history.client_id"),
+			i18n.T(ctx, "export.history.name"), i18n.T(ctx, "export.history.seller"), i18n.T(ctx, "export.history.environment"),
+			i18n.T(ctx, "export.history.kind"), i18n.T(ctx, "export.history.reference"), i18n.T(ctx, "export.history.outcome"),
+			i18n.T(ctx, "export.history.message"), i18n.T(ctx, "export.history.item"), i18n.T(ctx, "export.history.product"),
+			i18n.T(ctx, "export.history.old"), i18n.T(ctx, "export.history.new"), i18n.T(ctx, "export.history.item_outcome"),
+			i18n.T(ctx, "export.history.item_message"), i18n.T(ctx, "export.history.read_back")},
+		Kind:       func(k string) string { return kindLabel(ctx, k) },
+		Incomplete: i18n.T(ctx, "export.history.incomplete"),
+	})
 	if err := a.deps.Audit.Each(c.Request().Context(), q.filter, w.Write); err != nil {
 		// The header is sent: the export ends with a line saying it is
 		// incomplete, and the log says why.

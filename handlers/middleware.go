@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 type ctxKey int
@@ -200,7 +201,7 @@ func (a *App) readBody(next echo.HandlerFunc) echo.HandlerFunc {
 			if deadlineSet {
 				_ = rc.SetReadDeadline(time.Now())
 			}
-			return bodyError(err)
+			return bodyError(r.Context(), err)
 		}
 		if deadlineSet {
 			_ = rc.SetReadDeadline(time.Time{})
@@ -214,7 +215,7 @@ func (a *App) readBody(next echo.HandlerFunc) echo.HandlerFunc {
 const multipartMemory = 16 << 20
 
 // bodyError says what went wrong while the client was sending its body.
-func bodyError(err error) error {
+func bodyError(ctx context.Context, err error) error {
 	var he *echo.HTTPError
 	var tooLarge *http.MaxBytesError
 	var ne net.Error
@@ -223,8 +224,8 @@ func bodyError(err error) error {
 		return echo.NewHTTPError(http.StatusRequestEntityTooLarge).SetInternal(err)
 	case errors.As(err, &ne) && ne.Timeout():
 		return echo.NewHTTPError(http.StatusRequestTimeout,
-			"The form arrived too slowly and was not accepted. Nothing was sent to the marketplace; send it again.").SetInternal(err)
+			i18n.T(ctx, "error.form_too_slow")).SetInternal(err)
 	}
 	return echo.NewHTTPError(http.StatusBadRequest,
-		"The form could not be read: the connection broke off while it was being sent. Nothing was sent to the marketplace; send it again.").SetInternal(err)
+		i18n.T(ctx, "error.form_broken")).SetInternal(err)
 }

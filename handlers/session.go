@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/layouts"
 )
 
@@ -68,7 +69,7 @@ func (a *App) requireLogin(next echo.HandlerFunc) echo.HandlerFunc {
 			sess.SetReturnTo(target)
 		}
 		if !sess.IsNew() {
-			sess.AddFlash("info", "Please log in to continue.")
+			sess.AddFlash("info", i18n.T(r.Context(), "flash.log_in_to_continue"))
 		}
 		return a.redirect(c, "/login")
 	}

@@ -62,8 +62,13 @@ func (a *App) catalogUse(c echo.Context) {
 // copyRevoked answers a read of a copy whose credential the marketplace
 // refused: the session must log in again.
 func copyRevoked() error {
-	return echo.NewHTTPError(http.StatusForbidden, "The marketplace refused this account's credentials, so its data is no longer shown. Log in again.")
+	return echo.NewHTTPError(http.StatusForbidden, "The marketplace refused this account's credentials, so its data is no longer shown. Log in again.").
+		SetInternal(errCopyRevoked)
 }
+
+// errCopyRevoked marks copyRevoked's answer, which describe words in the
+// reader's language.
+var errCopyRevoked = errors.New("copy revoked: the marketplace refused the credentials")
 
 // catalogForbidden revokes the session's copy when a marketplace call of
 // the request was refused with 403: access is cut at once, not at the next

@@ -14,6 +14,7 @@ type HistoryView struct {
 	Filtered             bool
 	ExportHref           string
 	Retention            string // how long entries are kept, e.g. "400 days"
+	Zone                 string // the label of the zone times are shown in: МСК / MSK
 }
 
 // HistoryEntry is one change in the history list.
