@@ -162,6 +162,10 @@ var migrationsSQLite = []string{
 	`CREATE INDEX catalog_nomenclature_status_quantity ON catalog_nomenclature (seller_id, env, status, quantity);
 	CREATE INDEX catalog_nomenclature_name ON catalog_nomenclature (seller_id, env, name);
 	CREATE INDEX catalog_nomenclature_warehouse ON catalog_nomenclature (seller_id, env, warehouse, quantity)`,
+	// 3: a status-filtered page sorted by price or name walks these in
+	// order and stops after the page instead of sorting every match; the
+	// status index alone is a prefix of status_quantity's.
+	migrationStatusSorts,
 }
 
 var migrationsPostgres = []string{
@@ -262,7 +266,15 @@ var migrationsPostgres = []string{
 	`CREATE INDEX catalog_nomenclature_status_quantity ON catalog_nomenclature (seller_id, env, status, quantity);
 	CREATE INDEX catalog_nomenclature_name ON catalog_nomenclature (seller_id, env, name);
 	CREATE INDEX catalog_nomenclature_warehouse ON catalog_nomenclature (seller_id, env, warehouse, quantity)`,
+	// 3: a status-filtered page sorted by price or name walks these in
+	// order and stops after the page instead of sorting every match; the
+	// status index alone is a prefix of status_quantity's.
+	migrationStatusSorts,
 }
+
+const migrationStatusSorts = `CREATE INDEX catalog_nomenclature_status_price ON catalog_nomenclature (seller_id, env, status, price);
+	CREATE INDEX catalog_nomenclature_status_name ON catalog_nomenclature (seller_id, env, status, name);
+	DROP INDEX catalog_nomenclature_status`
 
 func ms(t time.Time) int64 {
 	if t.IsZero() {
