@@ -166,6 +166,9 @@ var migrationsSQLite = []string{
 	// order and stops after the page instead of sorting every match; the
 	// status index alone is a prefix of status_quantity's.
 	migrationStatusSorts,
+	// 4: a search's count tests the copy of each full-text match in this
+	// narrow index, not in the wide rows (countOwners).
+	`CREATE INDEX catalog_nomenclature_owner ON catalog_nomenclature (id, seller_id, env)`,
 }
 
 var migrationsPostgres = []string{
@@ -270,6 +273,7 @@ var migrationsPostgres = []string{
 	// order and stops after the page instead of sorting every match; the
 	// status index alone is a prefix of status_quantity's.
 	migrationStatusSorts,
+	`CREATE INDEX catalog_nomenclature_owner ON catalog_nomenclature (id, seller_id, env)`,
 }
 
 const migrationStatusSorts = `CREATE INDEX catalog_nomenclature_status_price ON catalog_nomenclature (seller_id, env, status, price);
