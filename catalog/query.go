@@ -201,17 +201,32 @@ func (s *Store) nomenclatureWhere(k Key, q Query, sortCol string, broad bool) *w
 const nomenclatureCols = `id, warehouse, barcode, marketplace_sku, parent_sku, seller_sku, name, brand, size, status, price_status,
 	price, sale_price, quantity, updated_at, pending_price, pending_sale, pending_at`
 
-func scanRecord(rows *sql.Rows, r *Record) error {
-	var updated int64
-	var pp, ps, pa sql.NullInt64
-	if err := rows.Scan(&r.ID, &r.Warehouse, &r.Barcode, &r.MarketplaceSKU, &r.ParentSKU, &r.SellerSKU, &r.Name, &r.Brand, &r.Size,
-		&r.Status, &r.PriceStatus, &r.Price, &r.SalePrice, &r.Quantity, &updated, &pp, &ps, &pa); err != nil {
+// recordScanner scans rows of nomenclatureCols into r, with its
+// destinations built once per query rather than escaping for every row.
+type recordScanner struct {
+	r          Record
+	updated    int64
+	pp, ps, pa sql.NullInt64
+	dest       []any
+}
+
+func newRecordScanner() *recordScanner {
+	sc := &recordScanner{}
+	r := &sc.r
+	sc.dest = []any{&r.ID, &r.Warehouse, &r.Barcode, &r.MarketplaceSKU, &r.ParentSKU, &r.SellerSKU, &r.Name, &r.Brand, &r.Size,
+		&r.Status, &r.PriceStatus, &r.Price, &r.SalePrice, &r.Quantity, &sc.updated, &sc.pp, &sc.ps, &sc.pa}
+	return sc
+}
+
+func (sc *recordScanner) scan(rows *sql.Rows) error {
+	if err := rows.Scan(sc.dest...); err != nil {
 		return fmt.Errorf("catalog: %w", err)
 	}
-	r.UpdatedAt = fromMS(updated)
+	r := &sc.r
+	r.UpdatedAt = fromMS(sc.updated)
 	r.Pending = nil
-	if pp.Valid && ps.Valid {
-		r.Pending = &Pending{Price: pp.Int64, SalePrice: ps.Int64, Since: fromMS(pa.Int64)}
+	if sc.pp.Valid && sc.ps.Valid {
+		r.Pending = &Pending{Price: sc.pp.Int64, SalePrice: sc.ps.Int64, Since: fromMS(sc.pa.Int64)}
 	}
 	return nil
 }
@@ -244,12 +259,12 @@ func (s *Store) EachNomenclature(ctx context.Context, k Key, q Query, fn func(r 
 		return fmt.Errorf("catalog: %w", err)
 	}
 	defer rows.Close()
-	var r Record
+	sc := newRecordScanner()
 	for rows.Next() {
-		if err := scanRecord(rows, &r); err != nil {
+		if err := sc.scan(rows); err != nil {
 			return err
 		}
-		if err := fn(&r); err != nil {
+		if err := fn(&sc.r); err != nil {
 			return err
 		}
 	}
