@@ -146,10 +146,15 @@ func (s *Store) checkAccess(ctx context.Context, k Key) error {
 	return nil
 }
 
-func (s *Store) nomenclatureWhere(k Key, q Query) *where {
+// nomenclatureWhere builds the WHERE clause of q. A page (sorted, not a
+// count) passes its ORDER BY column as sortCol and broad reports a search
+// whose words match many records (broadMatch); both steer SQLite's plan
+// towards walking the sort's index and stopping after the page, which it
+// cannot guess without statistics.
+func (s *Store) nomenclatureWhere(k Key, q Query, sortCol string, broad bool) *where {
 	w := &where{}
 	words := queryWords(q.Q)
-	if len(words) > 0 && !s.pg {
+	if len(words) > 0 && !s.pg && !broad {
 		// The full-text match drives the query: the unary + keeps SQLite
 		// from walking the copy's index instead and testing every row
 		// against the match.
@@ -162,7 +167,11 @@ func (s *Store) nomenclatureWhere(k Key, q Query) *where {
 		if s.pg {
 			w.add("search_tsv @@ to_tsquery('simple', ?)", tsQuery(words))
 		} else {
-			w.add("id IN (SELECT rowid FROM catalog_nomenclature_fts WHERE catalog_nomenclature_fts MATCH ?)", ftsMatch(words))
+			id := "id"
+			if broad {
+				id = "+id" // tested on the rows the sort's index yields
+			}
+			w.add(id+" IN (SELECT rowid FROM catalog_nomenclature_fts WHERE catalog_nomenclature_fts MATCH ?)", ftsMatch(words))
 		}
 	}
 	if q.Status != "" {
@@ -172,7 +181,13 @@ func (s *Store) nomenclatureWhere(k Key, q Query) *where {
 		w.add("warehouse = ?", q.Warehouse)
 	}
 	if q.StockMax != nil {
-		w.add("quantity <= ?", *q.StockMax)
+		if sortCol != "" && sortCol != "quantity" && !s.pg {
+			// A stock bound is rarely selective: testing it on the rows
+			// the sort's index yields beats sorting every row it keeps.
+			w.add("+quantity <= ?", *q.StockMax)
+		} else {
+			w.add("quantity <= ?", *q.StockMax)
+		}
 	}
 	if q.PriceMin > 0 {
 		w.add("price >= ?", q.PriceMin)
@@ -186,17 +201,32 @@ func (s *Store) nomenclatureWhere(k Key, q Query) *where {
 const nomenclatureCols = `id, warehouse, barcode, marketplace_sku, parent_sku, seller_sku, name, brand, size, status, price_status,
 	price, sale_price, quantity, updated_at, pending_price, pending_sale, pending_at`
 
-func scanRecord(rows *sql.Rows, r *Record) error {
-	var updated int64
-	var pp, ps, pa sql.NullInt64
-	if err := rows.Scan(&r.ID, &r.Warehouse, &r.Barcode, &r.MarketplaceSKU, &r.ParentSKU, &r.SellerSKU, &r.Name, &r.Brand, &r.Size,
-		&r.Status, &r.PriceStatus, &r.Price, &r.SalePrice, &r.Quantity, &updated, &pp, &ps, &pa); err != nil {
+// recordScanner scans rows of nomenclatureCols into r, with its
+// destinations built once per query rather than escaping for every row.
+type recordScanner struct {
+	r          Record
+	updated    int64
+	pp, ps, pa sql.NullInt64
+	dest       []any
+}
+
+func newRecordScanner() *recordScanner {
+	sc := &recordScanner{}
+	r := &sc.r
+	sc.dest = []any{&r.ID, &r.Warehouse, &r.Barcode, &r.MarketplaceSKU, &r.ParentSKU, &r.SellerSKU, &r.Name, &r.Brand, &r.Size,
+		&r.Status, &r.PriceStatus, &r.Price, &r.SalePrice, &r.Quantity, &sc.updated, &sc.pp, &sc.ps, &sc.pa}
+	return sc
+}
+
+func (sc *recordScanner) scan(rows *sql.Rows) error {
+	if err := rows.Scan(sc.dest...); err != nil {
 		return fmt.Errorf("catalog: %w", err)
 	}
-	r.UpdatedAt = fromMS(updated)
+	r := &sc.r
+	r.UpdatedAt = fromMS(sc.updated)
 	r.Pending = nil
-	if pp.Valid && ps.Valid {
-		r.Pending = &Pending{Price: pp.Int64, SalePrice: ps.Int64, Since: fromMS(pa.Int64)}
+	if sc.pp.Valid && sc.ps.Valid {
+		r.Pending = &Pending{Price: sc.pp.Int64, SalePrice: sc.ps.Int64, Since: fromMS(sc.pa.Int64)}
 	}
 	return nil
 }
@@ -220,29 +250,21 @@ func (s *Store) EachNomenclature(ctx context.Context, k Key, q Query, fn func(r 
 	if err := s.checkAccess(ctx, k); err != nil {
 		return err
 	}
-	ob, err := orderBy(q.Sort, NomenclatureSorts, "id")
+	query, args, err := s.nomenclatureQuery(ctx, k, q)
 	if err != nil {
 		return err
 	}
-	w := s.nomenclatureWhere(k, q)
-	query := `SELECT ` + nomenclatureCols + ` FROM catalog_nomenclature` + w.sql.String() + ob
-	args := w.args
-	if q.Limit != -1 {
-		limit, offset := q.limits()
-		query += ` LIMIT ? OFFSET ?`
-		args = append(args, limit, offset)
-	}
-	rows, err := s.r.QueryContext(ctx, s.q(query), args...)
+	rows, err := s.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return fmt.Errorf("catalog: %w", err)
 	}
 	defer rows.Close()
-	var r Record
+	sc := newRecordScanner()
 	for rows.Next() {
-		if err := scanRecord(rows, &r); err != nil {
+		if err := sc.scan(rows); err != nil {
 			return err
 		}
-		if err := fn(&r); err != nil {
+		if err := fn(&sc.r); err != nil {
 			return err
 		}
 	}
@@ -252,14 +274,74 @@ func (s *Store) EachNomenclature(ctx context.Context, k Key, q Query, fn func(r 
 	return nil
 }
 
+// nomenclatureQuery is the statement of EachNomenclature and its
+// arguments.
+func (s *Store) nomenclatureQuery(ctx context.Context, k Key, q Query) (string, []any, error) {
+	ob, err := orderBy(q.Sort, NomenclatureSorts, "id")
+	if err != nil {
+		return "", nil, err
+	}
+	sortCol := NomenclatureSorts[strings.TrimPrefix(q.Sort, "-")]
+	broad := false
+	if sortCol != "" && q.Limit != -1 {
+		if broad, err = s.broadMatch(ctx, q.Q); err != nil {
+			return "", nil, err
+		}
+	}
+	w := s.nomenclatureWhere(k, q, sortCol, broad)
+	query := `SELECT ` + nomenclatureCols + ` FROM catalog_nomenclature` + w.sql.String() + ob
+	args := w.args
+	if q.Limit != -1 {
+		limit, offset := q.limits()
+		query += ` LIMIT ? OFFSET ?`
+		args = append(args, limit, offset)
+	}
+	return s.q(query), args, nil
+}
+
+// broadLimit is how many full-text matches make a search broad: a sorted
+// page of it is then found by walking the sort's index (about
+// limit x records / matches rows) rather than by sorting every match.
+const broadLimit = 1000
+
+// broadMatch reports whether the words of q match at least broadLimit
+// records of any copy (SQLite only: PostgreSQL plans with statistics).
+func (s *Store) broadMatch(ctx context.Context, q string) (bool, error) {
+	words := queryWords(q)
+	if len(words) == 0 || s.pg {
+		return false, nil
+	}
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM catalog_nomenclature_fts WHERE catalog_nomenclature_fts MATCH ? LIMIT ?)`,
+		ftsMatch(words), broadLimit).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("catalog: %w", err)
+	}
+	return n >= broadLimit, nil
+}
+
+// nomenclatureCount is the statement of CountNomenclature and its
+// arguments.
+func (s *Store) nomenclatureCount(k Key, q Query) (string, []any) {
+	w := s.nomenclatureWhere(k, q, "", false)
+	from := ` FROM catalog_nomenclature`
+	if !s.pg && len(queryWords(q.Q)) > 0 && q.Status == "" && q.Warehouse == "" && q.StockMax == nil && q.PriceMin == 0 && q.PriceMax == 0 {
+		// Counting a search needs only each match's seller and
+		// environment: the narrow owner index holds them in a few pages
+		// where the rows spread over the whole table.
+		from += ` INDEXED BY catalog_nomenclature_owner`
+	}
+	return s.q(`SELECT COUNT(*)` + from + w.sql.String()), w.args
+}
+
 // CountNomenclature counts the records of k that q selects.
 func (s *Store) CountNomenclature(ctx context.Context, k Key, q Query) (int, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
 		return 0, err
 	}
-	w := s.nomenclatureWhere(k, q)
+	query, args := s.nomenclatureCount(k, q)
 	var n int
-	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM catalog_nomenclature`+w.sql.String()), w.args...).Scan(&n); err != nil {
+	if err := s.r.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
 		return 0, fmt.Errorf("catalog: %w", err)
 	}
 	return n, nil

@@ -162,6 +162,13 @@ var migrationsSQLite = []string{
 	`CREATE INDEX catalog_nomenclature_status_quantity ON catalog_nomenclature (seller_id, env, status, quantity);
 	CREATE INDEX catalog_nomenclature_name ON catalog_nomenclature (seller_id, env, name);
 	CREATE INDEX catalog_nomenclature_warehouse ON catalog_nomenclature (seller_id, env, warehouse, quantity)`,
+	// 3: a status-filtered page sorted by price or name walks these in
+	// order and stops after the page instead of sorting every match; the
+	// status index alone is a prefix of status_quantity's.
+	migrationStatusSorts,
+	// 4: a search's count tests the copy of each full-text match in this
+	// narrow index, not in the wide rows (countOwners).
+	`CREATE INDEX catalog_nomenclature_owner ON catalog_nomenclature (id, seller_id, env)`,
 }
 
 var migrationsPostgres = []string{
@@ -262,7 +269,16 @@ var migrationsPostgres = []string{
 	`CREATE INDEX catalog_nomenclature_status_quantity ON catalog_nomenclature (seller_id, env, status, quantity);
 	CREATE INDEX catalog_nomenclature_name ON catalog_nomenclature (seller_id, env, name);
 	CREATE INDEX catalog_nomenclature_warehouse ON catalog_nomenclature (seller_id, env, warehouse, quantity)`,
+	// 3: a status-filtered page sorted by price or name walks these in
+	// order and stops after the page instead of sorting every match; the
+	// status index alone is a prefix of status_quantity's.
+	migrationStatusSorts,
+	`CREATE INDEX catalog_nomenclature_owner ON catalog_nomenclature (id, seller_id, env)`,
 }
+
+const migrationStatusSorts = `CREATE INDEX catalog_nomenclature_status_price ON catalog_nomenclature (seller_id, env, status, price);
+	CREATE INDEX catalog_nomenclature_status_name ON catalog_nomenclature (seller_id, env, status, name);
+	DROP INDEX catalog_nomenclature_status`
 
 func ms(t time.Time) int64 {
 	if t.IsZero() {
