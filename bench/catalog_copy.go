@@ -111,7 +111,7 @@ func copySyncAndOverview(s Sizes) (ratio float64, overview time.Duration, detail
 			return 0, 0, nil, fmt.Errorf("overview: %d %v", st, err)
 		}
 		times = append(times, time.Since(t0))
-		if !strings.Contains(string(body), "As of ") {
+		if !strings.Contains(string(body), `data-testid="sync-status"`) { // the copy's freshness line, in any language
 			return 0, 0, nil, fmt.Errorf("the overview is not served from the copy")
 		}
 	}

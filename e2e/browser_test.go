@@ -13,7 +13,10 @@ import (
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/chromedp"
 
+	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // chromiumPaths are where Debian's chromium package puts the browser. The
@@ -380,6 +383,10 @@ func envLabel(env string) string {
 }
 
 func squash(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// shown is an amount as the English pages write it ("21,300.00"), the
+// journeys' browser asking for English.
+func shown(m apiclient.Money) string { return squash(format.MoneyIn(i18n.EN, m.Kopecks())) }
 
 // jsString quotes s for JavaScript.
 func jsString(s string) string { return fmt.Sprintf("%q", s) }

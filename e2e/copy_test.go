@@ -112,8 +112,8 @@ func TestJourneyCopySearch(t *testing.T) {
 		t.Fatalf("%d rows of %s in the filtered list", len(shows), target.MarketplaceSKU)
 	}
 	for _, s := range shows {
-		if squash(s) != squash(newPrice.String()) {
-			t.Errorf("the filtered list shows %q, want the new price %q", s, newPrice.String())
+		if squash(s) != shown(newPrice) {
+			t.Errorf("the filtered list shows %q, want the new price %q", s, shown(newPrice))
 		}
 	}
 	j.press("[data-testid=sync-refresh]")
@@ -121,8 +121,8 @@ func TestJourneyCopySearch(t *testing.T) {
 	j.open("/nomenclature?q=" + "%D0%BA%D1%80%D0%BE%D1%81")
 	shows = eval[[]string](j, row+`.map(r => r.querySelector("td.num").firstChild.textContent.trim())`)
 	for _, s := range shows {
-		if squash(s) != squash(newPrice.String()) {
-			t.Errorf("after the next read the list shows %q, want %q", s, newPrice.String())
+		if squash(s) != shown(newPrice) {
+			t.Errorf("after the next read the list shows %q, want %q", s, shown(newPrice))
 		}
 	}
 }

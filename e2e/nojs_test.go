@@ -68,8 +68,8 @@ func TestJourneyNoJavaScript(t *testing.T) {
 	if got := j.text("#flash-area"); !strings.Contains(got, "1 price updated") {
 		t.Errorf("flash %q, want 1 price updated", got)
 	}
-	if got := j.text(priceRowSel(sku) + " [data-testid=current]"); got != squash(newPrice.String()) {
-		t.Errorf("current price %q, want %q", got, newPrice.String())
+	if got := j.text(priceRowSel(sku) + " [data-testid=current]"); got != shown(newPrice) {
+		t.Errorf("current price %q, want %q", got, shown(newPrice))
 	}
 
 	mu.Lock()

@@ -97,7 +97,7 @@ func TestJourneyPrices(t *testing.T) {
 			}
 			continue
 		}
-		wantResult := "✓ " + squash(money(t, r.Orig).String()) + " → " + squash(want[r.SKU].String())
+		wantResult := "✓ " + shown(money(t, r.Orig)) + " → " + shown(want[r.SKU])
 		if !strings.Contains(class, "accepted") || result != wantResult {
 			t.Errorf("%s: row class %q, result %q; want accepted, %q", r.SKU, class, result, wantResult)
 		}
@@ -132,8 +132,8 @@ func TestJourneyPrices(t *testing.T) {
 	j.do("reload", chromedpReload())
 	j.untilNewPage("the reloaded prices page", `document.querySelector("#prices-form") && !document.querySelector("#flash-area .flash")`)
 	for sku, p := range want {
-		if got := j.text(priceRowSel(sku) + " [data-testid=current]"); got != squash(p.String()) {
-			t.Errorf("%s: current price %q after reload, want %q", sku, got, p.String())
+		if got := j.text(priceRowSel(sku) + " [data-testid=current]"); got != shown(p) {
+			t.Errorf("%s: current price %q after reload, want %q", sku, got, shown(p))
 		}
 	}
 

@@ -33,8 +33,8 @@ func TestJourneyTokenExpiry(t *testing.T) {
 	if j.location() != "/prices" {
 		t.Errorf("the update ended on %s, want /prices", j.location())
 	}
-	if got := j.text(priceRowSel(sku) + " [data-testid=current]"); got != squash(newPrice.String()) {
-		t.Errorf("current price %q after the update, want %q", got, newPrice.String())
+	if got := j.text(priceRowSel(sku) + " [data-testid=current]"); got != shown(newPrice) {
+		t.Errorf("current price %q after the update, want %q", got, shown(newPrice))
 	}
 	if got := j.app.Sandbox.Counters().TokensIssued["seller"] - tokens; got != 1 {
 		t.Errorf("%d seller tokens issued after the expiry, want 1", got)

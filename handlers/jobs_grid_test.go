@@ -43,12 +43,15 @@ func TestJobGridWordsAndTimes(t *testing.T) {
 	csv := fmt.Sprintf("sku,price\n%s,%d.%02d\n", sku, rise/100, rise%100)
 	id := jobIDOf(t, upload(t, e, b, "one.csv", []byte(csv), ""))
 
+	// The bulk environment's browser asks for English, as testapp's does:
+	// switch to Russian first; the plural forms follow the language.
+	if r := b.Post("/settings/language", url.Values{"lang": {"ru"}}); r.Status >= 400 {
+		t.Fatalf("language switch: %d", r.Status)
+	}
 	p := b.Get("/bulk/jobs/" + id)
 	if p.Status != http.StatusOK {
 		t.Fatalf("preview: %d", p.Status)
 	}
-	// The bulk environment's requests are Russian by default (the locale
-	// middleware's default); the plural forms follow the language.
 	if got := p.Text("[data-testid=count-rows]"); got != "1 строка" {
 		t.Errorf("count (ru): %q, want 1 строка", got)
 	}
