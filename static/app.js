@@ -123,8 +123,10 @@
     if (!note) return;
     var text = "";
     if (doomed) {
+      // One decimal, rounded down, but never shown as the limit itself.
       var pct = Math.floor((cur - now) * 1000 / cur) / 10;
-      var fmt = typeof Intl !== "undefined" ? new Intl.NumberFormat(document.documentElement.lang || "en", { maximumFractionDigits: 1 }) : null;
+      if (pct <= limit) pct = Math.ceil((cur - now) * 10000 / cur) / 100;
+      var fmt = typeof Intl !== "undefined" ? new Intl.NumberFormat(document.documentElement.lang || "en", { maximumFractionDigits: 2 }) : null;
       text = form.dataset.dropWarning.replace("{pct}", fmt ? fmt.format(pct) : String(pct));
     }
     if (note.textContent !== text) note.textContent = text;
