@@ -2,6 +2,8 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -64,6 +66,38 @@ func TestJourneyPrices(t *testing.T) {
 		want[r.SKU] = p
 		j.typeInto("price-"+strconv.Itoa(i), p.Decimal())
 	}
+	// Issue 17 item 7: before sending, each "1.00" row warns beside its
+	// price that the marketplace refuses such a drop; a normal change does
+	// not. The submit is not blocked: the marketplace's refusal follows.
+	for i := range rows {
+		note := eval[string](j, fmt.Sprintf(`(document.getElementById("price-%d-drop")||{textContent:""}).textContent`, i))
+		if rejected[i] {
+			if !strings.Contains(note, "refuses drops of more than 90 %") || !strings.HasPrefix(note, "−9") {
+				t.Errorf("row %d (1.00 from %s): drop warning %q, want the refused-drop warning with its percentage", i, rows[i].Orig, note)
+			}
+			if live := eval[string](j, fmt.Sprintf(`document.getElementById("price-%d-drop").getAttribute("aria-live")`, i)); live != "polite" {
+				t.Errorf("row %d: drop warning aria-live %q, want polite", i, live)
+			}
+			if !eval[bool](j, fmt.Sprintf(`document.getElementById("price-%d").getAttribute("aria-describedby").split(" ").includes("price-%d-drop")`, i, i)) {
+				t.Errorf("row %d: the price field is not described by its drop warning", i)
+			}
+		} else if note != "" {
+			t.Errorf("row %d (a normal change): drop warning %q, want none", i, note)
+		}
+	}
+	for _, width := range []int64{1366, 390} {
+		if width < 600 {
+			j.do("phone viewport", chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile))
+		} else {
+			j.do("desktop viewport", chromedp.EmulateViewport(width, 900))
+		}
+		eval[chromedp.Void](j, `document.getElementById("price-3").scrollIntoView({block: "center"})`)
+		png := run(j, "screenshot", chromedp.CaptureScreenshot())
+		if err := os.WriteFile(filepath.Join(artifactsDir(t), fmt.Sprintf("journey-3-prices-drop-warning-%d.png", width)), png, 0o644); err != nil {
+			t.Error(err)
+		}
+	}
+	j.do("desktop viewport", chromedp.EmulateViewport(1280, 900))
 	if !eval[bool](j, `document.querySelector("#price-0").classList.contains("edited")`) {
 		t.Error("an edited price is not marked as edited")
 	}

@@ -87,11 +87,73 @@
     if (bad && typeof bad.focus === "function") bad.focus();
   }
 
+  // Doomed drops (issue 17 item 7): in a form carrying data-drop-warning
+  // (the prices form), a new price or sale price more than data-drop-limit
+  // percent below the row's current price (its orig_price) gets a polite
+  // live warning beside the field as it is typed. The server does not block
+  // the submit: the marketplace's refusal still comes back on the row.
+  function kopecks(text) {
+    var s = String(text || "").replace(/[\s\u00a0\u202f]/g, "").replace(",", ".");
+    if (!/^\d+(\.\d{0,2})?$/.test(s)) return 0;
+    var parts = s.split(".");
+    return parseInt(parts[0], 10) * 100 + parseInt(((parts[1] || "") + "00").slice(0, 2), 10);
+  }
+  function dropNote(input, create) {
+    var id = input.id + "-drop";
+    var note = document.getElementById(id);
+    if (note || !create) return note;
+    note = document.createElement("div");
+    note.id = id;
+    note.className = "drop-warning";
+    note.setAttribute("aria-live", "polite");
+    note.setAttribute("data-testid", "drop-warning");
+    input.insertAdjacentElement("afterend", note);
+    var by = input.getAttribute("aria-describedby");
+    input.setAttribute("aria-describedby", by ? by + " " + id : id);
+    return note;
+  }
+  function checkDrop(form, input) {
+    var row = input.closest("tr");
+    var orig = row && row.querySelector("input[name=orig_price]");
+    if (!orig) return;
+    var limit = parseInt(form.dataset.dropLimit, 10) || 90;
+    var cur = kopecks(orig.value), now = kopecks(input.value);
+    var doomed = cur > 0 && now > 0 && now * 100 < cur * (100 - limit);
+    var note = dropNote(input, doomed);
+    if (!note) return;
+    var text = "";
+    if (doomed) {
+      // One decimal, rounded down, but never shown as the limit itself.
+      var pct = Math.floor((cur - now) * 1000 / cur) / 10;
+      if (pct <= limit) pct = Math.ceil((cur - now) * 10000 / cur) / 100;
+      var fmt = typeof Intl !== "undefined" ? new Intl.NumberFormat(document.documentElement.lang || "en", { maximumFractionDigits: 2 }) : null;
+      text = form.dataset.dropWarning.replace("{pct}", fmt ? fmt.format(pct) : String(pct));
+    }
+    if (note.textContent !== text) note.textContent = text;
+  }
+  function wireDropWarnings(root) {
+    var forms = [];
+    if (root.matches && root.matches("form[data-drop-warning]")) forms.push(root);
+    if (root.querySelectorAll) root.querySelectorAll("form[data-drop-warning]").forEach(function (f) { forms.push(f); });
+    forms.forEach(function (form) {
+      if (form.dataset.dropWired) return;
+      form.dataset.dropWired = "1";
+      // The live region exists before its text changes, so it is announced.
+      form.addEventListener("focusin", function (e) {
+        if (e.target.matches && e.target.matches("input.money")) dropNote(e.target, true);
+      });
+      form.addEventListener("input", function (e) {
+        if (e.target.matches && e.target.matches("input.money")) checkDrop(form, e.target);
+      });
+    });
+  }
+
   function enhance(root) {
     startCountdowns(root);
     wireSelectAll(root);
     wireEdits(root);
     labelCells(root);
+    wireDropWarnings(root);
   }
 
   // Unsaved edits: leaving the page (a pager link, the navigation, a
