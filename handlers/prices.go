@@ -179,10 +179,11 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 	ctx := c.Request().Context()
 	l := i18n.LangOf(ctx)
 	v := pages.PricesView{
-		Limit:  strconv.Itoa(q.Limit),
-		Limits: limitOptions(catalogLimits),
-		Pager:  q.pager("/prices", npages, total),
-		Action: q.link("/prices"),
+		DropLimit: massupdate.MarketDropLimit,
+		Limit:     strconv.Itoa(q.Limit),
+		Limits:    limitOptions(catalogLimits),
+		Pager:     q.pager("/prices", npages, total),
+		Action:    q.link("/prices"),
 
 		ExportQuery: a.exportQuery(q),
 	}

@@ -171,12 +171,16 @@ type PriceRow struct {
 
 // PricesView is the prices form.
 type PricesView struct {
-	Limit   string
-	Limits  []Option
-	Rows    []PriceRow
-	Pager   components.Pager
-	Action  string
-	Summary *Summary
+	// DropLimit is the largest drop below the current price, in percent,
+	// that the marketplace accepts (massupdate.MarketDropLimit); the form
+	// warns past it as the user types. 0 leaves the warning out.
+	DropLimit int
+	Limit     string
+	Limits    []Option
+	Rows      []PriceRow
+	Pager     components.Pager
+	Action    string
+	Summary   *Summary
 	// ExportQuery: as in NomenclatureView.
 	ExportQuery string
 }

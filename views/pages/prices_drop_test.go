@@ -14,7 +14,7 @@ import (
 // app.js shows beside a doomed price, in the reader's language, with the
 // {pct} slot the script fills (issue 17 item 7).
 func TestPricesFormCarriesDropWarning(t *testing.T) {
-	v := PricesView{Action: "/prices", Rows: []PriceRow{{SKU: "A", OrigPrice: "100.00", Price: "100.00"}}}
+	v := PricesView{DropLimit: 90, Action: "/prices", Rows: []PriceRow{{SKU: "A", OrigPrice: "100.00", Price: "100.00"}}}
 	for _, c := range []struct {
 		lang i18n.Lang
 		want string
