@@ -16,7 +16,6 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
-	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -77,14 +76,6 @@ type catalogPage struct {
 // field, and lowering the price alone would be refused for a sale above it.
 func hasSale(n apiclient.Nomenclature) bool {
 	return n.SalePrice > 0 && n.SalePrice < n.Price
-}
-
-// saleText is the sale column: the sale price, or "—" without a sale.
-func saleText(n apiclient.Nomenclature) string {
-	if !hasSale(n) {
-		return "—"
-	}
-	return format.Money(int64(n.SalePrice))
 }
 
 // restoreDraft takes back the unsent edits of a form that a detour through

@@ -180,7 +180,8 @@ func stockText(qty, status string) string {
 	return qty + " pcs, " + format.StatusLabel(status)
 }
 
-// saleTextIn is saleText in the number format of l.
+// saleTextIn is the sale column in the number format of l: the sale
+// price, or "—" without a sale.
 func saleTextIn(l i18n.Lang, n apiclient.Nomenclature) string {
 	if !hasSale(n) {
 		return "—"
