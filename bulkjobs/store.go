@@ -204,20 +204,6 @@ var commonSteps = []string{
 // q rewrites ? placeholders for the database's dialect.
 func (s *Store) q(query string) string { return s.db.Rebind(query) }
 
-func ms(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
-func fromMS(v int64) time.Time {
-	if v == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(v).UTC()
-}
-
 func b2i(b bool) int {
 	if b {
 		return 1
@@ -238,8 +224,8 @@ func (s *Store) CreateJob(ctx context.Context, j *Job, items []Item) error {
 	defer tx.Rollback()
 	_, err = tx.ExecContext(ctx, s.q(`INSERT INTO bulk_jobs (`+jobColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
 		j.ID, j.Kind, j.State, j.SessionRef, j.ClientID, j.DisplayName, j.SellerID, j.Environment, j.FileName, j.ParentID,
-		j.GuardPercent, j.ChunkSize, j.Chunks, j.NextChunk, b2i(j.CancelRequested), j.StopReason, ms(j.WaitUntil), ms(j.CreatedAt),
-		ms(j.SubmittedAt), ms(j.FinishedAt), ms(j.ReadBackAt), ms(j.ReadBackDoneAt), j.InFlight)
+		j.GuardPercent, j.ChunkSize, j.Chunks, j.NextChunk, b2i(j.CancelRequested), j.StopReason, sqldb.Millis(j.WaitUntil), sqldb.Millis(j.CreatedAt),
+		sqldb.Millis(j.SubmittedAt), sqldb.Millis(j.FinishedAt), sqldb.Millis(j.ReadBackAt), sqldb.Millis(j.ReadBackDoneAt), j.InFlight)
 	if err != nil {
 		return fmt.Errorf("bulkjobs: create job: %w", err)
 	}
@@ -273,8 +259,8 @@ func (s *Store) Save(ctx context.Context, j *Job, items []Item) error {
 	defer tx.Rollback()
 	res, err := tx.ExecContext(ctx, s.q(`UPDATE bulk_jobs SET state = ?, session_ref = ?, chunks = ?, next_chunk = ?, stop_reason = ?, wait_until = ?,
 		submitted_at = ?, finished_at = ?, readback_at = ?, readback_done_at = ?, guard_percent = ?, inflight = ? WHERE id = ?`),
-		j.State, j.SessionRef, j.Chunks, j.NextChunk, j.StopReason, ms(j.WaitUntil), ms(j.SubmittedAt), ms(j.FinishedAt),
-		ms(j.ReadBackAt), ms(j.ReadBackDoneAt), j.GuardPercent, j.InFlight, j.ID)
+		j.State, j.SessionRef, j.Chunks, j.NextChunk, j.StopReason, sqldb.Millis(j.WaitUntil), sqldb.Millis(j.SubmittedAt), sqldb.Millis(j.FinishedAt),
+		sqldb.Millis(j.ReadBackAt), sqldb.Millis(j.ReadBackDoneAt), j.GuardPercent, j.InFlight, j.ID)
 	if err != nil {
 		return fmt.Errorf("bulkjobs: save job: %w", err)
 	}
@@ -369,8 +355,8 @@ func scanJob(sc scanner) (Job, error) {
 		return Job{}, err
 	}
 	j.CancelRequested = cancel != 0
-	j.WaitUntil, j.CreatedAt, j.SubmittedAt, j.FinishedAt = fromMS(wait), fromMS(created), fromMS(submitted), fromMS(finished)
-	j.ReadBackAt, j.ReadBackDoneAt = fromMS(rbAt), fromMS(rbDone)
+	j.WaitUntil, j.CreatedAt, j.SubmittedAt, j.FinishedAt = sqldb.FromMillis(wait), sqldb.FromMillis(created), sqldb.FromMillis(submitted), sqldb.FromMillis(finished)
+	j.ReadBackAt, j.ReadBackDoneAt = sqldb.FromMillis(rbAt), sqldb.FromMillis(rbDone)
 	return j, nil
 }
 
@@ -543,7 +529,7 @@ func (s *Store) DeletePreviewsBefore(ctx context.Context, t time.Time, limit int
 	}
 	defer tx.Rollback()
 	rows, err := tx.QueryContext(ctx, s.q(`SELECT id FROM bulk_jobs WHERE state = ? AND created_at < ? ORDER BY created_at, id LIMIT ?`),
-		StatePreview, ms(t), limit)
+		StatePreview, sqldb.Millis(t), limit)
 	if err != nil {
 		return 0, fmt.Errorf("bulkjobs: old previews: %w", err)
 	}
@@ -587,7 +573,7 @@ func (s *Store) DeletePreviewsBefore(ctx context.Context, t time.Time, limit int
 // or the runner stops.
 func (s *Store) Claim(ctx context.Context, id, owner string, now, until time.Time) (bool, error) {
 	res, err := s.w.ExecContext(ctx, s.q(`UPDATE bulk_jobs SET lease_owner = ?, lease_until = ?
-		WHERE id = ? AND (lease_owner = '' OR lease_owner = ? OR lease_until < ?)`), owner, ms(until), id, owner, ms(now))
+		WHERE id = ? AND (lease_owner = '' OR lease_owner = ? OR lease_until < ?)`), owner, sqldb.Millis(until), id, owner, sqldb.Millis(now))
 	if err != nil {
 		return false, fmt.Errorf("bulkjobs: claim job: %w", err)
 	}
@@ -609,5 +595,5 @@ func (s *Store) Lease(ctx context.Context, id string) (string, time.Time, error)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", time.Time{}, ErrNotFound
 	}
-	return owner, fromMS(until), err
+	return owner, sqldb.FromMillis(until), err
 }

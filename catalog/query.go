@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
 // ErrRevoked is returned by reads of a copy whose credential the
@@ -223,10 +225,10 @@ func (sc *recordScanner) scan(rows *sql.Rows) error {
 		return fmt.Errorf("catalog: %w", err)
 	}
 	r := &sc.r
-	r.UpdatedAt = fromMS(sc.updated)
+	r.UpdatedAt = sqldb.FromMillis(sc.updated)
 	r.Pending = nil
 	if sc.pp.Valid && sc.ps.Valid {
-		r.Pending = &Pending{Price: sc.pp.Int64, SalePrice: sc.ps.Int64, Since: fromMS(sc.pa.Int64)}
+		r.Pending = &Pending{Price: sc.pp.Int64, SalePrice: sc.ps.Int64, Since: sqldb.FromMillis(sc.pa.Int64)}
 	}
 	return nil
 }
@@ -364,10 +366,10 @@ func (s *Store) ordersWhere(k Key, q Query) *where {
 		w.add("status = ?", q.Status)
 	}
 	if !q.From.IsZero() {
-		w.add("created_at >= ?", ms(q.From))
+		w.add("created_at >= ?", sqldb.Millis(q.From))
 	}
 	if !q.To.IsZero() {
-		w.add("created_at < ?", ms(q.To))
+		w.add("created_at < ?", sqldb.Millis(q.To))
 	}
 	if q.PriceMin > 0 {
 		w.add("full_sum >= ?", q.PriceMin)
@@ -405,7 +407,7 @@ func (s *Store) Orders(ctx context.Context, k Key, q Query) ([]Order, error) {
 			&confirmed, &created, &updated); err != nil {
 			return nil, fmt.Errorf("catalog: %w", err)
 		}
-		o.IsConfirmed, o.CreatedAt, o.UpdatedAt = confirmed != 0, fromMS(created), fromMS(updated)
+		o.IsConfirmed, o.CreatedAt, o.UpdatedAt = confirmed != 0, sqldb.FromMillis(created), sqldb.FromMillis(updated)
 		out = append(out, o)
 	}
 	if err := rows.Err(); err != nil {
@@ -453,7 +455,7 @@ func (s *Store) Boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
 		if err := rows.Scan(&b.Code, &b.Status, &b.Dimension, &b.ItemQuantity, &created, &updated, &shipped); err != nil {
 			return nil, fmt.Errorf("catalog: %w", err)
 		}
-		b.CreatedAt, b.UpdatedAt, b.ShippedAt = fromMS(created), fromMS(updated), fromMS(shipped.Int64)
+		b.CreatedAt, b.UpdatedAt, b.ShippedAt = sqldb.FromMillis(created), sqldb.FromMillis(updated), sqldb.FromMillis(shipped.Int64)
 		out = append(out, b)
 	}
 	if err := rows.Err(); err != nil {

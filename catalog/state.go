@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
 // SyncState is where the sync of one kind of list of a copy stands. It
@@ -46,7 +47,7 @@ func scanState(sc interface{ Scan(...any) error }) (SyncState, error) {
 	var started, progress, completed, wait int64
 	err := sc.Scan(&st.Kind, &st.Gen, &st.NextPage, &st.Pages, &st.Total, &running, &started, &progress, &completed, &wait, &st.Waits, &st.LastError)
 	st.Running = running != 0
-	st.StartedAt, st.ProgressAt, st.CompletedAt, st.WaitUntil = fromMS(started), fromMS(progress), fromMS(completed), fromMS(wait)
+	st.StartedAt, st.ProgressAt, st.CompletedAt, st.WaitUntil = sqldb.FromMillis(started), sqldb.FromMillis(progress), sqldb.FromMillis(completed), sqldb.FromMillis(wait)
 	return st, err
 }
 
@@ -79,10 +80,10 @@ func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.D
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		var err error
 		st, err = scanState(tx.QueryRowContext(ctx, s.q(`SELECT `+stateCols+` FROM catalog_sync WHERE seller_id = ? AND env = ? AND kind = ?`), k.SellerID, k.Env, kind))
-		now := ms(s.now())
+		now := sqldb.Millis(s.now())
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
-			st = SyncState{Kind: kind, Gen: 1, NextPage: 1, Running: true, StartedAt: fromMS(now)}
+			st = SyncState{Kind: kind, Gen: 1, NextPage: 1, Running: true, StartedAt: sqldb.FromMillis(now)}
 			_, err = tx.ExecContext(ctx, s.q(`INSERT INTO catalog_sync (seller_id, env, kind, gen, next_page, pages, total, running,
 				started_at, progress_at, completed_at, wait_until, waits, last_error) VALUES (?, ?, ?, 1, 1, 0, 0, 1, ?, ?, 0, 0, 0, '')`),
 				k.SellerID, k.Env, kind, now, now)
@@ -94,7 +95,7 @@ func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.D
 			return nil
 		default:
 			st.Gen++
-			st.NextPage, st.Running, st.StartedAt, st.Waits, st.LastError = 1, true, fromMS(now), 0, ""
+			st.NextPage, st.Running, st.StartedAt, st.Waits, st.LastError = 1, true, sqldb.FromMillis(now), 0, ""
 			_, err = tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET gen = ?, next_page = 1, running = 1, started_at = ?, progress_at = ?,
 				wait_until = 0, waits = 0, last_error = '' WHERE seller_id = ? AND env = ? AND kind = ?`), st.Gen, now, now, k.SellerID, k.Env, kind)
 		}
@@ -125,7 +126,7 @@ func (s *Store) putPage(ctx context.Context, k Key, st *SyncState, page, pages, 
 			return err
 		}
 		_, err = tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET next_page = ?, pages = ?, total = ?, progress_at = ?, wait_until = 0
-			WHERE seller_id = ? AND env = ? AND kind = ? AND gen = ?`), page+1, pages, total, ms(s.now()), k.SellerID, k.Env, st.Kind, st.Gen)
+			WHERE seller_id = ? AND env = ? AND kind = ? AND gen = ?`), page+1, pages, total, sqldb.Millis(s.now()), k.SellerID, k.Env, st.Kind, st.Gen)
 		if err != nil {
 			return fmt.Errorf("catalog: sync state: %w", err)
 		}
@@ -146,7 +147,7 @@ func (s *Store) finishPass(ctx context.Context, k Key, st SyncState) error {
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM `+kindTable[st.Kind]+` WHERE seller_id = ? AND env = ? AND seen_gen < ?`), k.SellerID, k.Env, st.Gen); err != nil {
 			return fmt.Errorf("catalog: finish sync: %w", err)
 		}
-		now := ms(s.now())
+		now := sqldb.Millis(s.now())
 		if _, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET running = 0, completed_at = ?, progress_at = ?, wait_until = 0
 			WHERE seller_id = ? AND env = ? AND kind = ? AND gen = ?`), now, now, k.SellerID, k.Env, st.Kind, st.Gen); err != nil {
 			return fmt.Errorf("catalog: finish sync: %w", err)
@@ -158,7 +159,7 @@ func (s *Store) finishPass(ctx context.Context, k Key, st SyncState) error {
 // recordWait records that the pass waits until until (a 429 or 503).
 func (s *Store) recordWait(ctx context.Context, k Key, kind string, until time.Time) error {
 	_, err := s.w.ExecContext(ctx, s.q(`UPDATE catalog_sync SET wait_until = ?, waits = waits + 1 WHERE seller_id = ? AND env = ? AND kind = ?`),
-		ms(until), k.SellerID, k.Env, kind)
+		sqldb.Millis(until), k.SellerID, k.Env, kind)
 	if err != nil {
 		return fmt.Errorf("catalog: %w", err)
 	}

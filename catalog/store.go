@@ -279,17 +279,3 @@ var migrationsPostgres = []string{
 const migrationStatusSorts = `CREATE INDEX catalog_nomenclature_status_price ON catalog_nomenclature (seller_id, env, status, price);
 	CREATE INDEX catalog_nomenclature_status_name ON catalog_nomenclature (seller_id, env, status, name);
 	DROP INDEX catalog_nomenclature_status`
-
-func ms(t time.Time) int64 {
-	if t.IsZero() {
-		return 0
-	}
-	return t.UnixMilli()
-}
-
-func fromMS(v int64) time.Time {
-	if v == 0 {
-		return time.Time{}
-	}
-	return time.UnixMilli(v).UTC()
-}

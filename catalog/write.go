@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
 // Kinds of list the copy holds; each has its own sync state.
@@ -54,10 +55,10 @@ func (s *Store) putNomenclature(ctx context.Context, tx *sql.Tx, k Key, gen int6
 			sku, ssku, bc := bound(r.MarketplaceSKU, maxFieldBytes), bound(r.SellerSKU, maxFieldBytes), bound(r.Barcode, maxFieldBytes)
 			args = append(args, k.SellerID, k.Env, bound(r.WarehouseCode, maxFieldBytes), bc, sku, bound(r.ParentSKU, maxFieldBytes), ssku,
 				name, brand, bound(r.Size, maxFieldBytes), r.Price.Kopecks(), r.SalePrice.Kopecks(), r.Quantity,
-				bound(r.Status, maxFieldBytes), bound(r.PriceUpdateStatus, maxFieldBytes), ms(r.UpdatedAt), gen,
+				bound(r.Status, maxFieldBytes), bound(r.PriceUpdateStatus, maxFieldBytes), sqldb.Millis(r.UpdatedAt), gen,
 				searchDoc(sku, ssku, bc, name, brand))
 		}
-		if _, err := tx.ExecContext(ctx, s.q(nomenclatureUpsert(len(chunk), ms(passStart))), args...); err != nil {
+		if _, err := tx.ExecContext(ctx, s.q(nomenclatureUpsert(len(chunk), sqldb.Millis(passStart))), args...); err != nil {
 			return fmt.Errorf("catalog: store records: %w", err)
 		}
 	}
@@ -123,7 +124,7 @@ func (s *Store) putOrders(ctx context.Context, tx *sql.Tx, k Key, gen int64, ord
 		}
 		if _, err := stmt.ExecContext(ctx, k.SellerID, k.Env, nr, bound(o.Status, maxFieldBytes),
 			bound(o.PaymentMethod, maxFieldBytes), bound(o.Currency, maxFieldBytes), o.FullSum.Kopecks(),
-			o.DeliveryPrice.Kopecks(), o.ItemQuantity, confirmed, ms(o.CreatedAt), ms(o.UpdatedAt), gen,
+			o.DeliveryPrice.Kopecks(), o.ItemQuantity, confirmed, sqldb.Millis(o.CreatedAt), sqldb.Millis(o.UpdatedAt), gen,
 			strings.TrimSpace(string(appendFolded(nil, nr)))); err != nil {
 			return fmt.Errorf("catalog: store order: %w", err)
 		}
@@ -148,10 +149,10 @@ func (s *Store) putBoxes(ctx context.Context, tx *sql.Tx, k Key, gen int64, boxe
 		code := bound(b.Code, maxFieldBytes)
 		var shipped any
 		if b.ShippedAt != nil {
-			shipped = ms(*b.ShippedAt)
+			shipped = sqldb.Millis(*b.ShippedAt)
 		}
 		if _, err := stmt.ExecContext(ctx, k.SellerID, k.Env, code, bound(b.Status, maxFieldBytes),
-			bound(b.DimensionSymbol, maxFieldBytes), b.ItemQuantity, ms(b.CreatedAt), ms(b.UpdatedAt), shipped, gen,
+			bound(b.DimensionSymbol, maxFieldBytes), b.ItemQuantity, sqldb.Millis(b.CreatedAt), sqldb.Millis(b.UpdatedAt), shipped, gen,
 			strings.TrimSpace(string(appendFolded(nil, code)))); err != nil {
 			return fmt.Errorf("catalog: store box: %w", err)
 		}
@@ -163,7 +164,7 @@ func (s *Store) putBoxes(ctx context.Context, tx *sql.Tx, k Key, gen int64, boxe
 // dashboard: every record of each SKU shows the new prices at once, marked
 // pending until a read confirms them. Prices are in kopecks.
 func (s *Store) MarkPending(ctx context.Context, k Key, changes []PriceChange) error {
-	at := ms(s.now())
+	at := sqldb.Millis(s.now())
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		stmt, err := tx.PrepareContext(ctx, s.q(`UPDATE catalog_nomenclature SET pending_price = ?, pending_sale = ?, pending_at = ?
 			WHERE seller_id = ? AND env = ? AND (marketplace_sku = ? OR parent_sku = ?)`))
@@ -205,7 +206,7 @@ func (s *Store) Forget(ctx context.Context, k Key) error {
 // Touch records that a session of k used the copy now.
 func (s *Store) Touch(ctx context.Context, k Key) error {
 	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 0)
-		ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at`), k.SellerID, k.Env, ms(s.now()))
+		ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at`), k.SellerID, k.Env, sqldb.Millis(s.now()))
 	if err != nil {
 		return fmt.Errorf("catalog: touch: %w", err)
 	}
@@ -216,7 +217,7 @@ func (s *Store) Touch(ctx context.Context, k Key) error {
 // now and readable again if a 403 had revoked it.
 func (s *Store) Grant(ctx context.Context, k Key) error {
 	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 0)
-		ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at, revoked = 0`), k.SellerID, k.Env, ms(s.now()))
+		ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at, revoked = 0`), k.SellerID, k.Env, sqldb.Millis(s.now()))
 	if err != nil {
 		return fmt.Errorf("catalog: grant: %w", err)
 	}
@@ -228,7 +229,7 @@ func (s *Store) Grant(ctx context.Context, k Key) error {
 // login the marketplace accepted).
 func (s *Store) Revoke(ctx context.Context, k Key) error {
 	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 1)
-		ON CONFLICT (seller_id, env) DO UPDATE SET revoked = 1`), k.SellerID, k.Env, ms(s.now()))
+		ON CONFLICT (seller_id, env) DO UPDATE SET revoked = 1`), k.SellerID, k.Env, sqldb.Millis(s.now()))
 	if err != nil {
 		return fmt.Errorf("catalog: revoke: %w", err)
 	}
@@ -241,7 +242,7 @@ const UnusedFor = 30 * 24 * time.Hour
 // DeleteUnused deletes every copy no session has used for UnusedFor and
 // returns how many it deleted.
 func (s *Store) DeleteUnused(ctx context.Context) (int, error) {
-	rows, err := s.w.QueryContext(ctx, s.q(`SELECT seller_id, env FROM catalog_copies WHERE used_at < ?`), ms(s.now().Add(-UnusedFor)))
+	rows, err := s.w.QueryContext(ctx, s.q(`SELECT seller_id, env FROM catalog_copies WHERE used_at < ?`), sqldb.Millis(s.now().Add(-UnusedFor)))
 	if err != nil {
 		return 0, fmt.Errorf("catalog: %w", err)
 	}
