@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/PuerkitoBio/goquery"
-	"golang.org/x/net/html"
 
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
@@ -28,27 +27,13 @@ var allowedLatin = map[string]bool{
 	"demo":    true, "sandbox": true, "secret": true, // demo client ids and secrets (marketplace data)
 }
 
-// englishIn returns the Latin words of the selection's text and of its
-// labels (aria-label, title, placeholder) that are not allowed. Marketplace
-// data is excluded by the caller's selector and <code> (ids, secrets).
+// englishIn returns the Latin words of the selection's visible texts
+// (visibleTexts: text, <title>, aria-label, title, placeholder, alt, button
+// values) that are not allowed. Marketplace data is excluded by the
+// caller's selector and <code> (ids, secrets).
 func englishIn(sel *goquery.Selection) []string {
-	sel = sel.Clone()
-	sel.Find("code, script, style").Remove()
-	var texts []string
-	sel.Find("*").AddSelection(sel).Contents().Each(func(_ int, s *goquery.Selection) {
-		if n := s.Get(0); n.Type == html.TextNode {
-			texts = append(texts, n.Data)
-		}
-	})
-	sel.Find("[aria-label], [title], [placeholder]").AddSelection(sel).Each(func(_ int, s *goquery.Selection) {
-		for _, a := range []string{"aria-label", "title", "placeholder"} {
-			if v, ok := s.Attr(a); ok {
-				texts = append(texts, v)
-			}
-		}
-	})
 	var out []string
-	for _, t := range texts {
+	for _, t := range visibleTexts(sel) {
 		for _, w := range latinWord.FindAllString(t, -1) {
 			if !allowedLatin[w] {
 				out = append(out, w)
