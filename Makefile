@@ -54,8 +54,9 @@ fuzz-smoke: ## Run every fuzz target briefly (scripts/fuzz-smoke.sh: a found inp
 vuln: ## govulncheck (pinned Go tool); skipped with a message when its database is unreachable.
 	./scripts/vulncheck.sh
 
-e2e: ## Browser journeys only, browser mandatory.
-	SELLERDESK_E2E=1 $(GO) test -count=1 -run 'TestJourney' ./e2e/...
+E2E_LANG ?= ru
+e2e: ## Browser journeys only, browser mandatory; in Russian (E2E_LANG=en: in English).
+	SELLERDESK_E2E=1 SELLERDESK_E2E_LANG=$(E2E_LANG) $(GO) test -count=1 -run 'TestJourney' ./e2e/...
 
 docker: ## Build the container image (needs a Docker engine).
 	docker build -t sellerdesk .

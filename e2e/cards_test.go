@@ -34,7 +34,7 @@ func TestJourneyCardPrices(t *testing.T) {
 	j.typeInto("sale-1", "\b")
 	j.typeInto("price-1", "\n")
 	j.until("the price-check warning", `document.querySelector("[data-testid=fraud]") && document.querySelector("[data-testid=send-anyway]")`)
-	if got := j.text("[data-testid=summary]"); !strings.Contains(got, "1 updated, 1 rejected") {
+	if got := j.text("[data-testid=summary]"); !strings.Contains(got, j.trd("nomenclature.summary", map[string]any{"Updated": 1, "Rejected": 1})) {
 		t.Errorf("summary %q", got)
 	}
 	for _, width := range []int64{1366, 390} {

@@ -49,12 +49,13 @@ func TestJourneyCopySearch(t *testing.T) {
 	defer release()
 	j.loginDemo()
 	j.open("/")
-	j.until("the sync's progress", `(document.querySelector("[data-testid=sync-status]")||{textContent:""}).textContent.includes("refreshing return boxes") && document.querySelector("[data-testid=sync-status] progress")`)
+	refreshing := strings.TrimLeft(j.trd("copy.refreshing", map[string]any{"Kind": j.tr("copy.kind_boxes")}), ", ")
+	j.until("the sync's progress", `(document.querySelector("[data-testid=sync-status]")||{textContent:""}).textContent.includes(`+jsString(refreshing)+`) && document.querySelector("[data-testid=sync-status] progress")`)
 	j.snapshot("overview-syncing", false)
 	release()
 	copyComplete(j, 1)
 	j.open("/")
-	if got := j.text("[data-testid=sync-status]"); !strings.HasPrefix(got, "As of ") {
+	if got := j.text("[data-testid=sync-status]"); !strings.HasPrefix(got, j.lead("copy.as_of")) {
 		t.Errorf("overview freshness %q", got)
 	}
 	j.snapshot("overview", false)
@@ -112,8 +113,8 @@ func TestJourneyCopySearch(t *testing.T) {
 		t.Fatalf("%d rows of %s in the filtered list", len(shows), target.MarketplaceSKU)
 	}
 	for _, s := range shows {
-		if squash(s) != shown(newPrice) {
-			t.Errorf("the filtered list shows %q, want the new price %q", s, shown(newPrice))
+		if squash(s) != j.shown(newPrice) {
+			t.Errorf("the filtered list shows %q, want the new price %q", s, j.shown(newPrice))
 		}
 	}
 	j.press("[data-testid=sync-refresh]")
@@ -121,8 +122,8 @@ func TestJourneyCopySearch(t *testing.T) {
 	j.open("/nomenclature?q=" + "%D0%BA%D1%80%D0%BE%D1%81")
 	shows = eval[[]string](j, row+`.map(r => r.querySelector("td.num").firstChild.textContent.trim())`)
 	for _, s := range shows {
-		if squash(s) != shown(newPrice) {
-			t.Errorf("after the next read the list shows %q, want %q", s, shown(newPrice))
+		if squash(s) != j.shown(newPrice) {
+			t.Errorf("after the next read the list shows %q, want %q", s, j.shown(newPrice))
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // TestJourneyRussianHistoryAndError (issue 18): switched to Russian, one sees the
@@ -18,7 +19,7 @@ import (
 // error page in Russian; at 1366 and 390 px neither page is wider than the
 // screen; screenshots of both at both widths.
 func TestJourneyRussianHistoryAndError(t *testing.T) {
-	j := newJourney(t, 14, "russian-history", testapp.Options{})
+	j := newJourneyIn(t, 14, "russian-history", i18n.EN, testapp.Options{}) // starts in English on purpose
 	j.open("/login")
 	j.markPage()
 	j.press("[data-testid=lang-switch] button[value=ru]") // the browser asks for English

@@ -8,6 +8,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // TestJourneyRussian (issue 18): the browser asks for English; the header's
@@ -15,7 +16,7 @@ import (
 // login, and the orders page's header reads Russian. At 1366 and 390 px the
 // Russian header (longer words) fits the screen; screenshots of both.
 func TestJourneyRussian(t *testing.T) {
-	j := newJourney(t, 12, "russian", testapp.Options{})
+	j := newJourneyIn(t, 12, "russian", i18n.EN, testapp.Options{}) // starts in English on purpose
 	j.open("/login")
 	if lang := eval[string](j, `document.documentElement.lang`); lang != "en" {
 		t.Errorf("an English browser got <html lang=%q>", lang)

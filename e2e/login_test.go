@@ -20,13 +20,13 @@ func TestJourneyLogin(t *testing.T) {
 
 	j.typeInto("client_id", "demo-1001")
 	j.typeInto("seller_id", "1001")
-	j.choose("environment", "Test", "test")
+	j.choose("environment", "test")
 	j.typeInto("display_name", "Anna")
 	j.markPage()
 	j.typeInto("client_secret", "nope\n")
 	j.untilNewPage("the login error", `document.querySelector("#login-error")`)
-	if got := j.text("#login-error"); !strings.Contains(got, "rejected these credentials") {
-		t.Errorf("#login-error says %q, want it to say the credentials were rejected", got)
+	if got, want := j.text("#login-error"), j.trd("auth.rejected", map[string]any{"Env": j.tr("auth.env_test")}); !strings.Contains(got, want) {
+		t.Errorf("#login-error says %q, want %q", got, want)
 	}
 	// The error sits with the form: in the same card, right above it.
 	if !eval[bool](j, `document.querySelector("#login-error").nextElementSibling === document.querySelector("#login-form")`) {
@@ -46,14 +46,14 @@ func TestJourneyLogin(t *testing.T) {
 	if got := j.text("[data-testid=who]"); !strings.Contains(got, "Anna") || !strings.Contains(got, "demo-1001") || !strings.Contains(got, "1001") {
 		t.Errorf("header says %q", got)
 	}
-	if got := j.text("[data-testid=env]"); got != "test" {
-		t.Errorf("environment badge %q, want test", got)
+	if got := j.text("[data-testid=env]"); got != j.tr("env.test") {
+		t.Errorf("environment badge %q, want %q", got, j.tr("env.test"))
 	}
 
 	j.markPage()
 	j.press("#logout")
 	j.untilNewPage("the logged-out note", `document.querySelector("[data-testid=login-note]")`)
-	if got := j.text("[data-testid=login-note]"); !strings.Contains(got, "logged out") {
+	if got := j.text("[data-testid=login-note]"); got != j.tr("auth.logged_out") {
 		t.Errorf("login note %q", got)
 	}
 	if j.count("#logout") != 0 {

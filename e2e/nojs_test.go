@@ -64,12 +64,12 @@ func TestJourneyNoJavaScript(t *testing.T) {
 	newPrice := money(t, orig) + 100
 	j.markPage()
 	j.typeInto("price-0", newPrice.Decimal()+"\n") // a plain form post
-	j.untilNewPage("the flash after the plain post", `location.pathname === "/prices" && (document.querySelector("#flash-area")||{textContent:""}).textContent.includes("updated")`)
-	if got := j.text("#flash-area"); !strings.Contains(got, "1 price updated") {
-		t.Errorf("flash %q, want 1 price updated", got)
+	j.untilNewPage("the flash after the plain post", `location.pathname === "/prices" && (document.querySelector("#flash-area")||{textContent:""}).textContent.includes(`+jsString(j.trn("prices.updated", 1))+`)`)
+	if got := j.text("#flash-area"); !strings.Contains(got, j.trn("prices.updated", 1)) {
+		t.Errorf("flash %q, want %q", got, j.trn("prices.updated", 1))
 	}
-	if got := j.text(priceRowSel(sku) + " [data-testid=current]"); got != shown(newPrice) {
-		t.Errorf("current price %q, want %q", got, shown(newPrice))
+	if got := j.text(priceRowSel(sku) + " [data-testid=current]"); got != j.shown(newPrice) {
+		t.Errorf("current price %q, want %q", got, j.shown(newPrice))
 	}
 
 	mu.Lock()

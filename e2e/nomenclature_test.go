@@ -62,7 +62,7 @@ func TestJourneyNomenclature(t *testing.T) {
 		t.Errorf("%d store requests for a form with a change the marketplace refuses, want 0", n)
 	}
 	j.swappedInPlace("#nomenclature-form")
-	if msg := squash(j.text(fmt.Sprintf("#status-%d-error", bad))); !strings.Contains(msg, "Moderation rejected this product") {
+	if msg := squash(j.text(fmt.Sprintf("#status-%d-error", bad))); !j.saysPending(msg, "Moderation rejected this product") {
 		t.Errorf("row %d: beside the status %q, want the reason", bad, msg)
 	}
 	for _, i := range good {
@@ -76,12 +76,13 @@ func TestJourneyNomenclature(t *testing.T) {
 	// Fix the refused row: leave its status alone and change its quantity.
 	q, _ := strconv.Atoi(origQty[bad])
 	fixed := strconv.Itoa(q + 1)
-	j.choose("status-"+strconv.Itoa(bad), "rejected", "rejected")
+	j.choose("status-"+strconv.Itoa(bad), "rejected")
 	j.markPage()
 	j.typeInto("qty-"+strconv.Itoa(bad), fixed+"\n")
-	j.untilNewPage("the flash after a full success", `(document.querySelector("#flash-area")||{textContent:""}).textContent.includes("updated")`)
-	if got := j.text("#flash-area"); !strings.Contains(got, "4 rows updated") {
-		t.Errorf("flash %q, want 4 rows updated", got)
+	updated := j.trn("nomenclature.rows_updated", 4)
+	j.untilNewPage("the flash after a full success", `(document.querySelector("#flash-area")||{textContent:""}).textContent.includes(`+jsString(updated)+`)`)
+	if got := j.text("#flash-area"); !strings.Contains(got, updated) {
+		t.Errorf("flash %q, want %q", got, updated)
 	}
 
 	// A reload shows what the marketplace now holds.

@@ -57,8 +57,8 @@ func TestJourneyOrders(t *testing.T) {
 	j.untilNewPage("page 1 again", `(new URLSearchParams(location.search).get("page") || "1") === "1" && document.querySelector(".pager [aria-current=page]").textContent.trim() === "1"`)
 
 	// Filter: delivered, 50 a page.
-	j.choose("filter-status", "delivered", "delivered")
-	j.choose("filter-limit", "50", "50")
+	j.choose("filter-status", "delivered")
+	j.choose("filter-limit", "50")
 	j.markPage()
 	j.press("#filter-apply")
 	j.untilNewPage("the delivered view", `new URLSearchParams(location.search).get("status") === "delivered" && document.querySelector("#orders-table")`)
@@ -89,8 +89,8 @@ func TestJourneyOrders(t *testing.T) {
 	if n := j.count("#order-items tbody tr"); n == 0 {
 		t.Error("the order lists no items")
 	}
-	if got := j.text("[data-testid=order-facts] [data-status]"); got != "delivered" {
-		t.Errorf("order status %q, want delivered", got)
+	if got := j.text("[data-testid=order-facts] [data-status]"); got != j.tr("status.delivered") {
+		t.Errorf("order status %q, want %q", got, j.tr("status.delivered"))
 	}
 
 	// Resend: queued, with the notifications named; the button waits,
@@ -99,7 +99,7 @@ func TestJourneyOrders(t *testing.T) {
 	calls := j.app.Sandbox.Counters().Requests[sandbox.RouteB2BResend]
 	j.markPage()
 	j.press(form + " button[data-wait]")
-	j.until("the queued message", `(document.querySelector("form.resend [data-testid=resend-status]")||{textContent:""}).textContent.includes("Queued")`)
+	j.until("the queued message", `(document.querySelector("form.resend [data-testid=resend-status]")||{textContent:""}).textContent.includes(`+jsString(j.lead("orders.resend_queued"))+`)`)
 	j.swappedInPlace(form)
 	if got := j.text(form + " [data-testid=resend-queued]"); !strings.Contains(got, nr) || !strings.Contains(got, "statusChanged") {
 		t.Errorf("queued list %q: want the order and its notification kinds", got)
@@ -107,7 +107,7 @@ func TestJourneyOrders(t *testing.T) {
 	if j.count(form+" [data-countdown]") != 1 || !eval[bool](j, `document.querySelector("form.resend button[data-wait]").disabled`) {
 		t.Errorf("no disabled button with a countdown while the marketplace processes: %q", j.text(form))
 	}
-	if status := j.text(form + " [data-testid=resend-status]"); !strings.Contains(status, "Try again in") {
+	if status := j.text(form + " [data-testid=resend-status]"); !strings.Contains(status, j.tr("orders.retry_in")) {
 		t.Errorf("status %q does not count down", status)
 	}
 	j.snapshot("resend-queued", false)
@@ -115,7 +115,7 @@ func TestJourneyOrders(t *testing.T) {
 	j.markPage()
 	j.do("reload", chromedpReload())
 	j.untilNewPage("the order page again", `document.querySelector("form.resend [data-testid=resend-status]")`)
-	if got := j.text(form + " [data-testid=resend-status]"); !strings.Contains(got, "Queued at") || !strings.Contains(got, "processing") {
+	if got := j.text(form + " [data-testid=resend-status]"); !j.says(got, "orders.queued_at_processing") {
 		t.Errorf("after a reload the status says %q", got)
 	}
 	if !eval[bool](j, `document.querySelector("form.resend button[data-wait]").disabled`) {
@@ -130,7 +130,7 @@ func TestJourneyOrders(t *testing.T) {
 	if eval[bool](j, `document.querySelector("form.resend button[data-wait]").disabled`) {
 		t.Error("the resend button is still disabled after processing")
 	}
-	if got := j.text(form + " [data-testid=resend-status]"); !strings.Contains(got, "Last queued at") {
+	if got := j.text(form + " [data-testid=resend-status]"); !j.says(got, "orders.last_queued_at") {
 		t.Errorf("after processing the status says %q", got)
 	}
 	if got := j.app.Sandbox.Counters().Requests[sandbox.RouteB2BResend] - calls; got != 1 {

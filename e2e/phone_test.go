@@ -85,7 +85,7 @@ func TestJourneyPhoneAndDark(t *testing.T) {
 
 	j.open(order)
 	j.press("form.resend button[data-wait]")
-	j.until("the queued resend", `(document.querySelector("form.resend [data-testid=resend-status]")||{textContent:""}).textContent.includes("Queued")`)
+	j.until("the queued resend", `(document.querySelector("form.resend [data-testid=resend-status]")||{textContent:""}).textContent.includes(`+jsString(j.lead("orders.resend_queued"))+`)`)
 	for _, scheme := range []string{"light", "dark"} {
 		j.do("colour scheme "+scheme, chromedp.Func(func(ctx context.Context, tg *chromedp.Target) error {
 			_, err := cdp.Call(ctx, tg, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{

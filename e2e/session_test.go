@@ -26,15 +26,15 @@ func TestJourneyTokenExpiry(t *testing.T) {
 
 	j.markPage()
 	j.typeInto("price-0", newPrice.Decimal()+"\n")
-	j.untilNewPage("the flash after the update", `(document.querySelector("#flash-area")||{textContent:""}).textContent.includes("updated")`)
-	if got := j.text("#flash-area"); !strings.Contains(got, "1 price updated") {
-		t.Errorf("flash %q, want 1 price updated", got)
+	j.untilNewPage("the flash after the update", `(document.querySelector("#flash-area")||{textContent:""}).textContent.includes(`+jsString(j.trn("prices.updated", 1))+`)`)
+	if got := j.text("#flash-area"); !strings.Contains(got, j.trn("prices.updated", 1)) {
+		t.Errorf("flash %q, want %q", got, j.trn("prices.updated", 1))
 	}
 	if j.location() != "/prices" {
 		t.Errorf("the update ended on %s, want /prices", j.location())
 	}
-	if got := j.text(priceRowSel(sku) + " [data-testid=current]"); got != shown(newPrice) {
-		t.Errorf("current price %q after the update, want %q", got, shown(newPrice))
+	if got := j.text(priceRowSel(sku) + " [data-testid=current]"); got != j.shown(newPrice) {
+		t.Errorf("current price %q after the update, want %q", got, j.shown(newPrice))
 	}
 	if got := j.app.Sandbox.Counters().TokensIssued["seller"] - tokens; got != 1 {
 		t.Errorf("%d seller tokens issued after the expiry, want 1", got)
