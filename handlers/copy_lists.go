@@ -206,6 +206,19 @@ var nomenclatureSorts = []pages.Option{
 	{Value: "warehouse", Label: i18n.K("copy.sort_warehouse")}, {Value: "status", Label: i18n.K("copy.sort_status")},
 }
 
+// priceSorts are the sort choices of the prices toolbar: every column of
+// the price table the copy holds (the SKU, the product's name, the current
+// price and sale price and their update status), both ways, and the
+// warehouse the records are listed under.
+var priceSorts = []pages.Option{
+	{Value: "", Label: i18n.K("copy.sort_marketplace_order")}, {Value: "sku", Label: i18n.K("copy.sort_sku")}, {Value: "-sku", Label: i18n.K("copy.sort_sku_desc")},
+	{Value: "name", Label: i18n.K("copy.sort_name_az")}, {Value: "-name", Label: i18n.K("copy.sort_name_za")},
+	{Value: "price", Label: i18n.K("copy.sort_price_asc")}, {Value: "-price", Label: i18n.K("copy.sort_price_desc")},
+	{Value: "sale_price", Label: i18n.K("copy.sort_sale_asc")}, {Value: "-sale_price", Label: i18n.K("copy.sort_sale_desc")},
+	{Value: "price_status", Label: i18n.K("copy.sort_price_status")}, {Value: "-price_status", Label: i18n.K("copy.sort_price_status_desc")},
+	{Value: "warehouse", Label: i18n.K("copy.sort_warehouse")}, {Value: "-updated", Label: i18n.K("copy.sort_recently_updated")},
+}
+
 // copyToolbar is the search and filter form of a list served from the
 // copy, with its freshness line; nil when the list is read live.
 func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []pages.Option) (*pages.CopyToolbar, error) {
@@ -228,12 +241,14 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 		Warehouse: q.copy.Warehouse, Stock: q.copy.Stock, PriceMin: q.copy.PriceMin, PriceMax: q.copy.PriceMax,
 		From: q.copy.From, To: q.copy.To, KeepStatus: q.Status}
 	switch path {
-	case "/nomenclature":
+	case "/nomenclature", "/prices": // both list nomenclature records
 		tb.Records, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_records")
 		tb.Status, tb.Statuses = q.copy.Status, localStatusOptions(ctx, nomenclatureStatuses, i18n.T(ctx, "copy.any_status"))
-		all := q
-		all.Page, all.Limit = 1, all.def
-		tb.ExportCSV, tb.ExportXLSX = all.link("/nomenclature/export-all.csv"), all.link("/nomenclature/export-all.xlsx")
+		if path == "/nomenclature" {
+			all := q
+			all.Page, all.Limit = 1, all.def
+			tb.ExportCSV, tb.ExportXLSX = all.link("/nomenclature/export-all.csv"), all.link("/nomenclature/export-all.xlsx")
+		}
 	case "/orders":
 		tb.Dates, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_orders")
 	default:

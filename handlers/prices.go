@@ -71,12 +71,20 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	// The result page's list call overlaps with the last chunk (see
 	// massupdate.Send); its answer is used unless it lists a row of that
 	// chunk, whose update may not have been applied when the list was read.
+	// A page from the copy (issue 16) is read after the send instead: the
+	// accepted prices are in it then, pending.
 	var pre catalogPage
+	var lastChunk func()
 	pageCtx, seller := a.pageContext(c), sess.Data().SellerID
-	rep, err := massupdate.Send(c.Request().Context(), a.mass, acct, seller, massupdate.Prices, updates, func() {
-		pre.recs, pre.total, pre.npages, pre.err = fetchCatalogPage(pageCtx, acct, seller, q)
-		pre.done = true
-	})
+	if copied, _, err := a.fromCopy(c); err != nil {
+		return err
+	} else if !copied {
+		lastChunk = func() {
+			pre.recs, pre.total, pre.npages, pre.err = fetchCatalogPage(pageCtx, acct, seller, q)
+			pre.done = true
+		}
+	}
+	rep, err := massupdate.Send(c.Request().Context(), a.mass, acct, seller, massupdate.Prices, updates, lastChunk)
 	if err != nil {
 		return massUpdateError(err)
 	}
@@ -171,14 +179,20 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 	if x.pre != nil && x.pre.done {
 		recs, total, npages, err = x.pre.recs, x.pre.total, x.pre.npages, x.pre.err
 	} else {
-		recs, total, npages, err = fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
+		// issue 16: from the local copy once it exists (handlers/copy_lists.go)
+		recs, total, npages, err = a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, q)
 	}
+	if err != nil {
+		return pages.PricesView{}, err
+	}
+	toolbar, err := a.copyToolbar(c, "/prices", q, priceSorts)
 	if err != nil {
 		return pages.PricesView{}, err
 	}
 	ctx := c.Request().Context()
 	l := i18n.LangOf(ctx)
 	v := pages.PricesView{
+		Copy:      toolbar,
 		DropLimit: massupdate.MarketDropLimit,
 		Limit:     strconv.Itoa(q.Limit),
 		Limits:    limitOptions(catalogLimits),

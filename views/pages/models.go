@@ -183,6 +183,9 @@ type PricesView struct {
 	Summary   *Summary
 	// ExportQuery: as in NomenclatureView.
 	ExportQuery string
+	// Copy is the search and filters of the local copy (issue 16); nil
+	// when the dashboard has none.
+	Copy *CopyToolbar
 }
 
 // BoxRow is one return box.
