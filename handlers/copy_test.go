@@ -506,4 +506,7 @@ func TestForbiddenRevokesCopy(t *testing.T) {
 	if p := b.Get("/nomenclature?q=a"); p.Status != http.StatusForbidden {
 		t.Errorf("list after a 403: %d, want 403", p.Status)
 	}
+	if p := b.Get("/prices?q=a"); p.Status != http.StatusForbidden || strings.Contains(p.Body, "prices-table") {
+		t.Errorf("prices after a 403: %d, want 403", p.Status)
+	}
 }
