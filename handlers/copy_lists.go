@@ -261,19 +261,22 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 }
 
 // copyPricesAccepted patches the copy with the price changes the
-// marketplace accepted (the dispatch point of the prices form,
-// catalog.go): every record of each SKU shows the new prices at once,
-// marked pending until the next read confirms them.
-func (a *App) copyPricesAccepted(c echo.Context, updates []apiclient.PriceUpdate, rep *massupdate.Report) {
+// marketplace accepted (the dispatch point of the prices forms, prices.go
+// and prices_cards.go): every record of each SKU, or of each product card
+// in the lamoda profile, shows the new prices at once, marked pending
+// until the next read confirms them. item gives the i-th of n items sent:
+// its report key (a SKU or a card) and its prices.
+func (a *App) copyPricesAccepted(c echo.Context, rep *massupdate.Report, n int, item func(i int) (string, apiclient.PriceUpdate)) {
 	if a.deps.Catalog == nil || rep == nil {
 		return
 	}
 	var changes []copystore.PriceChange
-	for _, u := range updates {
-		if rep.Outcomes[massupdate.Prices.Key(u)].State != massupdate.Accepted {
+	for i := range n {
+		key, u := item(i)
+		if rep.Outcomes[key].State != massupdate.Accepted {
 			continue
 		}
-		ch := copystore.PriceChange{SKU: u.MarketplaceSKU, Price: u.Price.Kopecks()}
+		ch := copystore.PriceChange{SKU: key, Price: u.Price.Kopecks()}
 		if u.SalePrice != nil {
 			ch.SalePrice = u.SalePrice.Kopecks()
 		}

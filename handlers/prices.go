@@ -100,7 +100,8 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	a.logger(c.Request().Context()).Info("prices submitted", "sent", len(updates), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent)
 	// audit trail (issue 17.3): every row sent, old → new, and its answer
 	a.recordReport(c, audit.KindPrice, rep, keysOf(updates, massupdate.Prices.Key), func(k string) (string, string) { return changeTexts(st.inputs[k]) })
-	a.copyPricesAccepted(c, updates, rep) // issue 16: the copy shows them at once, pending (handlers/copy_lists.go)
+	// issue 16: the copy shows them at once, pending (handlers/copy_lists.go)
+	a.copyPricesAccepted(c, rep, len(updates), func(i int) (string, apiclient.PriceUpdate) { return massupdate.Prices.Key(updates[i]), updates[i] })
 	if rep.Complete() {
 		sess.AddFlash("ok", i18n.N(ctx, "prices.updated", rep.Accepted))
 		done := map[string][]string{}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/sellerdesk/sellerdesk/apiclient"
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -134,6 +135,9 @@ func TestPricesFromCopy(t *testing.T) {
 	}
 	if v, _ := p.Doc.Find("#copy-q").Attr("value"); v != "КРОС" {
 		t.Errorf("search box %q", v)
+	}
+	if v, _ := p.Doc.Find("#filter-limit").Closest("form").Find("input[name=q]").Attr("value"); v != "КРОС" {
+		t.Errorf("the page size form drops the search (%q)", v)
 	}
 	if action, _ := p.Doc.Find("#prices-form").Attr("action"); !strings.Contains(action, "q=%D0%9A%D0%A0%D0%9E%D0%A1") || !strings.Contains(action, "limit=1000") {
 		t.Errorf("form action %q loses the search", action)
@@ -323,5 +327,76 @@ func TestPriceChangeOnFilteredPrices(t *testing.T) {
 	row = b.Get(view).Doc.Find("[data-testid=price-" + sku + "]")
 	if got := moneyCell(t, row.Find("[data-testid=current]").Text()); got != int64(newPrice) || row.Find("[data-status=PROCESSING]").Length() != 0 {
 		t.Errorf("after the next read %s shows %d (pending %v), want %d confirmed", sku, got, row.Find("[data-status=PROCESSING]").Length() != 0, int64(newPrice))
+	}
+}
+
+// TestCardPricesFromCopy: in the lamoda profile (prices by product card)
+// the copy keeps each record's card, so the card grid is served from it
+// once it exists, with the search, sort and filters; a card's price
+// changed on a filtered page lands back on it, every size of the card
+// pending at once.
+func TestCardPricesFromCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, Sandbox: sandbox.Options{ProductsPerSeller: 60}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	want := map[string]bool{}
+	for _, c := range cardsOf(app.Sandbox, 1001) {
+		for _, s := range c.sizes {
+			if strings.Contains(strings.ToLower(s.Name), "кроссовки") {
+				want[c.parent] = true
+			}
+		}
+	}
+	if len(want) == 0 || len(want) == len(cardsOf(app.Sandbox, 1001)) {
+		t.Fatalf("%d cards of Кроссовки: the search would not select", len(want))
+	}
+	view := "/prices?q=" + url.QueryEscape("Кросс") + "&sort=-price"
+	before := totalRequests(app.Sandbox.Counters())
+	p := b.Get(view)
+	if got := totalRequests(app.Sandbox.Counters()) - before; got != 0 {
+		t.Errorf("the card grid from the copy made %d marketplace calls", got)
+	}
+	if p.Status != http.StatusOK || !p.Has("[data-testid=by-card]") || !p.Has("[data-testid=copy-search]") || p.Has("[data-testid=copy-live]") {
+		t.Fatalf("card grid: %d, by card %v, search %v", p.Status, p.Has("[data-testid=by-card]"), p.Has("[data-testid=copy-search]"))
+	}
+	form := p.FormValues("#prices-form")
+	if !sameSet(form["sku"], want) {
+		t.Fatalf("the filtered grid lists cards %v, want the %d of Кроссовки", form["sku"], len(want))
+	}
+	cur := priceCurrents(t, p)
+	if !slices.IsSortedFunc(cur, func(a, b int64) int { return int(b - a) }) {
+		t.Errorf("sort=-price: card prices %v", cur)
+	}
+
+	parent := form["sku"][0]
+	newPrice := money(t, form["orig_price"][0]) + 33300
+	form["price"][0], form["sale"][0] = newPrice.Decimal(), ""
+	action, _ := p.Doc.Find("#prices-form").Attr("action")
+	res := b.Post(action, form)
+	if res.Status != http.StatusSeeOther || res.Location != view {
+		t.Fatalf("submit: %d to %q, want 303 to %q", res.Status, res.Location, view)
+	}
+	recs, err := app.Catalog.Store().Nomenclature(context.Background(), copyKey1001, copystore.Query{Limit: copystore.MaxLimit})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sizes := 0
+	for _, r := range recs {
+		if r.ParentSKU == parent {
+			sizes++
+			if r.Pending == nil || r.Pending.Price != int64(newPrice) {
+				t.Errorf("size %s of %s is not pending at %d: %+v", r.MarketplaceSKU, parent, int64(newPrice), r.Pending)
+			}
+		} else if r.Pending != nil {
+			t.Errorf("%s (card %s) is pending too", r.MarketplaceSKU, r.ParentSKU)
+		}
+	}
+	if sizes == 0 {
+		t.Fatalf("no record of card %s in the copy", parent)
+	}
+	card := b.Follow(res).Doc.Find("[data-testid=card-" + parent + "]")
+	if got := moneyCell(t, card.Find("[data-testid=current]").First().Text()); got != int64(newPrice) {
+		t.Errorf("card %s shows %d, want the accepted %d", parent, got, int64(newPrice))
 	}
 }
