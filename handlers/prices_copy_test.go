@@ -71,14 +71,8 @@ func sameSet(got []string, want map[string]bool) bool {
 // price range) select from the copy without a marketplace call, and the
 // toolbar, the pager and the form keep them.
 func TestPricesFromCopy(t *testing.T) {
-	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true})
-	// The sync reads the return boxes last: held there, the copy is not
-	// complete.
-	release := app.Sandbox.HoldAfter(sandbox.RouteReturnBoxes, 0)
+	app, b, release := beforeFullCopy(t, 200)
 	defer release()
-	b := app.Browser(t)
-	b.LoginDemo()
-	waitUntil(t, "the sync held at the return boxes", func() bool { return app.Sandbox.Held(sandbox.RouteReturnBoxes) == 1 })
 	products := app.Sandbox.Products(1001)
 	kross := map[string]bool{}
 	barcodes := map[string]string{}
