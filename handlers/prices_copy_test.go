@@ -394,3 +394,33 @@ func TestCardPricesFromCopy(t *testing.T) {
 		t.Errorf("card %s shows %d, want the accepted %d", parent, got, int64(newPrice))
 	}
 }
+
+// TestPriceDraftOnFilteredPrices: a change on a filtered page from the
+// copy that meets rejected credentials is kept (keepDraft); the login
+// returns to the filtered page, which shows the typed price again over
+// its rows.
+func TestPriceDraftOnFilteredPrices(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 60}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	view := "/prices?q=" + url.QueryEscape("кросс") + "&sort=-price"
+	page := b.Get(view)
+	form := page.FormValues("#prices-form")
+	sku := form["sku"][1]
+	typed := (money(t, form["orig_price"][1]) + 1100).Decimal()
+	form["price"][1] = typed
+	app.Sandbox.InjectFault(sandbox.Fault{Route: sandbox.RouteRPCSetPrices, Kind: sandbox.FaultUnauthorized, Times: -1})
+	if res := b.Post(view, form); res.Status != http.StatusSeeOther || res.Location != "/login" {
+		t.Fatalf("submit with rejected credentials: %d to %q, want 303 to /login", res.Status, res.Location)
+	}
+	app.Sandbox.ClearFaults()
+	p := b.LoginDemo()
+	if got := priceSKUs(p); len(got) == 0 || !slices.Contains(got, sku) || p.Doc.Find("#copy-q").AttrOr("value", "") != "кросс" {
+		t.Fatalf("after the login: %d rows, search %q; want the filtered page with %s", len(got), p.Doc.Find("#copy-q").AttrOr("value", ""), sku)
+	}
+	row := p.Doc.Find("[data-testid=price-" + sku + "]")
+	if v, _ := row.Find("input[name=price]").Attr("value"); v != typed {
+		t.Errorf("%s's restored price %q, want the typed %s", sku, v, typed)
+	}
+}
