@@ -120,6 +120,16 @@ func TestJourneyCopySearch(t *testing.T) {
 	if idx < 0 {
 		t.Fatalf("%s is not on the prices page found by крос", target.MarketplaceSKU)
 	}
+	// Moving from the search box into the form asks for nothing more: a
+	// second search would swap the form away under the user's typing.
+	eval[chromedp.Void](j, `window.__copySearches = 0; document.addEventListener("htmx:beforeRequest", e => { if (e.detail.elt.closest("form.copy-search")) window.__copySearches++ })`)
+	// The results were swapped in: the drop warning still follows the
+	// typing.
+	j.typeInto("price-"+strconv.Itoa(idx), "1")
+	if n := eval[int](j, `window.__copySearches`); n != 0 {
+		t.Errorf("leaving the search box for the form searched again (%d requests)", n)
+	}
+	j.until("the drop warning on the swapped-in form", `(document.querySelector("[data-testid=drop-warning]")||{textContent:""}).textContent.includes("%")`)
 	newPrice := money(t, rows[idx].Orig) + 77700
 	j.typeInto("price-"+strconv.Itoa(idx), newPrice.Decimal())
 	j.typeInto("sale-"+strconv.Itoa(idx), "\b")

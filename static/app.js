@@ -167,6 +167,15 @@
     e.returnValue = "";
   });
 
+  // The copy's search box (issue 16): its typing already asks for the
+  // results (the form's debounced "input" trigger). The "change" that
+  // leaving it fires would ask again and swap the results, with the form
+  // the user has just moved into to type a price or a quantity: it stops
+  // here. Selects and the other filters still search on "change".
+  document.addEventListener("change", function (e) {
+    if (e.target.matches && e.target.matches("form.copy-search input[type=search]")) e.stopPropagation();
+  }, true);
+
   document.addEventListener("DOMContentLoaded", function () { enhance(document); focusFirstError(document); });
   document.addEventListener("htmx:load", function (e) { enhance(e.target); });
   document.addEventListener("htmx:afterSettle", function (e) {
