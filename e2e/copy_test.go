@@ -110,6 +110,9 @@ func TestJourneyCopySearch(t *testing.T) {
 		t.Error("the prices search reloaded the page instead of swapping the results")
 	}
 	filtered := j.location()
+	if filtered != "/prices?q=%D0%BA%D1%80%D0%BE%D1%81" {
+		t.Errorf("the search as typed shows %s, want the short link /prices?q=крос", filtered)
+	}
 	rows := priceRows(j)
 	idx := -1
 	for i, r := range rows {
