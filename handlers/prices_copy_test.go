@@ -136,6 +136,11 @@ func TestPricesFromCopy(t *testing.T) {
 	if action, _ := p.Doc.Find("#prices-form").Attr("action"); !strings.Contains(action, "q=%D0%9A%D0%A0%D0%9E%D0%A1") || !strings.Contains(action, "limit=1000") {
 		t.Errorf("form action %q loses the search", action)
 	}
+	// Nothing found: said so, with a link that clears the search.
+	p = get("q=zzqqxx&sort=-price")
+	if p.Has("#prices-table") || p.Doc.Find("[data-testid=copy-clear]").AttrOr("href", "") != "/prices" || !strings.Contains(p.Text("[data-testid=empty]"), "Nothing matches") {
+		t.Errorf("a search without matches: table %v, empty %q", p.Has("#prices-table"), p.Text("[data-testid=empty]"))
+	}
 	// A SKU, in lower case.
 	sku := products[17].MarketplaceSKU
 	if got := priceSKUs(get("q=" + url.QueryEscape(strings.ToLower(sku)))); len(got) != 1 || got[0] != sku {

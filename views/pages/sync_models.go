@@ -97,6 +97,17 @@ func (t CopyToolbar) Kept() [][2]string {
 	return out
 }
 
+// Filtered reports whether a search or a filter selects rows (a sort
+// alone does not).
+func (t CopyToolbar) Filtered() bool {
+	for _, kv := range t.Kept() {
+		if kv[0] != "sort" {
+			return true
+		}
+	}
+	return false
+}
+
 // LineIn is Line in the language of ctx: "По состоянию на 14:02 МСК,
 // обновляется номенклатура: страница 120 из 300".
 func (s SyncView) LineIn(ctx context.Context) string {
