@@ -219,6 +219,24 @@ var priceSorts = []pages.Option{
 	{Value: "warehouse", Label: i18n.K("copy.sort_warehouse")}, {Value: "-updated", Label: i18n.K("copy.sort_recently_updated")},
 }
 
+// sortHead is the head of a column of a list from the copy: a link to
+// the first page sorted by col, descending when the list is sorted by it
+// ascending, with the current direction for aria-sort.
+func (q listQuery) sortHead(path, col string) pages.SortHead {
+	h := pages.SortHead{}
+	next := q
+	next.Page = 1
+	next.copy.Sort = col
+	switch q.copy.Sort {
+	case col:
+		next.copy.Sort, h.Dir = "-"+col, "ascending"
+	case "-" + col:
+		h.Dir = "descending"
+	}
+	h.Href = next.link(path)
+	return h
+}
+
 // copyToolbar is the search and filter form of a list served from the
 // copy, with its freshness line; nil when the list is read live.
 func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []pages.Option) (*pages.CopyToolbar, error) {

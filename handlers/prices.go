@@ -202,6 +202,9 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 
 		ExportQuery: a.exportQuery(q),
 	}
+	if toolbar != nil && !toolbar.Live {
+		v.Heads = pages.PriceHeads{SKU: q.sortHead("/prices", "sku"), Name: q.sortHead("/prices", "name"), Current: q.sortHead("/prices", "price")}
+	}
 	index := map[string]int{}
 	for _, n := range recs {
 		if i, ok := index[n.MarketplaceSKU]; ok {

@@ -94,6 +94,9 @@ func TestPricesFromCopy(t *testing.T) {
 	if got := app.Sandbox.Counters().Requests[sandbox.RouteRPCList] - before; got != 1 {
 		t.Errorf("the prices page made %d live reads before the copy existed, want 1", got)
 	}
+	if p.Has("[data-testid=sort-head]") {
+		t.Error("the live page offers sorting heads")
+	}
 	live := priceSKUs(p)
 	// 100 records, 3 per product: the live page's first 34 products.
 	if len(live) != 34 || sameSet(live, kross) || !slices.ContainsFunc(live, func(s string) bool { return !kross[s] }) {
@@ -178,6 +181,18 @@ func TestPricesFromCopy(t *testing.T) {
 		}
 		if href, _ := p.Doc.Find(".pager a").First().Attr("href"); !strings.Contains(href, "sort="+sort) || !strings.Contains(href, "q=") {
 			t.Errorf("sort=%s: pager link %q loses the view", sort, href)
+		}
+		// The Current column's head sorts the other way; the others by
+		// themselves, ascending, keeping the search.
+		heads := p.Doc.Find("#prices-table thead th")
+		curHead := heads.Eq(2)
+		other := map[string]string{"price": "-price", "-price": "price"}[sort]
+		dir := map[string]string{"price": "ascending", "-price": "descending"}[sort]
+		if href := curHead.Find("a").AttrOr("href", ""); curHead.AttrOr("aria-sort", "") != dir || !strings.Contains(href, "sort="+other) || !strings.Contains(href, "q=") {
+			t.Errorf("sort=%s: the Current head sorts by %q (aria-sort %q)", sort, href, curHead.AttrOr("aria-sort", ""))
+		}
+		if href := heads.Eq(0).Find("a").AttrOr("href", ""); !strings.Contains(href, "sort=sku&") && !strings.HasSuffix(href, "sort=sku") || heads.Eq(0).AttrOr("aria-sort", "") != "" {
+			t.Errorf("sort=%s: the SKU head links %q", sort, href)
 		}
 	}
 	for _, sort := range []string{"sku", "-sku"} {
