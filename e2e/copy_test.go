@@ -3,6 +3,7 @@ package e2e
 import (
 	"context"
 	"fmt"
+	"net/url"
 	"strconv"
 	"strings"
 	"testing"
@@ -38,9 +39,21 @@ func copyComplete(j *journey, gen int64) {
 	j.t.Fatalf("the copy was not complete within %s", waitTimeout)
 }
 
+// queryOf is the query of a location.
+func queryOf(t *testing.T, loc string) url.Values {
+	t.Helper()
+	u, err := url.Parse(loc)
+	if err != nil {
+		t.Fatalf("location %q: %v", loc, err)
+	}
+	return u.Query()
+}
+
 // Journey 13 (issue 16): search the local copy for a product by a word of
-// its Russian name as it is typed, change its price, and see the new price
-// (pending, then confirmed) in the filtered list.
+// its Russian name as it is typed, on the nomenclature and on the prices
+// page, change its price on the filtered prices page, land back on it with
+// the new price pending, and see it (pending, then confirmed) in the
+// filtered lists; the filtered prices in Russian at 1366 and 390 px.
 func TestJourneyCopySearch(t *testing.T) {
 	j := newJourney(t, 13, "copy-search", testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 40}, Catalog: true})
 	// The sync reads the return boxes last: held there, the overview
@@ -88,8 +101,19 @@ func TestJourneyCopySearch(t *testing.T) {
 	j.snapshot("search-390", false)
 	j.do("desktop width", chromedp.EmulateViewport(1366, 900))
 
-	// Change its price on the prices page.
+	// Change its price on the prices page, found there too by a word of
+	// its name typed into the copy's search.
 	j.open("/prices")
+	j.markPage()
+	j.typeInto("copy-q", "крос")
+	j.until("the prices found as typed", `location.search.includes("q=") && document.querySelectorAll("#prices-table tbody tr").length > 0 && Array.from(document.querySelectorAll("#prices-table tbody tr")).every(r => r.textContent.includes("Кроссовки"))`)
+	if !j.samePage() {
+		t.Error("the prices search reloaded the page instead of swapping the results")
+	}
+	filtered := j.location()
+	if filtered != "/prices?q=%D0%BA%D1%80%D0%BE%D1%81" {
+		t.Errorf("the search as typed shows %s, want the short link /prices?q=крос", filtered)
+	}
 	rows := priceRows(j)
 	idx := -1
 	for i, r := range rows {
@@ -98,13 +122,34 @@ func TestJourneyCopySearch(t *testing.T) {
 		}
 	}
 	if idx < 0 {
-		t.Fatalf("%s is not on the prices page", target.MarketplaceSKU)
+		t.Fatalf("%s is not on the prices page found by крос", target.MarketplaceSKU)
 	}
+	// Moving from the search box into the form asks for nothing more: a
+	// second search would swap the form away under the user's typing.
+	eval[chromedp.Void](j, `window.__copySearches = 0; document.addEventListener("htmx:beforeRequest", e => { if (e.detail.elt.closest("form.copy-search")) window.__copySearches++ })`)
+	// The results were swapped in: the drop warning still follows the
+	// typing.
+	j.typeInto("price-"+strconv.Itoa(idx), "1")
+	if n := eval[int](j, `window.__copySearches`); n != 0 {
+		t.Errorf("leaving the search box for the form searched again (%d requests)", n)
+	}
+	j.until("the drop warning on the swapped-in form", `(document.querySelector("[data-testid=drop-warning]")||{textContent:""}).textContent.includes("%")`)
 	newPrice := money(t, rows[idx].Orig) + 77700
 	j.typeInto("price-"+strconv.Itoa(idx), newPrice.Decimal())
 	j.typeInto("sale-"+strconv.Itoa(idx), "\b")
 	j.typeInto("price-"+strconv.Itoa(idx), "\n")
-	j.until("the prices were sent", `document.querySelector("#flash-area .flash") || document.querySelector("[data-testid=summary]")`)
+	pending := priceRowSel(target.MarketplaceSKU) + " [data-status=PROCESSING]"
+	j.until("the new price, pending, on the filtered page", fmt.Sprintf(`document.querySelector("#flash-area .flash") && document.querySelector(%q)`, pending))
+	if got := j.location(); queryOf(t, got).Get("q") != "крос" || !strings.HasPrefix(got, "/prices?") {
+		t.Errorf("after the change the page is %s, want the filtered prices (%s)", got, filtered)
+	}
+	if got := j.text(priceRowSel(target.MarketplaceSKU) + " [data-testid=current]"); squash(got) != shown(newPrice) {
+		t.Errorf("the filtered prices show %q, want the new price %q", got, shown(newPrice))
+	}
+	if n := j.count("#prices-table tbody tr"); n != len(rows) {
+		t.Errorf("the filtered prices list %d rows after the change, %d before", n, len(rows))
+	}
+	j.snapshot("prices-pending", true)
 
 	j.open("/nomenclature?q=" + "%D0%BA%D1%80%D0%BE%D1%81")
 	row := fmt.Sprintf(`Array.from(document.querySelectorAll("#nomenclature-table tbody tr")).filter(r => r.textContent.includes(%q))`, target.MarketplaceSKU)
@@ -126,4 +171,27 @@ func TestJourneyCopySearch(t *testing.T) {
 			t.Errorf("after the next read the list shows %q, want %q", s, j.shown(newPrice))
 		}
 	}
+
+	// The filtered prices, confirmed, in Russian at 1366 and 390 px.
+	j.open(filtered)
+	if n := j.count(pending); n != 0 {
+		t.Errorf("%s is still pending after the next read", target.MarketplaceSKU)
+	}
+	j.markPage()
+	j.press("[data-testid=lang-switch] button[value=ru]")
+	j.untilNewPage("the Russian prices page", `document.documentElement.lang === "ru"`)
+	if got := j.location(); queryOf(t, got).Get("q") != "крос" {
+		t.Errorf("the language switch left the filtered view for %s", got)
+	}
+	if got := j.text("[data-testid=sync-status]"); !strings.HasPrefix(got, "По состоянию на") {
+		t.Errorf("Russian freshness line %q", got)
+	}
+	for _, w := range []int64{1366, 390} {
+		j.do("viewport", chromedp.EmulateViewport(w, 844, chromedp.EmulateMobile))
+		if sw, iw := eval[int](j, `document.documentElement.scrollWidth`), eval[int](j, `window.innerWidth`); sw > iw {
+			t.Errorf("the Russian prices page is %d px wide in a %d px window", sw, iw)
+		}
+		j.snapshot("prices-ru-"+strconv.FormatInt(w, 10), false)
+	}
+	j.do("desktop width", chromedp.EmulateViewport(1366, 900))
 }

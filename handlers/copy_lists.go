@@ -206,6 +206,37 @@ var nomenclatureSorts = []pages.Option{
 	{Value: "warehouse", Label: i18n.K("copy.sort_warehouse")}, {Value: "status", Label: i18n.K("copy.sort_status")},
 }
 
+// priceSorts are the sort choices of the prices toolbar: every column of
+// the price table the copy holds (the SKU, the product's name, the current
+// price and sale price and their update status), both ways, and the
+// warehouse the records are listed under.
+var priceSorts = []pages.Option{
+	{Value: "", Label: i18n.K("copy.sort_marketplace_order")}, {Value: "sku", Label: i18n.K("copy.sort_sku")}, {Value: "-sku", Label: i18n.K("copy.sort_sku_desc")},
+	{Value: "name", Label: i18n.K("copy.sort_name_az")}, {Value: "-name", Label: i18n.K("copy.sort_name_za")},
+	{Value: "price", Label: i18n.K("copy.sort_price_asc")}, {Value: "-price", Label: i18n.K("copy.sort_price_desc")},
+	{Value: "sale_price", Label: i18n.K("copy.sort_sale_asc")}, {Value: "-sale_price", Label: i18n.K("copy.sort_sale_desc")},
+	{Value: "price_status", Label: i18n.K("copy.sort_price_status")}, {Value: "-price_status", Label: i18n.K("copy.sort_price_status_desc")},
+	{Value: "warehouse", Label: i18n.K("copy.sort_warehouse")}, {Value: "-updated", Label: i18n.K("copy.sort_recently_updated")},
+}
+
+// sortHead is the head of a column of a list from the copy: a link to
+// the first page sorted by col, descending when the list is sorted by it
+// ascending, with the current direction for aria-sort.
+func (q listQuery) sortHead(path, col string) pages.SortHead {
+	h := pages.SortHead{}
+	next := q
+	next.Page = 1
+	next.copy.Sort = col
+	switch q.copy.Sort {
+	case col:
+		next.copy.Sort, h.Dir = "-"+col, "ascending"
+	case "-" + col:
+		h.Dir = "descending"
+	}
+	h.Href = next.link(path)
+	return h
+}
+
 // copyToolbar is the search and filter form of a list served from the
 // copy, with its freshness line; nil when the list is read live.
 func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []pages.Option) (*pages.CopyToolbar, error) {
@@ -228,12 +259,14 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 		Warehouse: q.copy.Warehouse, Stock: q.copy.Stock, PriceMin: q.copy.PriceMin, PriceMax: q.copy.PriceMax,
 		From: q.copy.From, To: q.copy.To, KeepStatus: q.Status}
 	switch path {
-	case "/nomenclature":
+	case "/nomenclature", "/prices": // both list nomenclature records
 		tb.Records, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_records")
 		tb.Status, tb.Statuses = q.copy.Status, localStatusOptions(ctx, nomenclatureStatuses, i18n.T(ctx, "copy.any_status"))
-		all := q
-		all.Page, all.Limit = 1, all.def
-		tb.ExportCSV, tb.ExportXLSX = all.link("/nomenclature/export-all.csv"), all.link("/nomenclature/export-all.xlsx")
+		if path == "/nomenclature" {
+			all := q
+			all.Page, all.Limit = 1, all.def
+			tb.ExportCSV, tb.ExportXLSX = all.link("/nomenclature/export-all.csv"), all.link("/nomenclature/export-all.xlsx")
+		}
 	case "/orders":
 		tb.Dates, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_orders")
 	default:
@@ -246,19 +279,22 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 }
 
 // copyPricesAccepted patches the copy with the price changes the
-// marketplace accepted (the dispatch point of the prices form,
-// catalog.go): every record of each SKU shows the new prices at once,
-// marked pending until the next read confirms them.
-func (a *App) copyPricesAccepted(c echo.Context, updates []apiclient.PriceUpdate, rep *massupdate.Report) {
+// marketplace accepted (the dispatch point of the prices forms, prices.go
+// and prices_cards.go): every record of each SKU, or of each product card
+// in the lamoda profile, shows the new prices at once, marked pending
+// until the next read confirms them. item gives the i-th of n items sent:
+// its report key (a SKU or a card) and its prices.
+func (a *App) copyPricesAccepted(c echo.Context, rep *massupdate.Report, n int, item func(i int) (string, apiclient.PriceUpdate)) {
 	if a.deps.Catalog == nil || rep == nil {
 		return
 	}
 	var changes []copystore.PriceChange
-	for _, u := range updates {
-		if rep.Outcomes[massupdate.Prices.Key(u)].State != massupdate.Accepted {
+	for i := range n {
+		key, u := item(i)
+		if rep.Outcomes[key].State != massupdate.Accepted {
 			continue
 		}
-		ch := copystore.PriceChange{SKU: u.MarketplaceSKU, Price: u.Price.Kopecks()}
+		ch := copystore.PriceChange{SKU: key, Price: u.Price.Kopecks()}
 		if u.SalePrice != nil {
 			ch.SalePrice = u.SalePrice.Kopecks()
 		}

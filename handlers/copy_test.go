@@ -52,6 +52,19 @@ func copyDone(t *testing.T, app *testapp.App, gen int64) {
 	})
 }
 
+// beforeFullCopy starts a dashboard with a copy, products per seller, and
+// logs in; the sync is held at the return boxes, which it reads last, so
+// the copy is not complete until release.
+func beforeFullCopy(t *testing.T, products int) (*testapp.App, *testapp.Browser, func()) {
+	t.Helper()
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: products}, Catalog: true})
+	release := app.Sandbox.HoldAfter(sandbox.RouteReturnBoxes, 0)
+	b := app.Browser(t)
+	b.LoginDemo()
+	waitUntil(t, "the sync held at the return boxes", func() bool { return app.Sandbox.Held(sandbox.RouteReturnBoxes) == 1 })
+	return app, b, release
+}
+
 // TestOverviewFromCopy: the login starts the sync; the overview answers
 // from what the copy holds so far, with the sync's progress, without a
 // marketplace call; once the copy is complete it shows the counts per
@@ -200,14 +213,8 @@ func TestSyncRefreshForgetRevoke(t *testing.T) {
 // the copy (Cyrillic prefix search included), the links keep them, and no
 // marketplace call is made.
 func TestNomenclatureFromCopy(t *testing.T) {
-	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true})
-	// The sync reads the return boxes last: held there, the copy is
-	// not complete.
-	release := app.Sandbox.HoldAfter(sandbox.RouteReturnBoxes, 0)
+	app, b, release := beforeFullCopy(t, 200)
 	defer release()
-	b := app.Browser(t)
-	b.LoginDemo()
-	waitUntil(t, "the sync held at the return boxes", func() bool { return app.Sandbox.Held(sandbox.RouteReturnBoxes) == 1 })
 	before := app.Sandbox.Counters().Requests[sandbox.RouteRPCList]
 	p := b.Get("/nomenclature?q=" + url.QueryEscape("крос"))
 	if p.Status != http.StatusOK || !p.Has("[data-testid=copy-live]") || p.Doc.Find("#nomenclature-table tbody tr").Length() != 50 {
@@ -505,5 +512,8 @@ func TestForbiddenRevokesCopy(t *testing.T) {
 	}
 	if p := b.Get("/nomenclature?q=a"); p.Status != http.StatusForbidden {
 		t.Errorf("list after a 403: %d, want 403", p.Status)
+	}
+	if p := b.Get("/prices?q=a"); p.Status != http.StatusForbidden || strings.Contains(p.Body, "prices-table") {
+		t.Errorf("prices after a 403: %d, want 403", p.Status)
 	}
 }

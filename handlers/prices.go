@@ -71,12 +71,20 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	// The result page's list call overlaps with the last chunk (see
 	// massupdate.Send); its answer is used unless it lists a row of that
 	// chunk, whose update may not have been applied when the list was read.
+	// A page from the copy (issue 16) is read after the send instead: the
+	// accepted prices are in it then, pending.
 	var pre catalogPage
+	var lastChunk func()
 	pageCtx, seller := a.pageContext(c), sess.Data().SellerID
-	rep, err := massupdate.Send(c.Request().Context(), a.mass, acct, seller, massupdate.Prices, updates, func() {
-		pre.recs, pre.total, pre.npages, pre.err = fetchCatalogPage(pageCtx, acct, seller, q)
-		pre.done = true
-	})
+	if copied, _, err := a.fromCopy(c); err != nil {
+		return err
+	} else if !copied {
+		lastChunk = func() {
+			pre.recs, pre.total, pre.npages, pre.err = fetchCatalogPage(pageCtx, acct, seller, q)
+			pre.done = true
+		}
+	}
+	rep, err := massupdate.Send(c.Request().Context(), a.mass, acct, seller, massupdate.Prices, updates, lastChunk)
 	if err != nil {
 		return massUpdateError(err)
 	}
@@ -92,7 +100,8 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	a.logger(c.Request().Context()).Info("prices submitted", "sent", len(updates), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent)
 	// audit trail (issue 17.3): every row sent, old → new, and its answer
 	a.recordReport(c, audit.KindPrice, rep, keysOf(updates, massupdate.Prices.Key), func(k string) (string, string) { return changeTexts(st.inputs[k]) })
-	a.copyPricesAccepted(c, updates, rep) // issue 16: the copy shows them at once, pending (handlers/copy_lists.go)
+	// issue 16: the copy shows them at once, pending (handlers/copy_lists.go)
+	a.copyPricesAccepted(c, rep, len(updates), func(i int) (string, apiclient.PriceUpdate) { return massupdate.Prices.Key(updates[i]), updates[i] })
 	if rep.Complete() {
 		sess.AddFlash("ok", i18n.N(ctx, "prices.updated", rep.Accepted))
 		done := map[string][]string{}
@@ -171,14 +180,20 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 	if x.pre != nil && x.pre.done {
 		recs, total, npages, err = x.pre.recs, x.pre.total, x.pre.npages, x.pre.err
 	} else {
-		recs, total, npages, err = fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
+		// issue 16: from the local copy once it exists (handlers/copy_lists.go)
+		recs, total, npages, err = a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, q)
 	}
+	if err != nil {
+		return pages.PricesView{}, err
+	}
+	toolbar, err := a.copyToolbar(c, "/prices", q, priceSorts)
 	if err != nil {
 		return pages.PricesView{}, err
 	}
 	ctx := c.Request().Context()
 	l := i18n.LangOf(ctx)
 	v := pages.PricesView{
+		Copy:      toolbar,
 		DropLimit: massupdate.MarketDropLimit,
 		Limit:     strconv.Itoa(q.Limit),
 		Limits:    limitOptions(catalogLimits),
@@ -186,6 +201,9 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 		Action:    q.link("/prices"),
 
 		ExportQuery: a.exportQuery(q),
+	}
+	if toolbar != nil && !toolbar.Live {
+		v.Heads = pages.PriceHeads{SKU: q.sortHead("/prices", "sku"), Name: q.sortHead("/prices", "name"), Current: q.sortHead("/prices", "price")}
 	}
 	index := map[string]int{}
 	for _, n := range recs {

@@ -10,7 +10,8 @@ package handlers
 // checked (massupdate.CheckCards) and sent (massupdate.Send with
 // massupdate.Cards) by the one engine; this file keeps the HTTP and the
 // view: the form's columns are the per-SKU page's (massupdate.PriceInput)
-// and the list call is fetchCatalogPage.
+// and the page is the per-SKU page's too (nomenclaturePage: the local copy
+// once it exists, with its search, sort and filters, else the list call).
 
 import (
 	"context"
@@ -89,6 +90,8 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 	}
 	// audit trail (issue 17.3): every card sent, old → new, and its answer
 	a.recordReport(c, audit.KindPrice, rep, keysOf(cards, massupdate.Cards.Key), func(k string) (string, string) { return changeTexts(inputs[k]) })
+	// issue 16: the copy shows every size of an accepted card at once, pending (handlers/copy_lists.go)
+	a.copyPricesAccepted(c, rep, len(cards), func(i int) (string, apiclient.PriceUpdate) { return cards[i].Parent, cards[i].PriceUpdate })
 	a.logger(c.Request().Context()).Info("card prices submitted", "sent", len(cards), "confirmed", len(confirmed),
 		"accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent, "price_checks", len(rep.Fraud))
 	if rep.Complete() && len(rep.Fraud) == 0 {
@@ -130,11 +133,18 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 	sess := session(c)
 	ctx := c.Request().Context()
 	l := i18n.LangOf(ctx)
-	recs, total, npages, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
+	// issue 16: from the local copy once it exists, which keeps each
+	// record's card (handlers/copy_lists.go)
+	recs, total, npages, err := a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, q)
+	if err != nil {
+		return pages.CardPricesView{}, err
+	}
+	toolbar, err := a.copyToolbar(c, "/prices", q, priceSorts)
 	if err != nil {
 		return pages.CardPricesView{}, err
 	}
 	v := pages.CardPricesView{
+		Copy:   toolbar,
 		Limit:  strconv.Itoa(q.Limit),
 		Limits: limitOptions(catalogLimits),
 		Pager:  q.pager("/prices", npages, total),

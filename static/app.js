@@ -167,6 +167,26 @@
     e.returnValue = "";
   });
 
+  // The copy's search box (issue 16): its typing already asks for the
+  // results (the form's debounced "input" trigger). The "change" that
+  // leaving it fires would ask again and swap the results, with the form
+  // the user has just moved into to type a price or a quantity: it stops
+  // here. Selects and the other filters still search on "change".
+  document.addEventListener("change", function (e) {
+    if (e.target.matches && e.target.matches("form.copy-search input[type=search]")) e.stopPropagation();
+  }, true);
+
+  // Its searches leave out the empty fields, so the address the results
+  // push is the view's short link (/prices?q=крос), as the server writes
+  // it, not every filter left blank.
+  document.addEventListener("htmx:configRequest", function (e) {
+    var d = e.detail, form = d && d.elt && d.elt.closest && d.elt.closest("form.copy-search");
+    if (!form || d.verb !== "get" || !d.formData) return;
+    var empty = [];
+    d.formData.forEach(function (v, k) { if (v === "") empty.push(k); });
+    empty.forEach(function (k) { d.formData.delete(k); });
+  });
+
   document.addEventListener("DOMContentLoaded", function () { enhance(document); focusFirstError(document); });
   document.addEventListener("htmx:load", function (e) { enhance(e.target); });
   document.addEventListener("htmx:afterSettle", function (e) {

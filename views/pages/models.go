@@ -183,6 +183,23 @@ type PricesView struct {
 	Summary   *Summary
 	// ExportQuery: as in NomenclatureView.
 	ExportQuery string
+	// Copy is the search and filters of the local copy (issue 16); nil
+	// when the dashboard has none.
+	Copy *CopyToolbar
+	// Heads sort the list from the copy by a column of the table.
+	Heads PriceHeads
+}
+
+// PriceHeads are the sortable heads of the price table.
+type PriceHeads struct {
+	SKU, Name, Current SortHead
+}
+
+// SortHead is a column head that sorts a list: Href sorts by the column
+// (the other way when Dir, the aria-sort of the current sort, is set); ""
+// when the list cannot be sorted (read live).
+type SortHead struct {
+	Href, Dir string
 }
 
 // BoxRow is one return box.

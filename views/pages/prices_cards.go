@@ -52,6 +52,9 @@ type CardPricesView struct {
 	ExportQuery string
 	// ForceCards are the cards the "send anyway" submit confirms.
 	ForceCards []string
+	// Copy is the search and filters of the local copy (issue 16); nil
+	// when the dashboard has none.
+	Copy *CopyToolbar
 }
 
 // fraudStatus labels a price-check finding's status in the language of

@@ -84,6 +84,30 @@ type CopyToolbar struct {
 	ExportCSV, ExportXLSX string
 }
 
+// Kept are the search, sort and filters of t as URL parameters, in a
+// fixed order: what another form of the list (the page size) keeps.
+func (t CopyToolbar) Kept() [][2]string {
+	var out [][2]string
+	for _, kv := range [][2]string{{"q", t.Q}, {"sort", t.Sort}, {"status", t.Status}, {"status", t.KeepStatus}, {"warehouse", t.Warehouse},
+		{"stock", t.Stock}, {"price_min", t.PriceMin}, {"price_max", t.PriceMax}, {"from", t.From}, {"to", t.To}} {
+		if kv[1] != "" {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// Filtered reports whether a search or a filter selects rows (a sort
+// alone does not).
+func (t CopyToolbar) Filtered() bool {
+	for _, kv := range t.Kept() {
+		if kv[0] != "sort" {
+			return true
+		}
+	}
+	return false
+}
+
 // LineIn is Line in the language of ctx: "По состоянию на 14:02 МСК,
 // обновляется номенклатура: страница 120 из 300".
 func (s SyncView) LineIn(ctx context.Context) string {
