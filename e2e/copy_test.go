@@ -143,8 +143,8 @@ func TestJourneyCopySearch(t *testing.T) {
 	if got := j.location(); queryOf(t, got).Get("q") != "крос" || !strings.HasPrefix(got, "/prices?") {
 		t.Errorf("after the change the page is %s, want the filtered prices (%s)", got, filtered)
 	}
-	if got := j.text(priceRowSel(target.MarketplaceSKU) + " [data-testid=current]"); squash(got) != shown(newPrice) {
-		t.Errorf("the filtered prices show %q, want the new price %q", got, shown(newPrice))
+	if got := j.text(priceRowSel(target.MarketplaceSKU) + " [data-testid=current]"); squash(got) != j.shown(newPrice) {
+		t.Errorf("the filtered prices show %q, want the new price %q", got, j.shown(newPrice))
 	}
 	if n := j.count("#prices-table tbody tr"); n != len(rows) {
 		t.Errorf("the filtered prices list %d rows after the change, %d before", n, len(rows))
