@@ -17,6 +17,10 @@ const stockUnavailableText = "Stock and status changes are not available in this
 	"the marketplace's methods for them select products by a filter whose keys are not published, " +
 	"and a guess could change every product. Nothing is sent from here; change stock and status in the marketplace's seller portal."
 
+// stockUnavailableMsg is why, as a message kept as data: the rows of a
+// refused stock import store it and read it in the user's language.
+var stockUnavailableMsg = i18n.Encode(i18n.M("nomenclature.stock_unavailable", nil))
+
 // stockUnavailable is why stock and status cannot be changed, or "" when
 // they can.
 func (a *App) stockUnavailable() string {
