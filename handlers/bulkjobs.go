@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -557,10 +558,17 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 				sign = "−"
 				d = -d
 			}
-			r.Delta = sign + format.Money(d)
+			if l == i18n.EN {
+				r.Delta = sign + format.Money(d)
+			} else {
+				r.Delta = sign + format.MoneyIn(l, d)
+			}
 		}
 		if it.OldNum != 0 {
 			r.DeltaPct = fmt.Sprintf("%+.1f %%", float64(it.NewNum-it.OldNum)*100/float64(it.OldNum))
+			if l != i18n.EN {
+				r.DeltaPct = strings.Replace(r.DeltaPct, ".", ",", 1)
+			}
 		}
 	}
 	switch {

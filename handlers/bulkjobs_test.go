@@ -288,7 +288,7 @@ func TestBulkPriceImportFlow(t *testing.T) {
 	if got := preview.Doc.Find("#job-grid tbody tr").Length(); got != 2000 {
 		t.Fatalf("preview grid has %d rows, want 2000", got)
 	}
-	wantCounts := map[string]string{"count-send": "140 to send", "count-unchanged": "20 unchanged", "count-invalid": "1,840 invalid", "count-guard": "20 beyond"}
+	wantCounts := map[string]string{"count-send": "140 to send", "count-unchanged": "20 unchanged", "count-invalid": "1840 invalid", "count-guard": "20 beyond"}
 	for id, want := range wantCounts {
 		if got := preview.Text("[data-testid=" + id + "]"); !strings.HasPrefix(got, want) {
 			t.Errorf("%s: %q, want %q…", id, got, want)

@@ -25,6 +25,13 @@ func TestJobRowReadsStoredWords(t *testing.T) {
 	if got := jobRow(en, job, keyed); got.Message != "Unknown SKU: it is not in this seller's catalogue." || got.Old != "25 499.00" {
 		t.Errorf("en row %+v", got)
 	}
+	delta := bulkjobs.Item{Flag: bulkjobs.FlagOK, HasNum: true, OldNum: 2549900, NewNum: 2677895}
+	if got := jobRow(ru, job, delta); got.Delta != "+1\u202f279,95" || got.DeltaPct != "+5,0 %" {
+		t.Errorf("ru delta %q %q", got.Delta, got.DeltaPct)
+	}
+	if got := jobRow(en, job, delta); got.Delta != "+1 279.95" || got.DeltaPct != "+5.0 %" {
+		t.Errorf("en delta %q %q", got.Delta, got.DeltaPct)
+	}
 	old := bulkjobs.Item{State: bulkjobs.ItemRejected, Message: "Not sent: a change beyond ±20 % that was not confirmed.", OldText: "25 499.00"}
 	if got := jobRow(ru, job, old); got.Message != old.Message || got.Old != old.OldText {
 		t.Errorf("an old row's text changed: %+v", got)
