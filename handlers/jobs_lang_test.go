@@ -136,6 +136,17 @@ func TestImportAndJobInRussian(t *testing.T) {
 		t.Errorf("English on the Russian job page: %q", words)
 	}
 
+	// The history's record of the run, kept as message keys, reads
+	// Russian too.
+	var h *testapp.Page
+	waitFor(t, "the job in the history", func() bool {
+		h = b.Get("/history?kind=bulk")
+		return strings.Contains(h.Text("#history-table"), "Импорт цен, файл цены.csv.")
+	})
+	if got := h.Text("#history-table"); strings.Contains(got, "§i18n") || strings.Contains(got, "Price import") {
+		t.Errorf("history of the job %q", got)
+	}
+
 	// The same job in English reads as before.
 	switchLang(t, b, "en")
 	en := b.Get("/bulk/jobs/" + id)
