@@ -225,4 +225,11 @@ func TestFormProblemsInRussian(t *testing.T) {
 			t.Errorf("%s says %q, want %q", id, got, want)
 		}
 	}
+	// A form refused whole (its columns do not line up) says why in
+	// Russian on the error page.
+	form["qty"] = form["qty"][:1]
+	bad := b.Post("/nomenclature?limit=20", form)
+	if bad.Status != http.StatusBadRequest || !strings.Contains(bad.Text("main"), "столбцы формы не совпадают") || strings.Contains(bad.Body, "§i18n") {
+		t.Errorf("malformed form: %d %q", bad.Status, bad.Text("main"))
+	}
 }

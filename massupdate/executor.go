@@ -66,7 +66,7 @@ func sendJobChunk[T any](ctx context.Context, e *Engine, acct *apiclient.Account
 	for _, it := range items {
 		var v T
 		if err := json.Unmarshal([]byte(it.Payload), &v); err != nil || kind.Key(v) == "" {
-			return nil, &bulkjobs.StopError{Message: "a stored row could not be read"}
+			return nil, &bulkjobs.StopError{Message: i18n.Encode(i18n.M("mass.stored_row_unreadable", nil))}
 		}
 		chunk = append(chunk, v)
 		keys = append(keys, kind.Key(v))

@@ -8,7 +8,6 @@ package massupdate
 
 import (
 	"errors"
-	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -33,8 +32,10 @@ const MaxPrice = apiclient.Money(100_000_000_00)
 // MaxQuantity is the largest stock quantity the form accepts.
 const MaxQuantity = 1_000_000
 
-// ErrFormShape reports a form whose parallel fields differ in length.
-var ErrFormShape = errors.New("the form's columns do not line up; reload the page and try again")
+// ErrFormShape reports a form whose parallel fields differ in length. Its
+// text, like the other refusals of a whole form, is a message kept as
+// data (i18n.Encode): the error page reads it in the user's language.
+var ErrFormShape = errors.New(i18n.Encode(i18n.M("mass.form_shape", nil)))
 
 // columns reads parallel form arrays that must all have the same length.
 func columns(form url.Values, names ...string) ([][]string, int, error) {
@@ -47,7 +48,7 @@ func columns(form url.Values, names ...string) ([][]string, int, error) {
 		}
 	}
 	if n > MaxFormRows {
-		return nil, 0, fmt.Errorf("the form has %d rows; submit at most %d at a time", n, MaxFormRows)
+		return nil, 0, errors.New(i18n.Encode(i18n.M("mass.form_rows", map[string]any{"Rows": strconv.Itoa(n), "Max": strconv.Itoa(MaxFormRows)})))
 	}
 	return out, n, nil
 }
