@@ -244,6 +244,17 @@ var StockColumns = []Column{
 	{Field: "status", Names: []string{"status", "new status", "статус"}},
 }
 
+// localName is the first Russian name of a column (the one the Russian
+// export writes), or its first name.
+func localName(names []string) string {
+	for _, n := range names {
+		if strings.ContainsFunc(n, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) {
+			return n
+		}
+	}
+	return names[0]
+}
+
 func normHeader(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) || r == '_' || r == '-' || r == '.' || r == '\ufeff' {
@@ -280,7 +291,8 @@ func MapColumns(header []string, cols []Column) (Mapping, []Problem) {
 	}
 	for _, c := range cols {
 		if c.Required && m[c.Field] < 0 {
-			probs = append(probs, Problem{Row: 1, Text: i18n.Encode(i18n.M("import.err_no_column", map[string]any{"Column": strconv.Quote(c.Names[0]), "Also": strings.Join(c.Names[1:], ", ")}))})
+			probs = append(probs, Problem{Row: 1, Text: i18n.Encode(i18n.M("import.err_no_column", map[string]any{"Column": strconv.Quote(c.Names[0]),
+				"Also": strings.Join(c.Names[1:], ", "), "Local": strconv.Quote(localName(c.Names))}))})
 		}
 	}
 	return m, probs
