@@ -322,7 +322,7 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 		if massupdate.Doomed(job.Kind, *it) && !confirmed[it.Seq] {
 			// Issue 17 item 7: the marketplace's known rule refuses it;
 			// "confirm all" does not cover it, only its own checkbox.
-			it.State, it.Message = bulkjobs.ItemSkipped, i18n.Encode(i18n.M("jobs.skip_doomed", nil))
+			it.State, it.Message = bulkjobs.ItemSkipped, i18n.Encode(i18n.M("jobs.skip_doomed", map[string]any{"Limit": strconv.Itoa(massupdate.MarketDropLimit)}))
 			continue
 		}
 		if it.Flag == bulkjobs.FlagGuard && !confirmAll && !confirmed[it.Seq] {
