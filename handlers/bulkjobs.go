@@ -318,11 +318,11 @@ func (a *App) jobCSV(c echo.Context, errorsOnly bool) error {
 		for _, f := range fields {
 			row = append(row, typed[f])
 		}
-		// The flag and state as the codes they are (a file to filter and
-		// import again); the dashboard's words in the reader's language,
-		// the marketplace's as sent.
-		row = append(row, strconv.Itoa(it.Line), format.MessageIn(l, it.OldText), format.MessageIn(l, it.NewText), it.Flag, it.State,
-			format.MessageIn(l, it.Message), it.ReadBack, format.MessageIn(l, it.ReadBackText))
+		// The dashboard's words (flag, state, read-back, its messages) in
+		// the reader's language, the marketplace's as sent.
+		row = append(row, strconv.Itoa(it.Line), format.MessageIn(l, it.OldText), format.MessageIn(l, it.NewText),
+			label(ctx, flagLabels, it.Flag), label(ctx, itemLabels, it.State), format.MessageIn(l, it.Message),
+			label(ctx, readLabels, it.ReadBack), format.MessageIn(l, it.ReadBackText))
 		sheet.Rows = append(sheet.Rows, row)
 	}
 	what := "rows"

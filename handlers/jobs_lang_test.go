@@ -126,7 +126,8 @@ func TestImportAndJobInRussian(t *testing.T) {
 		t.Fatalf("errors.csv: %d", resp.StatusCode)
 	}
 	body := string(data)
-	if !strings.Contains(body, "Артикул маркетплейса") || !strings.Contains(body, "Строка файла") || !strings.Contains(body, "Неизвестный артикул") || !strings.Contains(body, "NO-SUCH-SKU") {
+	if !strings.Contains(body, "Артикул маркетплейса") || !strings.Contains(body, "Строка файла") || !strings.Contains(body, "Неизвестный артикул") ||
+		!strings.Contains(body, `"NO-SUCH-SKU","100.00"`) || !strings.Contains(body, `"ошибка"`) || !strings.Contains(body, `"нужно подтверждение"`) {
 		t.Errorf("errors.csv in Russian: %q", body)
 	}
 	if strings.Contains(body, "§i18n") || strings.Contains(body, "Marketplace SKU") {
