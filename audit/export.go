@@ -29,6 +29,10 @@ type CSVText struct {
 	Header     []string
 	Kind       func(kind string) string
 	Incomplete string
+	// Text, when set, reads a recorded text (a message, an old or new
+	// value, a read-back) in the reader's language: the dashboard records
+	// some as messages kept as data (views/i18n.Encode).
+	Text func(string) string
 }
 
 // englishCSV is the export in English, as NewCSVWriter writes it.
@@ -59,9 +63,13 @@ func NewCSVWriterIn(w io.Writer, text CSVText) *CSVWriter {
 
 // Write adds one line: the entry and one of its items.
 func (c *CSVWriter) Write(e Entry, it Item) error {
+	text := c.text.Text
+	if text == nil {
+		text = func(s string) string { return s }
+	}
 	c.line([]string{strconv.FormatInt(e.ID, 10), e.At.UTC().Format("2006-01-02 15:04:05"), e.ClientID, e.UserName,
-		strconv.FormatInt(e.SellerID, 10), e.Environment, c.text.Kind(e.Kind), e.Ref, e.Outcome, e.Message,
-		it.Key, it.Name, it.Old, it.New, it.Outcome, it.Message, it.ReadBack})
+		strconv.FormatInt(e.SellerID, 10), e.Environment, c.text.Kind(e.Kind), e.Ref, e.Outcome, text(e.Message),
+		it.Key, it.Name, text(it.Old), text(it.New), it.Outcome, text(it.Message), text(it.ReadBack)})
 	if c.bw.Buffered() > 16<<10 {
 		return c.bw.Flush()
 	}

@@ -284,6 +284,22 @@ func TestCSVWriterInTheReadersLanguage(t *testing.T) {
 		!strings.Contains(lines[1], `"as sent"`) || !strings.Contains(lines[2], `"неполная"`) {
 		t.Errorf("export in Russian: %q", lines)
 	}
+	// Recorded texts go through Text, when given: the message, the old
+	// and new values, the item's message and read-back; not the keys.
+	buf.Reset()
+	w = audit.NewCSVWriterIn(&buf, audit.CSVText{Text: func(s string) string { return "«" + s + "»" }})
+	if err := w.Write(audit.Entry{Kind: audit.KindBulk, Message: "m"}, audit.Item{Key: "k", Old: "o", New: "n", Message: "im", ReadBack: "rb"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	line := strings.Split(buf.String(), "\n")[1]
+	for _, want := range []string{`"«m»"`, `"k"`, `"«o»"`, `"«n»"`, `"«im»"`, `"«rb»"`} {
+		if !strings.Contains(line, want) {
+			t.Errorf("line %q lacks %s", line, want)
+		}
+	}
 	buf.Reset()
 	w = audit.NewCSVWriterIn(&buf, audit.CSVText{Header: []string{"один"}})
 	if err := w.Write(audit.Entry{Kind: audit.KindStock}, audit.Item{}); err != nil {

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // Limits on what an imported file may make the dashboard read. An upload
@@ -63,14 +65,44 @@ const (
 const ratioFloorBytes = 1 << 20
 
 // LimitError is a file refused for going past one of the limits above.
-// Its text is meant for the seller.
+// Its text is meant for the seller: a catalogue key and its arguments
+// (i18n.Encode), read in the seller's language with Words; Error is the
+// English.
 type LimitError struct {
 	Text string
 }
 
-func (e *LimitError) Error() string { return e.Text }
+func (e *LimitError) Error() string { return i18n.TextIn(i18n.EN, e.Text, nil) }
 
-func limitf(format string, args ...any) error { return &LimitError{Text: fmt.Sprintf(format, args...)} }
+// limitf is a LimitError saying the message key with args.
+func limitf(key string, args map[string]any) error {
+	return &LimitError{Text: i18n.Encode(i18n.Msg{Key: key, Args: args})}
+}
+
+// fileError is a file that cannot be read, in words for the seller (a
+// catalogue key, see LimitError).
+type fileError struct{ text string }
+
+func (e *fileError) Error() string { return i18n.TextIn(i18n.EN, e.text, nil) }
+
+func fileErr(key string) error { return &fileError{text: i18n.Encode(i18n.Msg{Key: key})} }
+
+// Words is why a file was refused (an error of ReadTable, a Problem of
+// MapColumns) in language l; an error of another kind as its text.
+func Words(l i18n.Lang, err error) string {
+	var le *LimitError
+	var fe *fileError
+	var p Problem
+	switch {
+	case errors.As(err, &le):
+		return i18n.TextIn(l, le.Text, nil)
+	case errors.As(err, &fe):
+		return i18n.TextIn(l, fe.text, nil)
+	case errors.As(err, &p):
+		return p.In(l)
+	}
+	return err.Error()
+}
 
 // ReadTableContext is ReadTable with a deadline: parsing stops when ctx
 // ends, so a file that is slow to read despite the size limits cannot hold
@@ -80,7 +112,7 @@ func ReadTableContext(ctx context.Context, data []byte) (*Table, error) {
 		return readXLSX(ctx, data)
 	}
 	if !utf8.Valid(data) {
-		return nil, errors.New("the file is not UTF-8 text: save it as \"CSV UTF-8\" or as XLSX")
+		return nil, fileErr(i18n.K("import.err_not_utf8"))
 	}
 	return readCSV(ctx, data)
 }
@@ -91,16 +123,16 @@ func ReadTableContext(ctx context.Context, data []byte) (*Table, error) {
 func checkZip(data []byte) error {
 	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
-		return errors.New("the XLSX file cannot be opened; save it again from your spreadsheet program")
+		return fileErr(i18n.K("import.err_xlsx_open"))
 	}
 	if len(zr.File) > MaxZipEntries {
-		return limitf("the XLSX file holds more than %d parts; save it again from your spreadsheet program", MaxZipEntries)
+		return limitf(i18n.K("import.err_zip_entries"), map[string]any{"Max": MaxZipEntries})
 	}
 	var declared uint64
 	for _, f := range zr.File {
 		declared += f.UncompressedSize64
 		if declared > MaxUnpackedBytes {
-			return limitf("the XLSX file unpacks to more than %d MB; split it into smaller files", MaxUnpackedBytes>>20)
+			return limitf(i18n.K("import.err_unpacked"), map[string]any{"MB": MaxUnpackedBytes >> 20})
 		}
 	}
 	for _, f := range zr.File {
@@ -113,7 +145,7 @@ func checkZip(data []byte) error {
 	for _, f := range zr.File {
 		rc, err := f.Open()
 		if err != nil {
-			return errors.New("the XLSX file cannot be opened; save it again from your spreadsheet program")
+			return fileErr(i18n.K("import.err_xlsx_open"))
 		}
 		scan := &xmlScan{budget: budget}
 		n, err := io.Copy(scan, io.LimitReader(rc, left+1))
@@ -124,13 +156,13 @@ func checkZip(data []byte) error {
 		case errors.As(err, &le):
 			return err
 		case left < 0:
-			return limitf("the XLSX file unpacks to more than %d MB; split it into smaller files", MaxUnpackedBytes>>20)
+			return limitf(i18n.K("import.err_unpacked"), map[string]any{"MB": MaxUnpackedBytes >> 20})
 		case errors.Is(err, zip.ErrFormat):
 			// archive/zip stops a part that unpacks past the size it
 			// declares (or fails its checksum): a lying header.
-			return limitf("a part of the XLSX file unpacks to more than it declares; save it again from your spreadsheet program")
+			return limitf(i18n.K("import.err_part_lies"), nil)
 		case err != nil:
-			return errors.New("the XLSX file is damaged; save it again from your spreadsheet program")
+			return fileErr(i18n.K("import.err_xlsx_damaged"))
 		case tooPacked(uint64(n), f.CompressedSize64):
 			return errTooPacked
 		}
@@ -144,7 +176,7 @@ func tooPacked(unpacked, packed uint64) bool {
 	return unpacked > ratioFloorBytes && unpacked/MaxCompressionRatio > packed
 }
 
-var errTooPacked = limitf("a part of the XLSX file is packed more than %d times; save it again from your spreadsheet program", MaxCompressionRatio)
+var errTooPacked = limitf(i18n.K("import.err_ratio"), map[string]any{"Max": MaxCompressionRatio})
 
 // xmlBudget is what the parts of one file share of the limits.
 type xmlBudget struct {
@@ -190,14 +222,14 @@ func (s *xmlScan) Write(p []byte) (int, error) {
 			}
 			if s.textLen++; s.textLen > MaxTextBytes {
 				if s.root == "worksheet" && s.cell != "" {
-					return 0, limitf("cell %s is longer than %d characters", s.cell, MaxCellChars)
+					return 0, limitf(i18n.K("import.err_cell_long"), map[string]any{"Cell": s.cell, "Max": MaxCellChars})
 				}
-				return 0, limitf("a cell of the XLSX file is longer than %d characters", MaxCellChars)
+				return 0, limitf(i18n.K("import.err_a_cell_long"), map[string]any{"Max": MaxCellChars})
 			}
 			continue
 		}
 		if s.tagLen++; s.tagLen > MaxTagBytes {
-			return 0, limitf("the XLSX file holds an element longer than %d KB; save it again from your spreadsheet program", MaxTagBytes>>10)
+			return 0, limitf(i18n.K("import.err_tag_long"), map[string]any{"KB": MaxTagBytes >> 10})
 		}
 		if s.naming {
 			if c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '/' && len(s.name) > 0 || c == '>' {
@@ -251,7 +283,7 @@ func (s *xmlScan) element() error {
 	}
 	if s.root != "worksheet" {
 		if s.budget.wholeElements--; s.budget.wholeElements < 0 {
-			return limitf("the XLSX file holds more than %d texts, styles and formulas outside its sheets; copy the sheet into a new workbook or save it as CSV UTF-8", MaxWholePartElements)
+			return limitf(i18n.K("import.err_whole_part"), map[string]any{"Max": MaxWholePartElements})
 		}
 		return nil
 	}
@@ -259,7 +291,7 @@ func (s *xmlScan) element() error {
 		s.rowElements = 0
 	}
 	if s.rowElements++; s.rowElements > MaxRowElements {
-		return limitf("a row of the XLSX file holds more than %d elements; save it again from your spreadsheet program", MaxRowElements)
+		return limitf(i18n.K("import.err_row_elements"), map[string]any{"Max": MaxRowElements})
 	}
 	return nil
 }
@@ -280,11 +312,11 @@ func cellName(col, row int) string {
 // checkRecord applies the per-row limits to a record read from line.
 func checkRecord(rec []string, line int) error {
 	if len(rec) > MaxColumns {
-		return limitf("row %d has more than %d columns", line, MaxColumns)
+		return limitf(i18n.K("import.err_columns"), map[string]any{"Row": line, "Max": MaxColumns})
 	}
 	for i, c := range rec {
 		if len(c) > MaxCellChars && utf8.RuneCountInString(c) > MaxCellChars {
-			return limitf("cell %s is longer than %d characters", cellName(i, line), MaxCellChars)
+			return limitf(i18n.K("import.err_cell_long"), map[string]any{"Cell": cellName(i, line), "Max": MaxCellChars})
 		}
 	}
 	return nil

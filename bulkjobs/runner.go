@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // Executor talks to the marketplace for the runner. The dashboard provides
@@ -470,7 +472,7 @@ func (r *Runner) send(j *Job, l *lease) error {
 		}
 		*j = fresh
 		if j.CancelRequested {
-			return r.finish(j, StateCancelled, "Cancelled: the rows after the last answered batch were not sent.", "not sent: cancelled")
+			return r.finish(j, StateCancelled, i18n.Encode(i18n.M("jobs.run_cancelled", nil)), i18n.Encode(i18n.M("jobs.run_unsent_cancelled", nil)))
 		}
 		if j.InFlight == j.NextChunk+1 {
 			// The last run died with this chunk in flight: never send it
@@ -540,21 +542,22 @@ func (r *Runner) send(j *Job, l *lease) error {
 			}
 		case errors.Is(err, ErrOutcomeUnknown):
 			for i := range items {
-				items[i].State, items[i].Message = ItemUnknown, "Sent, but no answer came back: the read-back tells whether it was applied."
+				items[i].State, items[i].Message = ItemUnknown, i18n.Encode(i18n.M("jobs.run_no_answer", nil))
 			}
 			j.NextChunk++
 			if err := r.store.Save(ctx, j, items); err != nil {
 				return err
 			}
 		case errors.Is(err, ErrLoggedOut):
-			return r.finish(j, StateStopped, "Stopped: the session that started the job logged out.", ErrLoggedOut.Error())
+			return r.finish(j, StateStopped, i18n.Encode(i18n.M("jobs.run_logged_out", nil)), i18n.Encode(i18n.M("jobs.run_unsent_logged_out", nil)))
 		case ctx.Err() != nil:
 			return errStopping // Close gave up waiting: the chunk stays unacknowledged
 		case errors.As(err, &stop):
-			return r.finish(j, StateStopped, "Stopped: "+stop.Message, "not sent: "+stop.Message)
+			return r.finish(j, StateStopped, i18n.Encode(i18n.M("jobs.run_stopped", map[string]any{"Why": stop.Message})),
+				i18n.Encode(i18n.M("jobs.run_unsent_stopped", map[string]any{"Why": stop.Message})))
 		default:
 			r.log.Error("bulk job chunk failed", "job", j.ID, "chunk", j.NextChunk, "err", err)
-			return r.finish(j, StateStopped, "Stopped: the marketplace refused the request.", "not sent: the job stopped")
+			return r.finish(j, StateStopped, i18n.Encode(i18n.M("jobs.run_refused", nil)), i18n.Encode(i18n.M("jobs.run_unsent_stopped_job", nil)))
 		}
 	}
 }
@@ -583,7 +586,7 @@ func (r *Runner) resolveInFlight(j *Job, exec Executor) error {
 		}
 		r.log.Warn("bulk job: read-back of the chunk left in flight failed; not sending it again", "job", j.ID, "err", err)
 		for i := range items {
-			items[i].State, items[i].Message = ItemUnknown, "Sent when the dashboard stopped, and reading it back failed: it may have been applied. It was not sent again; the read-back tells."
+			items[i].State, items[i].Message = ItemUnknown, i18n.Encode(i18n.M("jobs.run_recover_unread", nil))
 		}
 		j.NextChunk++
 		j.InFlight = 0
@@ -597,16 +600,16 @@ func (r *Runner) resolveInFlight(j *Job, exec Executor) error {
 		res, ok := byseq[items[i].Seq]
 		switch {
 		case ok && res.State == ReadConfirmed:
-			items[i].State, items[i].Message = ItemAccepted, "Sent when the dashboard stopped; reading it back found it applied."
+			items[i].State, items[i].Message = ItemAccepted, i18n.Encode(i18n.M("jobs.run_recover_applied", nil))
 			items[i].ReadBack, items[i].ReadBackText = res.State, res.Message
 		case ok && res.State == ReadDifferent && res.Unchanged:
 			items[i].Message = "" // not applied and not changed since the preview: sent again below
 		case ok && res.State == ReadDifferent:
-			items[i].State, items[i].Message = ItemHeld, "Not sent again: it changed at the marketplace since the preview (now "+res.Message+")."
+			items[i].State, items[i].Message = ItemHeld, i18n.Encode(i18n.M("jobs.run_recover_changed", map[string]any{"Now": res.Message}))
 		case ok && res.State == ReadMissing:
-			items[i].State, items[i].Message = ItemUnsent, "Not sent again: no longer in the catalogue."
+			items[i].State, items[i].Message = ItemUnsent, i18n.Encode(i18n.M("jobs.run_recover_gone", nil))
 		default:
-			items[i].State, items[i].Message = ItemUnknown, "Sent when the dashboard stopped: it may have been applied (the marketplace still shows it processing). It was not sent again; the read-back tells."
+			items[i].State, items[i].Message = ItemUnknown, i18n.Encode(i18n.M("jobs.run_recover_processing", nil))
 		}
 	}
 	j.InFlight = 0
@@ -673,9 +676,9 @@ func (r *Runner) readBack(j *Job, l *lease) error {
 		if ctx.Err() != nil {
 			return errStopping
 		}
-		msg := "Read-back failed: the marketplace could not be read."
+		msg := i18n.Encode(i18n.M("jobs.run_readback_failed", nil))
 		if errors.Is(err, ErrLoggedOut) {
-			msg = "Read-back not done: logged out."
+			msg = i18n.Encode(i18n.M("jobs.run_readback_logged_out", nil))
 		}
 		r.log.Warn("bulk job read-back failed", "job", j.ID, "err", err)
 		fresh, ferr := r.store.Job(ctx, j.ID)
@@ -696,7 +699,7 @@ func (r *Runner) readBack(j *Job, l *lease) error {
 		if res, ok := byseq[items[i].Seq]; ok {
 			items[i].ReadBack, items[i].ReadBackText = res.State, res.Message
 			if items[i].State == ItemUnknown && res.State == ReadConfirmed {
-				items[i].State, items[i].Message = ItemAccepted, "No answer came, but the read-back found it applied."
+				items[i].State, items[i].Message = ItemAccepted, i18n.Encode(i18n.M("jobs.run_found_applied", nil))
 			}
 		}
 	}

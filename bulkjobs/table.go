@@ -16,10 +16,13 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
 	"github.com/xuri/excelize/v2"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // MaxImportRows bounds the data rows of one imported file.
@@ -43,18 +46,24 @@ type Problem struct {
 	Text   string
 }
 
-func (p Problem) Error() string {
+// Error is the problem in English. Text is a catalogue key and its
+// arguments (i18n.Encode) or, from an old caller, plain words.
+func (p Problem) Error() string { return p.In(i18n.EN) }
+
+// In is the problem in language l.
+func (p Problem) In(l i18n.Lang) string {
+	text := i18n.TextIn(l, p.Text, nil)
 	switch {
 	case p.Row == 0:
-		return p.Text
+		return text
 	case p.Column == "":
-		return fmt.Sprintf("row %d: %s", p.Row, p.Text)
+		return i18n.In(l, "import.problem_row", map[string]any{"Row": p.Row, "Text": text}, nil)
 	}
-	return fmt.Sprintf("row %d, column %q: %s", p.Row, p.Column, p.Text)
+	return i18n.In(l, "import.problem_cell", map[string]any{"Row": p.Row, "Column": strconv.Quote(p.Column), "Text": text}, nil)
 }
 
 // ErrUnknownFormat means a file is neither CSV nor XLSX.
-var ErrUnknownFormat = errors.New("the file is neither CSV nor XLSX")
+var ErrUnknownFormat = fileErr(i18n.K("import.err_format"))
 
 // ReadTable reads a CSV or XLSX file. XLSX is recognised by its content
 // (a ZIP archive), not by its name; anything else is read as CSV. The
@@ -82,7 +91,7 @@ func readCSV(ctx context.Context, data []byte) (*Table, error) {
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) {
-				return nil, Problem{Row: pe.Line, Text: "the row cannot be read as CSV: " + pe.Err.Error()}
+				return nil, Problem{Row: pe.Line, Text: i18n.Encode(i18n.M("import.err_csv_row", map[string]any{"Error": pe.Err.Error()}))}
 			}
 			return nil, err
 		}
@@ -133,16 +142,16 @@ func readXLSX(ctx context.Context, data []byte) (*Table, error) {
 	}
 	f, err := excelize.OpenReader(bytes.NewReader(data), xlsxOptions)
 	if err != nil {
-		return nil, errors.New("the XLSX file cannot be opened; save it again from your spreadsheet program")
+		return nil, fileErr(i18n.K("import.err_xlsx_open"))
 	}
 	defer f.Close()
 	sheets := f.GetSheetList()
 	if len(sheets) == 0 {
-		return nil, errors.New("the XLSX file has no sheet")
+		return nil, fileErr(i18n.K("import.err_no_sheet"))
 	}
 	rows, err := f.Rows(sheets[0])
 	if err != nil {
-		return nil, errors.New("the first sheet of the XLSX file cannot be read")
+		return nil, fileErr(i18n.K("import.err_sheet_read"))
 	}
 	defer rows.Close()
 	t := &Table{}
@@ -151,14 +160,14 @@ func readXLSX(ctx context.Context, data []byte) (*Table, error) {
 		line++
 		rec, err := rows.Columns()
 		if err != nil {
-			return nil, Problem{Row: line, Text: "the row cannot be read"}
+			return nil, Problem{Row: line, Text: i18n.Encode(i18n.M("import.err_row_read", nil))}
 		}
 		if err := t.add(ctx, rec, line); err != nil {
 			return nil, err
 		}
 	}
 	if err := rows.Error(); err != nil {
-		return nil, errors.New("the first sheet of the XLSX file cannot be read")
+		return nil, fileErr(i18n.K("import.err_sheet_read"))
 	}
 	return t.finish()
 }
@@ -169,7 +178,7 @@ func readXLSX(ctx context.Context, data []byte) (*Table, error) {
 func (t *Table) add(ctx context.Context, rec []string, line int) error {
 	t.lines++
 	if t.lines%256 == 0 && ctx.Err() != nil {
-		return limitf("the file took too long to read; split it into smaller files")
+		return limitf(i18n.K("import.err_too_long"), nil)
 	}
 	if err := checkRecord(rec, line); err != nil {
 		return err
@@ -183,10 +192,10 @@ func (t *Table) add(ctx context.Context, rec []string, line int) error {
 	}
 	if empty {
 		if t.emptyRun++; t.emptyRun > MaxEmptyRows {
-			return limitf("the file has more than %d empty rows in a row (from row %d); delete them and upload it again", MaxEmptyRows, line-MaxEmptyRows)
+			return limitf(i18n.K("import.err_empty_run"), map[string]any{"Max": MaxEmptyRows, "Row": line - MaxEmptyRows})
 		}
 		if t.empties++; t.empties > MaxEmptyRowsTotal {
-			return limitf("the file has more than %d empty rows (the last at row %d); delete them and upload it again", MaxEmptyRowsTotal, line)
+			return limitf(i18n.K("import.err_empties"), map[string]any{"Max": MaxEmptyRowsTotal, "Row": line})
 		}
 		return nil
 	}
@@ -196,7 +205,7 @@ func (t *Table) add(ctx context.Context, rec []string, line int) error {
 		return nil
 	}
 	if len(t.Rows) >= MaxImportRows {
-		return Problem{Text: fmt.Sprintf("the file has more than %d rows; split it into smaller files", MaxImportRows)}
+		return Problem{Text: i18n.Encode(i18n.M("import.err_rows", map[string]any{"Max": MaxImportRows}))}
 	}
 	t.Rows = append(t.Rows, rec)
 	t.Lines = append(t.Lines, line)
@@ -205,7 +214,7 @@ func (t *Table) add(ctx context.Context, rec []string, line int) error {
 
 func (t *Table) finish() (*Table, error) {
 	if t.Header == nil {
-		return nil, errors.New("the file is empty")
+		return nil, fileErr(i18n.K("import.err_empty"))
 	}
 	return t, nil
 }
@@ -235,6 +244,17 @@ var StockColumns = []Column{
 	{Field: "status", Names: []string{"status", "new status", "статус"}},
 }
 
+// localName is the first Russian name of a column (the one the Russian
+// export writes), or its first name.
+func localName(names []string) string {
+	for _, n := range names {
+		if strings.ContainsFunc(n, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }) {
+			return n
+		}
+	}
+	return names[0]
+}
+
 func normHeader(s string) string {
 	return strings.Map(func(r rune) rune {
 		if unicode.IsSpace(r) || r == '_' || r == '-' || r == '.' || r == '\ufeff' {
@@ -262,7 +282,7 @@ func MapColumns(header []string, cols []Column) (Mapping, []Problem) {
 				continue
 			}
 			if m[c.Field] >= 0 {
-				probs = append(probs, Problem{Row: 1, Column: h, Text: fmt.Sprintf("the column %q appears twice", h)})
+				probs = append(probs, Problem{Row: 1, Column: h, Text: i18n.Encode(i18n.M("import.err_column_twice", map[string]any{"Column": strconv.Quote(h)}))})
 			} else {
 				m[c.Field] = i
 			}
@@ -271,7 +291,8 @@ func MapColumns(header []string, cols []Column) (Mapping, []Problem) {
 	}
 	for _, c := range cols {
 		if c.Required && m[c.Field] < 0 {
-			probs = append(probs, Problem{Row: 1, Text: fmt.Sprintf("no %q column: the header row needs one (also recognised: %s)", c.Names[0], strings.Join(c.Names[1:], ", "))})
+			probs = append(probs, Problem{Row: 1, Text: i18n.Encode(i18n.M("import.err_no_column", map[string]any{"Column": strconv.Quote(c.Names[0]),
+				"Also": strings.Join(c.Names[1:], ", "), "Local": strconv.Quote(localName(c.Names))}))})
 		}
 	}
 	return m, probs

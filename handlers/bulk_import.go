@@ -6,7 +6,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"fmt"
 	"io"
 	"net/http"
 	"strconv"
@@ -19,6 +18,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -82,6 +82,7 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 		q = pricesQuery(c)
 	}
 	sess := session(c)
+	ctx := c.Request().Context()
 	recs, _, _, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
 	if err != nil {
 		return err
@@ -89,8 +90,10 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 	var sheet bulkjobs.Sheet
 	switch view {
 	case "prices":
-		sheet = bulkjobs.Sheet{Name: "Prices", Numeric: map[int]bool{4: true, 5: true},
-			Header: []string{"Marketplace SKU", "Name", "Brand", "Size", "Price", "Sale price", "Sale start", "Sale end", "Price update status", "Warehouses"}}
+		sheet = bulkjobs.Sheet{Name: i18n.T(ctx, "import.sheet_prices"), Numeric: map[int]bool{4: true, 5: true},
+			Header: []string{i18n.T(ctx, "import.col_sku"), i18n.T(ctx, "import.col_name"), i18n.T(ctx, "import.col_brand"), i18n.T(ctx, "import.col_size"),
+				i18n.T(ctx, "import.col_price"), i18n.T(ctx, "import.col_sale"), i18n.T(ctx, "import.col_sale_start"), i18n.T(ctx, "import.col_sale_end"),
+				i18n.T(ctx, "import.col_price_status"), i18n.T(ctx, "import.col_warehouses")}}
 		index := map[string]int{}
 		for _, n := range recs {
 			if i, ok := index[n.MarketplaceSKU]; ok {
@@ -106,8 +109,10 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 				n.PriceUpdateStatus, n.WarehouseCode})
 		}
 	default:
-		sheet = bulkjobs.Sheet{Name: "Nomenclature", Numeric: map[int]bool{8: true, 9: true, 10: true},
-			Header: []string{"Warehouse", "Barcode", "Marketplace SKU", "Seller SKU", "Name", "Brand", "Size", "Status", "Quantity", "Price", "Sale price"}}
+		sheet = bulkjobs.Sheet{Name: i18n.T(ctx, "import.sheet_nomenclature"), Numeric: map[int]bool{8: true, 9: true, 10: true},
+			Header: []string{i18n.T(ctx, "import.col_warehouse"), i18n.T(ctx, "import.col_barcode"), i18n.T(ctx, "import.col_sku"), i18n.T(ctx, "import.col_seller_sku"),
+				i18n.T(ctx, "import.col_name"), i18n.T(ctx, "import.col_brand"), i18n.T(ctx, "import.col_size"), i18n.T(ctx, "import.col_status"),
+				i18n.T(ctx, "import.col_quantity"), i18n.T(ctx, "import.col_price"), i18n.T(ctx, "import.col_sale")}}
 		for _, n := range recs {
 			sale := ""
 			if n.SalePrice > 0 {
@@ -160,40 +165,41 @@ func (a *App) sendSheet(c echo.Context, sheet bulkjobs.Sheet, ext, name string) 
 // BulkImportForm shows the upload form.
 func (a *App) BulkImportForm(c echo.Context) error {
 	f := pages.ImportForm{Kind: c.QueryParam("kind"), GuardPercent: a.deps.Jobs.GuardPercent(), MaxMB: maxImportBytes >> 20}
-	return a.render(c, http.StatusOK, pages.ImportPage(a.chrome(c, "Bulk import", "bulk"), f), nil)
+	return a.render(c, http.StatusOK, pages.ImportPage(a.chrome(c, i18n.T(c.Request().Context(), "import.title"), "bulk"), f), nil)
 }
 
 func (a *App) importFailed(c echo.Context, kind, msg string) error {
 	f := pages.ImportForm{Kind: kind, Error: msg, GuardPercent: a.deps.Jobs.GuardPercent(), MaxMB: maxImportBytes >> 20}
-	return a.render(c, http.StatusUnprocessableEntity, pages.ImportPage(a.chrome(c, "Bulk import", "bulk"), f), nil)
+	return a.render(c, http.StatusUnprocessableEntity, pages.ImportPage(a.chrome(c, i18n.T(c.Request().Context(), "import.title"), "bulk"), f), nil)
 }
 
 // BulkImportUpload reads an uploaded file, checks every row against the
 // current catalogue and stores the preview as a job not yet submitted.
 func (a *App) BulkImportUpload(c echo.Context) error {
 	kind := c.FormValue("kind")
+	ctx := c.Request().Context()
 	fh, err := c.FormFile("file")
 	if err != nil {
-		return a.importFailed(c, kind, "Choose a CSV or XLSX file to upload.")
+		return a.importFailed(c, kind, i18n.T(ctx, "import.choose_file"))
 	}
 	if fh.Size > maxImportBytes {
-		return a.importFailed(c, kind, fmt.Sprintf("The file is larger than %d MB; split it into smaller files.", maxImportBytes>>20))
+		return a.importFailed(c, kind, i18n.TD(ctx, "import.too_large", map[string]any{"MB": maxImportBytes >> 20}))
 	}
 	f, err := fh.Open()
 	if err != nil {
-		return a.importFailed(c, kind, "The file could not be read.")
+		return a.importFailed(c, kind, i18n.T(ctx, "import.unreadable"))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, maxImportBytes+1))
 	f.Close()
 	if err != nil || len(data) > maxImportBytes {
-		return a.importFailed(c, kind, "The file could not be read.")
+		return a.importFailed(c, kind, i18n.T(ctx, "import.unreadable"))
 	}
 	release, wait := a.imports.enter(session(c).Data().SellerID)
 	if wait > 0 {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
 		f := pages.ImportForm{Kind: kind, GuardPercent: a.deps.Jobs.GuardPercent(), MaxMB: maxImportBytes >> 20,
-			Error: "Another file is being read right now. Wait a few seconds and upload it again."}
-		return a.render(c, http.StatusTooManyRequests, pages.ImportPage(a.chrome(c, "Bulk import", "bulk"), f), nil)
+			Error: i18n.T(ctx, "import.busy")}
+		return a.render(c, http.StatusTooManyRequests, pages.ImportPage(a.chrome(c, i18n.T(ctx, "import.title"), "bulk"), f), nil)
 	}
 	if a.imports.held != nil {
 		a.imports.held()
@@ -203,7 +209,7 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	cancel()
 	release()
 	if err != nil {
-		return a.importFailed(c, kind, "The file could not be read: "+err.Error()+".")
+		return a.importFailed(c, kind, i18n.TD(ctx, "import.unreadable_why", map[string]any{"Why": bulkjobs.Words(i18n.LangOf(ctx), err)}))
 	}
 	if kind != "prices" && kind != "stock" {
 		kind = detectKind(table.Header)
@@ -216,9 +222,9 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	if len(probs) > 0 {
 		msgs := make([]string, len(probs))
 		for i, p := range probs {
-			msgs[i] = p.Error()
+			msgs[i] = p.In(i18n.LangOf(ctx))
 		}
-		return a.importFailed(c, kind, "The header row is not usable: "+strings.Join(msgs, "; ")+".")
+		return a.importFailed(c, kind, i18n.TD(ctx, "import.bad_header", map[string]any{"Why": strings.Join(msgs, "; ")}))
 	}
 	sess := session(c)
 	d := sess.Data()
@@ -230,7 +236,7 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	var items []bulkjobs.Item
 	switch { // issue 15: the lamoda profile's cards and stock (massupdate/preview_cards.go)
 	case kind == "stock" && a.stockUnavailable() != "":
-		items = p.RefusedStockItems(table, m, a.stockUnavailable())
+		items = p.RefusedStockItems(table, m, stockUnavailableMsg)
 	case kind == "stock":
 		items = p.StockItems(table, m)
 	case a.deps.API.PricesByCard():
@@ -279,12 +285,12 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 		return err
 	}
 	if job.State != bulkjobs.StatePreview {
-		session(c).AddFlash("info", "This job was already submitted.")
+		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_already"))
 		return a.redirect(c, "/bulk/jobs/"+job.ID)
 	}
 	form, err := c.FormParams()
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(c.Request().Context(), "jobs.form_unreadable"))
 	}
 	confirmAll := form.Get("confirm_all") != ""
 	confirmed := map[int]bool{}
@@ -316,16 +322,16 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 		if massupdate.Doomed(job.Kind, *it) && !confirmed[it.Seq] {
 			// Issue 17 item 7: the marketplace's known rule refuses it;
 			// "confirm all" does not cover it, only its own checkbox.
-			it.State, it.Message = bulkjobs.ItemSkipped, "Not sent: the marketplace refuses a price more than 90 % below the current one, and this row was not confirmed on its own."
+			it.State, it.Message = bulkjobs.ItemSkipped, i18n.Encode(i18n.M("jobs.skip_doomed", map[string]any{"Limit": strconv.Itoa(massupdate.MarketDropLimit)}))
 			continue
 		}
 		if it.Flag == bulkjobs.FlagGuard && !confirmAll && !confirmed[it.Seq] {
-			it.State, it.Message = bulkjobs.ItemSkipped, fmt.Sprintf("Not sent: a change beyond ±%d %% that was not confirmed.", job.GuardPercent)
+			it.State, it.Message = bulkjobs.ItemSkipped, i18n.Encode(i18n.M("jobs.skip_guard", map[string]any{"Guard": strconv.Itoa(job.GuardPercent)}))
 			continue
 		}
 		if now, changed := massupdate.CurrentChanged(job.Kind, *it, cat); changed {
 			it.State = bulkjobs.ItemHeld
-			it.Message = "Changed since preview: it was " + it.OldText + " at preview and is now " + now + ". Not sent; import it again to review."
+			it.Message = i18n.Encode(i18n.M("jobs.held", map[string]any{"Was": it.OldText, "Now": now}))
 			continue
 		}
 		it.State, it.Chunk = bulkjobs.ItemQueued, queued/job.ChunkSize
@@ -338,7 +344,7 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 	job.SubmittedAt = a.deps.Now()
 	job.State = bulkjobs.StateQueued
 	if queued == 0 {
-		job.State, job.FinishedAt, job.StopReason = bulkjobs.StateDone, job.SubmittedAt, "Nothing was sent: no row was ready to send."
+		job.State, job.FinishedAt, job.StopReason = bulkjobs.StateDone, job.SubmittedAt, i18n.Encode(i18n.M("jobs.nothing_sent", nil))
 	}
 	if err := store.Save(ctx, &job, items); err != nil {
 		return errSessionStore(err)
@@ -348,14 +354,17 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 	return a.redirect(c, "/bulk/jobs/"+job.ID)
 }
 
-var errJobNotFound = echo.NewHTTPError(http.StatusNotFound, "There is no such job.")
+// errJobNotFound is a job that is not there or not the seller's.
+func errJobNotFound(c echo.Context) error {
+	return echo.NewHTTPError(http.StatusNotFound, i18n.T(c.Request().Context(), "jobs.not_found"))
+}
 
 // ownJob loads the job named in the URL if it belongs to the logged-in
 // seller; anyone else's job is "not found".
 func (a *App) ownJob(c echo.Context) (bulkjobs.Job, error) {
 	j, err := a.deps.Jobs.Store().Job(c.Request().Context(), c.Param("id"))
 	if errors.Is(err, bulkjobs.ErrNotFound) {
-		return bulkjobs.Job{}, errJobNotFound
+		return bulkjobs.Job{}, errJobNotFound(c)
 	}
 	if err != nil {
 		return bulkjobs.Job{}, errSessionStore(err)
@@ -363,7 +372,7 @@ func (a *App) ownJob(c echo.Context) (bulkjobs.Job, error) {
 	// A job belongs to one seller in one environment: a test-environment
 	// login must not see or drive a production job of the same seller.
 	if d := session(c).Data(); j.SellerID != d.SellerID || j.Environment != d.Environment {
-		return bulkjobs.Job{}, errJobNotFound
+		return bulkjobs.Job{}, errJobNotFound(c)
 	}
 	return j, nil
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
@@ -62,16 +63,23 @@ func (a *App) BulkJobPage(c echo.Context) error {
 	if err != nil {
 		return errSessionStore(err)
 	}
-	v := a.jobView(c.Request().Context(), job, items, c.QueryParam("show"))
-	ch := a.chrome(c, jobTitle(job), "bulk")
+	ctx := c.Request().Context()
+	v := a.jobView(ctx, job, items, c.QueryParam("show"))
+	ch := a.chrome(c, jobTitleIn(ctx, job), "bulk")
 	return a.render(c, http.StatusOK, pages.JobPage(ch, v), nil)
 }
 
-func jobTitle(j bulkjobs.Job) string {
+// jobTitle is the kind of job as a message kept as data (the history
+// records it), jobTitleIn the words in the language of ctx.
+func jobTitle(j bulkjobs.Job) i18n.Msg {
 	if j.Kind == "stock" {
-		return "Stock import"
+		return i18n.M("jobs.title_stock", nil)
 	}
-	return "Price import"
+	return i18n.M("jobs.title_prices", nil)
+}
+
+func jobTitleIn(ctx context.Context, j bulkjobs.Job) string {
+	return jobTitle(j).In(i18n.LangOf(ctx), nil)
 }
 
 // BulkJobProgress is the progress fragment htmx polls every second. When a
@@ -85,7 +93,7 @@ func (a *App) BulkJobProgress(c echo.Context) error {
 	if !p.Active && c.QueryParam("polling") == "1" && isHTMX(c.Request()) {
 		c.Response().Header().Set("HX-Refresh", "true")
 	}
-	return a.render(c, http.StatusOK, pages.JobProgressPage(a.chrome(c, jobTitle(job), "bulk"), p), pages.JobProgressBlock(p))
+	return a.render(c, http.StatusOK, pages.JobProgressPage(a.chrome(c, jobTitleIn(c.Request().Context(), job), "bulk"), p), pages.JobProgressBlock(p))
 }
 
 // BulkJobCancel asks the runner to stop after the chunk in flight.
@@ -98,7 +106,7 @@ func (a *App) BulkJobCancel(c echo.Context) error {
 		if err := a.deps.Jobs.Store().RequestCancel(c.Request().Context(), job.ID); err != nil {
 			return errSessionStore(err)
 		}
-		session(c).AddFlash("info", "Cancelling: the batch in flight finishes, nothing after it is sent.")
+		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_cancelling"))
 	}
 	return a.redirect(c, "/bulk/jobs/"+job.ID)
 }
@@ -122,10 +130,10 @@ func (a *App) BulkJobRetry(c echo.Context) error {
 		return err
 	}
 	if n == 0 {
-		session(c).AddFlash("info", "No rejected or unsent rows to retry.")
+		session(c).AddFlash("info", i18n.T(ctx, "jobs.flash_nothing_to_retry"))
 		return a.redirect(c, "/bulk/jobs/"+job.ID)
 	}
-	session(c).AddFlash("info", format.Count(n, "rejected or unsent row is", "rejected or unsent rows are")+" ready to review, change and send again.")
+	session(c).AddFlash("info", i18n.N(ctx, "jobs.flash_retry_ready", n))
 	return a.redirect(c, "/bulk/jobs/"+retry)
 }
 
@@ -151,12 +159,12 @@ func (a *App) BulkJobRevise(c echo.Context) error {
 		return err
 	}
 	if job.State != bulkjobs.StatePreview || job.ParentID == "" {
-		session(c).AddFlash("info", "Only a retry's preview can be edited.")
+		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_only_retry"))
 		return a.redirect(c, "/bulk/jobs/"+job.ID)
 	}
 	form, err := c.FormParams()
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, "The form could not be read.")
+		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(c.Request().Context(), "jobs.form_unreadable"))
 	}
 	items, err := a.deps.Jobs.Store().Items(c.Request().Context(), job.ID)
 	if err != nil {
@@ -179,7 +187,7 @@ func (a *App) BulkJobRevise(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	session(c).AddFlash("info", "The edited values are checked: review them and send.")
+	session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_revised"))
 	return a.redirect(c, "/bulk/jobs/"+next)
 }
 
@@ -229,7 +237,7 @@ func (a *App) previewAgain(c echo.Context, job bulkjobs.Job, items []bulkjobs.It
 	var rows []bulkjobs.Item
 	switch { // issue 15: as the import previews them (bulk_import.go)
 	case job.Kind == "stock" && a.stockUnavailable() != "":
-		rows = p.RefusedStockItems(t, m, a.stockUnavailable())
+		rows = p.RefusedStockItems(t, m, stockUnavailableMsg)
 	case job.Kind == "stock":
 		rows = p.StockItems(t, m)
 	case a.deps.API.PricesByCard():
@@ -258,7 +266,7 @@ func (a *App) BulkJobReadBack(c echo.Context) error {
 	if err := a.deps.Jobs.RequestReadBack(c.Request().Context(), job.ID); err != nil {
 		return errSessionStore(err)
 	}
-	session(c).AddFlash("info", "Reading the rows back from the marketplace…")
+	session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_reading_back"))
 	return a.redirect(c, "/bulk/jobs/"+job.ID)
 }
 
@@ -280,18 +288,23 @@ func (a *App) jobCSV(c echo.Context, errorsOnly bool) error {
 	if err != nil {
 		return err
 	}
-	items, err := a.deps.Jobs.Store().Items(c.Request().Context(), job.ID)
+	ctx := c.Request().Context()
+	l := i18n.LangOf(ctx)
+	items, err := a.deps.Jobs.Store().Items(ctx, job.ID)
 	if err != nil {
 		return errSessionStore(err)
 	}
 	fields := []string{"sku", "price", "sale", "start", "end"}
-	header := []string{"Marketplace SKU", "Price", "Sale price", "Sale start", "Sale end"}
+	header := []string{i18n.T(ctx, "import.col_sku"), i18n.T(ctx, "import.col_price"), i18n.T(ctx, "import.col_sale"),
+		i18n.T(ctx, "import.col_sale_start"), i18n.T(ctx, "import.col_sale_end")}
 	if job.Kind == "stock" {
 		fields = []string{"warehouse", "barcode", "quantity", "status"}
-		header = []string{"Warehouse", "Barcode", "Quantity", "Status"}
+		header = []string{i18n.T(ctx, "import.col_warehouse"), i18n.T(ctx, "import.col_barcode"), i18n.T(ctx, "import.col_quantity"), i18n.T(ctx, "import.col_status")}
 	}
-	header = append(header, "File row", "Before", "After", "Preview", "Result", "Message", "Read-back", "Read-back value")
-	sheet := bulkjobs.Sheet{Name: "Rows", Header: header}
+	header = append(header, i18n.T(ctx, "import.col_file_row"), i18n.T(ctx, "import.col_before"), i18n.T(ctx, "import.col_after"),
+		i18n.T(ctx, "import.col_preview"), i18n.T(ctx, "import.col_result"), i18n.T(ctx, "import.col_message"),
+		i18n.T(ctx, "import.col_read_back"), i18n.T(ctx, "import.col_read_back_value"))
+	sheet := bulkjobs.Sheet{Name: i18n.T(ctx, "import.sheet_rows"), Header: header}
 	for _, it := range items {
 		bad := it.Flag == bulkjobs.FlagInvalid || it.State == bulkjobs.ItemRejected || it.State == bulkjobs.ItemUnsent ||
 			it.State == bulkjobs.ItemHeld || (it.State == bulkjobs.ItemSkipped && it.Flag == bulkjobs.FlagGuard) ||
@@ -305,7 +318,11 @@ func (a *App) jobCSV(c echo.Context, errorsOnly bool) error {
 		for _, f := range fields {
 			row = append(row, typed[f])
 		}
-		row = append(row, strconv.Itoa(it.Line), it.OldText, it.NewText, it.Flag, it.State, it.Message, it.ReadBack, it.ReadBackText)
+		// The dashboard's words (flag, state, read-back, its messages) in
+		// the reader's language, the marketplace's as sent.
+		row = append(row, strconv.Itoa(it.Line), format.MessageIn(l, it.OldText), format.MessageIn(l, it.NewText),
+			label(ctx, flagLabels, it.Flag), label(ctx, itemLabels, it.State), format.MessageIn(l, it.Message),
+			label(ctx, readLabels, it.ReadBack), format.MessageIn(l, it.ReadBackText))
 		sheet.Rows = append(sheet.Rows, row)
 	}
 	what := "rows"
@@ -333,7 +350,7 @@ func (a *App) progress(ctx context.Context, j bulkjobs.Job) pages.JobProgress {
 	} else if !p.Active {
 		p.Percent = 100
 	}
-	p.StateLabel, p.Tone = jobStateLabel(j)
+	p.StateLabel, p.Tone = jobStateLabel(ctx, j)
 	wait, status := live.WaitUntil, live.Status
 	if wait.IsZero() && j.State == bulkjobs.StateWaiting {
 		wait, status = j.WaitUntil, 429
@@ -342,35 +359,48 @@ func (a *App) progress(ctx context.Context, j bulkjobs.Job) pages.JobProgress {
 		if status == 0 {
 			status = 429
 		}
-		p.Waiting = fmt.Sprintf("The marketplace asked us to wait (%d): next attempt at %s.", status, format.ClockIn(i18n.LangOf(ctx), wait))
+		p.Waiting = i18n.TD(ctx, "jobs.waiting", map[string]any{"Status": status, "At": format.ClockIn(i18n.LangOf(ctx), wait)})
 	}
 	return p
 }
 
-func jobStateLabel(j bulkjobs.Job) (string, string) {
+// jobStateLabel is the job's state in words, in the language of ctx, and
+// its badge's tone.
+func jobStateLabel(ctx context.Context, j bulkjobs.Job) (string, string) {
 	switch j.State {
 	case bulkjobs.StatePreview:
-		return "preview: nothing sent yet", "info"
+		return i18n.T(ctx, "jobs.state_preview"), "info"
 	case bulkjobs.StateQueued:
-		return "queued", "info"
+		return i18n.T(ctx, "jobs.state_queued"), "info"
 	case bulkjobs.StateRunning:
 		if j.CancelRequested {
-			return "cancelling after the current batch", "warn"
+			return i18n.T(ctx, "jobs.state_cancelling"), "warn"
 		}
-		return "sending", "info"
+		return i18n.T(ctx, "jobs.state_sending"), "info"
 	case bulkjobs.StateWaiting:
-		return "waiting on the marketplace", "warn"
+		return i18n.T(ctx, "jobs.state_waiting"), "warn"
 	case bulkjobs.StateDone:
 		if j.Counts.Rejected > 0 || j.Counts.Unsent > 0 {
-			return "finished with problems", "warn"
+			return i18n.T(ctx, "jobs.state_done_problems"), "warn"
 		}
-		return "finished", "ok"
+		return i18n.T(ctx, "jobs.state_done"), "ok"
 	case bulkjobs.StateCancelled:
-		return "cancelled", "warn"
+		return i18n.T(ctx, "jobs.state_cancelled"), "warn"
 	case bulkjobs.StateStopped:
-		return "stopped", "bad"
+		return i18n.T(ctx, "jobs.state_stopped"), "bad"
 	}
 	return j.State, ""
+}
+
+// envLabel names an environment in the language of ctx.
+func envLabel(ctx context.Context, env string) string {
+	switch env {
+	case "production":
+		return i18n.T(ctx, "env.production")
+	case "test":
+		return i18n.T(ctx, "env.test")
+	}
+	return env
 }
 
 func whoText(j bulkjobs.Job) string {
@@ -380,25 +410,30 @@ func whoText(j bulkjobs.Job) string {
 	return j.ClientID
 }
 
-func readBackLine(j bulkjobs.Job) string { return readBackLineIn(i18n.EN, j) }
-
-// readBackLineIn is the read-back status line with its times in the one
-// configured zone, labelled (issue 17 item 8).
-func readBackLineIn(l i18n.Lang, j bulkjobs.Job) string {
+// readBackLine is the read-back status line as a message kept as data
+// (the history records it), its times read in the one configured zone,
+// labelled (issue 17 item 8).
+func readBackLine(j bulkjobs.Job) string {
 	c := j.Counts
 	switch {
 	case j.ReadBackAt.IsZero():
 		return ""
 	case j.ReadBackDoneAt.IsZero():
-		return "Read-back scheduled for " + format.ClockIn(l, j.ReadBackAt) + "."
+		return i18n.Encode(i18n.M("jobs.readback_scheduled", map[string]any{"At": j.ReadBackAt.UTC().Format(time.RFC3339)}))
 	}
-	return fmt.Sprintf("Read back at %s: %d confirmed, %d still processing, %d different from what was sent.",
-		format.ClockIn(l, j.ReadBackDoneAt), c.Confirmed, c.Processing, c.Different)
+	return i18n.Encode(i18n.M("jobs.readback_done", map[string]any{"At": j.ReadBackDoneAt.UTC().Format(time.RFC3339),
+		"Confirmed": strconv.Itoa(c.Confirmed), "Processing": strconv.Itoa(c.Processing), "Different": strconv.Itoa(c.Different)}))
 }
 
-// jobFilters are the grid's row filters.
-var jobFilters = []pages.Option{
-	{Value: "", Label: "All rows"}, {Value: "problems", Label: "Problems only"}, {Value: "send", Label: "Rows to send"},
+// readBackLineIn is the read-back status line in language l.
+func readBackLineIn(l i18n.Lang, j bulkjobs.Job) string { return format.MessageIn(l, readBackLine(j)) }
+
+// jobFilters are the grid's row filters, in the language of ctx.
+func jobFilters(ctx context.Context) []pages.Option {
+	return []pages.Option{
+		{Value: "", Label: i18n.T(ctx, "jobs.filter_all")}, {Value: "problems", Label: i18n.T(ctx, "jobs.filter_problems")},
+		{Value: "send", Label: i18n.T(ctx, "jobs.filter_send")},
+	}
 }
 
 // maxGridRows bounds the rows drawn at once; the downloads have them all.
@@ -408,9 +443,9 @@ func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item
 	c := j.Counts
 	l := i18n.LangOf(ctx)
 	v := pages.JobView{
-		ID: j.ID, Kind: j.Kind, KindLabel: jobTitle(j), FileName: j.FileName, Who: whoText(j), ClientID: j.ClientID, Environment: j.Environment,
+		ID: j.ID, Kind: j.Kind, KindLabel: jobTitleIn(ctx, j), FileName: j.FileName, Who: whoText(j), ClientID: j.ClientID, Environment: envLabel(ctx, j.Environment),
 		Created: format.DateTimeIn(l, j.CreatedAt), Preview: j.State == bulkjobs.StatePreview, Active: j.Active(), GuardPercent: j.GuardPercent,
-		StopReason: j.StopReason, ReadBack: readBackLineIn(l, j), Filter: show, Filters: jobFilters, RowsTotal: len(items),
+		StopReason: format.MessageIn(l, j.StopReason), ReadBack: readBackLineIn(l, j), Filter: show, Filters: jobFilters(ctx), RowsTotal: len(items),
 		Progress: a.progress(ctx, j),
 		Counts: pages.JobCounts{
 			Rows: c.Rows, ToSend: c.OK + c.Guard, Unchanged: c.Unchanged, Invalid: c.Invalid, Guard: c.Guard,
@@ -418,7 +453,7 @@ func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item
 			Held: c.Held, Skipped: c.Skipped, Queued: c.Queued, Confirmed: c.Confirmed, Processing: c.Processing, Different: c.Different,
 		},
 	}
-	v.StateLabel, v.StateTone = jobStateLabel(j)
+	v.StateLabel, v.StateTone = jobStateLabel(ctx, j)
 	if !j.SubmittedAt.IsZero() {
 		v.Submitted = format.DateTimeIn(l, j.SubmittedAt)
 	}
@@ -436,7 +471,7 @@ func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item
 		v.Editable, v.EditFields = true, editFields(j.Kind)
 	}
 	for _, it := range items {
-		row := jobRow(j, it)
+		row := jobRow(ctx, j, it)
 		if v.Editable {
 			var typed map[string]string
 			_ = json.Unmarshal([]byte(it.Typed), &typed)
@@ -466,20 +501,51 @@ func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item
 	return v
 }
 
+// flagLabels, itemLabels and readLabels are the catalogue keys of a row's
+// preview flag, state and read-back.
 var flagLabels = map[string]string{
-	bulkjobs.FlagOK: "change", bulkjobs.FlagUnchanged: "unchanged", bulkjobs.FlagInvalid: "invalid", bulkjobs.FlagGuard: "needs confirmation",
+	bulkjobs.FlagOK: i18n.K("jobs.flag_ok"), bulkjobs.FlagUnchanged: i18n.K("jobs.flag_unchanged"), bulkjobs.FlagInvalid: i18n.K("jobs.flag_invalid"),
+	bulkjobs.FlagGuard: i18n.K("jobs.flag_guard"),
 }
 
 var itemLabels = map[string]string{
-	bulkjobs.ItemQueued: "queued", bulkjobs.ItemAccepted: "accepted", bulkjobs.ItemRejected: "rejected", bulkjobs.ItemUnsent: "not sent",
-	bulkjobs.ItemUnknown: "no answer", bulkjobs.ItemHeld: "changed since preview", bulkjobs.ItemSkipped: "skipped",
+	bulkjobs.ItemQueued: i18n.K("jobs.item_queued"), bulkjobs.ItemAccepted: i18n.K("jobs.item_accepted"), bulkjobs.ItemRejected: i18n.K("jobs.item_rejected"),
+	bulkjobs.ItemUnsent: i18n.K("jobs.item_unsent"), bulkjobs.ItemUnknown: i18n.K("jobs.item_unknown"), bulkjobs.ItemHeld: i18n.K("jobs.item_held"),
+	bulkjobs.ItemSkipped: i18n.K("jobs.item_skipped"),
 }
 
-func jobRow(j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
+var readLabels = map[string]string{
+	bulkjobs.ReadConfirmed: i18n.K("jobs.read_confirmed"), bulkjobs.ReadProcessing: i18n.K("jobs.read_processing"),
+	bulkjobs.ReadDifferent: i18n.K("jobs.read_different"), bulkjobs.ReadMissing: i18n.K("jobs.read_missing"),
+}
+
+// label is the words of a code through one of the tables above; a code
+// the table does not know as it is.
+func label(ctx context.Context, table map[string]string, code string) string {
+	if key, ok := table[code]; ok {
+		return i18n.In(i18n.LangOf(ctx), key, nil, nil)
+	}
+	return code
+}
+
+// gridText is a stored text of a row (a message, a value) as the grid
+// shows it: the dashboard's words in the reader's language, the
+// marketplace's as sent, amounts written the reader's way (issue 17 item
+// 7).
+func gridText(l i18n.Lang, s string) string {
+	s = format.MessageIn(l, s)
+	if l == i18n.EN {
+		return format.MessageNumbers(s)
+	}
+	return format.MessageNumbersIn(l, s)
+}
+
+func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
+	l := i18n.LangOf(ctx)
 	r := pages.JobRow{
-		Seq: it.Seq, Line: it.Line, Key: it.Key, Old: orDash(it.OldText), New: orDash(it.NewText),
-		Flag: it.Flag, FlagLabel: flagLabels[it.Flag], State: it.State, StateLabel: itemLabels[it.State], Message: format.MessageNumbers(it.Message), // issue 17 item 7: amounts as the grid writes them
-		ReadBack: it.ReadBack, ReadText: it.ReadBackText, Name: massupdate.RowName(it),
+		Seq: it.Seq, Line: it.Line, Key: it.Key, Old: orDash(format.MessageIn(l, it.OldText)), New: orDash(format.MessageIn(l, it.NewText)),
+		Flag: it.Flag, FlagLabel: label(ctx, flagLabels, it.Flag), State: it.State, StateLabel: label(ctx, itemLabels, it.State), Message: gridText(l, it.Message),
+		ReadBack: it.ReadBack, ReadLabel: label(ctx, readLabels, it.ReadBack), ReadText: format.MessageIn(l, it.ReadBackText), Name: massupdate.RowName(it),
 		Doomed: it.Flag == bulkjobs.FlagGuard && massupdate.Doomed(j.Kind, it),
 	}
 	if it.HasNum {
@@ -492,10 +558,17 @@ func jobRow(j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
 				sign = "−"
 				d = -d
 			}
-			r.Delta = sign + format.Money(d)
+			if l == i18n.EN {
+				r.Delta = sign + format.Money(d)
+			} else {
+				r.Delta = sign + format.MoneyIn(l, d)
+			}
 		}
 		if it.OldNum != 0 {
 			r.DeltaPct = fmt.Sprintf("%+.1f %%", float64(it.NewNum-it.OldNum)*100/float64(it.OldNum))
+			if l != i18n.EN {
+				r.DeltaPct = strings.Replace(r.DeltaPct, ".", ",", 1)
+			}
 		}
 	}
 	switch {
@@ -512,13 +585,13 @@ func jobRow(j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
 	}
 	r.Confirmable = j.State == bulkjobs.StatePreview && it.Flag == bulkjobs.FlagGuard
 	if r.Doomed && r.Confirmable {
-		r.Tone, r.FlagLabel = "invalid", "refused by the marketplace's rule"
+		r.Tone, r.FlagLabel = "invalid", i18n.T(ctx, "jobs.flag_doomed")
 	}
 	if j.State != bulkjobs.StatePreview && it.Flag == bulkjobs.FlagGuard {
 		// Once submitted, say what became of the confirmation.
-		r.FlagLabel = "confirmed"
+		r.FlagLabel = i18n.T(ctx, "jobs.flag_confirmed")
 		if it.State == bulkjobs.ItemSkipped {
-			r.FlagLabel = "not confirmed"
+			r.FlagLabel = i18n.T(ctx, "jobs.flag_not_confirmed")
 		}
 	}
 	switch it.ReadBack {

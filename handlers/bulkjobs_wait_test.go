@@ -13,6 +13,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // priceCSV raises the first n products by one rouble.
@@ -159,7 +160,7 @@ func TestBulkJobCancelAfterCurrentChunk(t *testing.T) {
 	}
 	items, _ := e.jobs.Items(context.Background(), id)
 	for _, it := range items {
-		if it.State == bulkjobs.ItemUnsent && it.Message != "not sent: cancelled" {
+		if it.State == bulkjobs.ItemUnsent && format.MessageIn(i18n.EN, it.Message) != "not sent: cancelled" {
 			t.Fatalf("unsent row message %q", it.Message)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -93,7 +94,7 @@ func restoreDraft[T any](sess *sessions.Session, form string, bind func(url.Valu
 	for _, r := range rows {
 		out[key(r)] = r
 	}
-	sess.AddFlash("info", "Your unsent changes were restored. Review them and submit again.")
+	sess.AddFlash("info", i18n.Encode(i18n.M("sync.draft_restored", nil)))
 	return out
 }
 

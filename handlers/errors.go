@@ -160,7 +160,7 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 			v.Message = i18n.T(ctx, "error.method_not_allowed")
 		default:
 			if msg, ok := he.Message.(string); ok && he.Code < 500 {
-				v.Message = msg
+				v.Message = format.Message(ctx, msg) // a refusal kept as data (massupdate's) in the reader's language
 				if msg == http.StatusText(he.Code) {
 					v.Message = statusTitle(ctx, he.Code) // echo's default words
 				}

@@ -56,7 +56,7 @@ func reportItems(ctx context.Context, rep *massupdate.Report, keys []string, tex
 	items := make([]audit.Item, 0, len(keys))
 	for _, k := range keys {
 		o := rep.Outcomes[k]
-		it := audit.Item{Key: k, Message: strings.Join(o.Messages, " ")}
+		it := audit.Item{Key: k, Message: shownJoined(ctx, o.Messages)}
 		it.Old, it.New = texts(k)
 		switch o.State {
 		case massupdate.Accepted:
@@ -70,11 +70,21 @@ func reportItems(ctx context.Context, rep *massupdate.Report, keys []string, tex
 		}
 		items = append(items, it)
 	}
-	msg := rep.Note()
+	msg := format.Message(ctx, rep.Note())
 	for k, msgs := range rep.Unmatched {
-		msg += " " + k + ": " + strings.Join(msgs, " ")
+		msg += " " + k + ": " + shownJoined(ctx, msgs)
 	}
 	return items, strings.TrimSpace(msg)
+}
+
+// shownJoined is messages (the marketplace's as sent, the dashboard's in
+// the language of ctx) joined by spaces.
+func shownJoined(ctx context.Context, msgs []string) string {
+	out := make([]string, len(msgs))
+	for i, m := range msgs {
+		out[i] = format.Message(ctx, m)
+	}
+	return strings.Join(out, " ")
 }
 
 // recordReport records a mass update sent from a form: one item per row
@@ -101,7 +111,10 @@ func (a *App) observeJobs() {
 	}
 	a.deps.Jobs.Observe(func(ctx context.Context, event string, j bulkjobs.Job, rows []bulkjobs.Item) {
 		e := audit.Entry{At: j.FinishedAt, ClientID: j.ClientID, UserName: j.DisplayName, SellerID: j.SellerID, Environment: j.Environment,
-			Kind: audit.KindBulk, Ref: j.ID, Message: strings.TrimSpace(jobTitle(j) + ", file " + j.FileName + ". " + j.StopReason)}
+			// A message kept as data: the history reads it in the
+			// language of whoever opens it.
+			Kind: audit.KindBulk, Ref: j.ID, Message: i18n.Encode(append([]i18n.Msg{i18n.M("jobs.audit_run", map[string]any{"Title": i18n.Encode(jobTitle(j)), "File": j.FileName})},
+				i18n.Messages(j.StopReason)...)...)}
 		if event == bulkjobs.EventReadBack {
 			e.At, e.Kind, e.Message = j.ReadBackDoneAt, audit.KindReadBack, readBackLine(j)
 		}
@@ -123,9 +136,10 @@ func (a *App) observeJobs() {
 				if it.ReadBack == "" {
 					continue
 				}
-				ai.ReadBack = it.ReadBack
+				state := i18n.Msg{Key: readLabels[it.ReadBack], Text: it.ReadBack} // a state of no label: its code
+				ai.ReadBack = i18n.Encode(state)
 				if it.ReadBackText != "" {
-					ai.ReadBack += ": " + it.ReadBackText
+					ai.ReadBack = i18n.Encode(i18n.M("jobs.read_back_item", map[string]any{"State": ai.ReadBack, "Value": it.ReadBackText}))
 				}
 			}
 			e.Items = append(e.Items, ai)
@@ -294,7 +308,7 @@ func historyEntry(ctx context.Context, e audit.Entry) pages.HistoryEntry {
 	h := pages.HistoryEntry{
 		ID: strconv.FormatInt(e.ID, 10), When: format.DateTimeIn(i18n.LangOf(ctx), e.At), Who: who,
 		Environment: env + " · " + i18n.TD(ctx, "chrome.seller", map[string]any{"ID": strconv.FormatInt(e.SellerID, 10)}),
-		Kind:        e.Kind, KindLabel: kindLabel(ctx, e.Kind), Outcome: label, OutcomeTone: tone, Message: e.Message,
+		Kind:        e.Kind, KindLabel: kindLabel(ctx, e.Kind), Outcome: label, OutcomeTone: tone, Message: format.Message(ctx, e.Message),
 		Count: e.ItemCount, More: e.ItemCount - len(e.Items), Dropped: e.Dropped,
 	}
 	if (e.Kind == audit.KindBulk || e.Kind == audit.KindReadBack) && e.Ref != "" {
@@ -305,8 +319,8 @@ func historyEntry(ctx context.Context, e audit.Entry) pages.HistoryEntry {
 		if it.Outcome == "" {
 			l = ""
 		}
-		h.Items = append(h.Items, pages.HistoryItem{Key: it.Key, Name: it.Name, Old: it.Old, New: it.New, Outcome: l, OutcomeTone: t,
-			Message: it.Message, ReadBack: it.ReadBack})
+		h.Items = append(h.Items, pages.HistoryItem{Key: it.Key, Name: it.Name, Old: format.Message(ctx, it.Old), New: format.Message(ctx, it.New),
+			Outcome: l, OutcomeTone: t, Message: format.Message(ctx, it.Message), ReadBack: format.Message(ctx, it.ReadBack)})
 	}
 	return h
 }
@@ -333,6 +347,7 @@ func (a *App) HistoryExportCSV(c echo.Context) error {
 			i18n.T(ctx, "export.history.old"), i18n.T(ctx, "export.history.new"), i18n.T(ctx, "export.history.item_outcome"),
 			i18n.T(ctx, "export.history.item_message"), i18n.T(ctx, "export.history.read_back")},
 		Kind:       func(k string) string { return kindLabel(ctx, k) },
+		Text:       func(s string) string { return format.Message(ctx, s) },
 		Incomplete: i18n.T(ctx, "export.history.incomplete"),
 	})
 	if err := a.deps.Audit.Each(c.Request().Context(), q.filter, w.Write); err != nil {

@@ -12,18 +12,17 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
-// stockUnavailableText is shown beside the disabled controls.
-const stockUnavailableText = "Stock and status changes are not available in this marketplace profile: " +
-	"the marketplace's methods for them select products by a filter whose keys are not published, " +
-	"and a guess could change every product. Nothing is sent from here; change stock and status in the marketplace's seller portal."
+// stockUnavailableMsg is why, as a message kept as data: the rows of a
+// refused stock import store it and read it in the user's language.
+var stockUnavailableMsg = i18n.Encode(i18n.M("nomenclature.stock_unavailable", nil))
 
-// stockUnavailable is why stock and status cannot be changed, or "" when
-// they can.
+// stockUnavailable is why stock and status cannot be changed (a message
+// kept as data), or "" when they can.
 func (a *App) stockUnavailable() string {
 	if a.deps.API.StockUpdates() {
 		return ""
 	}
-	return stockUnavailableText
+	return stockUnavailableMsg
 }
 
 // stockUnavailableIn is stockUnavailable in the language of ctx, for the

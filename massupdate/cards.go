@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // CardPrice is one product card's price update, where the marketplace keys
@@ -75,7 +76,7 @@ var Cards = Kind[CardPrice]{
 // (those the user confirmed past a price-check warning) are sent with
 // Force, after the others; no other card is.
 func CheckCards(rows []PriceInput, force map[string]bool) Checked[PriceInput, CardPrice] {
-	c := check[PriceInput, apiclient.PriceUpdate](rows, "price", "This card appears twice in the form; change it in one row only.")
+	c := check[PriceInput, apiclient.PriceUpdate](rows, "price", i18n.Encode(i18n.M("mass.form_dup_card", nil)))
 	out := Checked[PriceInput, CardPrice]{Inputs: c.Inputs, Invalid: c.Invalid, Send: make([]CardPrice, 0, len(c.Send))}
 	var forced []CardPrice
 	for _, u := range c.Send {

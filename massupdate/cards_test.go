@@ -104,7 +104,7 @@ func TestSendCardsMatchesGroupsAndKeepsFindings(t *testing.T) {
 	if diff := cmp.Diff(wantOut, rep.Outcomes); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff(map[string][]string{SizeKey("zz"): {"Rejected by the marketplace (code 5)."}}, rep.Unmatched); diff != "" {
+	if diff := cmp.Diff(map[string][]string{SizeKey("zz"): {"Rejected by the marketplace (code 5)."}}, unmatchedShown(rep.Unmatched)); diff != "" {
 		t.Errorf("unmatched (-want +got):\n%s", diff)
 	}
 	if len(rep.Fraud) != 1 || len(rep.Fraud["A"]) != maxFindings {

@@ -8,6 +8,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // catalogPageLimit is the page size asked of the marketplace when the
@@ -57,16 +58,19 @@ func CurrentPrice(n apiclient.Nomenclature) PriceNow {
 }
 
 // Text shows the price the way the tables do.
+//
+// Like the messages it is i18n.Encode'd: amounts as plain digits, written
+// the reader's way when shown.
 func (p PriceNow) Text() string {
 	if p.Sale > 0 {
-		return format.Money(p.Price) + " (sale " + format.Money(p.Sale) + ")"
+		return i18n.Encode(i18n.Msg{Text: format.MoneyInput(p.Price)}, i18n.M("mass.sale_of", map[string]any{"Sale": format.MoneyInput(p.Sale)}))
 	}
-	return format.Money(p.Price)
+	return i18n.Encode(i18n.Msg{Text: format.MoneyInput(p.Price)})
 }
 
 // Text shows the stock the way the tables do.
 func (s StockNow) Text() string {
-	return strconv.Itoa(s.Quantity) + " pcs, " + format.StatusLabel(s.Status)
+	return newStockText(strconv.Itoa(s.Quantity), s.Status)
 }
 
 func mustJSON(v any) string {
@@ -82,7 +86,7 @@ func CurrentChanged(kind string, it bulkjobs.Item, cat *Catalog) (string, bool) 
 		_ = json.Unmarshal([]byte(it.Current), &was)
 		rec, ok := cat.ByKey[it.Key]
 		if !ok {
-			return "gone from the catalogue", true
+			return i18n.Encode(i18n.M("mass.gone", nil)), true
 		}
 		now := StockNow{Quantity: rec.Quantity, Status: rec.Status}
 		return now.Text(), now != was
@@ -91,7 +95,7 @@ func CurrentChanged(kind string, it bulkjobs.Item, cat *Catalog) (string, bool) 
 	_ = json.Unmarshal([]byte(it.Current), &was)
 	rec, ok := cat.BySKU[it.Key]
 	if !ok {
-		return "gone from the catalogue", true
+		return i18n.Encode(i18n.M("mass.gone", nil)), true
 	}
 	now := CurrentPrice(rec)
 	return now.Text(), now != was

@@ -2,12 +2,13 @@ package massupdate
 
 import (
 	"encoding/json"
-	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // MarketDropLimit is the marketplace's known price rule: a price or sale
@@ -27,18 +28,21 @@ func RefusedDrop(current, newKop int64) bool {
 // RefusedPrice says why the marketplace's known rule will refuse upd
 // against the current price cur, or "" when it will not.
 func RefusedPrice(cur PriceNow, upd apiclient.PriceUpdate) string {
-	var parts []string
-	if RefusedDrop(cur.Price, int64(upd.Price)) {
-		parts = append(parts, "the price "+format.Money(int64(upd.Price)))
+	price := RefusedDrop(cur.Price, int64(upd.Price))
+	sale := upd.SalePrice != nil && RefusedDrop(cur.Price, int64(*upd.SalePrice))
+	args := map[string]any{"Limit": strconv.Itoa(MarketDropLimit), "Current": format.MoneyInput(cur.Price), "Price": format.MoneyInput(int64(upd.Price))}
+	if upd.SalePrice != nil {
+		args["Sale"] = format.MoneyInput(int64(*upd.SalePrice))
 	}
-	if upd.SalePrice != nil && RefusedDrop(cur.Price, int64(*upd.SalePrice)) {
-		parts = append(parts, "the sale price "+format.Money(int64(*upd.SalePrice)))
+	switch {
+	case price && sale:
+		return i18n.Encode(i18n.M("mass.drop_both", args))
+	case price:
+		return i18n.Encode(i18n.M("mass.drop_price", args))
+	case sale:
+		return i18n.Encode(i18n.M("mass.drop_sale", args))
 	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return fmt.Sprintf("The marketplace refuses a price more than %d %% below the current price %s: %s would be refused.",
-		MarketDropLimit, format.Money(cur.Price), strings.Join(parts, " and "))
+	return ""
 }
 
 // Doomed reports whether a price job row is one the marketplace's known

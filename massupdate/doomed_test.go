@@ -33,7 +33,7 @@ func TestPreviewFlagsDropsTheMarketplaceRefuses(t *testing.T) {
 		if got := Doomed("prices", it); got != c.doomed {
 			t.Errorf("%s (sale %q): doomed %v, want %v (%s %q)", c.price, c.sale, got, c.doomed, it.Flag, it.Message)
 		}
-		if c.doomed && (it.Flag != bulkjobs.FlagGuard || !strings.Contains(it.Message, "more than 90 % below the current price 25 499.00")) {
+		if c.doomed && (it.Flag != bulkjobs.FlagGuard || !strings.Contains(en(it.Message), "more than 90 % below the current price 25 499.00")) {
 			t.Errorf("%s: flag %s, message %q", c.price, it.Flag, it.Message)
 		}
 		if !c.doomed && it.Flag != bulkjobs.FlagOK {
@@ -68,7 +68,7 @@ func TestStockStatusTheMarketplaceRefuses(t *testing.T) {
 	p := Previewer{Catalog: cat}
 	items := p.StockItems(&bulkjobs.Table{Header: []string{"warehouse", "barcode", "status"}, Rows: [][]string{{"W", "1", "online"}}, Lines: []int{2}},
 		bulkjobs.Mapping{"warehouse": 0, "barcode": 1, "status": 2})
-	if items[0].Flag != bulkjobs.FlagInvalid || !strings.Contains(items[0].Message, "Moderation rejected") {
+	if items[0].Flag != bulkjobs.FlagInvalid || en(items[0].Message) != "status: Moderation rejected this product: correct its card before putting it online." {
 		t.Errorf("preview: %s %q", items[0].Flag, items[0].Message)
 	}
 	p.Named(items)

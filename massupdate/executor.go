@@ -11,6 +11,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // Accounts gives the marketplace account a job sends with: the
@@ -65,7 +66,7 @@ func sendJobChunk[T any](ctx context.Context, e *Engine, acct *apiclient.Account
 	for _, it := range items {
 		var v T
 		if err := json.Unmarshal([]byte(it.Payload), &v); err != nil || kind.Key(v) == "" {
-			return nil, &bulkjobs.StopError{Message: "a stored row could not be read"}
+			return nil, &bulkjobs.StopError{Message: i18n.Encode(i18n.M("mass.stored_row_unreadable", nil))}
 		}
 		chunk = append(chunk, v)
 		keys = append(keys, kind.Key(v))
@@ -108,11 +109,11 @@ func (e *Engine) jobError(err error) error {
 	case errors.Is(err, apiclient.ErrOutcomeUnknown):
 		return bulkjobs.ErrOutcomeUnknown
 	case errors.Is(err, apiclient.ErrUnauthorized):
-		return &bulkjobs.StopError{Message: "the marketplace no longer accepts the saved credentials; log in again and retry the unsent rows."}
+		return &bulkjobs.StopError{Message: i18n.Encode(i18n.M("mass.stop_credentials", nil))}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	}
-	return &bulkjobs.StopError{Message: StopReason(err) + "."}
+	return &bulkjobs.StopError{Message: i18n.Encode(i18n.M("mass.sentence", map[string]any{"Reason": StopReason(err)}))}
 }
 
 // ReadBack re-reads the seller's catalogue and compares each sent row with
@@ -144,7 +145,7 @@ func readBackOne(kind string, it bulkjobs.Item, cat *Catalog) bulkjobs.Result {
 		_ = json.Unmarshal([]byte(it.Payload), &sent)
 		rec, ok := cat.ByKey[it.Key]
 		if !ok {
-			res.State, res.Message = bulkjobs.ReadMissing, "no longer in the catalogue"
+			res.State, res.Message = bulkjobs.ReadMissing, i18n.Encode(i18n.M("mass.no_longer", nil))
 			return res
 		}
 		now := StockNow{Quantity: rec.Quantity, Status: rec.Status}
@@ -160,14 +161,14 @@ func readBackOne(kind string, it bulkjobs.Item, cat *Catalog) bulkjobs.Result {
 	_ = json.Unmarshal([]byte(it.Payload), &sent)
 	rec, ok := cat.BySKU[it.Key]
 	if !ok {
-		res.State, res.Message = bulkjobs.ReadMissing, "no longer in the catalogue"
+		res.State, res.Message = bulkjobs.ReadMissing, i18n.Encode(i18n.M("mass.no_longer", nil))
 		return res
 	}
 	now := CurrentPrice(rec)
 	res.Message = now.Text()
 	switch {
 	case rec.PriceUpdateStatus == "PROCESSING":
-		res.State, res.Message = bulkjobs.ReadProcessing, "still processing at the marketplace (shows "+now.Text()+")"
+		res.State, res.Message = bulkjobs.ReadProcessing, i18n.Encode(i18n.M("mass.still_processing", map[string]any{"Now": now.Text()}))
 	case rec.Price == sent.Price && (sent.SalePrice == nil || rec.SalePrice == *sent.SalePrice):
 		res.State = bulkjobs.ReadConfirmed
 	default:

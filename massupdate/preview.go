@@ -1,7 +1,6 @@
 package massupdate
 
 import (
-	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -9,6 +8,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // Previewer turns file rows into checked job rows.
@@ -25,14 +25,25 @@ func (p Previewer) beyondGuard(old, new int64) bool {
 	return math.Abs(float64(new-old))*100 > float64(p.Guard)*float64(old)
 }
 
+// fieldLabels are the catalogue keys of the fields a row's problems name.
+var fieldLabels = map[string]string{
+	"price": i18n.K("mass.field_price"), "sale": i18n.K("mass.field_sale"), "start": i18n.K("mass.field_start"),
+	"end": i18n.K("mass.field_end"), "quantity": i18n.K("mass.field_quantity"), "status": i18n.K("mass.field_status"),
+}
+
+// problemText joins a row's field problems, each labelled with its field,
+// as one encoded message.
 func problemText(errs map[string]string, order ...string) string {
-	var parts []string
+	var parts []i18n.Msg
 	for _, k := range order {
-		if m := errs[k]; m != "" {
-			parts = append(parts, k+": "+m)
+		for i, m := range i18n.Messages(errs[k]) {
+			if i == 0 {
+				m.Label = fieldLabels[k]
+			}
+			parts = append(parts, m)
 		}
 	}
-	return strings.Join(parts, " ")
+	return i18n.Encode(parts...)
 }
 
 // PriceItems checks the rows of a price file against the catalogue: each
@@ -61,38 +72,41 @@ func (p Previewer) PriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.
 }
 
 func newPriceText(typed map[string]string) string {
-	s := typed["price"]
+	var parts []i18n.Msg
+	if typed["price"] != "" {
+		parts = append(parts, i18n.Msg{Text: typed["price"]})
+	}
 	if typed["sale"] != "" {
-		s = strings.TrimSpace(s + " (sale " + typed["sale"] + ")")
+		parts = append(parts, i18n.M("mass.sale_of", map[string]any{"Sale": typed["sale"]}))
 	}
 	if typed["start"] != "" || typed["end"] != "" {
-		s += " " + typed["start"] + "…" + typed["end"]
+		parts = append(parts, i18n.Msg{Text: typed["start"] + "…" + typed["end"]})
 	}
-	if s == "" {
+	if len(parts) == 0 {
 		return "—"
 	}
-	return s
+	return i18n.Encode(parts...)
 }
 
 func (p Previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen map[string]int) bulkjobs.Item {
 	sku := typed["sku"]
 	switch {
 	case sku == "":
-		it.Message = "No marketplace SKU in this row."
+		it.Message = i18n.Encode(i18n.M("mass.no_sku", nil))
 		return it
 	case seen[sku] > 0:
-		it.Message = fmt.Sprintf("This SKU appears again (first in row %d); only the first row counts.", seen[sku])
+		it.Message = i18n.Encode(i18n.M("mass.dup_sku", map[string]any{"Row": strconv.Itoa(seen[sku])}))
 		return it
 	}
 	rec, ok := p.Catalog.BySKU[sku]
 	if !ok {
-		it.Message = "Unknown SKU: it is not in this seller's catalogue."
+		it.Message = i18n.Encode(i18n.M("mass.unknown_sku", nil))
 		return it
 	}
 	cur := CurrentPrice(rec)
 	it.Current, it.OldText = mustJSON(cur), cur.Text()
 	if typed["price"] == "" && typed["sale"] == "" && typed["start"] == "" && typed["end"] == "" {
-		it.Flag, it.Message = bulkjobs.FlagUnchanged, "No new value in this row."
+		it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Encode(i18n.M("mass.no_new_value", nil))
 		return it
 	}
 	// Blank cells keep the current value.
@@ -119,7 +133,7 @@ func (p Previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen ma
 	}
 	it.Payload = mustJSON(upd)
 	if int64(upd.Price) == cur.Price && newSale == cur.Sale && in.Start == "" && in.End == "" {
-		it.Flag, it.Message = bulkjobs.FlagUnchanged, "Same as the current price: skipped."
+		it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Encode(i18n.M("mass.same_price", nil))
 		return it
 	}
 	it.HasNum = true
@@ -135,13 +149,13 @@ func (p Previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen ma
 	it.Flag = bulkjobs.FlagOK
 	if p.beyondGuard(it.OldNum, it.NewNum) {
 		it.Flag = bulkjobs.FlagGuard
-		it.Message = fmt.Sprintf("A change beyond ±%d %%: confirm it to send it.", p.Guard)
+		it.Message = i18n.Encode(i18n.M("mass.beyond_guard", map[string]any{"Guard": strconv.Itoa(p.Guard)}))
 	}
 	if why := RefusedPrice(cur, upd); why != "" {
 		// Issue 17 item 7: the marketplace's known rule refuses it; it is
 		// sent only when this row is confirmed on its own.
 		it.Flag = bulkjobs.FlagGuard
-		it.Message = why + " Not sent unless you confirm this row itself."
+		it.Message = i18n.Encode(append(i18n.Messages(why), i18n.M("mass.confirm_itself", nil))...)
 	}
 	return it
 }
@@ -159,10 +173,7 @@ func (p Previewer) StockItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.
 		}
 		key := typed["warehouse"] + "|" + typed["barcode"]
 		it := bulkjobs.Item{Seq: i + 1, Line: t.Lines[i], Key: key, Chunk: -1, Typed: mustJSON(typed), Flag: bulkjobs.FlagInvalid}
-		it.NewText = strings.Trim(typed["quantity"]+" pcs, "+typed["status"], " ,")
-		if typed["quantity"] == "" {
-			it.NewText = typed["status"]
-		}
+		it.NewText = newStockText(typed["quantity"], typed["status"])
 		items = append(items, p.checkStock(it, typed, seen))
 		if _, dup := seen[key]; !dup && typed["warehouse"] != "" && typed["barcode"] != "" {
 			seen[key] = t.Lines[i]
@@ -171,24 +182,42 @@ func (p Previewer) StockItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.
 	return items
 }
 
+// newStockText is the stock a row asks for, as typed: "5 pcs, online".
+func newStockText(qty, status string) string {
+	var parts []i18n.Msg
+	switch {
+	case qty != "" && status != "":
+		parts = append(parts, i18n.M("mass.pieces_and", map[string]any{"Qty": qty}))
+	case qty != "":
+		parts = append(parts, i18n.M("mass.pieces", map[string]any{"Qty": qty}))
+	}
+	if status != "" {
+		parts = append(parts, i18n.Msg{Status: status})
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return i18n.Encode(parts...)
+}
+
 func (p Previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen map[string]int) bulkjobs.Item {
 	switch {
 	case typed["warehouse"] == "" || typed["barcode"] == "":
-		it.Message = "This row needs both a warehouse and a barcode."
+		it.Message = i18n.Encode(i18n.M("mass.no_stock_key", nil))
 		return it
 	case seen[it.Key] > 0:
-		it.Message = fmt.Sprintf("This warehouse and barcode appear again (first in row %d); only the first row counts.", seen[it.Key])
+		it.Message = i18n.Encode(i18n.M("mass.dup_stock", map[string]any{"Row": strconv.Itoa(seen[it.Key])}))
 		return it
 	}
 	rec, ok := p.Catalog.ByKey[it.Key]
 	if !ok {
-		it.Message = "Unknown record: this barcode is not stocked at this warehouse for this seller."
+		it.Message = i18n.Encode(i18n.M("mass.unknown_stock", nil))
 		return it
 	}
 	cur := StockNow{Quantity: rec.Quantity, Status: rec.Status}
 	it.Current, it.OldText = mustJSON(cur), cur.Text()
 	if typed["quantity"] == "" && typed["status"] == "" {
-		it.Flag, it.Message = bulkjobs.FlagUnchanged, "No new value in this row."
+		it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Encode(i18n.M("mass.no_new_value", nil))
 		return it
 	}
 	in := StockInput{Warehouse: typed["warehouse"], Barcode: typed["barcode"], OrigQty: strconv.Itoa(cur.Quantity), OrigStatus: cur.Status,
@@ -200,7 +229,7 @@ func (p Previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen ma
 		in.Status = in.OrigStatus
 	}
 	if !in.Changed() {
-		it.Flag, it.Message = bulkjobs.FlagUnchanged, "Same as the current stock: skipped."
+		it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Encode(i18n.M("mass.same_stock", nil))
 		return it
 	}
 	item, errs := in.Validate()
@@ -216,7 +245,7 @@ func (p Previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen ma
 		it.HasNum, it.OldNum, it.NewNum = true, int64(cur.Quantity), int64(*item.Quantity)
 		if p.beyondGuard(it.OldNum, it.NewNum) {
 			it.Flag = bulkjobs.FlagGuard
-			it.Message = fmt.Sprintf("A change beyond ±%d %%: confirm it to send it.", p.Guard)
+			it.Message = i18n.Encode(i18n.M("mass.beyond_guard", map[string]any{"Guard": strconv.Itoa(p.Guard)}))
 		}
 	}
 	return it

@@ -10,10 +10,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // maxCardSizes bounds the sizes kept in a card item's payload.
@@ -47,7 +49,7 @@ func (p Previewer) CardPriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkj
 		}
 		if rec.ParentSKU == "" {
 			items[i].Flag, items[i].Payload, items[i].HasNum = bulkjobs.FlagInvalid, "", false
-			items[i].Message = "The marketplace names no product card for this SKU, and prices are set per card."
+			items[i].Message = i18n.Encode(i18n.M("mass.no_card", nil))
 			continue
 		}
 		var typed map[string]string
@@ -72,8 +74,7 @@ func (p Previewer) CardPriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkj
 			for j, r := range rows {
 				lines[j] = fmt.Sprint(items[r.i].Line)
 			}
-			msg := fmt.Sprintf("Rows %s set different prices for product card %s, which has one price for all its sizes: make them agree.",
-				strings.Join(lines, ", "), parent)
+			msg := i18n.Encode(i18n.M("mass.card_conflict", map[string]any{"Rows": strings.Join(lines, ", "), "Card": parent}))
 			for _, r := range rows {
 				it := &items[r.i]
 				it.Flag, it.Payload, it.HasNum, it.Message = bulkjobs.FlagInvalid, "", false, msg
@@ -88,7 +89,7 @@ func (p Previewer) CardPriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkj
 			slices.Sort(s)
 			it.Payload = mustJSON(CardPrice{PriceUpdate: upd, Parent: parent, Sizes: s[:min(len(s), maxCardSizes)]})
 			if it.Flag == bulkjobs.FlagOK || it.Flag == bulkjobs.FlagGuard {
-				it.NewText += " (card " + parent + ")"
+				it.NewText = i18n.Encode(append(i18n.Messages(it.NewText), i18n.M("mass.card_of", map[string]any{"Card": parent}))...)
 			}
 		}
 		for _, r := range rows[1:] {
@@ -97,7 +98,7 @@ func (p Previewer) CardPriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkj
 				continue // its own problem (a bad value) stays
 			}
 			it.Flag, it.Payload, it.HasNum = bulkjobs.FlagUnchanged, "", false
-			it.Message = fmt.Sprintf("Same product card (%s) as row %d: sent once, with it.", parent, items[first.i].Line)
+			it.Message = i18n.Encode(i18n.M("mass.same_card", map[string]any{"Card": parent, "Row": strconv.Itoa(items[first.i].Line)}))
 		}
 	}
 	return items

@@ -8,7 +8,6 @@ package massupdate
 
 import (
 	"errors"
-	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // Statuses are the nomenclature statuses the marketplace uses (field
@@ -32,8 +32,10 @@ const MaxPrice = apiclient.Money(100_000_000_00)
 // MaxQuantity is the largest stock quantity the form accepts.
 const MaxQuantity = 1_000_000
 
-// ErrFormShape reports a form whose parallel fields differ in length.
-var ErrFormShape = errors.New("the form's columns do not line up; reload the page and try again")
+// ErrFormShape reports a form whose parallel fields differ in length. Its
+// text, like the other refusals of a whole form, is a message kept as
+// data (i18n.Encode): the error page reads it in the user's language.
+var ErrFormShape = errors.New(i18n.Encode(i18n.M("mass.form_shape", nil)))
 
 // columns reads parallel form arrays that must all have the same length.
 func columns(form url.Values, names ...string) ([][]string, int, error) {
@@ -46,7 +48,7 @@ func columns(form url.Values, names ...string) ([][]string, int, error) {
 		}
 	}
 	if n > MaxFormRows {
-		return nil, 0, fmt.Errorf("the form has %d rows; submit at most %d at a time", n, MaxFormRows)
+		return nil, 0, errors.New(i18n.Encode(i18n.M("mass.form_rows", map[string]any{"Rows": strconv.Itoa(n), "Max": strconv.Itoa(MaxFormRows)})))
 	}
 	return out, n, nil
 }
@@ -95,21 +97,33 @@ func (r PriceInput) Changed() bool {
 
 // ParsePrice reads a typed amount, or explains why it is refused, in words
 // for the field.
+//
+// Messages here and below are i18n.Encode'd (a catalogue key and its
+// arguments): the handlers and views translate them (i18n.Text).
 func ParsePrice(s string) (apiclient.Money, string) {
+	return parseAmount(s, false)
+}
+
+// parseAmount is ParsePrice for the price or, sale set, the sale price.
+func parseAmount(s string, sale bool) (apiclient.Money, string) {
 	m, err := apiclient.ParseMoney(s)
 	switch {
 	case errors.Is(err, apiclient.ErrMoneyEmpty):
-		return 0, "Enter a price."
+		return 0, i18n.Encode(i18n.M("mass.price_empty", nil))
 	case errors.Is(err, apiclient.ErrMoneyPrecision):
-		return 0, "Use at most 2 decimals (kopecks)."
+		return 0, i18n.Encode(i18n.M("mass.price_decimals", nil))
 	case errors.Is(err, apiclient.ErrMoneyRange):
-		return 0, "This amount is far too large."
+		return 0, i18n.Encode(i18n.M("mass.price_huge", nil))
 	case err != nil:
-		return 0, "Enter a number, like 1299.50."
+		return 0, i18n.Encode(i18n.M("mass.price_number", nil))
+	case m <= 0 && sale:
+		return 0, i18n.Encode(i18n.M("mass.sale_positive", nil))
 	case m <= 0:
-		return 0, "The price must be above zero."
+		return 0, i18n.Encode(i18n.M("mass.price_positive", nil))
+	case m > MaxPrice && sale:
+		return 0, i18n.Encode(i18n.M("mass.sale_max", map[string]any{"Max": format.MoneyInput(int64(MaxPrice))}))
 	case m > MaxPrice:
-		return 0, "The price must be at most " + format.Money(int64(MaxPrice)) + "."
+		return 0, i18n.Encode(i18n.M("mass.price_max", map[string]any{"Max": format.MoneyInput(int64(MaxPrice))}))
 	}
 	return m, ""
 }
@@ -117,7 +131,7 @@ func ParsePrice(s string) (apiclient.Money, string) {
 func parseDate(s string) (time.Time, string) {
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
-		return time.Time{}, "Enter a date as YYYY-MM-DD."
+		return time.Time{}, i18n.Encode(i18n.M("mass.date_format", nil))
 	}
 	return t, ""
 }
@@ -142,12 +156,12 @@ func (r PriceInput) Validate() (apiclient.PriceUpdate, map[string]string) {
 	}
 	upd.Price = price
 	if r.Sale != "" {
-		sale, msg := ParsePrice(r.Sale)
+		sale, msg := parseAmount(r.Sale, true)
 		switch {
 		case msg != "":
-			errs = setErr(errs, "sale", strings.Replace(msg, "The price", "The sale price", 1))
+			errs = setErr(errs, "sale", msg)
 		case errs["price"] == "" && sale > price:
-			errs = setErr(errs, "sale", "The sale price may not exceed the price ("+format.Money(int64(price))+"): lower it.")
+			errs = setErr(errs, "sale", i18n.Encode(i18n.M("mass.sale_above_price", map[string]any{"Price": format.MoneyInput(int64(price))})))
 		default:
 			upd.SalePrice = &sale
 		}
@@ -168,13 +182,13 @@ func (r PriceInput) Validate() (apiclient.PriceUpdate, map[string]string) {
 		upd.SaleEndDate = r.End
 	}
 	if (r.Start != "" || r.End != "") && r.Sale == "" && errs["sale"] == "" {
-		errs = setErr(errs, "sale", "Enter a sale price for the sale window.")
+		errs = setErr(errs, "sale", i18n.Encode(i18n.M("mass.sale_window", nil)))
 	}
 	if !start.IsZero() && !end.IsZero() && end.Before(start) {
-		errs = setErr(errs, "end", "The sale must end on or after its start.")
+		errs = setErr(errs, "end", i18n.Encode(i18n.M("mass.sale_end_before_start", nil)))
 	}
 	if r.SKU == "" {
-		errs = setErr(errs, "price", "This row has no SKU; reload the page.")
+		errs = setErr(errs, "price", i18n.Encode(i18n.M("mass.row_no_sku", nil)))
 	}
 	if len(errs) > 0 {
 		return apiclient.PriceUpdate{}, errs
@@ -230,22 +244,19 @@ func (r StockInput) Changed() bool { return r.QtyChanged() || r.Status != r.Orig
 // ParseQuantity accepts a whole number of pieces, ASCII digits only.
 func ParseQuantity(s string) (int, string) {
 	if s == "" {
-		return 0, "Enter a quantity."
+		return 0, i18n.Encode(i18n.M("mass.qty_empty", nil))
 	}
 	neg := strings.HasPrefix(s, "-")
 	digits := strings.TrimPrefix(s, "-")
 	if digits == "" || strings.Trim(digits, "0123456789") != "" {
-		return 0, "Enter a whole number of pieces."
+		return 0, i18n.Encode(i18n.M("mass.qty_whole", nil))
 	}
 	if neg {
-		return 0, "The quantity may not be negative."
-	}
-	if len(digits) > 7 {
-		return 0, fmt.Sprintf("The quantity must be at most %d.", MaxQuantity)
+		return 0, i18n.Encode(i18n.M("mass.qty_negative", nil))
 	}
 	q, _ := strconv.Atoi(digits)
-	if q > MaxQuantity {
-		return 0, fmt.Sprintf("The quantity must be at most %d.", MaxQuantity)
+	if len(digits) > 7 || q > MaxQuantity {
+		return 0, i18n.Encode(i18n.M("mass.qty_max", map[string]any{"Max": strconv.Itoa(MaxQuantity)}))
 	}
 	return q, ""
 }
@@ -265,7 +276,7 @@ func (r StockInput) Validate() (apiclient.StoreItem, map[string]string) {
 	}
 	if r.Status != r.OrigStatus {
 		if !slices.Contains(Statuses, r.Status) {
-			errs["status"] = "Choose one of the listed statuses."
+			errs["status"] = i18n.Encode(i18n.M("mass.status_unknown", nil))
 		} else if why := StatusRefused(r.OrigStatus, r.Status); why != "" {
 			errs["status"] = why // issue 17 item 7: never sent to be refused
 		} else {
@@ -273,7 +284,7 @@ func (r StockInput) Validate() (apiclient.StoreItem, map[string]string) {
 		}
 	}
 	if r.Warehouse == "" || r.Barcode == "" {
-		errs["quantity"] = "This row has no warehouse or barcode; reload the page."
+		errs["quantity"] = i18n.Encode(i18n.M("mass.row_no_key", nil))
 	}
 	if len(errs) > 0 {
 		return apiclient.StoreItem{}, errs
@@ -322,11 +333,11 @@ func check[In formRow[Out], Out any](rows []In, dupField, dupMessage string) Che
 // CheckPrices checks the edited rows of a prices form; a SKU edited twice
 // is refused.
 func CheckPrices(rows []PriceInput) Checked[PriceInput, apiclient.PriceUpdate] {
-	return check[PriceInput, apiclient.PriceUpdate](rows, "price", "This SKU appears twice in the form; change it in one row only.")
+	return check[PriceInput, apiclient.PriceUpdate](rows, "price", i18n.Encode(i18n.M("mass.form_dup_sku", nil)))
 }
 
 // CheckStock checks the edited rows of a nomenclature form; a record
 // edited twice is refused.
 func CheckStock(rows []StockInput) Checked[StockInput, apiclient.StoreItem] {
-	return check[StockInput, apiclient.StoreItem](rows, "quantity", "This row appears twice in the form; change it once.")
+	return check[StockInput, apiclient.StoreItem](rows, "quantity", i18n.Encode(i18n.M("mass.form_dup_row", nil)))
 }

@@ -28,7 +28,7 @@ func TestCheckPrices(t *testing.T) {
 		"C": {"price": "The price must be above zero."},
 		"D": {"sale": "The sale price may not exceed the price (9.00): lower it."},
 	}
-	if diff := cmp.Diff(want, c.Invalid); diff != "" {
+	if diff := cmp.Diff(want, shown(c.Invalid)); diff != "" {
 		t.Errorf("invalid (-want +got):\n%s", diff)
 	}
 }
@@ -48,7 +48,7 @@ func TestCheckStock(t *testing.T) {
 		"W|2": {"quantity": "This row appears twice in the form; change it once."},
 		"W|3": {"status": "Choose one of the listed statuses."},
 	}
-	if diff := cmp.Diff(want, c.Invalid); diff != "" {
+	if diff := cmp.Diff(want, shown(c.Invalid)); diff != "" {
 		t.Errorf("invalid (-want +got):\n%s", diff)
 	}
 }

@@ -3,13 +3,12 @@ package massupdate
 import (
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"sync"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
-	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // State is what became of one submitted row.
@@ -79,30 +78,31 @@ func (r *Report) Note() string {
 	if r.Stopped == nil {
 		return ""
 	}
-	out := "Sending stopped early (" + StopReason(r.Stopped) + ")."
+	out := []i18n.Msg{i18n.M("mass.stopped_early", map[string]any{"Reason": StopReason(r.Stopped)})}
 	if r.Unknown > 0 {
-		out += fmt.Sprintf(" %s no answer: reload the page to see whether they were applied.", format.Count(r.Unknown, "row got", "rows got"))
+		out = append(out, i18n.M("mass.note_unknown", map[string]any{"Count": r.Unknown}))
 	}
 	if r.Unsent > 0 {
-		out += fmt.Sprintf(" %s not sent: submit again to send them.", format.Count(r.Unsent, "row was", "rows were"))
+		out = append(out, i18n.M("mass.note_unsent", map[string]any{"Count": r.Unsent}))
 	}
-	return out
+	return i18n.Encode(out...)
 }
 
-// StopReason says in words why the marketplace stopped a mass update.
+// StopReason says in words why the marketplace stopped a mass update
+// (i18n.Encode'd: the pages translate it, format.Message).
 func StopReason(err error) string {
 	var rl *apiclient.RateLimitError
 	switch {
 	case errors.As(err, &rl):
-		return "the marketplace is busy until " + format.Clock(rl.RetryAt)
+		return i18n.Encode(i18n.M("mass.busy_until", map[string]any{"RetryAt": rl.RetryAt.UTC().Format(time.RFC3339)}))
 	case errors.Is(err, apiclient.ErrRateLimited), errors.Is(err, apiclient.ErrUnavailable):
-		return "the marketplace is busy"
+		return i18n.Encode(i18n.M("mass.busy", nil))
 	case errors.Is(err, apiclient.ErrOutcomeUnknown):
-		return "no answer came for the last batch"
+		return i18n.Encode(i18n.M("mass.no_answer", nil))
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return "the request was cancelled"
+		return i18n.Encode(i18n.M("mass.cancelled", nil))
 	default:
-		return "the marketplace refused the request"
+		return i18n.Encode(i18n.M("mass.refused", nil))
 	}
 }
 
@@ -248,7 +248,7 @@ func (k Kind[T]) sendChunk(ctx context.Context, acct *apiclient.Account, seller 
 	for _, ie := range res.Errors {
 		msgs := ie.Messages
 		if len(msgs) == 0 {
-			msgs = []string{fmt.Sprintf("Rejected by the marketplace (code %d).", ie.Code)}
+			msgs = []string{i18n.Encode(i18n.M("mass.rejected_code", map[string]any{"Code": strconv.Itoa(ie.Code)}))}
 		}
 		key := k.ErrorKey(ie)
 		if to, ok := alias[key]; ok {

@@ -46,7 +46,19 @@ func testKind(answer func(chunk []string) (*apiclient.UpdateResult, error), sent
 	}
 }
 
-func states(rep *Report) map[string]Outcome { return rep.Outcomes }
+func states(rep *Report) map[string]Outcome {
+	out := make(map[string]Outcome, len(rep.Outcomes))
+	for k, o := range rep.Outcomes {
+		for i, m := range o.Messages {
+			if i == 0 {
+				o.Messages = make([]string, len(o.Messages))
+			}
+			o.Messages[i] = en(m)
+		}
+		out[k] = o
+	}
+	return out
+}
 
 func TestSendChunksUnderTheSellerLock(t *testing.T) {
 	lk := &fakeLocker{}
@@ -146,7 +158,7 @@ func TestSendStopsEarly(t *testing.T) {
 			if len(sent) != 2 || rep.Accepted != 2 || rep.Unknown != len(tc.unknown) || rep.Unsent != len(tc.unsent) {
 				t.Errorf("%d chunks sent, %d accepted, %d unknown, %d unsent", len(sent), rep.Accepted, rep.Unknown, rep.Unsent)
 			}
-			if got := rep.Note(); got != tc.note {
+			if got := en(rep.Note()); got != tc.note {
 				t.Errorf("note %q\nwant %q", got, tc.note)
 			}
 		})
@@ -209,7 +221,7 @@ func TestStopReason(t *testing.T) {
 		context.Canceled:            "the request was cancelled",
 		errors.New("boom"):          "the marketplace refused the request",
 	} {
-		if got := StopReason(err); !strings.HasPrefix(got, want) {
+		if got := en(StopReason(err)); !strings.HasPrefix(got, want) {
 			t.Errorf("StopReason(%v) = %q, want %q", err, got, want)
 		}
 	}

@@ -1,7 +1,10 @@
 package massupdate
 
+import "github.com/sellerdesk/sellerdesk/views/i18n"
+
 // StatusRefused says why the marketplace refuses a seller's change of a
-// record's status from one value to another, or "" when it allows it. The
+// record's status from one value to another (i18n.Encode'd), or "" when
+// it allows it. The
 // rule (field notes: statuses online, in_moderation, rejected, disabled;
 // the sandbox's moderationRule): moderation alone sets in_moderation and
 // rejected, and a product moderation rejected or has not approved yet
@@ -12,11 +15,11 @@ func StatusRefused(from, to string) string {
 	case from == to:
 		return ""
 	case to == "in_moderation" || to == "rejected":
-		return "Only marketplace moderation sets this status."
+		return i18n.Encode(i18n.M("mass.status_moderation_only", nil))
 	case to == "online" && from == "rejected":
-		return "Moderation rejected this product: correct its card before putting it online."
+		return i18n.Encode(i18n.M("mass.status_rejected", nil))
 	case to == "online" && from == "in_moderation":
-		return "This product is still in moderation: it can go online once moderation approves it."
+		return i18n.Encode(i18n.M("mass.status_in_moderation", nil))
 	}
 	return ""
 }

@@ -23,7 +23,13 @@ func Status(ctx context.Context, status string) string {
 	if status == "" {
 		return "—"
 	}
-	l := LangOf(ctx)
+	return statusIn(LangOf(ctx), status)
+}
+
+func statusIn(l Lang, status string) string {
+	if status == "" {
+		return "—"
+	}
 	if Has(l, "status."+status) {
 		return In(l, "status."+status, nil, nil)
 	}

@@ -3,6 +3,7 @@ package pages
 import (
 	"context"
 
+	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
@@ -14,9 +15,9 @@ func summaryText(ctx context.Context, s *Summary) string {
 		out += i18n.TD(ctx, "nomenclature.summary_invalid", map[string]any{"Invalid": s.Invalid})
 	}
 	out += "."
-	if s.Note != "" {
-		out += " " + s.Note
-		if s.Note[len(s.Note)-1] != '.' {
+	if note := format.Message(ctx, s.Note); note != "" {
+		out += " " + note
+		if note[len(note)-1] != '.' {
 			out += "."
 		}
 	}

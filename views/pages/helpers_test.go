@@ -30,3 +30,17 @@ func TestSummaryTextInRussian(t *testing.T) {
 		t.Errorf("summaryText = %q, want %q", got, want)
 	}
 }
+
+// TestSummaryNoteKeptAsData: massupdate's note (a message kept as data)
+// reads in the page's language.
+func TestSummaryNoteKeptAsData(t *testing.T) {
+	note := i18n.Encode(i18n.M("mass.stopped_early", map[string]any{"Reason": i18n.Encode(i18n.M("mass.busy", nil))}),
+		i18n.M("mass.note_unsent", map[string]any{"Count": 2}))
+	ctx := i18n.WithLang(context.Background(), i18n.RU)
+	if got, want := summaryText(ctx, &Summary{Updated: 1, Note: note}), "Обновлено: 1, отклонено: 0. Отправка остановлена раньше времени (маркетплейс занят). 2 строки не отправлены: отправьте форму снова."; got != want {
+		t.Errorf("ru %q\nwant %q", got, want)
+	}
+	if got, want := summaryText(context.Background(), &Summary{Updated: 1, Note: note}), "1 updated, 0 rejected. Sending stopped early (the marketplace is busy). 2 rows were not sent: submit again to send them."; got != want {
+		t.Errorf("en %q\nwant %q", got, want)
+	}
+}

@@ -2,6 +2,7 @@ package pages
 
 import (
 	"context"
+	"strconv"
 
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
@@ -18,4 +19,18 @@ func editLabel(ctx context.Context, field string) string {
 		return i18n.T(ctx, "jobs.edit_quantity")
 	}
 	return i18n.T(ctx, "jobs.edit_status")
+}
+
+// plainCount is data for the preview's count badges: in English the count
+// is written as the badges wrote it before the catalogues (1840 invalid),
+// in Russian grouped (1 840 с ошибками).
+func plainCount(ctx context.Context, n int, data map[string]any) map[string]any {
+	if i18n.LangOf(ctx) != i18n.EN {
+		return data
+	}
+	out := map[string]any{"Count": strconv.Itoa(n)}
+	for k, v := range data {
+		out[k] = v
+	}
+	return out
 }

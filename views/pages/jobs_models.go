@@ -73,6 +73,7 @@ type JobRow struct {
 	Tone               string // row class: accepted, rejected, invalid, guard, held, ""
 	Message            string
 	ReadBack, ReadText string
+	ReadLabel          string // ReadBack (a code) in words
 	ReadTone           string
 	Confirmable        bool              // a guarded row awaiting confirmation
 	Name               string            // the product's name, beside the key

@@ -1,0 +1,43 @@
+package handlers
+
+import (
+	"context"
+	"testing"
+
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+)
+
+// TestJobRowReadsStoredWords: a row stored with a message key reads in
+// the reader's language; a row stored before the keys (a plain English
+// sentence) or a marketplace message is shown as it was stored, its
+// amounts written the grid's way.
+func TestJobRowReadsStoredWords(t *testing.T) {
+	ru := i18n.WithLang(context.Background(), i18n.RU)
+	en := i18n.WithLang(context.Background(), i18n.EN)
+	job := bulkjobs.Job{Kind: "prices", State: bulkjobs.StateDone}
+	keyed := bulkjobs.Item{Flag: bulkjobs.FlagInvalid, State: bulkjobs.ItemSkipped, Message: i18n.Encode(i18n.M("mass.unknown_sku", nil)),
+		OldText: i18n.Encode(i18n.Msg{Text: "25499.00"}), ReadBack: bulkjobs.ReadMissing}
+	if got := jobRow(ru, job, keyed); got.Message != "Неизвестный артикул: его нет в каталоге продавца." || got.Old != "25\u202f499,00" ||
+		got.ReadLabel != "нет в каталоге" || got.FlagLabel != "ошибка" || got.StateLabel != "пропущено" {
+		t.Errorf("ru row %+v", got)
+	}
+	if got := jobRow(en, job, keyed); got.Message != "Unknown SKU: it is not in this seller's catalogue." || got.Old != "25 499.00" {
+		t.Errorf("en row %+v", got)
+	}
+	delta := bulkjobs.Item{Flag: bulkjobs.FlagOK, HasNum: true, OldNum: 2549900, NewNum: 2677895}
+	if got := jobRow(ru, job, delta); got.Delta != "+1\u202f279,95" || got.DeltaPct != "+5,0 %" {
+		t.Errorf("ru delta %q %q", got.Delta, got.DeltaPct)
+	}
+	if got := jobRow(en, job, delta); got.Delta != "+1 279.95" || got.DeltaPct != "+5.0 %" {
+		t.Errorf("en delta %q %q", got.Delta, got.DeltaPct)
+	}
+	old := bulkjobs.Item{State: bulkjobs.ItemRejected, Message: "Not sent: a change beyond ±20 % that was not confirmed.", OldText: "25 499.00"}
+	if got := jobRow(ru, job, old); got.Message != old.Message || got.Old != old.OldText {
+		t.Errorf("an old row's text changed: %+v", got)
+	}
+	market := bulkjobs.Item{State: bulkjobs.ItemRejected, Message: "price 25499.00 is below the minimum"}
+	if got := jobRow(ru, job, market).Message; got != "price 25\u202f499,00 is below the minimum" {
+		t.Errorf("marketplace message %q", got)
+	}
+}

@@ -1,0 +1,73 @@
+package massupdate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+)
+
+// en and ru are a message of this package (i18n.Encode'd) as the pages
+// show it in English and Russian.
+func en(s string) string { return format.MessageIn(i18n.EN, s) }
+func ru(s string) string { return format.MessageIn(i18n.RU, s) }
+
+// shown is each field problem of invalid as the English page shows it.
+func shown(invalid map[string]map[string]string) map[string]map[string]string {
+	out := make(map[string]map[string]string, len(invalid))
+	for k, errs := range invalid {
+		out[k] = map[string]string{}
+		for f, m := range errs {
+			out[k][f] = en(m)
+		}
+	}
+	return out
+}
+
+// TestMessagesAreKeptAsDataAndReadInBothLanguages: the checks return
+// catalogue keys with their arguments, not English sentences, so the same
+// stored message reads English or Russian; amounts are written each
+// language's way.
+func TestMessagesAreKeptAsDataAndReadInBothLanguages(t *testing.T) {
+	_, msg := PriceInput{SKU: "A", Price: "9", Sale: "11"}.Validate()
+	if _, ok := i18n.Decode(msg["sale"]); !ok {
+		t.Fatalf("sale problem %q is not a message kept as data", msg["sale"])
+	}
+	if got, want := en(msg["sale"]), "The sale price may not exceed the price (9.00): lower it."; got != want {
+		t.Errorf("en %q, want %q", got, want)
+	}
+	if got, want := ru(msg["sale"]), "Цена со скидкой не может быть выше цены (9,00): снизьте её."; got != want {
+		t.Errorf("ru %q, want %q", got, want)
+	}
+	_, msg = PriceInput{SKU: "A", Price: "100000001", Sale: "0"}.Validate()
+	if got := ru(msg["price"]); got != "Цена не может быть больше 100\u202f000\u202f000,00." {
+		t.Errorf("ru price %q", got)
+	}
+	if got := ru(msg["sale"]); got != "Цена со скидкой должна быть больше нуля." {
+		t.Errorf("ru sale %q", got)
+	}
+	note := (&Report{Stopped: errBusy{}, Unsent: 5}).Note()
+	if got, want := ru(note), "Отправка остановлена раньше времени (маркетплейс отклонил запрос). 5 строк не отправлены: отправьте форму снова."; got != want {
+		t.Errorf("ru note %q, want %q", got, want)
+	}
+	for _, s := range []string{en(note), ru(note)} {
+		if strings.Contains(s, "§i18n") {
+			t.Errorf("an encoded message leaked: %q", s)
+		}
+	}
+}
+
+type errBusy struct{}
+
+func (errBusy) Error() string { return "boom" }
+
+func unmatchedShown(u map[string][]string) map[string][]string {
+	out := make(map[string][]string, len(u))
+	for k, ms := range u {
+		for _, m := range ms {
+			out[k] = append(out[k], en(m))
+		}
+	}
+	return out
+}

@@ -1,0 +1,38 @@
+package format
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+)
+
+// MessageIn is s as a reader of l reads it: a message kept as data
+// (i18n.Encode: massupdate's checks, a job row's stored message)
+// translated, with the amounts of its arguments written l's way
+// (MessageNumbers in English, as the pages wrote them before the
+// catalogues; "1 299,50" in Russian) and its times (arguments named …At,
+// RFC 3339) as labelled clock times; any other string (an old row's
+// English sentence, a marketplace message) as it is.
+func MessageIn(l i18n.Lang, s string) string {
+	return i18n.TextIn(l, s, func(name, v string) string {
+		switch {
+		case name == "Card": // a product card's id is no amount
+			return v
+		case strings.HasSuffix(name, "At"):
+			if t, err := time.Parse(time.RFC3339, v); err == nil {
+				return ClockIn(l, t)
+			}
+			return v
+		case l == i18n.EN:
+			return messageNumbers(v, Money)
+		}
+		return MessageNumbersIn(l, v)
+	})
+}
+
+// Message is MessageIn in the language of ctx.
+func Message(ctx context.Context, s string) string {
+	return MessageIn(i18n.LangOf(ctx), s)
+}
