@@ -2,6 +2,7 @@ package e2e
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -482,15 +483,15 @@ func (j *journey) lead(key string) string {
 	return msg
 }
 
-// saysPending checks a text of the mass update or of the import and job
-// pages, which another change converts to the catalogues at the time of
-// writing: word for word in English; in Russian only that there is a text.
-// TEMPORARY: once converted, use says with their keys.
-func (j *journey) saysPending(got, en string) bool {
-	if j.lang == i18n.EN {
-		return strings.Contains(got, en)
+// axString reads an accessibility value, a JSON value: a string with its
+// escapes undone (a Russian description arrives as \u0412…), anything
+// else as written.
+func axString(raw []byte) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		return s
 	}
-	return strings.TrimSpace(got) != ""
+	return strings.Trim(string(raw), `"`)
 }
 
 // jsString quotes s for JavaScript.
@@ -520,11 +521,11 @@ func (j *journey) ax(id string) axField {
 	n := res.Nodes[0]
 	f := axField{Invalid: "false"}
 	if n.Description != nil {
-		f.Description = squash(strings.Trim(string(n.Description.Value), `"`))
+		f.Description = squash(axString(n.Description.Value))
 	}
 	for _, p := range n.Properties {
 		if p.Name == accessibility.PropertyNameInvalid && p.Value != nil {
-			f.Invalid = strings.Trim(string(p.Value.Value), `"`)
+			f.Invalid = axString(p.Value.Value)
 		}
 	}
 	return f

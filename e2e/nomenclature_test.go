@@ -62,7 +62,7 @@ func TestJourneyNomenclature(t *testing.T) {
 		t.Errorf("%d store requests for a form with a change the marketplace refuses, want 0", n)
 	}
 	j.swappedInPlace("#nomenclature-form")
-	if msg := squash(j.text(fmt.Sprintf("#status-%d-error", bad))); !j.saysPending(msg, "Moderation rejected this product") {
+	if msg := squash(j.text(fmt.Sprintf("#status-%d-error", bad))); !j.says(msg, "mass.status_rejected") {
 		t.Errorf("row %d: beside the status %q, want the reason", bad, msg)
 	}
 	for _, i := range good {

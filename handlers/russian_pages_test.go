@@ -54,26 +54,6 @@ var notPages = map[string]string{
 	"echo_route_not_found /static/*": "static files",
 }
 
-// pendingConversion are the pages another change converts to the
-// catalogues at the same time as this test was written (the import and job
-// screens, jobs.templ, and the mass update's messages). They are rendered
-// and checked for errors, but the English they still show is only logged.
-// TEMPORARY: remove an entry once its page is converted; the test fails
-// when a page listed here has become clean, so the list cannot outlive its
-// reason.
-var pendingConversion = map[string]bool{
-	"import":          true,
-	"import-preview":  true,
-	"job-results":     true,
-	"job-progress":    true,
-	"nomenclature-qe": true,
-}
-
-// pendingConversionParts are parts of converted pages rendered by a
-// component of a page still being converted: the export links of the
-// lists come from jobs.templ. TEMPORARY, as pendingConversion.
-var pendingConversionParts = []string{"[data-testid=export-links]"}
-
 // fragments are the routes answered with a part of a page (htmx swaps it
 // in): they have no <html lang>.
 var fragments = map[string]bool{"sync-status": true}
@@ -389,26 +369,7 @@ func walkPages(t *testing.T, w *pageWorld, lang string, foreign func(*goquery.Se
 			}
 			doc := p.Doc.Find("html").Clone()
 			doc.Find(strings.Join(marketplaceData, ", ")).Remove()
-			if lang == "ru" {
-				for _, part := range pendingConversionParts {
-					if doc.Find(part).Length() == 0 {
-						continue
-					}
-					if words := foreign(doc.Find(part)); len(words) > 0 {
-						t.Logf("pending conversion, English still shown in %s: %q", part, words)
-					} else {
-						t.Errorf("%s is in pendingConversionParts but shows no English now: remove it from the list", part)
-					}
-					doc.Find(part).Remove()
-				}
-			}
-			words := foreign(doc)
-			switch {
-			case pendingConversion[c.name] && lang == "ru" && len(words) == 0:
-				t.Errorf("%s is in pendingConversion but shows no English now: remove it from the list", c.name)
-			case pendingConversion[c.name] && lang == "ru":
-				t.Logf("pending conversion, English still shown: %q", words)
-			case len(words) > 0:
+			if words := foreign(doc); len(words) > 0 {
 				t.Errorf("foreign words on the %s page in %s: %q", c.name, lang, words)
 			}
 		})
