@@ -2,6 +2,7 @@ package handlers_test
 
 import (
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strings"
@@ -173,3 +174,59 @@ func TestBusyPageInRussian(t *testing.T) {
 		t.Errorf("English on the Russian busy page: %q", words)
 	}
 }
+
+// TestHistoryRecordedTextsReadInTheReadersLanguage: what the dashboard
+// itself wrote into an entry (a price change's "(sale …)", a resend's
+// "Queued") is kept as data, so the history reads it in the language and
+// number format of whoever opens it, not of whoever made the change.
+func TestHistoryRecordedTextsReadInTheReadersLanguage(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	loginAs(t, b, "demo-1001", "sandbox-secret-1001", "1001", "production", "Anna")
+	form := b.Get("/prices?limit=20").FormValues("#prices-form")
+	old := money(t, form["orig_price"][0])
+	newPrice := old + 123456
+	form["price"][0], form["sale"][0] = newPrice.Decimal(), (newPrice - 100).Decimal()
+	if p := b.Post("/prices?limit=20", form); p.Status >= 400 {
+		t.Fatalf("price submit: %d", p.Status)
+	}
+	nr := orderNumbers(t, b, 1)[0]
+	b.HTMX = true
+	if p := b.Post("/orders/resend", resendForm(nr)); p.Status != http.StatusOK {
+		t.Fatalf("resend: %d", p.Status)
+	}
+	b.HTMX = false
+
+	read := func() string {
+		h := b.Get("/history")
+		if h.Status != http.StatusOK {
+			t.Fatalf("history: %d", h.Status)
+		}
+		return h.Text("main")
+	}
+	en := read()
+	for _, want := range []string{"(sale " + enMoney(newPrice-100) + ")", "Queued", enMoney(newPrice)} {
+		if !strings.Contains(en, want) {
+			t.Errorf("English history lacks %q", want)
+		}
+	}
+	if r := b.Post("/settings/language", url.Values{"lang": {"ru"}}); r.Status >= 400 {
+		t.Fatalf("switch: %d", r.Status)
+	}
+	ru := read()
+	// Text folds the narrow no-break space between thousands to a space.
+	ruMoney := func(m apiclient.Money) string { return strings.Replace(m.String(), ".", ",", 1) }
+	for _, want := range []string{"(со скидкой " + ruMoney(newPrice-100), "В очереди", ruMoney(newPrice)} {
+		if !strings.Contains(ru, want) {
+			t.Errorf("Russian history lacks %q: %q", want, ru)
+		}
+	}
+	for _, bad := range []string{"sale", "Queued", "§i18n"} {
+		if strings.Contains(ru, bad) {
+			t.Errorf("Russian history shows %q", bad)
+		}
+	}
+}
+
+// enMoney is an amount as English pages write it: 21,299.00.
+func enMoney(m apiclient.Money) string { return strings.ReplaceAll(m.String(), " ", ",") }

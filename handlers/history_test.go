@@ -75,7 +75,7 @@ func TestHistoryRecordsFormEdits(t *testing.T) {
 		t.Fatalf("order: %q then %q", stock.AttrOr("data-kind", ""), price.AttrOr("data-kind", ""))
 	}
 	pt := price.Text()
-	for _, want := range []string{"Anna Petrova", "demo-1001", "production · seller 1001", okSKU, badSKU, oldOK.String(), " → " + (oldOK + 100).String(), "accepted", "refused", "90%", "partly done"} {
+	for _, want := range []string{"Anna Petrova", "demo-1001", "production · seller 1001", okSKU, badSKU, enMoney(oldOK), " → " + enMoney(oldOK+100), "accepted", "refused", "90%", "partly done"} {
 		if !strings.Contains(pt, want) {
 			t.Errorf("price entry lacks %q: %q", want, pt)
 		}
@@ -176,7 +176,7 @@ func TestHistoryRecordsCardPrices(t *testing.T) {
 	if entry.Length() != 1 {
 		t.Fatalf("%d price entries, want 1", entry.Length())
 	}
-	if got := entry.Text(); !strings.Contains(got, card) || !strings.Contains(got, " → "+(old+100).String()) || !strings.Contains(got, "accepted") {
+	if got := entry.Text(); !strings.Contains(got, card) || !strings.Contains(got, " → "+enMoney(old+100)) || !strings.Contains(got, "accepted") {
 		t.Errorf("card price entry: %q", got)
 	}
 }

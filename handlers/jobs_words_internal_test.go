@@ -22,7 +22,7 @@ func TestJobRowReadsStoredWords(t *testing.T) {
 		got.ReadLabel != "нет в каталоге" || got.FlagLabel != "ошибка" || got.StateLabel != "пропущено" {
 		t.Errorf("ru row %+v", got)
 	}
-	if got := jobRow(en, job, keyed); got.Message != "Unknown SKU: it is not in this seller's catalogue." || got.Old != "25 499.00" {
+	if got := jobRow(en, job, keyed); got.Message != "Unknown SKU: it is not in this seller's catalogue." || got.Old != "25,499.00" {
 		t.Errorf("en row %+v", got)
 	}
 	delta := bulkjobs.Item{Flag: bulkjobs.FlagOK, HasNum: true, OldNum: 2549900, NewNum: 2677895}

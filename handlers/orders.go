@@ -408,15 +408,15 @@ func (r *resendRun) auditEntry() audit.Entry {
 		it := audit.Item{Key: nr}
 		switch types, ok := r.queued[nr]; {
 		case ok:
-			it.Outcome, it.New, it.Message = audit.Queued, typesText(context.Background(), types), "Queued."
+			it.Outcome, it.New, it.Message = audit.Queued, typesKept(types), i18n.Encode(i18n.M("orders.queued", nil))
 		case slices.Contains(r.empty, nr):
-			it.Outcome, it.Message = audit.Accepted, "Nothing to resend."
+			it.Outcome, it.Message = audit.Accepted, i18n.Encode(i18n.M("history.resend_nothing", nil))
 		case busy[nr]:
-			it.Outcome, it.Message = audit.Busy, "Still being processed by the marketplace."
+			it.Outcome, it.Message = audit.Busy, i18n.Encode(i18n.M("orders.still_processing", nil))
 		case unsent[nr] && r.failed != "":
 			it.Outcome, it.Message = audit.Refused, r.failed
 		default:
-			it.Outcome, it.Message = audit.Unsent, "Not sent."
+			it.Outcome, it.Message = audit.Unsent, i18n.Encode(i18n.M("history.item_unsent", nil))
 		}
 		e.Items = append(e.Items, it)
 	}
@@ -428,6 +428,16 @@ func (r *resendRun) auditEntry() audit.Entry {
 func typesText(ctx context.Context, types []string) string {
 	if len(types) == 0 {
 		return i18n.T(ctx, "orders.kinds_not_listed")
+	}
+	return strings.Join(types, ", ")
+}
+
+// typesKept is typesText as the audit trail keeps it: the kinds the
+// marketplace named as it named them, or the catalogue's "kinds not
+// listed" kept as data, read in the history reader's language.
+func typesKept(types []string) string {
+	if len(types) == 0 {
+		return i18n.Encode(i18n.M("orders.kinds_not_listed", nil))
 	}
 	return strings.Join(types, ", ")
 }

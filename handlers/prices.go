@@ -233,32 +233,33 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 	return v, nil
 }
 
-// changeTexts are the before and after of an accepted row: the price, and
-// the sale price too when it changed, so a sale-only change reads as one
-// ("17 399.00 (sale —) → 17 399.00 (sale 15 000.00)").
+// changeTexts are the before and after of an accepted row as the audit
+// trail keeps them: messages kept as data (i18n.Encode), so the history
+// reads them in its reader's language and number format. They hold the
+// price, and the sale price too when it changed, so a sale-only change
+// reads as one ("17 399,00 (со скидкой —) → 17 399,00 (со скидкой 15 000,00)").
 func changeTexts(in massupdate.PriceInput) (before, after string) {
-	before, after = moneyText(in.OrigPrice), moneyText(in.Price)
-	if !massupdate.SameMoney(in.Sale, in.OrigSale) {
-		before += " (sale " + moneyText(in.OrigSale) + ")"
-		after += " (sale " + moneyText(in.Sale) + ")"
+	text := func(price, sale string) string {
+		ms := []i18n.Msg{{Text: amountArg(price)}}
+		if !massupdate.SameMoney(in.Sale, in.OrigSale) {
+			ms = append(ms, i18n.M("prices.sale_change", map[string]any{"Sale": amountArg(sale)}))
+		}
+		return i18n.Encode(ms...)
 	}
-	return before, after
+	return text(in.OrigPrice, in.OrigSale), text(in.Price, in.Sale)
 }
 
 // changeTextsIn is changeTexts as the page shows it, in the language and
-// number format of ctx (the audit trail keeps changeTexts).
+// number format of ctx.
 func changeTextsIn(ctx context.Context, in massupdate.PriceInput) (before, after string) {
-	l := i18n.LangOf(ctx)
-	before, after = moneyTextIn(l, in.OrigPrice), moneyTextIn(l, in.Price)
-	if !massupdate.SameMoney(in.Sale, in.OrigSale) {
-		before += " " + i18n.TD(ctx, "prices.sale_change", map[string]any{"Sale": moneyTextIn(l, in.OrigSale)})
-		after += " " + i18n.TD(ctx, "prices.sale_change", map[string]any{"Sale": moneyTextIn(l, in.Sale)})
-	}
-	return before, after
+	before, after = changeTexts(in)
+	return format.Message(ctx, before), format.Message(ctx, after)
 }
 
-// moneyTextIn is moneyText in the number format of l.
-func moneyTextIn(l i18n.Lang, s string) string {
+// amountArg is a typed amount as a message keeps it: plain digits with a
+// decimal point ("17399.00", written the reader's way when shown), "—"
+// for none, or as typed when it does not parse.
+func amountArg(s string) string {
 	if s == "" {
 		return "—"
 	}
@@ -266,18 +267,5 @@ func moneyTextIn(l i18n.Lang, s string) string {
 	if err != nil {
 		return s
 	}
-	return format.MoneyIn(l, int64(m))
-}
-
-// moneyText shows a typed amount the way tables show money, or as typed
-// when it does not parse.
-func moneyText(s string) string {
-	if s == "" {
-		return "—"
-	}
-	m, err := apiclient.ParseMoney(s)
-	if err != nil {
-		return s
-	}
-	return format.Money(int64(m))
+	return m.Decimal()
 }

@@ -33,7 +33,7 @@ func TestPreviewFlagsDropsTheMarketplaceRefuses(t *testing.T) {
 		if got := Doomed("prices", it); got != c.doomed {
 			t.Errorf("%s (sale %q): doomed %v, want %v (%s %q)", c.price, c.sale, got, c.doomed, it.Flag, it.Message)
 		}
-		if c.doomed && (it.Flag != bulkjobs.FlagGuard || !strings.Contains(en(it.Message), "more than 90 % below the current price 25 499.00")) {
+		if c.doomed && (it.Flag != bulkjobs.FlagGuard || !strings.Contains(en(it.Message), "more than 90 % below the current price 25,499.00")) {
 			t.Errorf("%s: flag %s, message %q", c.price, it.Flag, it.Message)
 		}
 		if !c.doomed && it.Flag != bulkjobs.FlagOK {

@@ -11,8 +11,7 @@ import (
 // MessageIn is s as a reader of l reads it: a message kept as data
 // (i18n.Encode: massupdate's checks, a job row's stored message)
 // translated, with the amounts of its arguments written l's way
-// (MessageNumbers in English, as the pages wrote them before the
-// catalogues; "1 299,50" in Russian) and its times (arguments named …At,
+// ("1,299.50" in English, "1 299,50" in Russian) and its times (arguments named …At,
 // RFC 3339) as labelled clock times; any other string (an old row's
 // English sentence, a marketplace message) as it is.
 func MessageIn(l i18n.Lang, s string) string {
@@ -25,8 +24,6 @@ func MessageIn(l i18n.Lang, s string) string {
 				return ClockIn(l, t)
 			}
 			return v
-		case l == i18n.EN:
-			return messageNumbers(v, Money)
 		}
 		return MessageNumbersIn(l, v)
 	})

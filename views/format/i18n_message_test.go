@@ -22,7 +22,7 @@ func TestMessageIn(t *testing.T) {
 		{i18n.RU, busy, "Отправка остановлена раньше времени (маркетплейс занят до 14:05:09\u00a0МСК)."},
 		{i18n.EN, busy, "Sending stopped early (the marketplace is busy until 14:05:09\u00a0MSK)."},
 		{i18n.RU, drop, "Маркетплейс отклоняет цену ниже текущей (25\u202f499,00) больше чем на 90 %: цена 1\u202f064,95 будет отклонена."},
-		{i18n.EN, drop, "The marketplace refuses a price more than 90 % below the current price 25 499.00: the price 1 064.95 would be refused."},
+		{i18n.EN, drop, "The marketplace refuses a price more than 90 % below the current price 25,499.00: the price 1,064.95 would be refused."},
 		{i18n.RU, card, "(карточка 1234.50)"},                                             // a card's id is no amount
 		{i18n.RU, "Marketplace said: price 25499.00", "Marketplace said: price 25499.00"}, // plain: as sent
 	} {
