@@ -143,12 +143,36 @@ func (a *App) fromCopy(c echo.Context) (bool, map[string]copystore.SyncState, er
 	if a.deps.Catalog == nil {
 		return false, nil, nil
 	}
-	a.catalogUse(c)
-	states, err := a.deps.Catalog.Store().SyncStates(c.Request().Context(), copyKey(c))
+	states, err := a.copyStates(c)
 	if err != nil {
 		return false, nil, err
 	}
+	// catalogUse (sync.go), without asking the manager to find out again
+	// what the states just read say.
+	k := copyKey(c)
+	if err := a.deps.Catalog.Store().Touch(c.Request().Context(), k); err != nil {
+		a.logger(c.Request().Context()).Warn("catalogue copy: touch failed", "err", err)
+	}
+	a.deps.Catalog.UseSeen(k, a.copySource(c), states)
 	return copyComplete(states), states, nil
+}
+
+// copyStatesKey holds the copy's sync states read for this request.
+const copyStatesKey = "catalog.states"
+
+// copyStates reads the sync states of the session's copy once per
+// request: the dispatch (fromCopy) and the toolbar's freshness line both
+// need them, and a page must describe the states it was served under.
+func (a *App) copyStates(c echo.Context) (map[string]copystore.SyncState, error) {
+	if st, ok := c.Get(copyStatesKey).(map[string]copystore.SyncState); ok {
+		return st, nil
+	}
+	states, err := a.deps.Catalog.Store().SyncStates(c.Request().Context(), copyKey(c))
+	if err != nil {
+		return nil, err
+	}
+	c.Set(copyStatesKey, states)
+	return states, nil
 }
 
 // nomenclaturePage is the dispatch point of the nomenclature and prices
@@ -212,7 +236,7 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 	if a.deps.Catalog == nil {
 		return nil, nil
 	}
-	states, err := a.deps.Catalog.Store().SyncStates(c.Request().Context(), copyKey(c))
+	states, err := a.copyStates(c)
 	if err != nil {
 		return nil, err
 	}

@@ -140,6 +140,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 		Unavailable: a.stockUnavailableIn(ctx), // issue 15 (nomenclature_profile.go)
 	}
 	index := map[string]int{}
+	statusOpts := statusOptionsMemo{ctx: ctx}
 	for _, n := range recs {
 		k := n.WarehouseCode + "|" + n.Barcode
 		st.matchLate(k, n.MarketplaceSKU)
@@ -149,7 +150,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 			Key: rowKey(k), Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
 			Price: format.MoneyIn(l, int64(n.Price)), SalePrice: saleTextIn(l, n),
 			Quantity: qty, OrigQuantity: qty, Status: n.Status, OrigStatus: n.Status, LiveStatus: n.Status,
-			StatusOptions: sellerStatusOptions(ctx, n.Status),
+			StatusOptions: statusOpts.get(n.Status),
 		})
 	}
 	v.Rows = overlay(v.Rows, index, st, stockRows(ctx))
@@ -167,6 +168,31 @@ func sellerStatusOptions(ctx context.Context, current string) []pages.Option {
 	opts := localStatusOptions(ctx, allowed, "")
 	if current != "" && !slices.Contains(sellerStatuses, current) {
 		opts = append([]pages.Option{{Value: current, Label: i18n.Status(ctx, current)}}, opts...)
+	}
+	return opts
+}
+
+// statusOptionsMemo builds sellerStatusOptions once per status of a page
+// (a page's records share a handful of statuses); the rows only read them.
+type statusOptionsMemo struct {
+	ctx  context.Context
+	seen [4]struct {
+		status string
+		opts   []pages.Option
+	}
+	n int
+}
+
+func (m *statusOptionsMemo) get(status string) []pages.Option {
+	for i := range m.n {
+		if m.seen[i].status == status {
+			return m.seen[i].opts
+		}
+	}
+	opts := sellerStatusOptions(m.ctx, status)
+	if m.n < len(m.seen) {
+		m.seen[m.n].status, m.seen[m.n].opts = status, opts
+		m.n++
 	}
 	return opts
 }
