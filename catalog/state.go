@@ -107,35 +107,48 @@ func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.D
 	return st, skip, err
 }
 
-// putPage stores one page read in pass st and moves the pass past it, in
-// one transaction: a restart resumes after the last stored page.
-func (s *Store) putPage(ctx context.Context, k Key, st *SyncState, page, pages, total int, data any) error {
+// putPages stores pages read in pass st, in order, and moves the pass past
+// the last of them, in one transaction: a restart resumes after the last
+// stored page.
+func (s *Store) putPages(ctx context.Context, k Key, st *SyncState, pages []page) error {
+	last := pages[len(pages)-1]
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		switch d := data.(type) {
-		case []apiclient.Nomenclature:
-			err = s.putNomenclature(ctx, tx, k, st.Gen, st.StartedAt, d)
-		case []apiclient.Order:
-			err = s.putOrders(ctx, tx, k, st.Gen, d)
-		case []apiclient.ReturnBox:
-			err = s.putBoxes(ctx, tx, k, st.Gen, d)
-		default:
-			err = fmt.Errorf("catalog: unknown page %T", data)
+		for _, p := range pages {
+			var err error
+			switch d := p.data.(type) {
+			case []apiclient.Nomenclature:
+				err = s.putNomenclature(ctx, tx, k, st.Gen, st.StartedAt, d)
+			case []apiclient.Order:
+				err = s.putOrders(ctx, tx, k, st.Gen, d)
+			case []apiclient.ReturnBox:
+				err = s.putBoxes(ctx, tx, k, st.Gen, d)
+			case nil:
+			default:
+				err = fmt.Errorf("catalog: unknown page %T", p.data)
+			}
+			if err != nil {
+				return err
+			}
 		}
-		if err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET next_page = ?, pages = ?, total = ?, progress_at = ?, wait_until = 0
-			WHERE seller_id = ? AND env = ? AND kind = ? AND gen = ?`), page+1, pages, total, sqldb.Millis(s.now()), k.SellerID, k.Env, st.Kind, st.Gen)
+		_, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET next_page = ?, pages = ?, total = ?, progress_at = ?, wait_until = 0
+			WHERE seller_id = ? AND env = ? AND kind = ? AND gen = ?`), last.num+1, last.pages, last.total, sqldb.Millis(s.now()), k.SellerID, k.Env, st.Kind, st.Gen)
 		if err != nil {
 			return fmt.Errorf("catalog: sync state: %w", err)
+		}
+		if s.beforeCommit != nil {
+			return s.beforeCommit(pages[0].num, last.num)
 		}
 		return nil
 	})
 	if err == nil {
-		st.NextPage, st.Pages, st.Total = page+1, pages, total
+		st.NextPage, st.Pages, st.Total = last.num+1, last.pages, last.total
 	}
 	return err
+}
+
+// putPage stores page number n of pass st (putPages of one page).
+func (s *Store) putPage(ctx context.Context, k Key, st *SyncState, n, pages, total int, data any) error {
+	return s.putPages(ctx, k, st, []page{{num: n, data: data, pages: pages, total: total}})
 }
 
 var kindTable = map[string]string{KindNomenclature: "catalog_nomenclature", KindOrders: "catalog_orders", KindBoxes: "catalog_boxes"}

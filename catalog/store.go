@@ -30,6 +30,9 @@ type Store struct {
 	w, r *sql.DB
 	pg   bool
 	now  func() time.Time
+	// beforeCommit, when set (tests), runs inside the transaction storing
+	// pages first to last, after their rows, and fails it if it fails.
+	beforeCommit func(first, last int) error
 }
 
 // New builds the store on the app's database and migrates the catalogue
