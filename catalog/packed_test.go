@@ -75,3 +75,75 @@ func TestUnpackRejectsWhatDoesNotSplit(t *testing.T) {
 		t.Errorf("unpacking a record allocates %v times", n)
 	}
 }
+
+// TestNomenclaturePage: the page's count and rows are CountNomenclature's
+// and Nomenclature's, and a revoked copy answers ErrRevoked.
+func TestNomenclaturePage(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		s := b.open()
+		k := testKey(79)
+		st, _, err := s.beginPass(ctx, k, KindNomenclature, 0, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var recs []apiclient.Nomenclature
+		for i := range 7 {
+			recs = append(recs, apiclient.Nomenclature{WarehouseCode: "WH", Barcode: string(rune('a' + i)), MarketplaceSKU: "MP", Price: apiclient.Money(100 * i), Status: "online"})
+		}
+		if err := s.putPage(ctx, k, &st, 1, 1, len(recs), recs); err != nil {
+			t.Fatal(err)
+		}
+		q := Query{Sort: "-price", Limit: 3, Offset: 1, PriceMin: 100}
+		var got []string
+		total, err := s.NomenclaturePage(ctx, k, q, func(r *Record) error { got = append(got, r.Barcode); return nil })
+		if err != nil || total != 6 || strings.Join(got, ",") != "f,e,d" {
+			t.Errorf("total %d, rows %v, %v", total, got, err)
+		}
+		if err := s.Revoke(ctx, k); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.NomenclaturePage(ctx, k, q, func(*Record) error { return nil }); !errors.Is(err, ErrRevoked) {
+			t.Errorf("revoked: %v", err)
+		}
+	})
+}
+
+// TestSyncStatesPacked: the packed read of the sync states gives every
+// field the column-by-column read gives.
+func TestSyncStatesPacked(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		s := b.open()
+		k := testKey(80)
+		st, _, err := s.beginPass(ctx, k, KindOrders, 0, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.putPage(ctx, k, &st, 1, 300, 29_999, []apiclient.Order{}); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.recordWait(ctx, k, KindOrders, time.UnixMilli(1_800_000_000_321)); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.recordError(ctx, k, KindOrders, "reading page 2 failed: «ошибка»"); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.recordWait(ctx, k, KindOrders, time.UnixMilli(1_800_000_000_321)); err != nil {
+			t.Fatal(err)
+		}
+		states, err := s.SyncStates(ctx, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := scanState(s.r.QueryRowContext(ctx, s.q(`SELECT `+stateCols+` FROM catalog_sync WHERE seller_id = ? AND env = ? AND kind = ?`), k.SellerID, k.Env, KindOrders))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := states[KindOrders]
+		if len(states) != 1 || got != want || got.NextPage != 2 || got.Pages != 300 || got.Total != 29_999 || got.Waits != 2 ||
+			!got.Running || got.LastError == "" || got.WaitUntil.UnixMilli() != 1_800_000_000_321 || got.StartedAt.IsZero() {
+			t.Errorf("packed %+v\nwant   %+v", got, want)
+		}
+	})
+}

@@ -298,6 +298,19 @@ func (s *Store) Nomenclature(ctx context.Context, k Key, q Query) ([]Record, err
 	return out, err
 }
 
+// NomenclaturePage counts the records of k that q selects and calls fn
+// for each of one page of them (EachNomenclature), checking access once.
+func (s *Store) NomenclaturePage(ctx context.Context, k Key, q Query, fn func(r *Record) error) (total int, _ error) {
+	if err := s.checkAccess(ctx, k); err != nil {
+		return 0, err
+	}
+	query, args := s.nomenclatureCount(k, q)
+	if err := s.r.QueryRowContext(ctx, query, args...).Scan(&total); err != nil {
+		return 0, fmt.Errorf("catalog: %w", err)
+	}
+	return total, s.eachNomenclature(ctx, k, q, fn)
+}
+
 // EachNomenclature calls fn for every record of k that q selects, one page
 // of q.Limit rows (or every row, when q.Limit is -1: exports), streamed
 // from the database; r is reused between calls.
@@ -305,6 +318,10 @@ func (s *Store) EachNomenclature(ctx context.Context, k Key, q Query, fn func(r 
 	if err := s.checkAccess(ctx, k); err != nil {
 		return err
 	}
+	return s.eachNomenclature(ctx, k, q, fn)
+}
+
+func (s *Store) eachNomenclature(ctx context.Context, k Key, q Query, fn func(r *Record) error) error {
 	query, args, err := s.nomenclatureQuery(ctx, k, q)
 	if err != nil {
 		return err

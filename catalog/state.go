@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
@@ -51,18 +53,65 @@ func scanState(sc interface{ Scan(...any) error }) (SyncState, error) {
 	return st, err
 }
 
+// packedState is stateCols as one text value (packedRecord).
+var packedState = func() string {
+	var b strings.Builder
+	for i, c := range strings.Split(stateCols, ", ") {
+		if i > 0 {
+			b.WriteString(" || '" + fieldSep + "' || ")
+		}
+		b.WriteString("CAST(" + c + " AS TEXT)")
+	}
+	return b.String()
+}()
+
+// unpackState reads a row of packedState.
+func unpackState(p string) (SyncState, error) {
+	var st SyncState
+	var f [12]string
+	for i := range f {
+		var ok bool
+		if i == len(f)-1 {
+			f[i], ok = p, true // last_error: bound, so without fieldSep
+		} else {
+			f[i], p, ok = strings.Cut(p, fieldSep)
+		}
+		if !ok {
+			return st, errPacked
+		}
+	}
+	var n [10]int64
+	for i := range n {
+		v, err := strconv.ParseInt(f[i+1], 10, 64)
+		if err != nil {
+			return st, errPacked
+		}
+		n[i] = v
+	}
+	st.Kind, st.Gen, st.NextPage, st.Pages, st.Total, st.Running = f[0], n[0], int(n[1]), int(n[2]), int(n[3]), n[4] != 0
+	st.StartedAt, st.ProgressAt, st.CompletedAt, st.WaitUntil = sqldb.FromMillis(n[5]), sqldb.FromMillis(n[6]), sqldb.FromMillis(n[7]), sqldb.FromMillis(n[8])
+	st.Waits, st.LastError = int(n[9]), f[11]
+	return st, nil
+}
+
 // SyncStates returns the sync state of every kind of k that has one.
 func (s *Store) SyncStates(ctx context.Context, k Key) (map[string]SyncState, error) {
-	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+stateCols+` FROM catalog_sync WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env)
+	// Every page served from the copy reads this: one packed value a row
+	// (packedRecord says why), not twelve.
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+packedState+` FROM catalog_sync WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]SyncState{}
+	out := make(map[string]SyncState, len(Kinds))
+	var packed string
 	for rows.Next() {
-		st, err := scanState(rows)
-		if err != nil {
+		if err := rows.Scan(&packed); err != nil {
 			return nil, fmt.Errorf("catalog: %w", err)
+		}
+		st, err := unpackState(packed)
+		if err != nil {
+			return nil, err
 		}
 		out[st.Kind] = st
 	}

@@ -10,6 +10,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
 // TestCopyStatesReadOncePerRequest: the dispatch and the toolbar of a page
@@ -38,5 +40,34 @@ func TestStatusOptionsMemo(t *testing.T) {
 	}
 	if m.n != len(m.seen) {
 		t.Errorf("memo holds %d statuses", m.n)
+	}
+}
+
+// TestToolbarOptionsPerLanguage: the toolbar's sort and status choices are
+// labelled in the request's language, built once per language and list.
+func TestToolbarOptionsPerLanguage(t *testing.T) {
+	for _, l := range []i18n.Lang{i18n.RU, i18n.EN} {
+		ctx := i18n.WithLang(context.Background(), l)
+		for _, list := range [][]pages.Option{nomenclatureSorts, orderSorts, boxSorts} {
+			got := localSorts(l, list)
+			for i, o := range list {
+				if got[i].Value != o.Value || got[i].Label != i18n.In(l, o.Label, nil, nil) {
+					t.Errorf("%s: option %d = %+v", l, i, got[i])
+				}
+			}
+			if again := localSorts(l, list); &again[0] != &got[0] {
+				t.Errorf("%s: the sort choices were built again", l)
+			}
+		}
+		st := copyStatusOptions(ctx, l)
+		if !reflect.DeepEqual(st, localStatusOptions(ctx, nomenclatureStatuses, i18n.T(ctx, "copy.any_status"))) {
+			t.Errorf("%s: status choices %+v", l, st)
+		}
+		if again := copyStatusOptions(ctx, l); &again[0] != &st[0] {
+			t.Errorf("%s: the status choices were built again", l)
+		}
+	}
+	if localSorts(i18n.RU, nomenclatureSorts)[1].Label == localSorts(i18n.EN, nomenclatureSorts)[1].Label {
+		t.Error("one label for both languages")
 	}
 }
