@@ -162,11 +162,13 @@ func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.D
 func (s *Store) putPages(ctx context.Context, k Key, st *SyncState, pages []page) error {
 	last := pages[len(pages)-1]
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		u := upserts{}
+		defer u.close()
 		for _, p := range pages {
 			var err error
 			switch d := p.data.(type) {
 			case []apiclient.Nomenclature:
-				err = s.putNomenclature(ctx, tx, k, st.Gen, st.StartedAt, d)
+				err = s.putNomenclatureWith(ctx, tx, u, k, st.Gen, st.StartedAt, d)
 			case []apiclient.Order:
 				err = s.putOrders(ctx, tx, k, st.Gen, d)
 			case []apiclient.ReturnBox:
