@@ -71,3 +71,11 @@ func TestToolbarOptionsPerLanguage(t *testing.T) {
 		t.Error("one label for both languages")
 	}
 }
+
+func TestRowKeyOf(t *testing.T) {
+	for _, c := range [][2]string{{"WH-1", "4600000000017"}, {"", ""}, {"Склад №1", "abc_DEF-9"}, {"a|b", "x y\x00"}, {"\xff", "é"}} {
+		if got, want := rowKeyOf(c[0], c[1]), rowKey(c[0]+"|"+c[1]); got != want {
+			t.Errorf("rowKeyOf(%q, %q) = %q, want %q", c[0], c[1], got, want)
+		}
+	}
+}
