@@ -3,19 +3,37 @@ package catalog
 import (
 	"context"
 	"errors"
-	"fmt"
 	"testing"
-	"time"
 
+	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 
-// TestSyncBatchInterrupted: pages the reader queued while a store ran are
-// stored together in one transaction with the page the pass resumes from;
-// a batch that fails mid-way (after its rows, before its commit) leaves
-// the pass at the last committed page, and a restarted instance reads on
-// from there: no record lost, none stored twice, no page read again but
-// the batch's.
+// gatedSource holds the nomenclature page gate until the test releases
+// it (page 0: none).
+type gatedSource struct {
+	Source
+	gate    int
+	release chan struct{}
+}
+
+func (g gatedSource) NomenclaturePage(ctx context.Context, page, limit int) ([]apiclient.Nomenclature, int, int, error) {
+	if page == g.gate {
+		select {
+		case <-g.release:
+		case <-ctx.Done():
+			return nil, 0, 0, ctx.Err()
+		}
+	}
+	return g.Source.NomenclaturePage(ctx, page, limit)
+}
+
+// TestSyncBatchInterrupted: the pages the reader queues are stored
+// syncBatchMin at a time, each batch in one transaction with the page the
+// pass resumes from; a batch that fails mid-way (after its rows, before
+// its commit) leaves the pass at the last committed page, and a restarted
+// instance reads on from there: no record lost, none stored twice, no
+// page read again but the failed batch's.
 func TestSyncBatchInterrupted(t *testing.T) {
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	eachBackend(t, func(t *testing.T, b backend) {
@@ -29,43 +47,42 @@ func TestSyncBatchInterrupted(t *testing.T) {
 		s.beforeCommit = func(first, last int) error {
 			batches = append(batches, [2]int{first, last})
 			if first == 1 {
-				// Hold the first store until the reader has read every
-				// page it may queue meanwhile (pages 2 to 6 of 6).
-				deadline := time.Now().Add(30 * time.Second) // a backstop
-				for requests()-before < 6 {
-					if time.Now().After(deadline) {
-						return fmt.Errorf("the reader did not read ahead: %d requests", requests()-before)
-					}
-					time.Sleep(2 * time.Millisecond)
-				}
 				return nil
 			}
 			return injected
 		}
+		src := gatedSource{Source: m.source(1001), gate: syncBatchMin + 1, release: make(chan struct{})}
+		done := make(chan error, 1)
 		y := &Syncer{Store: s, Lock: b.lock, PageLimit: 100} // 6 pages
-		if err := y.Run(ctx, k, m.source(1001)); !errors.Is(err, injected) {
+		go func() { done <- y.Run(ctx, k, src) }()
+		waitFor(t, func() bool {
+			st, _ := s.SyncStates(ctx, k)
+			return st[KindNomenclature].NextPage == syncBatchMin+1
+		})
+		close(src.release)
+		if err := <-done; !errors.Is(err, injected) {
 			t.Fatalf("run: %v", err)
 		}
-		if len(batches) != 2 || batches[0] != [2]int{1, 1} || batches[1][0] != 2 || batches[1][1] < 5 {
-			t.Fatalf("batches %v: want page 1 alone, then pages 2 to at least 5 together", batches)
+		if len(batches) != 2 || batches[0] != [2]int{1, syncBatchMin} || batches[1] != [2]int{syncBatchMin + 1, 6} {
+			t.Fatalf("batches %v: want pages 1 to %d, then %d to 6", batches, syncBatchMin, syncBatchMin+1)
 		}
 		if n := requests() - before; n != 6 {
 			t.Errorf("%d requests, want 6 (one a page)", n)
 		}
 		s2 := b.open() // a restarted instance
 		st, _ := s2.SyncStates(ctx, k)
-		if got := st[KindNomenclature]; !got.Running || got.NextPage != 2 || got.Complete() {
+		if got := st[KindNomenclature]; !got.Running || got.NextPage != syncBatchMin+1 || got.Complete() {
 			t.Fatalf("state after the failed batch: %+v", got)
 		}
-		if n, _ := s2.CountNomenclature(ctx, k, Query{}); n != 100 {
-			t.Fatalf("%d records after the failed batch, want page 1's 100", n)
+		if n, _ := s2.CountNomenclature(ctx, k, Query{}); n != 100*syncBatchMin {
+			t.Fatalf("%d records after the failed batch, want the first batch's %d", n, 100*syncBatchMin)
 		}
 		mid := requests()
 		if err := (&Syncer{Store: s2, Lock: b.lock, PageLimit: 100}).Run(ctx, k, m.source(1001)); err != nil {
 			t.Fatal(err)
 		}
-		if n := requests() - mid; n != 5 {
-			t.Errorf("%d requests after the restart, want 5 (pages 2 to 6)", n)
+		if n := requests() - mid; n != 6-syncBatchMin {
+			t.Errorf("%d requests after the restart, want %d (the failed batch's pages)", n, 6-syncBatchMin)
 		}
 		st, _ = s2.SyncStates(ctx, k)
 		if got := st[KindNomenclature]; got.Running || !got.Complete() || got.Gen != 1 || got.Total != 3*productsInTests {

@@ -160,19 +160,25 @@ type page struct {
 func (p *page) last() bool { return p.err == nil && (p.n == 0 || p.num >= min(p.pages, maxPages)) }
 
 // Bounds of the pages a turn holds in memory: fetched and waiting to be
-// stored (syncQueue), and stored in one transaction (syncBatch).
+// stored (syncQueue), and stored in one transaction (syncBatch). The
+// storer waits for syncBatchMin pages (or the end of the turn, or
+// syncBatchWait) before it stores: a transaction of four pages costs
+// about 40 % less per page than four of one (BenchmarkStorePages), and
+// the reader does not wait for it meanwhile.
 const (
-	syncQueue = 4
-	syncBatch = 8
+	syncQueue     = 4
+	syncBatch     = 8
+	syncBatchMin  = 4
+	syncBatchWait = time.Second
 )
 
 // step does one turn under the lock: it begins (gen < 0) or continues the
 // pass, and reads and stores pages for up to Slice. A reader reads the
 // pages one request at a time, without waiting for them to be stored;
-// this goroutine stores whatever the reader has queued (at most
-// syncBatch pages) in one transaction with the page the pass resumes
-// from, so a restart never loses or repeats a stored page, and storing
-// costs no time of the pass. done reports that the pass of gen is
+// this goroutine stores them in batches (syncBatchMin to syncBatch
+// pages), each in one transaction with the page the pass resumes from,
+// so a restart never loses a stored page nor stores one twice, and
+// storing costs no time of the pass. done reports that the pass of gen is
 // finished, by this instance or another.
 func (y *Syncer) step(ctx context.Context, k Key, kind string, gen int64, src Source, since time.Time) (done bool, _ int64, err error) {
 	unlock, err := y.Lock.Lock(ctx, LockKey(k.SellerID))
@@ -223,24 +229,41 @@ func (y *Syncer) step(ctx context.Context, k Key, kind string, gen int64, src So
 		}
 	}()
 	batch := make([]page, 0, syncBatch)
+	wait := time.NewTimer(syncBatchWait)
+	wait.Stop()
 	for {
 		p, ok := <-queue
 		if !ok {
 			return false, st.Gen, nil // the slice is over; the pass goes on
 		}
 		batch = append(batch[:0], p)
-	drain:
+		wait.Reset(syncBatchWait)
+	collect:
 		for len(batch) < syncBatch && batch[len(batch)-1].err == nil && !batch[len(batch)-1].last() {
+			if len(batch) < syncBatchMin {
+				// Wait for more, but not through a long 429 wait.
+				select {
+				case q, ok := <-queue:
+					if !ok {
+						break collect
+					}
+					batch = append(batch, q)
+				case <-wait.C:
+					break collect
+				}
+				continue
+			}
 			select {
 			case q, ok := <-queue:
 				if !ok {
-					break drain
+					break collect
 				}
 				batch = append(batch, q)
 			default:
-				break drain
+				break collect
 			}
 		}
+		wait.Stop()
 		good := batch
 		var readErr error
 		if b := batch[len(batch)-1]; b.err != nil {
