@@ -53,8 +53,13 @@ func BenchmarkPageAllocs(b *testing.B) {
 			if w.Code != http.StatusOK {
 				return fmt.Errorf("status %d", w.Code)
 			}
-			if !strings.Contains(w.Body.String(), "As of ") {
+			// The copy's freshness line, in any language, and the 50 rows.
+			body := w.Body.String()
+			if !strings.Contains(body, `data-testid="sync-status"`) {
 				return fmt.Errorf("the page is not served from the copy")
+			}
+			if n := strings.Count(body, `data-testid="row-`); n != 50 {
+				return fmt.Errorf("%d rows, want 50", n)
 			}
 			return nil
 		}

@@ -74,6 +74,27 @@ func (m *Manager) Use(k Key, src Source) {
 	m.start(k, src, m.interval)
 }
 
+// UseSeen is Use for a caller that has just read the sync states of k
+// (a page served from the copy): when they show every kind's last full
+// pass finished less than the interval ago and none running, there is
+// nothing to start, and no goroutine, lock or transaction is spent
+// finding that out again. Otherwise it is Use.
+func (m *Manager) UseSeen(k Key, src Source, states map[string]SyncState) {
+	now := m.syncer.now()
+	fresh := len(states) >= len(Kinds)
+	for _, kind := range Kinds {
+		st, ok := states[kind]
+		fresh = fresh && ok && st.Complete() && !st.Running && now.Sub(st.CompletedAt) < m.interval
+	}
+	if !fresh {
+		m.Use(k, src)
+		return
+	}
+	m.mu.Lock()
+	m.used[k] = use{src: src, at: now}
+	m.mu.Unlock()
+}
+
 // Refresh starts a full pass of k now ("refresh now"); one running here is
 // followed by another.
 func (m *Manager) Refresh(k Key, src Source) {

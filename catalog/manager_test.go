@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"maps"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -44,6 +45,36 @@ func TestManager(t *testing.T) {
 		waitFor(t, func() bool { return !m.Running(k) })
 		if got := mk.sb.Counters().Requests[sandbox.RouteRPCList]; got != before || gen() != 1 {
 			t.Errorf("a page view within the interval read the marketplace again (%d requests, gen %d)", got-before, gen())
+		}
+		// A page that read fresh states starts nothing; stale or running
+		// states start what Use starts.
+		states, err := s.SyncStates(ctx, k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.UseSeen(k, src, states)
+		if m.Running(k) {
+			t.Error("a page view that saw a fresh copy started a sync")
+		}
+		for _, change := range []func(map[string]SyncState){
+			func(st map[string]SyncState) { delete(st, KindOrders) },
+			func(st map[string]SyncState) { b := st[KindBoxes]; b.Running = true; st[KindBoxes] = b },
+			func(st map[string]SyncState) {
+				n := st[KindNomenclature]
+				n.CompletedAt = n.CompletedAt.Add(-time.Hour)
+				st[KindNomenclature] = n
+			},
+		} {
+			stale := maps.Clone(states)
+			change(stale)
+			m.UseSeen(k, src, stale)
+			if !m.Running(k) {
+				t.Errorf("states %+v started no sync", stale)
+			}
+			waitFor(t, func() bool { return !m.Running(k) })
+		}
+		if gen() != 1 {
+			t.Errorf("gen %d: the stale views' syncs were not skipped by the database's own states", gen())
 		}
 		m.Refresh(k, src)
 		settled(2)

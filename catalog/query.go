@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -200,35 +201,87 @@ func (s *Store) nomenclatureWhere(k Key, q Query, sortCol string, broad bool) *w
 	return w
 }
 
-const nomenclatureCols = `id, warehouse, barcode, marketplace_sku, parent_sku, seller_sku, name, brand, size, status, price_status,
-	price, sale_price, quantity, updated_at, pending_price, pending_sale, pending_at`
+// nomenclatureCols are the columns of a Record, in the order scan reads
+// them.
+var nomenclatureCols = []string{"id", "warehouse", "barcode", "marketplace_sku", "parent_sku", "seller_sku", "name", "brand", "size",
+	"status", "price_status", "price", "sale_price", "quantity", "updated_at", "pending_price", "pending_sale", "pending_at"}
 
-// recordScanner scans rows of nomenclatureCols into r, with its
-// destinations built once per query rather than escaping for every row.
+// fieldSep separates the columns of a record packed into one value. The
+// copy never stores it: bound drops control characters from every text
+// the marketplace sends, and the other columns are numbers.
+const fieldSep = "\x1f"
+
+// packedRecord is the select list of a record as one text value: the
+// columns joined by fieldSep, a NULL as an empty field. The database
+// drivers allocate for every value they return (SQLite: a copy of each
+// text and a box for each number above 255), about 30 a row for 18
+// columns; one value a row costs two, and the Record's strings share it.
+var packedRecord = func() string {
+	var b strings.Builder
+	for i, c := range nomenclatureCols {
+		if i > 0 {
+			b.WriteString(" || '" + fieldSep + "' || ")
+		}
+		b.WriteString("COALESCE(CAST(" + c + " AS TEXT), '')")
+	}
+	return b.String()
+}()
+
+// recordScanner scans packed rows (packedRecord) into r.
 type recordScanner struct {
-	r          Record
-	updated    int64
-	pp, ps, pa sql.NullInt64
-	dest       []any
+	r      Record
+	packed string
 }
 
-func newRecordScanner() *recordScanner {
-	sc := &recordScanner{}
-	r := &sc.r
-	sc.dest = []any{&r.ID, &r.Warehouse, &r.Barcode, &r.MarketplaceSKU, &r.ParentSKU, &r.SellerSKU, &r.Name, &r.Brand, &r.Size,
-		&r.Status, &r.PriceStatus, &r.Price, &r.SalePrice, &r.Quantity, &sc.updated, &sc.pp, &sc.ps, &sc.pa}
-	return sc
-}
+func newRecordScanner() *recordScanner { return &recordScanner{} }
+
+// errPacked reports a packed row that does not split into its columns.
+var errPacked = errors.New("catalog: a stored record does not read back")
 
 func (sc *recordScanner) scan(rows *sql.Rows) error {
-	if err := rows.Scan(sc.dest...); err != nil {
+	if err := rows.Scan(&sc.packed); err != nil {
 		return fmt.Errorf("catalog: %w", err)
 	}
+	return sc.unpack(sc.packed)
+}
+
+// unpack fills r from a packed row, without allocating but for Pending.
+func (sc *recordScanner) unpack(p string) error {
+	var f [18]string
+	for i := range f {
+		var ok bool
+		if i == len(f)-1 {
+			f[i], ok = p, !strings.Contains(p, fieldSep)
+		} else {
+			f[i], p, ok = strings.Cut(p, fieldSep)
+		}
+		if !ok {
+			return errPacked
+		}
+	}
 	r := &sc.r
-	r.UpdatedAt = sqldb.FromMillis(sc.updated)
+	r.Warehouse, r.Barcode, r.MarketplaceSKU, r.ParentSKU, r.SellerSKU, r.Name, r.Brand, r.Size, r.Status, r.PriceStatus =
+		f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10]
+	var nums [8]int64
+	for i, j := range [8]int{0, 11, 12, 13, 14, 15, 16, 17} {
+		if f[j] == "" && j >= 15 { // pending_*: NULL
+			nums[i] = -1
+			continue
+		}
+		n, err := strconv.ParseInt(f[j], 10, 64)
+		if err != nil {
+			return errPacked
+		}
+		nums[i] = n
+	}
+	r.ID, r.Price, r.SalePrice, r.Quantity, r.UpdatedAt = nums[0], nums[1], nums[2], int(nums[3]), sqldb.FromMillis(nums[4])
 	r.Pending = nil
-	if sc.pp.Valid && sc.ps.Valid {
-		r.Pending = &Pending{Price: sc.pp.Int64, SalePrice: sc.ps.Int64, Since: sqldb.FromMillis(sc.pa.Int64)}
+	if f[15] != "" && f[16] != "" {
+		at := int64(0)
+		if f[17] != "" {
+			at = nums[7]
+		}
+		r.Pending = &Pending{Price: nums[5], SalePrice: nums[6], Since: sqldb.FromMillis(at)}
 	}
 	return nil
 }
@@ -245,6 +298,19 @@ func (s *Store) Nomenclature(ctx context.Context, k Key, q Query) ([]Record, err
 	return out, err
 }
 
+// NomenclaturePage counts the records of k that q selects and calls fn
+// for each of one page of them (EachNomenclature), checking access once.
+func (s *Store) NomenclaturePage(ctx context.Context, k Key, q Query, fn func(r *Record) error) (total int, _ error) {
+	if err := s.checkAccess(ctx, k); err != nil {
+		return 0, err
+	}
+	query, args := s.nomenclatureCount(k, q)
+	if err := s.r.QueryRowContext(ctx, query, args...).Scan(&total); err != nil {
+		return 0, fmt.Errorf("catalog: %w", err)
+	}
+	return total, s.eachNomenclature(ctx, k, q, fn)
+}
+
 // EachNomenclature calls fn for every record of k that q selects, one page
 // of q.Limit rows (or every row, when q.Limit is -1: exports), streamed
 // from the database; r is reused between calls.
@@ -252,6 +318,10 @@ func (s *Store) EachNomenclature(ctx context.Context, k Key, q Query, fn func(r 
 	if err := s.checkAccess(ctx, k); err != nil {
 		return err
 	}
+	return s.eachNomenclature(ctx, k, q, fn)
+}
+
+func (s *Store) eachNomenclature(ctx context.Context, k Key, q Query, fn func(r *Record) error) error {
 	query, args, err := s.nomenclatureQuery(ctx, k, q)
 	if err != nil {
 		return err
@@ -291,7 +361,7 @@ func (s *Store) nomenclatureQuery(ctx context.Context, k Key, q Query) (string, 
 		}
 	}
 	w := s.nomenclatureWhere(k, q, sortCol, broad)
-	query := `SELECT ` + nomenclatureCols + ` FROM catalog_nomenclature` + w.sql.String() + ob
+	query := `SELECT ` + packedRecord + ` FROM catalog_nomenclature` + w.sql.String() + ob
 	args := w.args
 	if q.Limit != -1 {
 		limit, offset := q.limits()

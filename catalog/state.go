@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
@@ -51,18 +53,65 @@ func scanState(sc interface{ Scan(...any) error }) (SyncState, error) {
 	return st, err
 }
 
+// packedState is stateCols as one text value (packedRecord).
+var packedState = func() string {
+	var b strings.Builder
+	for i, c := range strings.Split(stateCols, ", ") {
+		if i > 0 {
+			b.WriteString(" || '" + fieldSep + "' || ")
+		}
+		b.WriteString("CAST(" + c + " AS TEXT)")
+	}
+	return b.String()
+}()
+
+// unpackState reads a row of packedState.
+func unpackState(p string) (SyncState, error) {
+	var st SyncState
+	var f [12]string
+	for i := range f {
+		var ok bool
+		if i == len(f)-1 {
+			f[i], ok = p, true // last_error: bound, so without fieldSep
+		} else {
+			f[i], p, ok = strings.Cut(p, fieldSep)
+		}
+		if !ok {
+			return st, errPacked
+		}
+	}
+	var n [10]int64
+	for i := range n {
+		v, err := strconv.ParseInt(f[i+1], 10, 64)
+		if err != nil {
+			return st, errPacked
+		}
+		n[i] = v
+	}
+	st.Kind, st.Gen, st.NextPage, st.Pages, st.Total, st.Running = f[0], n[0], int(n[1]), int(n[2]), int(n[3]), n[4] != 0
+	st.StartedAt, st.ProgressAt, st.CompletedAt, st.WaitUntil = sqldb.FromMillis(n[5]), sqldb.FromMillis(n[6]), sqldb.FromMillis(n[7]), sqldb.FromMillis(n[8])
+	st.Waits, st.LastError = int(n[9]), f[11]
+	return st, nil
+}
+
 // SyncStates returns the sync state of every kind of k that has one.
 func (s *Store) SyncStates(ctx context.Context, k Key) (map[string]SyncState, error) {
-	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+stateCols+` FROM catalog_sync WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env)
+	// Every page served from the copy reads this: one packed value a row
+	// (packedRecord says why), not twelve.
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+packedState+` FROM catalog_sync WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]SyncState{}
+	out := make(map[string]SyncState, len(Kinds))
+	var packed string
 	for rows.Next() {
-		st, err := scanState(rows)
-		if err != nil {
+		if err := rows.Scan(&packed); err != nil {
 			return nil, fmt.Errorf("catalog: %w", err)
+		}
+		st, err := unpackState(packed)
+		if err != nil {
+			return nil, err
 		}
 		out[st.Kind] = st
 	}
@@ -107,35 +156,50 @@ func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.D
 	return st, skip, err
 }
 
-// putPage stores one page read in pass st and moves the pass past it, in
-// one transaction: a restart resumes after the last stored page.
-func (s *Store) putPage(ctx context.Context, k Key, st *SyncState, page, pages, total int, data any) error {
+// putPages stores pages read in pass st, in order, and moves the pass past
+// the last of them, in one transaction: a restart resumes after the last
+// stored page.
+func (s *Store) putPages(ctx context.Context, k Key, st *SyncState, pages []page) error {
+	last := pages[len(pages)-1]
 	err := s.tx(ctx, func(tx *sql.Tx) error {
-		var err error
-		switch d := data.(type) {
-		case []apiclient.Nomenclature:
-			err = s.putNomenclature(ctx, tx, k, st.Gen, st.StartedAt, d)
-		case []apiclient.Order:
-			err = s.putOrders(ctx, tx, k, st.Gen, d)
-		case []apiclient.ReturnBox:
-			err = s.putBoxes(ctx, tx, k, st.Gen, d)
-		default:
-			err = fmt.Errorf("catalog: unknown page %T", data)
+		u := upserts{}
+		defer u.close()
+		for _, p := range pages {
+			var err error
+			switch d := p.data.(type) {
+			case []apiclient.Nomenclature:
+				err = s.putNomenclatureWith(ctx, tx, u, k, st.Gen, st.StartedAt, d)
+			case []apiclient.Order:
+				err = s.putOrders(ctx, tx, k, st.Gen, d)
+			case []apiclient.ReturnBox:
+				err = s.putBoxes(ctx, tx, k, st.Gen, d)
+			case nil:
+			default:
+				err = fmt.Errorf("catalog: unknown page %T", p.data)
+			}
+			if err != nil {
+				return err
+			}
 		}
-		if err != nil {
-			return err
-		}
-		_, err = tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET next_page = ?, pages = ?, total = ?, progress_at = ?, wait_until = 0
-			WHERE seller_id = ? AND env = ? AND kind = ? AND gen = ?`), page+1, pages, total, sqldb.Millis(s.now()), k.SellerID, k.Env, st.Kind, st.Gen)
+		_, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET next_page = ?, pages = ?, total = ?, progress_at = ?, wait_until = 0
+			WHERE seller_id = ? AND env = ? AND kind = ? AND gen = ?`), last.num+1, last.pages, last.total, sqldb.Millis(s.now()), k.SellerID, k.Env, st.Kind, st.Gen)
 		if err != nil {
 			return fmt.Errorf("catalog: sync state: %w", err)
+		}
+		if s.beforeCommit != nil {
+			return s.beforeCommit(pages[0].num, last.num)
 		}
 		return nil
 	})
 	if err == nil {
-		st.NextPage, st.Pages, st.Total = page+1, pages, total
+		st.NextPage, st.Pages, st.Total = last.num+1, last.pages, last.total
 	}
 	return err
+}
+
+// putPage stores page number n of pass st (putPages of one page).
+func (s *Store) putPage(ctx context.Context, k Key, st *SyncState, n, pages, total int, data any) error {
+	return s.putPages(ctx, k, st, []page{{num: n, data: data, pages: pages, total: total}})
 }
 
 var kindTable = map[string]string{KindNomenclature: "catalog_nomenclature", KindOrders: "catalog_orders", KindBoxes: "catalog_boxes"}

@@ -30,6 +30,9 @@ type Store struct {
 	w, r *sql.DB
 	pg   bool
 	now  func() time.Time
+	// beforeCommit, when set (tests), runs inside the transaction storing
+	// pages first to last, after their rows, and fails it if it fails.
+	beforeCommit func(first, last int) error
 }
 
 // New builds the store on the app's database and migrates the catalogue
@@ -169,6 +172,15 @@ var migrationsSQLite = []string{
 	// 4: a search's count tests the copy of each full-text match in this
 	// narrow index, not in the wide rows (countOwners).
 	`CREATE INDEX catalog_nomenclature_owner ON catalog_nomenclature (id, seller_id, env)`,
+	// 5: a pass rewrites every row; the full-text index is rewritten only
+	// for a row whose search text changed, and the pass number is not
+	// indexed (finishPass reads it from the rows once a pass).
+	`DROP INDEX catalog_nomenclature_gen;
+	DROP TRIGGER catalog_nomenclature_au;
+	CREATE TRIGGER catalog_nomenclature_au AFTER UPDATE OF search ON catalog_nomenclature WHEN old.search IS NOT new.search BEGIN
+		INSERT INTO catalog_nomenclature_fts (catalog_nomenclature_fts, rowid, search) VALUES ('delete', old.id, old.search);
+		INSERT INTO catalog_nomenclature_fts (rowid, search) VALUES (new.id, new.search);
+	END`,
 }
 
 var migrationsPostgres = []string{
@@ -274,6 +286,9 @@ var migrationsPostgres = []string{
 	// status index alone is a prefix of status_quantity's.
 	migrationStatusSorts,
 	`CREATE INDEX catalog_nomenclature_owner ON catalog_nomenclature (id, seller_id, env)`,
+	// 5: the pass number is not indexed (finishPass reads it from the
+	// rows once a pass; every pass rewrites it on every row).
+	`DROP INDEX catalog_nomenclature_gen`,
 }
 
 const migrationStatusSorts = `CREATE INDEX catalog_nomenclature_status_price ON catalog_nomenclature (seller_id, env, status, price);

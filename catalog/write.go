@@ -42,6 +42,22 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 // prices, and dropped when a read that started after it shows the
 // marketplace finished with other prices (the change was refused).
 func (s *Store) putNomenclature(ctx context.Context, tx *sql.Tx, k Key, gen int64, passStart time.Time, recs []apiclient.Nomenclature) error {
+	return s.putNomenclatureWith(ctx, tx, nil, k, gen, passStart, recs)
+}
+
+// upserts holds the statements of one transaction storing records, by
+// record count: the pages of a batch share the statement of a full page.
+type upserts map[int]*sql.Stmt
+
+func (u upserts) close() {
+	for _, st := range u {
+		st.Close()
+	}
+}
+
+// putNomenclatureWith is putNomenclature preparing each statement once
+// in u (nil: one statement a call).
+func (s *Store) putNomenclatureWith(ctx context.Context, tx *sql.Tx, u upserts, k Key, gen int64, passStart time.Time, recs []apiclient.Nomenclature) error {
 	// One statement per page: the per-statement cost of the driver, not
 	// the rows, dominated the time of a page stored row by row.
 	for len(recs) > 0 {
@@ -58,7 +74,21 @@ func (s *Store) putNomenclature(ctx context.Context, tx *sql.Tx, k Key, gen int6
 				bound(r.Status, maxFieldBytes), bound(r.PriceUpdateStatus, maxFieldBytes), sqldb.Millis(r.UpdatedAt), gen,
 				searchDoc(sku, ssku, bc, name, brand))
 		}
-		if _, err := tx.ExecContext(ctx, s.q(nomenclatureUpsert(len(chunk), sqldb.Millis(passStart))), args...); err != nil {
+		if u == nil {
+			if _, err := tx.ExecContext(ctx, s.q(nomenclatureUpsert(len(chunk), sqldb.Millis(passStart))), args...); err != nil {
+				return fmt.Errorf("catalog: store records: %w", err)
+			}
+			continue
+		}
+		st := u[len(chunk)]
+		if st == nil {
+			var err error
+			if st, err = tx.PrepareContext(ctx, s.q(nomenclatureUpsert(len(chunk), sqldb.Millis(passStart)))); err != nil {
+				return fmt.Errorf("catalog: store records: %w", err)
+			}
+			u[len(chunk)] = st
+		}
+		if _, err := st.ExecContext(ctx, args...); err != nil {
 			return fmt.Errorf("catalog: store records: %w", err)
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -143,12 +144,36 @@ func (a *App) fromCopy(c echo.Context) (bool, map[string]copystore.SyncState, er
 	if a.deps.Catalog == nil {
 		return false, nil, nil
 	}
-	a.catalogUse(c)
-	states, err := a.deps.Catalog.Store().SyncStates(c.Request().Context(), copyKey(c))
+	states, err := a.copyStates(c)
 	if err != nil {
 		return false, nil, err
 	}
+	// catalogUse (sync.go), without asking the manager to find out again
+	// what the states just read say.
+	k := copyKey(c)
+	if err := a.deps.Catalog.Store().Touch(c.Request().Context(), k); err != nil {
+		a.logger(c.Request().Context()).Warn("catalogue copy: touch failed", "err", err)
+	}
+	a.deps.Catalog.UseSeen(k, a.copySource(c), states)
 	return copyComplete(states), states, nil
+}
+
+// copyStatesKey holds the copy's sync states read for this request.
+const copyStatesKey = "catalog.states"
+
+// copyStates reads the sync states of the session's copy once per
+// request: the dispatch (fromCopy) and the toolbar's freshness line both
+// need them, and a page must describe the states it was served under.
+func (a *App) copyStates(c echo.Context) (map[string]copystore.SyncState, error) {
+	if st, ok := c.Get(copyStatesKey).(map[string]copystore.SyncState); ok {
+		return st, nil
+	}
+	states, err := a.deps.Catalog.Store().SyncStates(c.Request().Context(), copyKey(c))
+	if err != nil {
+		return nil, err
+	}
+	c.Set(copyStatesKey, states)
+	return states, nil
 }
 
 // nomenclaturePage is the dispatch point of the nomenclature and prices
@@ -167,25 +192,22 @@ func (a *App) nomenclaturePage(c echo.Context, ctx context.Context, acct func() 
 	k := copyKey(c)
 	cq := q.copyQuery()
 	cs := a.deps.Catalog.Store()
-	total, err := cs.CountNomenclature(c.Request().Context(), k, cq)
-	if err == nil {
-		recs := make([]apiclient.Nomenclature, 0, q.Limit)
-		err = cs.EachNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
-			n := apiclient.Nomenclature{SellerID: seller, WarehouseCode: r.Warehouse, Barcode: r.Barcode, MarketplaceSKU: r.MarketplaceSKU,
-				ParentSKU: r.ParentSKU, SellerSKU: r.SellerSKU, Name: r.Name, Brand: r.Brand, Size: r.Size,
-				Price: apiclient.Money(r.Price), SalePrice: apiclient.Money(r.SalePrice), Quantity: r.Quantity, Status: r.Status,
-				PriceUpdateStatus: r.PriceStatus, UpdatedAt: r.UpdatedAt}
-			if r.Pending != nil {
-				// Accepted through the dashboard, not yet confirmed by a
-				// read: shown as the marketplace shows a change in flight.
-				n.Price, n.SalePrice, n.PriceUpdateStatus = apiclient.Money(r.Pending.Price), apiclient.Money(r.Pending.SalePrice), "PROCESSING"
-			}
-			recs = append(recs, n)
-			return nil
-		})
-		if err == nil {
-			return recs, total, max(1, (total+q.Limit-1)/q.Limit), nil
+	recs := make([]apiclient.Nomenclature, 0, q.Limit)
+	total, err := cs.NomenclaturePage(c.Request().Context(), k, cq, func(r *copystore.Record) error {
+		n := apiclient.Nomenclature{SellerID: seller, WarehouseCode: r.Warehouse, Barcode: r.Barcode, MarketplaceSKU: r.MarketplaceSKU,
+			ParentSKU: r.ParentSKU, SellerSKU: r.SellerSKU, Name: r.Name, Brand: r.Brand, Size: r.Size,
+			Price: apiclient.Money(r.Price), SalePrice: apiclient.Money(r.SalePrice), Quantity: r.Quantity, Status: r.Status,
+			PriceUpdateStatus: r.PriceStatus, UpdatedAt: r.UpdatedAt}
+		if r.Pending != nil {
+			// Accepted through the dashboard, not yet confirmed by a
+			// read: shown as the marketplace shows a change in flight.
+			n.Price, n.SalePrice, n.PriceUpdateStatus = apiclient.Money(r.Pending.Price), apiclient.Money(r.Pending.SalePrice), "PROCESSING"
 		}
+		recs = append(recs, n)
+		return nil
+	})
+	if err == nil {
+		return recs, total, max(1, (total+q.Limit-1)/q.Limit), nil
 	}
 	switch {
 	case errors.Is(err, copystore.ErrRevoked):
@@ -243,25 +265,21 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 	if a.deps.Catalog == nil {
 		return nil, nil
 	}
-	states, err := a.deps.Catalog.Store().SyncStates(c.Request().Context(), copyKey(c))
+	states, err := a.copyStates(c)
 	if err != nil {
 		return nil, err
 	}
 	ctx := c.Request().Context()
 	l := i18n.LangOf(ctx)
 	sv := a.syncView(ctx, states, false)
-	local := make([]pages.Option, len(sorts))
-	for i, o := range sorts {
-		local[i] = pages.Option{Value: o.Value, Label: i18n.In(l, o.Label, nil, nil)} // keys checked where written (i18n.K)
-	}
-	sorts = local
+	sorts = localSorts(l, sorts)
 	tb := &pages.CopyToolbar{Action: path, Sync: sv, Live: !copyComplete(states), Q: q.copy.Q, Sort: q.copy.Sort, Sorts: sorts,
 		Warehouse: q.copy.Warehouse, Stock: q.copy.Stock, PriceMin: q.copy.PriceMin, PriceMax: q.copy.PriceMax,
 		From: q.copy.From, To: q.copy.To, KeepStatus: q.Status}
 	switch path {
 	case "/nomenclature", "/prices": // both list nomenclature records
 		tb.Records, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_records")
-		tb.Status, tb.Statuses = q.copy.Status, localStatusOptions(ctx, nomenclatureStatuses, i18n.T(ctx, "copy.any_status"))
+		tb.Status, tb.Statuses = q.copy.Status, copyStatusOptions(ctx, l)
 		if path == "/nomenclature" {
 			all := q
 			all.Page, all.Limit = 1, all.def
@@ -276,6 +294,43 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 		tb.Limit = strconv.Itoa(q.Limit)
 	}
 	return tb, nil
+}
+
+// toolbarOptions holds the toolbar's option lists as each language labels
+// them: fixed texts of the translation catalogues, the same for every
+// request in a language, shared read-only by the pages.
+var toolbarOptions sync.Map // toolbarOptionsKey -> []pages.Option
+
+type toolbarOptionsKey struct {
+	lang i18n.Lang
+	list *pages.Option // the first option of the package's list
+}
+
+// localSorts is sorts (one of the package's lists) labelled in l.
+func localSorts(l i18n.Lang, sorts []pages.Option) []pages.Option {
+	if len(sorts) == 0 {
+		return nil
+	}
+	key := toolbarOptionsKey{l, &sorts[0]}
+	if v, ok := toolbarOptions.Load(key); ok {
+		return v.([]pages.Option)
+	}
+	local := make([]pages.Option, len(sorts))
+	for i, o := range sorts {
+		local[i] = pages.Option{Value: o.Value, Label: i18n.In(l, o.Label, nil, nil)} // keys checked where written (i18n.K)
+	}
+	v, _ := toolbarOptions.LoadOrStore(key, local)
+	return v.([]pages.Option)
+}
+
+// copyStatusOptions is the nomenclature toolbar's status choices in l.
+func copyStatusOptions(ctx context.Context, l i18n.Lang) []pages.Option {
+	key := toolbarOptionsKey{l, nil}
+	if v, ok := toolbarOptions.Load(key); ok {
+		return v.([]pages.Option)
+	}
+	v, _ := toolbarOptions.LoadOrStore(key, localStatusOptions(ctx, nomenclatureStatuses, i18n.T(ctx, "copy.any_status")))
+	return v.([]pages.Option)
 }
 
 // copyPricesAccepted patches the copy with the price changes the

@@ -76,6 +76,12 @@ func TestOverviewFromCopy(t *testing.T) {
 	b := app.Browser(t)
 	b.LoginDemo()
 	waitUntil(t, "the sync held at page 2", func() bool { return app.Sandbox.Held(sandbox.RouteRPCList) == 1 })
+	// The sync stores pages in batches; one waits a second at most for
+	// the next page before it is stored.
+	waitUntil(t, "page 1 stored", func() bool {
+		st, err := app.Catalog.Store().SyncStates(context.Background(), copyKey1001)
+		return err == nil && st[copystore.KindNomenclature].NextPage == 2
+	})
 
 	before := app.Sandbox.Counters()
 	p := b.Get("/")

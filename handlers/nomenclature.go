@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -139,17 +140,26 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 		ExportQuery: a.exportQuery(q),
 		Unavailable: a.stockUnavailableIn(ctx), // issue 15 (nomenclature_profile.go)
 	}
-	index := map[string]int{}
+	// The rows' keys are only looked up when a submitted form is laid
+	// over the page.
+	var index map[string]int
+	if len(st.inputs) > 0 || st.report != nil {
+		index = make(map[string]int, len(recs))
+	}
+	statusOpts := statusOptionsMemo{ctx: ctx}
+	v.Rows = make([]pages.NomenclatureRow, 0, len(recs))
 	for _, n := range recs {
-		k := n.WarehouseCode + "|" + n.Barcode
-		st.matchLate(k, n.MarketplaceSKU)
-		index[k] = len(v.Rows)
+		if index != nil {
+			k := n.WarehouseCode + "|" + n.Barcode
+			st.matchLate(k, n.MarketplaceSKU)
+			index[k] = len(v.Rows)
+		}
 		qty := strconv.Itoa(n.Quantity)
 		v.Rows = append(v.Rows, pages.NomenclatureRow{
-			Key: rowKey(k), Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
+			Key: rowKeyOf(n.WarehouseCode, n.Barcode), Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
 			Price: format.MoneyIn(l, int64(n.Price)), SalePrice: saleTextIn(l, n),
 			Quantity: qty, OrigQuantity: qty, Status: n.Status, OrigStatus: n.Status, LiveStatus: n.Status,
-			StatusOptions: sellerStatusOptions(ctx, n.Status),
+			StatusOptions: statusOpts.get(n.Status),
 		})
 	}
 	v.Rows = overlay(v.Rows, index, st, stockRows(ctx))
@@ -167,6 +177,50 @@ func sellerStatusOptions(ctx context.Context, current string) []pages.Option {
 	opts := localStatusOptions(ctx, allowed, "")
 	if current != "" && !slices.Contains(sellerStatuses, current) {
 		opts = append([]pages.Option{{Value: current, Label: i18n.Status(ctx, current)}}, opts...)
+	}
+	return opts
+}
+
+// rowKeyOf is rowKey(warehouse + "|" + barcode), built in one string.
+func rowKeyOf(warehouse, barcode string) string {
+	var b strings.Builder
+	b.Grow(len(warehouse) + 1 + len(barcode))
+	for i, s := range [2]string{warehouse, barcode} {
+		if i > 0 {
+			b.WriteByte('_') // rowKey's mapping of "|"
+		}
+		for _, r := range s {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
+				b.WriteByte(byte(r))
+			} else {
+				b.WriteByte('_')
+			}
+		}
+	}
+	return b.String()
+}
+
+// statusOptionsMemo builds sellerStatusOptions once per status of a page
+// (a page's records share a handful of statuses); the rows only read them.
+type statusOptionsMemo struct {
+	ctx  context.Context
+	seen [4]struct {
+		status string
+		opts   []pages.Option
+	}
+	n int
+}
+
+func (m *statusOptionsMemo) get(status string) []pages.Option {
+	for i := range m.n {
+		if m.seen[i].status == status {
+			return m.seen[i].opts
+		}
+	}
+	opts := sellerStatusOptions(m.ctx, status)
+	if m.n < len(m.seen) {
+		m.seen[m.n].status, m.seen[m.n].opts = status, opts
+		m.n++
 	}
 	return opts
 }

@@ -2,6 +2,7 @@ package format
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -84,10 +85,31 @@ func seps(l i18n.Lang) (group, decimal string) {
 // MoneyIn formats kopecks as roubles with two decimals the way l writes
 // numbers: 179950 → "1 799,50" (ru, U+202F) / "1,799.50" (en).
 func MoneyIn(l i18n.Lang, kopecks int64) string {
-	s := Money(kopecks) // "1 799.50": space-grouped, point
 	group, decimal := seps(l)
-	s = strings.Replace(s, ".", decimal, 1)
-	return strings.ReplaceAll(s, " ", group)
+	var buf [48]byte // 19 digits, 6 groups of up to 3 bytes, sign, decimals
+	return string(appendMoney(buf[:0], kopecks, group, decimal))
+}
+
+// appendMoney appends kopecks as Money writes them, with group between
+// thousands and decimal before the kopecks: one string a call, where
+// replacing Money's separators made four.
+func appendMoney(b []byte, kopecks int64, group, decimal string) []byte {
+	u := uint64(kopecks)
+	if kopecks < 0 {
+		b = append(b, '-')
+		u = uint64(-kopecks)
+	}
+	whole, frac := u/100, u%100
+	var digits [20]byte
+	d := strconv.AppendUint(digits[:0], whole, 10)
+	for i, c := range d {
+		if i > 0 && (len(d)-i)%3 == 0 {
+			b = append(b, group...)
+		}
+		b = append(b, c)
+	}
+	b = append(b, decimal...)
+	return append(b, byte('0'+frac/10), byte('0'+frac%10))
 }
 
 // PriceIn is MoneyIn with the currency's sign after a no-break space:

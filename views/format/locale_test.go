@@ -1,6 +1,7 @@
 package format
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -108,5 +109,22 @@ func TestOtherZonesAreLabelled(t *testing.T) {
 	}
 	if _, err := LoadZone("Mars/Olympus"); err == nil {
 		t.Error("an unknown zone was accepted")
+	}
+}
+
+// TestMoneyInOneString: MoneyIn writes what replacing Money's separators
+// wrote, in one allocation.
+func TestMoneyInOneString(t *testing.T) {
+	for _, k := range []int64{0, 1, 9, 10, 99, 100, 105, 99999, 100000, 179950, 123456789, -1, -100, -4460310, 1 << 62, -(1 << 62), -1 << 63} {
+		for _, l := range []i18n.Lang{i18n.RU, i18n.EN} {
+			group, decimal := seps(l)
+			want := strings.ReplaceAll(strings.Replace(Money(k), ".", decimal, 1), " ", group)
+			if got := MoneyIn(l, k); got != want {
+				t.Errorf("MoneyIn(%s, %d) = %q, want %q", l, k, got, want)
+			}
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = MoneyIn(i18n.RU, 123456789) }); n > 1 {
+		t.Errorf("MoneyIn allocates %v times", n)
 	}
 }

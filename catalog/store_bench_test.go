@@ -1,0 +1,72 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+)
+
+// BenchmarkStorePages: the sync's store alone (SQLite), a first pass of
+// 30 pages of 100 records then a refresh of the same records, in
+// batches of pagesPerTx pages a transaction. Reported per page.
+func BenchmarkStorePages(b *testing.B) {
+	for _, perTx := range []int{1, 4} {
+		b.Run(fmt.Sprintf("perTx=%d", perTx), func(b *testing.B) {
+			s, err := New(context.Background(), openDBB(b, filepath.Join(b.TempDir(), "c.db")))
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			const pages = 30
+			data := make([][]apiclient.Nomenclature, pages)
+			for p := range data {
+				for i := range 100 {
+					n := p*100 + i
+					data[p] = append(data[p], apiclient.Nomenclature{WarehouseCode: fmt.Sprintf("WH-%d", n%3), Barcode: fmt.Sprintf("46%011d", n),
+						MarketplaceSKU: fmt.Sprintf("ART-1001-%05d", n/3), SellerSKU: fmt.Sprintf("S-%d", n), Name: fmt.Sprintf("Кроссовки беговые модель %d чёрные", n),
+						Brand: "Бренд", Size: "42", Price: apiclient.Money(100000 + n), Quantity: n % 17, Status: "online", UpdatedAt: time.Now()})
+				}
+			}
+			k := Key{SellerID: 1, Env: "test"}
+			b.ResetTimer()
+			for b.Loop() {
+				st, _, err := s.beginPass(ctx, k, KindNomenclature, 0, time.Time{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				for p := 0; p < pages; p += perTx {
+					var batch []page
+					for q := p; q < min(p+perTx, pages); q++ {
+						batch = append(batch, page{num: q + 1, data: data[q], pages: pages, total: pages * 100, n: 100})
+					}
+					if err := s.putPages(ctx, k, &st, batch); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := s.finishPass(ctx, k, st); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N*pages)/1000, "ms/page")
+		})
+	}
+}
+
+func openDBB(b *testing.B, url string) *sqldbDB {
+	b.Helper()
+	db, err := sqldbOpen(url)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	return db
+}
+
+type sqldbDB = sqldb.DB
+
+func sqldbOpen(url string) (*sqldb.DB, error) { return sqldb.Open(context.Background(), url) }
