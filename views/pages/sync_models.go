@@ -2,7 +2,6 @@ package pages
 
 import (
 	"context"
-	"strconv"
 
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
@@ -41,22 +40,6 @@ func (s SyncView) Percent() int {
 type NeedsAction struct {
 	Label, Href string
 	Count       int
-}
-
-// Line is the freshness line's text: "As of 14:02, refreshing
-// nomenclature: page 120 of 300".
-func (s SyncView) Line() string {
-	line := "No full copy yet"
-	if s.AsOf != "" {
-		line = "As of " + s.AsOf
-	}
-	if s.Running {
-		line += ", refreshing " + s.Kind
-		if s.Pages > 0 {
-			line += ": page " + strconv.Itoa(s.Page) + " of " + strconv.Itoa(s.Pages)
-		}
-	}
-	return line
 }
 
 // CopyToolbar is the search and filter form of a list served from the
