@@ -37,14 +37,6 @@ func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	return nil
 }
 
-// putNomenclature upserts one page of records read in pass gen, in tx.
-// A pending price change is confirmed (cleared) when the read shows its
-// prices, and dropped when a read that started after it shows the
-// marketplace finished with other prices (the change was refused).
-func (s *Store) putNomenclature(ctx context.Context, tx *sql.Tx, k Key, gen int64, passStart time.Time, recs []apiclient.Nomenclature) error {
-	return s.putNomenclatureWith(ctx, tx, nil, k, gen, passStart, recs)
-}
-
 // upserts holds the statements of one transaction storing records, by
 // record count: the pages of a batch share the statement of a full page.
 type upserts map[int]*sql.Stmt
@@ -55,8 +47,11 @@ func (u upserts) close() {
 	}
 }
 
-// putNomenclatureWith is putNomenclature preparing each statement once
-// in u (nil: one statement a call).
+// putNomenclatureWith upserts one page of records read in pass gen, in
+// tx, preparing each statement once in u (nil: one statement a call). A
+// pending price change is confirmed (cleared) when the read shows its
+// prices, and dropped when a read that started after it shows the
+// marketplace finished with other prices (the change was refused).
 func (s *Store) putNomenclatureWith(ctx context.Context, tx *sql.Tx, u upserts, k Key, gen int64, passStart time.Time, recs []apiclient.Nomenclature) error {
 	// One statement per page: the per-statement cost of the driver, not
 	// the rows, dominated the time of a page stored row by row.
