@@ -182,8 +182,8 @@ func TestJourneyPrices(t *testing.T) {
 	newest := j.text("#history-table tbody tr:first-child")
 	for i := range rejected {
 		sku := rows[i].SKU
-		if !strings.Contains(newest, sku) || !strings.Contains(newest, "→ "+squash(want[sku].String())) {
-			t.Errorf("the newest entry lacks %s → %s: %q", sku, want[sku].String(), newest)
+		if !strings.Contains(newest, sku) || !strings.Contains(newest, "→ "+j.shown(want[sku])) {
+			t.Errorf("the newest entry lacks %s → %s: %q", sku, j.shown(want[sku]), newest)
 		}
 	}
 	if !strings.Contains(newest, "demo-1001") || !strings.Contains(newest, j.tr("history.outcome.accepted")) {
