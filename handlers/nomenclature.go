@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -270,12 +271,38 @@ func (m *statusOptionsMemo) get(status string) []pages.Option {
 			return m.seen[i].opts
 		}
 	}
-	opts := sellerStatusOptions(m.ctx, status)
+	opts := sellerStatusOptionsIn(m.ctx, status)
 	if m.n < len(m.seen) {
 		m.seen[m.n].status, m.seen[m.n].opts = status, opts
 		m.n++
 	}
 	return opts
+}
+
+// sellerOptions holds sellerStatusOptions for the statuses the
+// marketplace defines, as each language labels them: fixed texts of the
+// translation catalogues, shared read-only by the pages (like the
+// toolbar's choices, copy_lists.go). Any other status a record carries is
+// not kept, so what is held stays bounded.
+var sellerOptions sync.Map // sellerOptionsKey -> []pages.Option
+
+type sellerOptionsKey struct {
+	lang   i18n.Lang
+	status string
+}
+
+// sellerStatusOptionsIn is sellerStatusOptions, built once per language
+// for a status the marketplace defines.
+func sellerStatusOptionsIn(ctx context.Context, status string) []pages.Option {
+	if !slices.Contains(massupdate.Statuses, status) {
+		return sellerStatusOptions(ctx, status)
+	}
+	key := sellerOptionsKey{i18n.LangOf(ctx), status}
+	if v, ok := sellerOptions.Load(key); ok {
+		return v.([]pages.Option)
+	}
+	v, _ := sellerOptions.LoadOrStore(key, sellerStatusOptions(ctx, status))
+	return v.([]pages.Option)
 }
 
 // stockTextIn is stockText in the language of ctx: "5 шт., В продаже".

@@ -1,12 +1,16 @@
 package handlers
 
 import (
+	"context"
 	"math"
+	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
@@ -62,4 +66,32 @@ func TestPageTextsOneAllocation(t *testing.T) {
 		t.Errorf("%v allocations for 50 rows' texts, want at most 2", n)
 	}
 	_ = sink
+}
+
+// TestSellerStatusOptionsPerLanguage: a row's status choices are what
+// sellerStatusOptions gives, in the request's language; those of a
+// status the marketplace defines are built once per language, any other
+// status's every time (nothing unbounded is kept).
+func TestSellerStatusOptionsPerLanguage(t *testing.T) {
+	for _, l := range []i18n.Lang{i18n.RU, i18n.EN} {
+		ctx := i18n.WithLang(context.Background(), l)
+		for _, st := range append(slices.Clone(massupdate.Statuses), "", "weird-status") {
+			got, want := sellerStatusOptionsIn(ctx, st), sellerStatusOptions(ctx, st)
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s, %q: %+v, want %+v", l, st, got, want)
+			}
+			again := sellerStatusOptionsIn(ctx, st)
+			shared := len(got) > 0 && &again[0] == &got[0]
+			if known := slices.Contains(massupdate.Statuses, st); shared != known {
+				t.Errorf("%s, %q: built once %v, want %v", l, st, shared, known)
+			}
+		}
+	}
+	if sellerStatusOptionsIn(i18n.WithLang(context.Background(), i18n.RU), "online")[0].Label ==
+		sellerStatusOptionsIn(i18n.WithLang(context.Background(), i18n.EN), "online")[0].Label {
+		t.Error("one label for both languages")
+	}
+	if _, ok := sellerOptions.Load(sellerOptionsKey{i18n.RU, "weird-status"}); ok {
+		t.Error("an unknown status was kept")
+	}
 }
