@@ -65,3 +65,23 @@ func TestTextUncutAllocatesNothing(t *testing.T) {
 		t.Errorf("%v allocations, want 0", n)
 	}
 }
+
+// FuzzTextMatchesTempl holds the Go Text byte for byte to its templ
+// original for any value and width, in both languages.
+func FuzzTextMatchesTempl(f *testing.F) {
+	for _, s := range []string{"Шарф", `<script>alert(1)</script>`, strings.Repeat("Очень длинное название ", 12), "a\x00b\x1bc\xff\xfe", "", "&amp;'`\u202e"} {
+		f.Add(s, 60, true)
+	}
+	f.Fuzz(func(t *testing.T, s string, max int, ru bool) {
+		max = int(uint(max) % 300)
+		ctx := context.Background()
+		if ru {
+			ctx = i18n.WithLang(ctx, i18n.RU)
+		}
+		var got, want bytes.Buffer
+		gerr, werr := Text(s, max).Render(ctx, &got), textTempl(s, max).Render(ctx, &want)
+		if (gerr == nil) != (werr == nil) || got.String() != want.String() {
+			t.Fatalf("Text(%q, %d) differs from the templ original (%v, %v):\n got %q\nwant %q", s, max, gerr, werr, got.String(), want.String())
+		}
+	})
+}
