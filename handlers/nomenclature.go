@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -147,6 +148,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 		index = make(map[string]int, len(recs))
 	}
 	statusOpts := statusOptionsMemo{ctx: ctx}
+	texts := newPageTexts(recs)
 	v.Rows = make([]pages.NomenclatureRow, 0, len(recs))
 	for _, n := range recs {
 		if index != nil {
@@ -154,11 +156,11 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 			st.matchLate(k, n.MarketplaceSKU)
 			index[k] = len(v.Rows)
 		}
-		qty := strconv.Itoa(n.Quantity)
+		t := texts.row(l, n)
 		v.Rows = append(v.Rows, pages.NomenclatureRow{
-			Key: rowKeyOf(n.WarehouseCode, n.Barcode), Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
-			Price: format.MoneyIn(l, int64(n.Price)), SalePrice: saleTextIn(l, n),
-			Quantity: qty, OrigQuantity: qty, Status: n.Status, OrigStatus: n.Status, LiveStatus: n.Status,
+			Key: t.key, Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
+			Price: t.price, SalePrice: t.sale,
+			Quantity: t.qty, OrigQuantity: t.qty, Status: n.Status, OrigStatus: n.Status, LiveStatus: n.Status,
 			StatusOptions: statusOpts.get(n.Status),
 		})
 	}
@@ -181,10 +183,10 @@ func sellerStatusOptions(ctx context.Context, current string) []pages.Option {
 	return opts
 }
 
-// rowKeyOf is rowKey(warehouse + "|" + barcode), built in one string.
-func rowKeyOf(warehouse, barcode string) string {
-	var b strings.Builder
-	b.Grow(len(warehouse) + 1 + len(barcode))
+// writeRowKey writes rowKey(warehouse + "|" + barcode) to b: never more
+// bytes than the two and the separator (a character of several bytes
+// becomes one "_").
+func writeRowKey(b *strings.Builder, warehouse, barcode string) {
 	for i, s := range [2]string{warehouse, barcode} {
 		if i > 0 {
 			b.WriteByte('_') // rowKey's mapping of "|"
@@ -197,8 +199,60 @@ func rowKeyOf(warehouse, barcode string) string {
 			}
 		}
 	}
-	return b.String()
 }
+
+// pageTexts writes the texts the handler makes for a page's rows (row
+// key, price, sale price, quantity) into one buffer for the whole page,
+// sized once: one allocation a page where one a value made about 150 for
+// 50 rows. Each text is a piece of the buffer's string; a strings.Builder
+// only appends, so a piece taken stays what it was.
+type pageTexts struct {
+	b strings.Builder
+}
+
+// rowTexts are one row's texts, as rowKey(warehouse + "|" + barcode), format.MoneyIn, saleTextIn
+// and strconv.Itoa make them (TestPageTextsMatch).
+type rowTexts struct{ key, price, sale, qty string }
+
+// Room for one row's amounts and quantity: two amounts of at most 48
+// bytes (format.AppendMoneyIn) and an int of at most 20.
+const rowTextsRoom = 48 + 48 + 20
+
+func newPageTexts(recs []apiclient.Nomenclature) *pageTexts {
+	p := &pageTexts{}
+	n := 0
+	for _, r := range recs {
+		n += len(r.WarehouseCode) + 1 + len(r.Barcode) + rowTextsRoom
+	}
+	p.b.Grow(n)
+	return p
+}
+
+// row writes the texts of n.
+func (p *pageTexts) row(l i18n.Lang, n apiclient.Nomenclature) rowTexts {
+	var t rowTexts
+	var num [48]byte
+	start := p.b.Len()
+	writeRowKey(&p.b, n.WarehouseCode, n.Barcode)
+	t.key = p.piece(start)
+	start = p.b.Len()
+	p.b.Write(format.AppendMoneyIn(num[:0], l, int64(n.Price)))
+	t.price = p.piece(start)
+	if hasSale(n) {
+		start = p.b.Len()
+		p.b.Write(format.AppendMoneyIn(num[:0], l, int64(n.SalePrice)))
+		t.sale = p.piece(start)
+	} else {
+		t.sale = noSale
+	}
+	start = p.b.Len()
+	p.b.Write(strconv.AppendInt(num[:0], int64(n.Quantity), 10))
+	t.qty = p.piece(start)
+	return t
+}
+
+// piece is what was written since start.
+func (p *pageTexts) piece(start int) string { return p.b.String()[start:] }
 
 // statusOptionsMemo builds sellerStatusOptions once per status of a page
 // (a page's records share a handful of statuses); the rows only read them.
@@ -217,12 +271,38 @@ func (m *statusOptionsMemo) get(status string) []pages.Option {
 			return m.seen[i].opts
 		}
 	}
-	opts := sellerStatusOptions(m.ctx, status)
+	opts := sellerStatusOptionsIn(m.ctx, status)
 	if m.n < len(m.seen) {
 		m.seen[m.n].status, m.seen[m.n].opts = status, opts
 		m.n++
 	}
 	return opts
+}
+
+// sellerOptions holds sellerStatusOptions for the statuses the
+// marketplace defines, as each language labels them: fixed texts of the
+// translation catalogues, shared read-only by the pages (like the
+// toolbar's choices, copy_lists.go). Any other status a record carries is
+// not kept, so what is held stays bounded.
+var sellerOptions sync.Map // sellerOptionsKey -> []pages.Option
+
+type sellerOptionsKey struct {
+	lang   i18n.Lang
+	status string
+}
+
+// sellerStatusOptionsIn is sellerStatusOptions, built once per language
+// for a status the marketplace defines.
+func sellerStatusOptionsIn(ctx context.Context, status string) []pages.Option {
+	if !slices.Contains(massupdate.Statuses, status) {
+		return sellerStatusOptions(ctx, status)
+	}
+	key := sellerOptionsKey{i18n.LangOf(ctx), status}
+	if v, ok := sellerOptions.Load(key); ok {
+		return v.([]pages.Option)
+	}
+	v, _ := sellerOptions.LoadOrStore(key, sellerStatusOptions(ctx, status))
+	return v.([]pages.Option)
 }
 
 // stockTextIn is stockText in the language of ctx: "5 шт., В продаже".
@@ -234,11 +314,14 @@ func stockText(qty, status string) string {
 	return qty + " pcs, " + format.StatusLabel(status)
 }
 
+// noSale is the sale column of a record without a sale.
+const noSale = "—"
+
 // saleTextIn is the sale column in the number format of l: the sale
 // price, or "—" without a sale.
 func saleTextIn(l i18n.Lang, n apiclient.Nomenclature) string {
 	if !hasSale(n) {
-		return "—"
+		return noSale
 	}
 	return format.MoneyIn(l, int64(n.SalePrice))
 }

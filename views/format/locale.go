@@ -90,6 +90,13 @@ func MoneyIn(l i18n.Lang, kopecks int64) string {
 	return string(appendMoney(buf[:0], kopecks, group, decimal))
 }
 
+// AppendMoneyIn appends MoneyIn(l, kopecks) to b, for a caller that
+// writes many amounts into one buffer.
+func AppendMoneyIn(b []byte, l i18n.Lang, kopecks int64) []byte {
+	group, decimal := seps(l)
+	return appendMoney(b, kopecks, group, decimal)
+}
+
 // appendMoney appends kopecks as Money writes them, with group between
 // thousands and decimal before the kopecks: one string a call, where
 // replacing Money's separators made four.
