@@ -23,54 +23,61 @@ func Text(s string, max int) templ.Component {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		t := textWriter{w: asStringWriter(w)}
+		t := NewMarkup(w)
 		short, cut := format.Short(s, max)
 		if !cut {
-			t.esc(short)
-			return t.err
+			t.Esc(short)
+			return t.Err
 		}
-		t.put(`<span class="clip" title="`)
-		t.esc(short)
-		t.put(`">`)
-		t.esc(short)
-		t.put(`</span> <details class="full">`)
+		t.Put(`<span class="clip" title="`)
+		t.Esc(short)
+		t.Put(`">`)
+		t.Esc(short)
+		t.Put(`</span> <details class="full">`)
 		if shown, chars, bounded := format.Bounded(s); bounded {
-			t.put(`<summary>`)
-			t.esc(i18n.N(ctx, "text.full_truncated", chars))
-			t.put(`</summary><div>`)
-			t.esc(shown)
-			t.put(`</div><div class="muted small" data-testid="truncated">`)
-			t.esc(truncatedNote(ctx, chars))
-			t.put(`</div>`)
+			t.Put(`<summary>`)
+			t.Esc(i18n.N(ctx, "text.full_truncated", chars))
+			t.Put(`</summary><div>`)
+			t.Esc(shown)
+			t.Put(`</div><div class="muted small" data-testid="truncated">`)
+			t.Esc(truncatedNote(ctx, chars))
+			t.Put(`</div>`)
 		} else {
-			t.put(`<summary>`)
-			t.esc(i18n.N(ctx, "text.full", chars))
-			t.put(`</summary><div>`)
-			t.esc(shown)
-			t.put(`</div>`)
+			t.Put(`<summary>`)
+			t.Esc(i18n.N(ctx, "text.full", chars))
+			t.Put(`</summary><div>`)
+			t.Esc(shown)
+			t.Put(`</div>`)
 		}
-		t.put(`</details>`)
-		return t.err
+		t.Put(`</details>`)
+		return t.Err
 	})
 }
 
-// textWriter writes markup and escaped values, keeping the first error
-// and skipping everything after it, as templ's generated code does.
-type textWriter struct {
-	w   io.StringWriter
-	err error
+// Markup writes trusted markup and escaped values straight to a writer,
+// keeping the first error and skipping everything after it, as templ's
+// generated code does. The parts of pages written in Go rather than templ
+// (Text, the table rows and the copy's toolbar in views/pages) write
+// through it.
+type Markup struct {
+	W   io.StringWriter
+	Err error
 }
 
-func (t *textWriter) put(s string) {
-	if t.err == nil {
-		_, t.err = t.w.WriteString(s)
+// NewMarkup writes to w (through WriteString when w has it).
+func NewMarkup(w io.Writer) Markup { return Markup{W: asStringWriter(w)} }
+
+// Put writes trusted markup.
+func (m *Markup) Put(s string) {
+	if m.Err == nil {
+		_, m.Err = m.W.WriteString(s)
 	}
 }
 
-// esc writes s escaped as templ escapes text and attributes
+// Esc writes s escaped as templ escapes text and attributes
 // (html.EscapeString), in pieces between the characters it replaces, so
-// it allocates nothing.
-func (t *textWriter) esc(s string) {
+// it allocates nothing (TestEscMatchesTempl).
+func (m *Markup) Esc(s string) {
 	last := 0
 	for i := 0; i < len(s); i++ {
 		var r string
@@ -88,11 +95,11 @@ func (t *textWriter) esc(s string) {
 		default:
 			continue
 		}
-		t.put(s[last:i])
-		t.put(r)
+		m.Put(s[last:i])
+		m.Put(r)
 		last = i + 1
 	}
-	t.put(s[last:])
+	m.Put(s[last:])
 }
 
 func asStringWriter(w io.Writer) io.StringWriter {

@@ -112,7 +112,7 @@ func CopySearch(t CopyToolbar) templ.Component {
 			h.put(`</span>`)
 		}
 		h.put(`</form>`)
-		return h.err
+		return h.Err
 	})
 }
 

@@ -91,11 +91,11 @@ func nomenclatureRows(v NomenclatureView) templ.Component {
 				h.render(rowResult(r.Result))
 			}
 			h.put(`</td></tr>`)
-			if h.err != nil {
-				return h.err
+			if h.Err != nil {
+				return h.Err
 			}
 		}
-		return h.err
+		return h.Err
 	})
 }
 

@@ -53,11 +53,11 @@ func orderRows(v OrdersView) templ.Component {
 				h.resendForm(r.Resend)
 			}
 			h.put(`</td></tr>`)
-			if h.err != nil {
-				return h.err
+			if h.Err != nil {
+				return h.Err
 			}
 		}
-		return h.err
+		return h.Err
 	})
 }
 

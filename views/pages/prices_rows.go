@@ -93,11 +93,11 @@ func priceRows(v PricesView) templ.Component {
 				h.render(rowResult(r.Result))
 			}
 			h.put(`</td></tr>`)
-			if h.err != nil {
-				return h.err
+			if h.Err != nil {
+				return h.Err
 			}
 		}
-		return h.err
+		return h.Err
 	})
 }
 

@@ -17,59 +17,25 @@ import (
 type rowWriter struct {
 	ctx context.Context
 	w   io.Writer
-	sw  io.StringWriter
-	err error
+	components.Markup
 	// statuses caches the status labels of one render (statusLabel).
 	statuses map[string]string
 }
 
 func newRowWriter(ctx context.Context, w io.Writer) *rowWriter {
-	sw, ok := w.(io.StringWriter)
-	if !ok {
-		sw = stringWriter{w}
-	}
-	return &rowWriter{ctx: ctx, w: w, sw: sw}
+	return &rowWriter{ctx: ctx, w: w, Markup: components.NewMarkup(w)}
 }
 
 // put writes trusted markup.
-func (h *rowWriter) put(s string) {
-	if h.err == nil {
-		_, h.err = h.sw.WriteString(s)
-	}
-}
+func (h *rowWriter) put(s string) { h.Put(s) }
 
-// esc writes a value, escaped as templ escapes text and attributes
-// (html.EscapeString), in pieces between the characters it replaces, so it
-// allocates nothing (TestEscMatchesTempl).
-func (h *rowWriter) esc(s string) {
-	last := 0
-	for i := 0; i < len(s); i++ {
-		var r string
-		switch s[i] {
-		case '<':
-			r = "&lt;"
-		case '>':
-			r = "&gt;"
-		case '&':
-			r = "&amp;"
-		case '\'':
-			r = "&#39;"
-		case '"':
-			r = "&#34;"
-		default:
-			continue
-		}
-		h.put(s[last:i])
-		h.put(r)
-		last = i + 1
-	}
-	h.put(s[last:])
-}
+// esc writes a value escaped as templ escapes text and attributes.
+func (h *rowWriter) esc(s string) { h.Esc(s) }
 
 // render writes a templ component (the rare parts of a row).
 func (h *rowWriter) render(c templ.Component) {
-	if h.err == nil {
-		h.err = c.Render(h.ctx, h.w)
+	if h.Err == nil {
+		h.Err = c.Render(h.ctx, h.w)
 	}
 }
 
@@ -81,7 +47,3 @@ func (h *rowWriter) text(s string, max int) {
 	}
 	h.render(components.Text(s, max))
 }
-
-type stringWriter struct{ io.Writer }
-
-func (s stringWriter) WriteString(str string) (int, error) { return s.Write([]byte(str)) }
