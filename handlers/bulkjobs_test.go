@@ -137,6 +137,16 @@ func (e *bulkEnv) browser() *testapp.Browser {
 // upload posts a file to the import form.
 func upload(t *testing.T, e *bulkEnv, b *testapp.Browser, name string, data []byte, kind string) *http.Response {
 	t.Helper()
+	resp := postUpload(t, e, b, name, data, kind)
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp
+}
+
+// postUpload posts a file to the import form ("" kind: told by the
+// headers) and returns the answer with its body to read and close.
+func postUpload(t *testing.T, e *bulkEnv, b *testapp.Browser, name string, data []byte, kind string) *http.Response {
+	t.Helper()
 	var body bytes.Buffer
 	mw := multipart.NewWriter(&body)
 	_ = mw.WriteField("kind", kind)
@@ -150,8 +160,6 @@ func upload(t *testing.T, e *bulkEnv, b *testapp.Browser, name string, data []by
 	if err != nil {
 		t.Fatal(err)
 	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
 	return resp
 }
 

@@ -1,9 +1,7 @@
 package handlers_test
 
 import (
-	"bytes"
 	"fmt"
-	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strings"
@@ -203,18 +201,7 @@ func TestImportRefusalsInRussian(t *testing.T) {
 // dashboard answers with (a refusal renders the form again, 422).
 func uploadPage(t *testing.T, e *bulkEnv, b *testapp.Browser, name string, data []byte) *goquery.Document {
 	t.Helper()
-	var body bytes.Buffer
-	mw := multipart.NewWriter(&body)
-	fw, _ := mw.CreateFormFile("file", name)
-	fw.Write(data)
-	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
-	req.Header.Set("Content-Type", mw.FormDataContentType())
-	req.Header.Set("Origin", e.srv.URL)
-	resp, err := b.Client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := postUpload(t, e, b, name, data, "")
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusUnprocessableEntity {
 		t.Fatalf("%s: status %d, want 422", name, resp.StatusCode)
