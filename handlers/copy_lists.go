@@ -280,11 +280,10 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 	case "/nomenclature", "/prices": // both list nomenclature records
 		tb.Records, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_records")
 		tb.Status, tb.Statuses = q.copy.Status, copyStatusOptions(ctx, l)
-		if path == "/nomenclature" {
-			all := q
-			all.Page, all.Limit = 1, all.def
-			tb.ExportCSV, tb.ExportXLSX = all.link("/nomenclature/export-all.csv"), all.link("/nomenclature/export-all.xlsx")
-		}
+		// The whole filtered list, prices included, from either screen.
+		all := q
+		all.Page, all.Limit = 1, all.def
+		tb.ExportCSV, tb.ExportXLSX = all.link("/nomenclature/export-all.csv"), all.link("/nomenclature/export-all.xlsx")
 	case "/orders":
 		tb.Dates, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_orders")
 	default:

@@ -481,6 +481,11 @@ func TestExportAllFromCopy(t *testing.T) {
 			t.Errorf("csv row without Кроссовки: %q", l)
 		}
 	}
+	// The prices page offers the same export of what it lists.
+	pp := b.Get("/prices?q=" + url.QueryEscape("крос") + "&sort=-price")
+	if got, _ := pp.Doc.Find("[data-testid=copy-export] a").First().Attr("href"); got != href {
+		t.Errorf("the prices page exports %q, want the nomenclature's %q", got, href)
+	}
 	all := b.Get("/nomenclature/export-all.csv")
 	if n := strings.Count(all.Body, "\r\n"); n != 601 {
 		t.Errorf("unfiltered export: %d lines, want 600 records and the header", n)
