@@ -28,7 +28,15 @@ func TestJourneyCardPrices(t *testing.T) {
 	}
 	cut := money(t, j.value("price-0"))
 	raise := money(t, j.value("price-1"))
+	// A drop the marketplace refuses is warned of as it is typed, beside
+	// the card's field; the warning goes when the price is fixed.
+	j.typeInto("price-0", "1")
+	j.until("the drop warning beside the card's price", `(document.getElementById("price-0-drop")||{textContent:""}).textContent.includes("%")`)
+	if got := j.text("#price-0-drop"); !j.says(got, "prices.drop_warning") {
+		t.Errorf("drop warning %q", got)
+	}
 	j.typeInto("price-0", (cut / 3).Decimal())
+	j.until("no drop warning for a cut the marketplace accepts", `document.getElementById("price-0-drop").textContent === ""`)
 	j.typeInto("sale-0", "\b")
 	j.typeInto("price-1", (raise + 100).Decimal())
 	j.typeInto("sale-1", "\b")

@@ -151,6 +151,7 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		Action: q.link("/prices"),
 
 		ExportQuery: a.exportQuery(q),
+		DropLimit:   massupdate.MarketDropLimit,
 	}
 	index := map[string]int{}
 	seen := map[string]bool{}

@@ -6,12 +6,14 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/views/format"
 )
@@ -143,6 +145,15 @@ func TestCardPricesPage(t *testing.T) {
 	}
 	if p.Has("[data-testid=send-anyway]") {
 		t.Error("a fresh page offers to send anyway")
+	}
+	// The form warns of a drop the marketplace refuses as it is typed
+	// (static/app.js), with the marketplace's limit and the catalogue's words.
+	f := p.Doc.Find("#prices-form")
+	if got := f.AttrOr("data-drop-limit", ""); got != strconv.Itoa(massupdate.MarketDropLimit) {
+		t.Errorf("data-drop-limit %q, want %d", got, massupdate.MarketDropLimit)
+	}
+	if got := f.AttrOr("data-drop-warning", ""); !strings.Contains(got, "{pct}") || !strings.Contains(got, strconv.Itoa(massupdate.MarketDropLimit)) {
+		t.Errorf("data-drop-warning %q", got)
 	}
 }
 

@@ -52,6 +52,10 @@ type CardPricesView struct {
 	ExportQuery string
 	// ForceCards are the cards the "send anyway" submit confirms.
 	ForceCards []string
+	// DropLimit is the largest drop below a card's current price, in
+	// percent, the marketplace accepts (massupdate.MarketDropLimit): the
+	// form warns as a bigger drop is typed, as the per-SKU form does.
+	DropLimit int
 	// Copy is the search and filters of the local copy (issue 16); nil
 	// when the dashboard has none.
 	Copy *CopyToolbar
