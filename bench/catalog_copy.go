@@ -231,6 +231,13 @@ func copySearch(s Sizes) (p95 time.Duration, heap uint64, detail []string, err e
 	}
 	src := copystore.AccountSource{SellerID: sellerID, Account: api.Account(apiclient.Credentials{ClientID: clientID, ClientSecret: secret, Environment: apiclient.Test}, nil)}
 
+	// The sandbox runs in this process and caches what it has encoded as
+	// it serves pages: a first sync into a throwaway copy fills that cache
+	// before the baseline, so the growth measured is the dashboard's own.
+	if err := warmSandbox(dir, locks, src); err != nil {
+		return 0, 0, nil, err
+	}
+
 	// The live heap (after a collection), sampled through the sync: what
 	// the sync keeps, not the garbage a collector has yet to reclaim.
 	live := func() uint64 {
@@ -270,7 +277,7 @@ func copySearch(s Sizes) (p95 time.Duration, heap uint64, detail []string, err e
 	if err != nil {
 		return 0, 0, nil, err
 	}
-	detail = append(detail, fmt.Sprintf("sync of %d records without latency: %s, the live heap grew by %d MB at most (sampled after a collection every 250 ms)",
+	detail = append(detail, fmt.Sprintf("sync of %d records without latency: %s, the live heap grew by %d MB at most (sampled after a collection every 250 ms; the in-process sandbox's page cache filled by a first sync before the baseline)",
 		n, took.Round(time.Millisecond), heap>>20))
 
 	products := sb.Products(sellerID)
@@ -346,4 +353,21 @@ func CopyFirstSync(s Sizes) (Result, error) {
 		fs.ratio(), fs.pages, fs.took.Round(time.Millisecond), float64(fs.readBefore)/float64(fs.floor()), float64(fs.readAfter)/float64(fs.floor()), float64(fs.took)/float64(reads))
 	r.Holds = fs.ratio() <= 1.1
 	return r, nil
+}
+
+// warmSandbox syncs the seller once into a throwaway copy (its own
+// database under dir, closed after) so that the in-process sandbox has
+// built everything it caches before a heap baseline is taken.
+func warmSandbox(dir string, locks copystore.Locker, src copystore.AccountSource) error {
+	ctx := context.Background()
+	db, err := sqldb.Open(ctx, filepath.Join(dir, "warm.db"))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	cs, err := copystore.New(ctx, db)
+	if err != nil {
+		return err
+	}
+	return (&copystore.Syncer{Store: cs, Lock: locks}).Run(ctx, benchKey, src)
 }
