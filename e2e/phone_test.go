@@ -16,6 +16,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // Journey 10: every page at phone width (390 x 844, as a phone renders it)
@@ -58,8 +59,8 @@ func TestJourneyPhoneAndDark(t *testing.T) {
 	// (a long hostile message included) and a resend made here.
 	if err := app.Audit.Record(context.Background(), audit.Entry{ClientID: "demo-1001", UserName: "Anna Petrova", SellerID: 1001, Environment: "production",
 		Kind: audit.KindPrice, Items: []audit.Item{
-			{Key: "MP48365BDUNAD4LL", Old: "21 299.00 (sale 14 270.00)", New: "21 300.00 (sale —)", Outcome: audit.Accepted},
-			{Key: "MP38356SV10W9KVE", Old: "1 799.00", New: "1.00", Outcome: audit.Refused, Message: strings.Repeat("price 1.00 is more than 90% below the current price ", 8)},
+			{Key: "MP48365BDUNAD4LL", Old: priceKept("21299.00", "14270.00"), New: priceKept("21300.00", "—"), Outcome: audit.Accepted},
+			{Key: "MP38356SV10W9KVE", Old: priceKept("1799.00", ""), New: priceKept("1.00", ""), Outcome: audit.Refused, Message: strings.Repeat("price 1.00 is more than 90% below the current price ", 8)},
 		}}); err != nil {
 		t.Fatal(err)
 	}
@@ -118,4 +119,15 @@ func TestJourneyPhoneAndDark(t *testing.T) {
 			}
 		}
 	}
+}
+
+// priceKept is a price (and sale price, when not "") as the dashboard
+// keeps it in the history: a message kept as data, read in the reader's
+// language and number format.
+func priceKept(price, sale string) string {
+	ms := []i18n.Msg{{Text: price}}
+	if sale != "" {
+		ms = append(ms, i18n.M("prices.sale_change", map[string]any{"Sale": sale}))
+	}
+	return i18n.Encode(ms...)
 }
