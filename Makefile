@@ -48,7 +48,7 @@ test: ## All tests with the race detector (browser and PostgreSQL tests run when
 	$(GO) test -race -count=1 -timeout 20m $(PKGS)
 
 FUZZTIME ?= 5s
-fuzz-smoke: ## Run every fuzz target briefly (scripts/fuzz-smoke.sh: a found input fails at once, an engine hiccup is retried once).
+fuzz-smoke: ## Run every fuzz target briefly (scripts/fuzz-smoke.sh: a found input fails at once, a run that fails without one, the engine's hiccup, is run again, three runs at most).
 	FUZZTIME=$(FUZZTIME) ./scripts/fuzz-smoke.sh
 
 vuln: ## govulncheck (pinned Go tool); skipped with a message when its database is unreachable.
