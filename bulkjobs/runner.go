@@ -90,7 +90,12 @@ type RunnerOptions struct {
 	// sweep deletes older ones in batches. Zero means 7 days; negative
 	// keeps them.
 	PreviewMaxAge time.Duration
-	Logger        *slog.Logger
+	// Now is the clock the dashboard stamps jobs with (Job.CreatedAt): a
+	// preview's age is measured on it, so a dashboard on the sandbox's
+	// clock (demo mode, tests) never finds its fresh previews weeks old.
+	// Nil means time.Now.
+	Now    func() time.Time
+	Logger *slog.Logger
 }
 
 // previewBatch bounds one cleanup transaction.
@@ -147,6 +152,9 @@ func NewRunner(store *Store, opts RunnerOptions) *Runner {
 	}
 	if opts.PreviewMaxAge == 0 {
 		opts.PreviewMaxAge = 7 * 24 * time.Hour
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
 	}
 	owner := opts.Owner
 	if owner == "" {
@@ -273,7 +281,7 @@ func (r *Runner) CleanPreviews(ctx context.Context) (int, error) {
 	if r.opts.PreviewMaxAge < 0 {
 		return 0, nil
 	}
-	before := time.Now().Add(-r.opts.PreviewMaxAge)
+	before := r.opts.Now().Add(-r.opts.PreviewMaxAge)
 	total := 0
 	for !r.stopping() {
 		n, err := r.store.DeletePreviewsBefore(ctx, before, previewBatch)

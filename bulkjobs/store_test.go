@@ -384,6 +384,32 @@ func TestRunnerCleansOldPreviews(t *testing.T) {
 	})
 }
 
+// TestRunnerCleansPreviewsOnTheJobsClock: previews are aged on the clock
+// that stamps them (RunnerOptions.Now), not the machine's: a dashboard on
+// the sandbox's clock, weeks behind the machine's, keeps a preview it has
+// just made, and still deletes one older than PreviewMaxAge on that clock.
+func TestRunnerCleansPreviewsOnTheJobsClock(t *testing.T) {
+	eachBackend(t, func(t *testing.T, open func() *Store) {
+		ctx := context.Background()
+		s := open()
+		clock := time.Now().Add(-30 * 24 * time.Hour) // the sandbox's day
+		now := func() time.Time { return clock }
+		fresh := newTestJob(t, s, 14, StatePreview, clock.Add(-time.Minute), 1, 10)
+		stale := newTestJob(t, s, 14, StatePreview, clock.Add(-8*24*time.Hour), 1, 10)
+		r := startRunner(t, s, &countingExec{sent: map[string]int{}}, RunnerOptions{Sweep: time.Hour, Now: now})
+		n, err := r.CleanPreviews(ctx)
+		if err != nil || n != 1 {
+			t.Fatalf("cleaned %d (%v), want the one preview 8 days old on the jobs' clock", n, err)
+		}
+		if _, err := s.Job(ctx, fresh.ID); err != nil {
+			t.Errorf("a preview made a minute ago on the jobs' clock was deleted: %v", err)
+		}
+		if _, err := s.Job(ctx, stale.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("a preview 8 days old on the jobs' clock was kept: %v", err)
+		}
+	})
+}
+
 // TestStoreKeepsOldDatabase: a database migrated by the previous version
 // (the job tables at step 3, recorded in its own schema_version row, beside
 // the sessions' row) keeps its jobs; the steps are carried over to the one

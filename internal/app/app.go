@@ -209,6 +209,9 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		if ropts.Logger == nil {
 			ropts.Logger = log.With("component", "bulkjobs")
 		}
+		if ropts.Now == nil {
+			ropts.Now = cfg.Dashboard.Now // the clock that stamps the jobs (nil: time.Now)
+		}
 		a.JobStore, a.Jobs = db.jobs, bulkjobs.NewRunner(db.jobs, ropts)
 	}
 

@@ -42,6 +42,14 @@ type NeedsAction struct {
 	Count       int
 }
 
+// Polls reports whether the freshness line reloads itself: while a sync
+// runs, and while no full copy exists yet and nothing went wrong (a page
+// opened between two lists of the first sync, or before it has begun,
+// shows its progress as soon as it moves).
+func (s SyncView) Polls() bool {
+	return s.Poll != "" && (s.Running || (s.AsOf == "" && s.Error == ""))
+}
+
 // CopyToolbar is the search and filter form of a list served from the
 // local copy, with the copy's freshness line.
 type CopyToolbar struct {
