@@ -357,7 +357,7 @@ func (r *resendRun) show(ctx context.Context, vm *pages.Resend, states resendSta
 	for _, nr := range r.selected {
 		if types, ok := r.queued[nr]; ok {
 			nqueued += max(len(types), 1)
-			vm.Queued = append(vm.Queued, nr+": "+typesText(ctx, types))
+			vm.Queued = append(vm.Queued, nr+": "+i18n.Text(ctx, typesKept(types)))
 		}
 	}
 	for _, nr := range r.busy {
@@ -423,18 +423,10 @@ func (r *resendRun) auditEntry() audit.Entry {
 	return e
 }
 
-// typesText lists the kinds of notification queued; a context without a
-// language (the audit trail's) reads English.
-func typesText(ctx context.Context, types []string) string {
-	if len(types) == 0 {
-		return i18n.T(ctx, "orders.kinds_not_listed")
-	}
-	return strings.Join(types, ", ")
-}
-
-// typesKept is typesText as the audit trail keeps it: the kinds the
-// marketplace named as it named them, or the catalogue's "kinds not
-// listed" kept as data, read in the history reader's language.
+// typesKept lists the kinds of notification queued as the order page and
+// the audit trail keep them: the kinds the marketplace named, as it named
+// them, or the catalogue's "kinds not listed" kept as data (i18n.Text reads
+// it in the reader's language).
 func typesKept(types []string) string {
 	if len(types) == 0 {
 		return i18n.Encode(i18n.M("orders.kinds_not_listed", nil))
