@@ -26,6 +26,9 @@ type ListNomenclaturesRequest struct {
 	Page int `json:"page,omitempty"`
 	// Limit is the page size; 0 lets the server choose.
 	Limit int `json:"limit,omitempty"`
+	// Filter selects records (the lamoda profile only: the contract has
+	// no filter, and a filtered list there is refused, nothing sent).
+	Filter []FilterItem `json:"-"`
 }
 
 // NomenclatureList is one page of nomenclature records.
@@ -209,6 +212,14 @@ func (s *SellerService) ListNomenclatures(ctx context.Context, req *ListNomencla
 		req = &ListNomenclaturesRequest{}
 	}
 	st := s.a
+	if len(req.Filter) > 0 {
+		if st.c.wire.profile != ProfileLamoda {
+			return nil, &NotSupportedError{Profile: st.c.wire.profile, Operation: "v1.nomenclatures.list with a filter", Reason: "the contract's list has no filter"}
+		}
+		if err := checkFilter("v1.nomenclatures.list", req.Filter); err != nil {
+			return nil, err
+		}
+	}
 	params, w := st.c.wire.rpc.listCall(req)
 	var reqID string
 	const method = "v1.nomenclatures.list"

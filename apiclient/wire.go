@@ -88,6 +88,11 @@ type rpcWire interface {
 	// v1.nomenclatures.set-prices, or an error for a request the profile
 	// cannot express (nothing is sent).
 	setPricesCall(req *SetPricesRequest) (params any, result updateAnswer, err error)
+	// updateStockCall and updateActivationCall return the params and
+	// result value of the filtered writes, or an error when the profile
+	// does not send them or the filter is refused (nothing is sent).
+	updateStockCall(req *UpdateStockRequest) (params any, result updateAnswer, err error)
+	updateActivationCall(req *UpdateActivationRequest) (params any, result updateAnswer, err error)
 }
 
 // restWire shapes the seller REST API's return boxes.
@@ -146,8 +151,8 @@ func (c *Client) Country() string { return c.wire.country }
 func (c *Client) PricesByCard() bool { return c.wire.profile == ProfileLamoda }
 
 // StockUpdates reports whether StoreNomenclatures is available. In the
-// lamoda profile it is not (it returns a *NotSupportedError): see
-// docs/CONTRACTS.md.
+// lamoda profile it is not (it returns a *NotSupportedError): stock and
+// status go through UpdateStock and UpdateActivation there (FilterWrites).
 func (c *Client) StockUpdates() bool { return c.wire.profile != ProfileLamoda }
 
 // RequestError reports a request the client refused to send because the

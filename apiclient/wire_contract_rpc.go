@@ -57,3 +57,16 @@ func (contractRPC) storeCall(req *StoreRequest) (string, any, updateAnswer, erro
 func (contractRPC) setPricesCall(req *SetPricesRequest) (any, updateAnswer, error) {
 	return req, &UpdateResult{}, nil
 }
+
+// updateStockCall: not sent. The contract writes stock and status per
+// record with v1.nomenclatures.store.
+func (contractRPC) updateStockCall(*UpdateStockRequest) (any, updateAnswer, error) {
+	return nil, nil, &NotSupportedError{Profile: ProfileContract, Operation: methodUpdateStock,
+		Reason: "the contract writes stock per record with v1.nomenclatures.store"}
+}
+
+// updateActivationCall: not sent, as updateStockCall.
+func (contractRPC) updateActivationCall(*UpdateActivationRequest) (any, updateAnswer, error) {
+	return nil, nil, &NotSupportedError{Profile: ProfileContract, Operation: methodUpdateActivation,
+		Reason: "the contract writes status per record with v1.nomenclatures.store"}
+}

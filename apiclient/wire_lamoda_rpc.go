@@ -49,11 +49,12 @@ func (lamodaRPC) tokenCall(creds *Credentials) (any, tokenAnswer) {
 }
 
 // lamodaListParams are the params of v1.nomenclatures.list: the country is
-// required; the seller is the token's.
+// required; the seller is the token's; the filter only when asked.
 type lamodaListParams struct {
-	Country string `json:"country"`
-	Page    int    `json:"page,omitempty"`
-	Limit   int    `json:"limit,omitempty"`
+	Country string       `json:"country"`
+	Filter  []FilterItem `json:"filter,omitempty"`
+	Page    int          `json:"page,omitempty"`
+	Limit   int          `json:"limit,omitempty"`
 }
 
 // lamodaNomenclature is the nested record of the list:
@@ -114,17 +115,67 @@ func (w *lamodaNomenclatureList) list(req *ListNomenclaturesRequest) *Nomenclatu
 }
 
 func (r lamodaRPC) listCall(req *ListNomenclaturesRequest) (any, nomenclatureAnswer) {
-	return lamodaListParams{Country: r.country, Page: req.Page, Limit: req.Limit}, &lamodaNomenclatureList{}
+	return lamodaListParams{Country: r.country, Filter: req.Filter, Page: req.Page, Limit: req.Limit}, &lamodaNomenclatureList{}
 }
 
 // storeCall: not sent. The marketplace's v1.nomenclatures.store creates
-// and edits product cards; stock and activation have their own methods
-// (update-stock, update-activation), which select what they change by a
-// filter whose key names the sources do not list, and a filter the
-// marketplace ignored would set one stock, or one status, for every card.
+// and edits product cards; stock and activation have their own methods,
+// selected by a filter (updateStockCall, updateActivationCall).
 func (r lamodaRPC) storeCall(*StoreRequest) (string, any, updateAnswer, error) {
-	return "", nil, nil, &NotSupportedError{Profile: ProfileLamoda, Operation: "stock and status updates",
-		Reason: "v1.nomenclatures.update-stock and update-activation select products by a filter whose keys are not published"}
+	return "", nil, nil, &NotSupportedError{Profile: ProfileLamoda, Operation: "v1.nomenclatures.store",
+		Reason: "stock and status are written by v1.nomenclatures.update-stock and update-activation (SellerService.UpdateStock, UpdateActivation)"}
+}
+
+// lamodaUpdateStockParams are {filter, stock}: no country, no partner (the
+// token's seller).
+type lamodaUpdateStockParams struct {
+	Filter []FilterItem `json:"filter"`
+	Stock  int          `json:"stock"`
+}
+
+// lamodaUpdateActivationParams are {country, filter, active}.
+type lamodaUpdateActivationParams struct {
+	Country string       `json:"country"`
+	Filter  []FilterItem `json:"filter"`
+	Active  bool         `json:"active"`
+}
+
+// lamodaUpdateError is an item error of the filtered writes: {code,
+// lamodaSku, messages} (NomenclatureUpdateError).
+type lamodaUpdateError struct {
+	Code      int      `json:"code"`
+	LamodaSKU string   `json:"lamodaSku"`
+	Messages  []string `json:"messages"`
+}
+
+// lamodaUpdateErrorList is the result of both writes: {errors}.
+type lamodaUpdateErrorList struct {
+	Errors []lamodaUpdateError `json:"errors"`
+}
+
+func (w *lamodaUpdateErrorList) result() *UpdateResult {
+	out := &UpdateResult{ErrorCount: len(w.Errors)}
+	for _, e := range w.Errors {
+		out.Errors = append(out.Errors, ItemError{MarketplaceSKU: e.LamodaSKU, Code: e.Code, Messages: e.Messages})
+	}
+	return out
+}
+
+func (r lamodaRPC) updateStockCall(req *UpdateStockRequest) (any, updateAnswer, error) {
+	if err := checkFilter(methodUpdateStock, req.Filter); err != nil {
+		return nil, nil, err
+	}
+	if req.Stock < 0 {
+		return nil, nil, &RequestError{Op: "seller rpc " + methodUpdateStock, Fields: []FieldError{{Field: "stock", Message: "a stock is never negative"}}}
+	}
+	return lamodaUpdateStockParams{Filter: req.Filter, Stock: req.Stock}, &lamodaUpdateErrorList{}, nil
+}
+
+func (r lamodaRPC) updateActivationCall(req *UpdateActivationRequest) (any, updateAnswer, error) {
+	if err := checkFilter(methodUpdateActivation, req.Filter); err != nil {
+		return nil, nil, err
+	}
+	return lamodaUpdateActivationParams{Country: r.country, Filter: req.Filter, Active: req.Active}, &lamodaUpdateErrorList{}, nil
 }
 
 // lamodaPriceItem is one item of set-prices: one price per product card

@@ -47,6 +47,7 @@ type countersJSON struct {
 	TokensIssued map[string]int `json:"tokens_issued"`
 	Requests     map[string]int `json:"requests"`
 	MaxInFlight  map[string]int `json:"max_in_flight"`
+	Written      map[string]int `json:"written"`
 }
 
 type faultsJSON struct {
@@ -149,7 +150,7 @@ func (s *Sandbox) admin(r *http.Request) *response {
 // allRoutes lists the route names faults and latency can target.
 var allRoutes = []string{
 	RouteB2BToken, RouteB2BOrders, RouteB2BResend, RouteB2BGiftCert,
-	RouteRPCTokens, RouteRPCList, RouteRPCStore, RouteRPCSetPrices, RouteRPCInvalid,
+	RouteRPCTokens, RouteRPCList, RouteRPCStore, RouteRPCSetPrices, RouteRPCUpdateStock, RouteRPCUpdateActivation, RouteRPCInvalid,
 	RouteReturnBoxes, RouteReturnBox, RouteNotFound,
 }
 

@@ -11,7 +11,17 @@ type Counters struct {
 	TokensIssued map[string]int // "b2b/production", "b2b/test", "seller"
 	Requests     map[string]int // by route name (every request, failed or not)
 	MaxInFlight  map[string]int // "<route>/<sellerID>" -> max concurrent requests seen
+	// Written counts the products the lamoda profile's filtered writes
+	// changed, by WrittenStock and WrittenActivation: a test shows with it
+	// that a refused write changed nothing.
+	Written map[string]int
 }
+
+// Keys of Counters.Written.
+const (
+	WrittenStock      = "stock"
+	WrittenActivation = "activation"
+)
 
 // counterSet holds the live counters.
 type counterSet struct {
@@ -20,6 +30,7 @@ type counterSet struct {
 	requests    map[string]int
 	inFlight    map[string]int
 	maxInFlight map[string]int
+	written     map[string]int
 }
 
 func (cs *counterSet) init() {
@@ -27,6 +38,14 @@ func (cs *counterSet) init() {
 	cs.requests = map[string]int{}
 	cs.inFlight = map[string]int{}
 	cs.maxInFlight = map[string]int{}
+	cs.written = map[string]int{}
+}
+
+// wrote adds n products written by a filtered write of kind.
+func (cs *counterSet) wrote(kind string, n int) {
+	cs.mu.Lock()
+	cs.written[kind] += n
+	cs.mu.Unlock()
 }
 
 func (cs *counterSet) request(route string) {
@@ -67,6 +86,7 @@ func (s *Sandbox) Counters() Counters {
 		TokensIssued: maps.Clone(cs.tokens),
 		Requests:     maps.Clone(cs.requests),
 		MaxInFlight:  maps.Clone(cs.maxInFlight),
+		Written:      nonEmpty(maps.Clone(cs.written)),
 	}
 }
 
@@ -79,6 +99,7 @@ func (s *Sandbox) ResetCounters() {
 	cs.tokens = map[string]int{}
 	cs.requests = map[string]int{}
 	cs.maxInFlight = map[string]int{}
+	cs.written = map[string]int{}
 	for k, n := range cs.inFlight {
 		if n > 0 {
 			cs.maxInFlight[k] = n
@@ -86,4 +107,13 @@ func (s *Sandbox) ResetCounters() {
 			delete(cs.inFlight, k)
 		}
 	}
+}
+
+// nonEmpty is m, or nil when it holds nothing (a sandbox that wrote nothing
+// reports no Written map at all).
+func nonEmpty(m map[string]int) map[string]int {
+	if len(m) == 0 {
+		return nil
+	}
+	return m
 }

@@ -195,6 +195,10 @@ func (s *Sandbox) handleRPC(c *call) *response {
 			result, e = s.lamodaList(c.auth, c.rpc.params)
 		case RouteRPCSetPrices:
 			result, e = s.lamodaSetPrices(c.auth, c.rpc.params)
+		case RouteRPCUpdateStock:
+			result, e = s.lamodaUpdateStock(c.auth, c.rpc.params)
+		case RouteRPCUpdateActivation:
+			result, e = s.lamodaUpdateActivation(c.auth, c.rpc.params)
 		}
 	} else {
 		switch c.route {

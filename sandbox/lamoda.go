@@ -32,9 +32,11 @@ func (s *Sandbox) lamoda() bool { return s.opts.Profile == ProfileLamoda }
 // their route names. Each is called at its own path below /jsonrpc
 // ("/jsonrpc/v1/nomenclatures.list"), as the gateway's Swagger lays out.
 var lamodaRPCMethods = map[string]string{
-	"v1.tokens.create":            RouteRPCTokens,
-	"v1.nomenclatures.list":       RouteRPCList,
-	"v1.nomenclatures.set-prices": RouteRPCSetPrices,
+	"v1.tokens.create":                   RouteRPCTokens,
+	"v1.nomenclatures.list":              RouteRPCList,
+	"v1.nomenclatures.set-prices":        RouteRPCSetPrices,
+	"v1.nomenclatures.update-stock":      RouteRPCUpdateStock,
+	"v1.nomenclatures.update-activation": RouteRPCUpdateActivation,
 }
 
 // Countries the lamoda profile accepts.
@@ -177,11 +179,24 @@ func (s *Sandbox) lamodaList(p *principal, params map[string]json.RawMessage) (a
 	if e != nil {
 		return nil, e
 	}
+	f, e := filterParam(params, false)
+	if e != nil {
+		return nil, e
+	}
 	now := s.Now()
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	sd := s.sellers[p.sellerID]
-	lo, hi, pages := pageBounds(len(sd.products), int(page), int(limit))
+	products := sd.products
+	if len(f.sets) > 0 {
+		products = nil
+		for _, prod := range sd.products {
+			if f.selects(prod) {
+				products = append(products, prod)
+			}
+		}
+	}
+	lo, hi, pages := pageBounds(len(products), int(page), int(limit))
 	type entry struct {
 		Nomenclature lamodaNomenclatureJSON `json:"nomenclature"`
 	}
@@ -191,8 +206,8 @@ func (s *Sandbox) lamodaList(p *principal, params map[string]json.RawMessage) (a
 		Pages         int     `json:"pages"`
 		Total         int     `json:"total"`
 		Nomenclatures []entry `json:"nomenclatures"`
-	}{Page: page, Limit: limit, Pages: pages, Total: len(sd.products), Nomenclatures: make([]entry, 0, hi-lo)}
-	for _, prod := range sd.products[lo:hi] {
+	}{Page: page, Limit: limit, Pages: pages, Total: len(products), Nomenclatures: make([]entry, 0, hi-lo)}
+	for _, prod := range products[lo:hi] {
 		price, sale, status, updated := prod.effective(now)
 		n := lamodaNomenclatureJSON{SellerSKU: prod.sellerSKU, LamodaSKU: prod.sku, LamodaParentSKU: prod.parent,
 			SellerSize: prod.size, Barcode: prod.barcode, Name: prod.name, Brand: prod.brand,

@@ -23,7 +23,10 @@ const (
 	RouteRPCList      = "rpc.v1.nomenclatures.list"
 	RouteRPCStore     = "rpc.v1.nomenclatures.store"
 	RouteRPCSetPrices = "rpc.v1.nomenclatures.set-prices"
-	RouteReturnBoxes  = "rest.return-boxes"
+	// The lamoda profile's filtered writes.
+	RouteRPCUpdateStock      = "rpc.v1.nomenclatures.update-stock"
+	RouteRPCUpdateActivation = "rpc.v1.nomenclatures.update-activation"
+	RouteReturnBoxes         = "rest.return-boxes"
 
 	// RouteRPCInvalid names JSON-RPC requests whose method could not be
 	// determined (unparsable body, bad envelope, batch) or is unknown.
