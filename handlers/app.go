@@ -40,6 +40,10 @@ type Deps struct {
 	// ChunkSize is how many items one mass-update request carries; 0 means
 	// DefaultChunkSize.
 	ChunkSize int
+	// LamodaFilterKey is the FilterItem key the lamoda profile's stock and
+	// status writes select records by; "" means
+	// massupdate.DefaultFilterKey (SELLERDESK_LAMODA_FILTER_KEY).
+	LamodaFilterKey string
 	// PageRetryBudget bounds how long a page waits out 429/503 answers before
 	// it tells the user the marketplace is busy; 0 means 3 s.
 	PageRetryBudget time.Duration
@@ -134,7 +138,7 @@ func New(d Deps) (*App, error) {
 	a.gstore = d.Sessions
 	a.assets = layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)}
 	a.mass = &massupdate.Engine{Locker: d.Sessions, ChunkSize: d.ChunkSize, RetryBudget: d.BulkRetryBudget,
-		UpstreamTimeout: d.UpstreamTimeout, StoreFailed: isSessionStoreError}
+		UpstreamTimeout: d.UpstreamTimeout, StoreFailed: isSessionStoreError, FilterKey: d.LamodaFilterKey}
 	a.observeJobs() // the audit trail records bulk jobs
 	a.echo = a.routes()
 	a.handler = a.protect(a.echo)

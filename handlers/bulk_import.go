@@ -235,8 +235,8 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	p := massupdate.Previewer{Guard: a.deps.Jobs.GuardPercent(), Catalog: catalog}
 	var items []bulkjobs.Item
 	switch { // issue 15: the lamoda profile's cards and stock (massupdate/preview_cards.go)
-	case kind == "stock" && a.stockUnavailable() != "":
-		items = p.RefusedStockItems(table, m, stockUnavailableMsg)
+	case kind == "stock" && a.deps.API.FilterWrites():
+		items = p.FilterStockItems(table, m)
 	case kind == "stock":
 		items = p.StockItems(table, m)
 	case a.deps.API.PricesByCard():

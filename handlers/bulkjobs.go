@@ -47,7 +47,7 @@ func (a *App) JobAccount(ctx context.Context, job bulkjobs.Job) (*apiclient.Acco
 // session's account. internal/app binds it to the runner.
 func (a *App) JobExecutor() *massupdate.Executor {
 	return &massupdate.Executor{Engine: a.mass, Accounts: a.JobAccount,
-		PricesByCard: a.deps.API.PricesByCard()} // issue 15: the lamoda profile's card kind
+		PricesByCard: a.deps.API.PricesByCard(), FilterWrites: a.deps.API.FilterWrites()}
 }
 
 // ---- job page, progress, actions ----
@@ -236,8 +236,8 @@ func (a *App) previewAgain(c echo.Context, job bulkjobs.Job, items []bulkjobs.It
 	p := massupdate.Previewer{Guard: a.deps.Jobs.GuardPercent(), Catalog: cat}
 	var rows []bulkjobs.Item
 	switch { // issue 15: as the import previews them (bulk_import.go)
-	case job.Kind == "stock" && a.stockUnavailable() != "":
-		rows = p.RefusedStockItems(t, m, stockUnavailableMsg)
+	case job.Kind == "stock" && a.deps.API.FilterWrites():
+		rows = p.FilterStockItems(t, m)
 	case job.Kind == "stock":
 		rows = p.StockItems(t, m)
 	case a.deps.API.PricesByCard():

@@ -36,9 +36,6 @@ func (a *App) NomenclatureList(c echo.Context) error {
 // NomenclatureSubmit sends the changed quantities and statuses through the
 // mass update and shows each row's fate in place.
 func (a *App) NomenclatureSubmit(c echo.Context) error {
-	if a.stockUnavailable() != "" { // issue 15: nothing sent (nomenclature_profile.go)
-		return a.stockUnavailableSubmit(c)
-	}
 	q := catalogQuery(c)
 	ctx := c.Request().Context()
 	form, err := c.FormParams()
@@ -49,7 +46,11 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
 	}
+	filtered := a.deps.API.FilterWrites() // records without a warehouse, written by filter (nomenclature_profile.go)
 	checked := massupdate.CheckStock(rows)
+	if filtered {
+		checked = massupdate.CheckSKUStock(rows)
+	}
 	st := formState[massupdate.StockInput]{inputs: checked.Inputs, invalid: checked.Invalid}
 	items := checked.Send
 	sess := session(c)
@@ -63,7 +64,16 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	}
 	seller := sess.Data().SellerID
 	acct := a.account(c)
-	rep, err := massupdate.Send(c.Request().Context(), a.mass, acct, seller, massupdate.Stock, items, nil)
+	var rep *massupdate.Report
+	if filtered {
+		var changes []massupdate.SKUStock
+		if changes, err = a.filteredStock(c, q, acct, seller, items); err != nil {
+			return err
+		}
+		rep, err = massupdate.SendFiltered(ctx, a.mass, acct, seller, changes)
+	} else {
+		rep, err = massupdate.Send(ctx, a.mass, acct, seller, massupdate.Stock, items, nil)
+	}
 	if err != nil {
 		return massUpdateError(err)
 	}
@@ -139,7 +149,6 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 		Action: q.link("/nomenclature"),
 
 		ExportQuery: a.exportQuery(q),
-		Unavailable: a.stockUnavailableIn(ctx), // issue 15 (nomenclature_profile.go)
 	}
 	// The rows' keys are only looked up when a submitted form is laid
 	// over the page.

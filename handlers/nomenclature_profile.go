@@ -1,42 +1,50 @@
 package handlers
 
-// Stock and status where the wire profile cannot send them (the lamoda
-// profile: apiclient.Client.StockUpdates is false; see docs/CONTRACTS.md).
-// NomenclatureList and NomenclatureSubmit (catalog.go) consult these.
+// Stock and status where the marketplace writes them by a filter on the
+// seller's SKU (the lamoda profile: apiclient.Client.FilterWrites; see
+// docs/CONTRACTS.md). NomenclatureSubmit (nomenclature.go) sends through
+// filteredStock: each record's seller SKU is taken from the page the form
+// was rendered for, and, for records no longer on it, from the whole
+// catalogue.
 
 import (
-	"context"
-
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 )
 
-// stockUnavailableMsg is why, as a message kept as data: the rows of a
-// refused stock import store it and read it in the user's language.
-var stockUnavailableMsg = i18n.Encode(i18n.M("nomenclature.stock_unavailable", nil))
-
-// stockUnavailable is why stock and status cannot be changed (a message
-// kept as data), or "" when they can.
-func (a *App) stockUnavailable() string {
-	if a.deps.API.StockUpdates() {
-		return ""
+// filteredStock pairs each checked change with its record's seller SKU
+// (empty when the record is not found: the engine refuses that row with
+// a reason, nothing sent for it).
+func (a *App) filteredStock(c echo.Context, q listQuery, acct *apiclient.Account, seller int64, items []apiclient.StoreItem) ([]massupdate.SKUStock, error) {
+	skus := make(map[string]string, len(items))
+	recs, _, _, err := a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return acct }, seller, q)
+	if err != nil {
+		return nil, err
 	}
-	return stockUnavailableMsg
-}
-
-// stockUnavailableIn is stockUnavailable in the language of ctx, for the
-// nomenclature page (the bulk import's refusals keep stockUnavailable).
-func (a *App) stockUnavailableIn(ctx context.Context) string {
-	if a.stockUnavailable() == "" {
-		return ""
+	for _, n := range recs {
+		skus[n.WarehouseCode+"|"+n.Barcode] = n.SellerSKU
 	}
-	return i18n.T(ctx, "nomenclature.stock_unavailable")
-}
-
-// stockUnavailableSubmit answers a nomenclature submit in a profile
-// without stock updates: nothing is sent, the page says why.
-func (a *App) stockUnavailableSubmit(c echo.Context) error {
-	session(c).AddFlash("warn", a.stockUnavailableIn(c.Request().Context()))
-	return a.redirect(c, catalogQuery(c).link("/nomenclature"))
+	missing := false
+	for _, it := range items {
+		_, ok := skus[massupdate.Stock.Key(it)]
+		missing = missing || !ok
+	}
+	if missing {
+		cat, err := massupdate.FetchCatalog(a.pageContext(c), acct, seller)
+		if err != nil {
+			return nil, err
+		}
+		for k, n := range cat.ByKey {
+			if _, ok := skus[k]; !ok {
+				skus[k] = n.SellerSKU
+			}
+		}
+	}
+	out := make([]massupdate.SKUStock, len(items))
+	for i, it := range items {
+		out[i] = massupdate.SKUStock{StoreItem: it, SellerSKU: skus[massupdate.Stock.Key(it)]}
+	}
+	return out, nil
 }

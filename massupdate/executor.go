@@ -30,6 +30,10 @@ type Executor struct {
 	// apiclient.Client.PricesByCard): their rows are CardPrice payloads,
 	// made by Previewer.CardPriceItems.
 	PricesByCard bool
+	// FilterWrites sends stock jobs through the filtered writes (the
+	// lamoda wire profile, apiclient.Client.FilterWrites): their rows are
+	// SKUStock payloads, made by Previewer.FilterStockItems.
+	FilterWrites bool
 }
 
 var _ bulkjobs.Executor = (*Executor)(nil)
@@ -48,6 +52,9 @@ func (x *Executor) Send(ctx context.Context, job bulkjobs.Job, items []bulkjobs.
 	defer unlock()
 	ctx = apiclient.WithRetryBudget(ctx, x.Engine.retryBudget())
 	ctx = apiclient.WithRetryObserver(ctx, func(ev apiclient.RetryEvent) { wait(time.Now().Add(ev.Wait), ev.Status) })
+	if job.Kind == Stock.Name && x.FilterWrites {
+		return sendFilteredJobChunk(ctx, x.Engine, acct, job, items)
+	}
 	if job.Kind == Stock.Name {
 		return sendJobChunk(ctx, x.Engine, acct, job, Stock, items)
 	}
@@ -86,6 +93,64 @@ func sendJobChunk[T any](ctx context.Context, e *Engine, acct *apiclient.Account
 			continue
 		}
 		out = append(out, bulkjobs.Result{Seq: it.Seq, State: bulkjobs.ItemAccepted})
+	}
+	return out, nil
+}
+
+// sendFilteredJobChunk sends a stock chunk through the filtered writes
+// (grouped, each with its dry run) and reports each row by Seq. A failure
+// before anything of the chunk was written is the chunk's (waited out,
+// retried or stopping the job as any chunk's); after a write, the rows
+// already answered keep their answers, the failing write's rows are
+// unknown when it was sent, and the rest are not sent, so that nothing is
+// ever sent twice blindly.
+func sendFilteredJobChunk(ctx context.Context, e *Engine, acct *apiclient.Account, job bulkjobs.Job, items []bulkjobs.Item) ([]bulkjobs.Result, error) {
+	rows := make([]SKUStock, 0, len(items))
+	keys := make([]string, 0, len(items))
+	for _, it := range items {
+		var v SKUStock
+		if err := json.Unmarshal([]byte(it.Payload), &v); err != nil || v.Key() == "|" {
+			return nil, &bulkjobs.StopError{Message: i18n.Encode(i18n.M("mass.stored_row_unreadable", nil))}
+		}
+		rows = append(rows, v)
+		keys = append(keys, v.Key())
+	}
+	writes, refused := planWrites(rows, e.filterSize())
+	parts := partStates{}
+	for k, msgs := range refused {
+		parts.add(k, Outcome{State: Rejected, Messages: msgs})
+	}
+	n, err := e.runWrites(ctx, acct, job.SellerID, writes, parts, map[string][]string{})
+	if err != nil && n == 0 && !errors.Is(err, apiclient.ErrOutcomeUnknown) {
+		return nil, e.jobError(err)
+	}
+	rep := &Report{Outcomes: map[string]Outcome{}}
+	parts.fold(rep)
+	why := ""
+	if err != nil {
+		why = i18n.Encode(i18n.M("mass.sentence", map[string]any{"Reason": StopReason(err)}))
+	}
+	out := make([]bulkjobs.Result, 0, len(items))
+	for i, it := range items {
+		o := rep.Outcomes[keys[i]]
+		res := bulkjobs.Result{Seq: it.Seq}
+		switch o.State {
+		case Rejected:
+			// The dry run's reasons are messages kept as data, the
+			// marketplace's plain text: kept together as one.
+			var ms []i18n.Msg
+			for _, m := range o.Messages {
+				ms = append(ms, i18n.Messages(format.Clean(m))...)
+			}
+			res.State, res.Message = bulkjobs.ItemRejected, i18n.Encode(ms...)
+		case Unknown:
+			res.State, res.Message = bulkjobs.ItemUnknown, why
+		case Unsent:
+			res.State, res.Message = bulkjobs.ItemUnsent, why
+		default:
+			res.State = bulkjobs.ItemAccepted
+		}
+		out = append(out, res)
 	}
 	return out, nil
 }

@@ -162,6 +162,12 @@ func (p Previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen ma
 
 // StockItems checks the rows of a stock file against the catalogue.
 func (p Previewer) StockItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.Item {
+	return p.stockItems(t, m, false)
+}
+
+// stockItems is StockItems; noWarehouse keys rows by barcode alone (the
+// warehouse cell may be empty), for records without a warehouse.
+func (p Previewer) stockItems(t *bulkjobs.Table, m bulkjobs.Mapping, noWarehouse bool) []bulkjobs.Item {
 	items := make([]bulkjobs.Item, 0, len(t.Rows))
 	seen := map[string]int{}
 	for i, row := range t.Rows {
@@ -174,8 +180,8 @@ func (p Previewer) StockItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.
 		key := typed["warehouse"] + "|" + typed["barcode"]
 		it := bulkjobs.Item{Seq: i + 1, Line: t.Lines[i], Key: key, Chunk: -1, Typed: mustJSON(typed), Flag: bulkjobs.FlagInvalid}
 		it.NewText = newStockText(typed["quantity"], typed["status"])
-		items = append(items, p.checkStock(it, typed, seen))
-		if _, dup := seen[key]; !dup && typed["warehouse"] != "" && typed["barcode"] != "" {
+		items = append(items, p.checkStock(it, typed, seen, noWarehouse))
+		if _, dup := seen[key]; !dup && (typed["warehouse"] != "" || noWarehouse) && typed["barcode"] != "" {
 			seen[key] = t.Lines[i]
 		}
 	}
@@ -200,9 +206,9 @@ func newStockText(qty, status string) string {
 	return i18n.Encode(parts...)
 }
 
-func (p Previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen map[string]int) bulkjobs.Item {
+func (p Previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen map[string]int, noWarehouse bool) bulkjobs.Item {
 	switch {
-	case typed["warehouse"] == "" || typed["barcode"] == "":
+	case (typed["warehouse"] == "" && !noWarehouse) || typed["barcode"] == "":
 		it.Message = i18n.Encode(i18n.M("mass.no_stock_key", nil))
 		return it
 	case seen[it.Key] > 0:
@@ -221,7 +227,7 @@ func (p Previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen ma
 		return it
 	}
 	in := StockInput{Warehouse: typed["warehouse"], Barcode: typed["barcode"], OrigQty: strconv.Itoa(cur.Quantity), OrigStatus: cur.Status,
-		Qty: typed["quantity"], Status: typed["status"]}
+		Qty: typed["quantity"], Status: typed["status"], noWarehouse: noWarehouse}
 	if in.Qty == "" {
 		in.Qty = in.OrigQty
 	}

@@ -4,7 +4,8 @@ package massupdate
 // lamoda wire profile): a file's rows name sizes (marketplace SKUs); the
 // rows of one card collapse to one item for the card, and rows that set
 // different prices for one card are a preview error naming the rows. Stock
-// rows are refused in the preview where the profile cannot send stock.
+// rows are keyed by barcode and carry the seller SKU the filtered writes
+// select by.
 
 import (
 	"encoding/json"
@@ -109,13 +110,26 @@ func samePriceCells(a, b map[string]string) bool {
 	return SameMoney(a["price"], b["price"]) && SameMoney(a["sale"], b["sale"]) && a["start"] == b["start"] && a["end"] == b["end"]
 }
 
-// RefusedStockItems checks the file's stock rows as StockItems does and
-// marks every one invalid with reason: nothing of it can be sent in a
-// profile without stock updates.
-func (p Previewer) RefusedStockItems(t *bulkjobs.Table, m bulkjobs.Mapping, reason string) []bulkjobs.Item {
-	items := p.StockItems(t, m)
+// FilterStockItems checks the file's stock rows where records have no
+// warehouse and are written by filter (the lamoda profile): rows keyed by
+// barcode (the warehouse cell may be empty), each payload a SKUStock with
+// the record's seller SKU, which the filtered writes select it by.
+func (p Previewer) FilterStockItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.Item {
+	items := p.stockItems(t, m, true)
 	for i := range items {
-		items[i].Flag, items[i].Payload, items[i].HasNum, items[i].Message = bulkjobs.FlagInvalid, "", false, reason
+		it := &items[i]
+		if it.Payload == "" {
+			continue
+		}
+		rec := p.Catalog.ByKey[it.Key]
+		if rec.SellerSKU == "" {
+			it.Flag, it.Payload, it.HasNum = bulkjobs.FlagInvalid, "", false
+			it.Message = i18n.Encode(i18n.M("mass.filter_no_sku", nil))
+			continue
+		}
+		var item apiclient.StoreItem
+		_ = json.Unmarshal([]byte(it.Payload), &item)
+		it.Payload = mustJSON(SKUStock{StoreItem: item, SellerSKU: rec.SellerSKU})
 	}
 	return items
 }

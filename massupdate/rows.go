@@ -201,6 +201,9 @@ type StockInput struct {
 	Warehouse, Barcode  string
 	OrigQty, OrigStatus string
 	Qty, Status         string
+	// noWarehouse: the profile's records have no warehouse (the lamoda
+	// profile), so a row is keyed by its barcode alone.
+	noWarehouse bool
 }
 
 // StockColumns are the nomenclature form's parallel fields.
@@ -283,7 +286,7 @@ func (r StockInput) Validate() (apiclient.StoreItem, map[string]string) {
 			item.Status = r.Status
 		}
 	}
-	if r.Warehouse == "" || r.Barcode == "" {
+	if (r.Warehouse == "" && !r.noWarehouse) || r.Barcode == "" {
 		errs["quantity"] = i18n.Encode(i18n.M("mass.row_no_key", nil))
 	}
 	if len(errs) > 0 {
@@ -340,4 +343,13 @@ func CheckPrices(rows []PriceInput) Checked[PriceInput, apiclient.PriceUpdate] {
 // edited twice is refused.
 func CheckStock(rows []StockInput) Checked[StockInput, apiclient.StoreItem] {
 	return check[StockInput, apiclient.StoreItem](rows, "quantity", i18n.Encode(i18n.M("mass.form_dup_row", nil)))
+}
+
+// CheckSKUStock is CheckStock where records have no warehouse (the lamoda
+// profile): a row is keyed by its barcode alone.
+func CheckSKUStock(rows []StockInput) Checked[StockInput, apiclient.StoreItem] {
+	for i := range rows {
+		rows[i].noWarehouse = true
+	}
+	return CheckStock(rows)
 }

@@ -144,6 +144,9 @@ type Engine struct {
 	// returned as they are (like apiclient.ErrUnauthorized), and a job
 	// waits and tries again. nil means none.
 	StoreFailed func(error) bool
+	// FilterKey is the FilterItem key the filtered writes select records
+	// by (filter_writes.go); "" means DefaultFilterKey.
+	FilterKey string
 }
 
 // Size is the chunk size in use.

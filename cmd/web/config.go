@@ -71,6 +71,11 @@ type Config struct {
 	// Country is sent where the lamoda profile needs one
 	// (SELLERDESK_COUNTRY: RU, BY, KZ or UA; default RU).
 	Country string
+	// LamodaFilterKey is the filter key the lamoda profile's stock and
+	// status writes select records by (SELLERDESK_LAMODA_FILTER_KEY; ""
+	// means massupdate.DefaultFilterKey), for a partner whose manager
+	// names another; a dry run guards either way.
+	LamodaFilterKey string
 	// Timezone is the one zone pages show times in, labelled
 	// (SELLERDESK_TIMEZONE, an IANA name; default Europe/Moscow). An unknown
 	// name is refused at start.
@@ -276,6 +281,14 @@ func loadConfig(getenv func(string) string) (Config, error) {
 			bad("SELLERDESK_COUNTRY", "want one of %s", strings.Join(countries, ", "))
 		}
 		c.Country = v
+	}
+	if v := get("SELLERDESK_LAMODA_FILTER_KEY"); v != "" {
+		if len(v) > 64 || strings.ContainsFunc(v, func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '.')
+		}) {
+			bad("SELLERDESK_LAMODA_FILTER_KEY", "want a field name such as supplierSku (letters, digits, _ and .)")
+		}
+		c.LamodaFilterKey = v
 	}
 	if loc, err := format.LoadZone(get("SELLERDESK_TIMEZONE")); err != nil {
 		bad("SELLERDESK_TIMEZONE", "unknown time zone; want an IANA name such as Europe/Moscow (the default) or Asia/Almaty")

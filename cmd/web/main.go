@@ -132,9 +132,10 @@ func appConfig(cfg Config, log *slog.Logger) app.Config {
 		PurgeEvery: 10 * time.Minute,
 		Jobs: &bulkjobs.RunnerOptions{GuardPercent: cfg.BulkGuardPercent, ReadBackDelay: cfg.BulkReadBackDelay,
 			Logger: log.With("component", "bulkjobs"), Owner: instanceName(cfg)},
-		Dashboard: handlers.Deps{TrustedProxies: cfg.TrustedProxies, HistoryRetention: cfg.HistoryRetention},
-		History:   &app.HistoryOptions{Retention: cfg.HistoryRetention, PruneEvery: time.Hour},
-		Catalog:   &app.CatalogOptions{SyncInterval: cfg.SyncInterval, IdleTimeout: cfg.IdleTimeout},
+		Dashboard: handlers.Deps{TrustedProxies: cfg.TrustedProxies, HistoryRetention: cfg.HistoryRetention,
+			LamodaFilterKey: cfg.LamodaFilterKey},
+		History: &app.HistoryOptions{Retention: cfg.HistoryRetention, PruneEvery: time.Hour},
+		Catalog: &app.CatalogOptions{SyncInterval: cfg.SyncInterval, IdleTimeout: cfg.IdleTimeout},
 	}
 	if len(cfg.SessionKeys) == 0 {
 		ac.KeyFile = cfg.KeyFile()
