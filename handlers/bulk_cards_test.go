@@ -89,25 +89,26 @@ func TestBulkCardPriceImport(t *testing.T) {
 	}
 }
 
-// TestBulkStockImportRefusedByProfile (lamoda profile): stock rows are
-// refused in the preview with the reason, and nothing can be sent.
-func TestBulkStockImportRefusedByProfile(t *testing.T) {
+// TestBulkStockImportByFilter (lamoda profile): a stock import runs as a
+// job through the filtered writes, one update-stock per distinct quantity.
+func TestBulkStockImportByFilter(t *testing.T) {
 	e := newBulkEnv(t, sandbox.Options{Profile: sandbox.ProfileLamoda}, 25, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	wh := e.sb.Warehouses(1001)[0]
 	prods := e.sb.Products(1001)
-	csv := fmt.Sprintf("Warehouse;Barcode;Quantity\n%s;%s;7\n%s;%s;9\n", wh, prods[0].Barcode, wh, prods[1].Barcode)
+	// The warehouse cell is not read (the marketplace keeps none); two rows
+	// get 7, one gets 9.
+	csv := fmt.Sprintf("Warehouse;Barcode;Quantity\n%s;%s;7\n;%s;9\n%s;%s;7\n", wh, prods[0].Barcode, prods[1].Barcode, wh, prods[2].Barcode)
 	id := jobIDOf(t, upload(t, e, b, "stock.csv", []byte(csv), "stock"))
-	preview := b.Get("/bulk/jobs/" + id)
-	if got := preview.Text("[data-testid=count-invalid]"); !strings.HasPrefix(got, "2 invalid") {
-		t.Errorf("count-invalid %q, want 2 invalid", got)
+	e.sb.ResetCounters()
+	b.Post("/bulk/jobs/"+id+"/submit", url.Values{"confirm_all": {"1"}})
+	j := waitJob(t, e, id, "done", func(j bulkjobs.Job) bool { return !j.Active() })
+	if j.State != bulkjobs.StateDone || j.Counts.Accepted != 3 {
+		t.Fatalf("job: %s %+v (%s)", j.State, j.Counts, j.StopReason)
 	}
-	if msg := preview.Text("[data-testid=row-2] [data-testid=message]"); !strings.Contains(msg, "not available in this marketplace profile") {
-		t.Errorf("row 2: message %q", msg)
-	}
-	b.Post("/bulk/jobs/"+id+"/submit", url.Values{})
-	if got := e.sb.Counters().Requests[sandbox.RouteRPCStore]; got != 0 {
-		t.Errorf("%d store calls, want none", got)
+	c := e.sb.Counters()
+	if c.Requests[sandbox.RouteRPCUpdateStock] != 2 || c.Requests[sandbox.RouteRPCStore] != 0 || c.Written[sandbox.WrittenStock] != 3 {
+		t.Errorf("calls %v, written %v; want two update-stock (7 and 9), no store", c.Requests, c.Written)
 	}
 }
 

@@ -21,11 +21,12 @@ var wireProfiles = []struct {
 	profile apiclient.Profile
 	// byCard: the prices page has one row per product card.
 	byCard bool
-	// stock: stock and status changes can be sent.
-	stock bool
+	// filtered: stock and status are written by filter (update-stock,
+	// update-activation, each behind a dry run) rather than by store.
+	filtered bool
 }{
-	{apiclient.ProfileContract, false, true},
-	{apiclient.ProfileLamoda, true, false},
+	{apiclient.ProfileContract, false, false},
+	{apiclient.ProfileLamoda, true, true},
 }
 
 // TestProfileFlows runs the dashboard's flows against the sandbox in each
@@ -131,28 +132,47 @@ func TestProfileFlows(t *testing.T) {
 				}
 				form["bc"][2], form["qty"][2] = "0000000000000", "7"
 				res := b.Post("/nomenclature?limit=20", form)
-				if !wp.stock {
-					if !page.Has("[data-testid=stock-unavailable]") || !page.Has("fieldset[disabled] #nomenclature-table") {
-						t.Error("the page neither says stock is not available nor disables its controls")
-					}
-					if _, off := page.Doc.Find("#nomenclature-submit").Attr("disabled"); !off {
-						t.Error("the save button is enabled")
-					}
-					if res.Status != http.StatusSeeOther || !strings.Contains(b.Follow(res).Text("#flash-area"), "not available in this marketplace profile") {
-						t.Errorf("a submit anyway: %d, want 303 with the reason", res.Status)
-					}
-					if got := app.Sandbox.Counters().Requests[sandbox.RouteRPCStore]; got != before {
-						t.Errorf("store calls %d → %d: something was sent", before, got)
-					}
-					return
-				}
-				if page.Has("[data-testid=stock-unavailable]") {
-					t.Error("the contract profile says stock is not available")
+				if page.Has("[data-testid=stock-unavailable]") || page.Has("fieldset[disabled] #nomenclature-table") {
+					t.Error("the page says stock is not available")
 				}
 				if res.Status != http.StatusUnprocessableEntity || !strings.Contains(res.Text("[data-testid=summary]"), "2 updated, 1 rejected") {
 					t.Errorf("mixed stock update: %d %q", res.Status, res.Text("[data-testid=summary]"))
 				}
+				if wp.filtered && app.Sandbox.Counters().Requests[sandbox.RouteRPCStore] != before {
+					t.Error("the lamoda profile called store")
+				}
 			})
+
+			if wp.filtered {
+				t.Run("three quantities and a status, by filter", func(t *testing.T) {
+					page := b.Get("/nomenclature?limit=20")
+					form := page.FormValues("#nomenclature-form")
+					app.Sandbox.ResetCounters()
+					form["qty"][4], form["qty"][5], form["qty"][6] = "21", "21", "34"
+					status := -1
+					for i := 7; i < len(form["orig_status"]); i++ {
+						if form["orig_status"][i] == "online" {
+							status, form["status"][i] = i, "disabled"
+							break
+						}
+					}
+					if status < 0 {
+						t.Fatal("no online record on the page")
+					}
+					res := b.Post("/nomenclature?limit=20", form)
+					if res.Status != http.StatusSeeOther || !strings.Contains(b.Follow(res).Text("#flash-area"), "4") {
+						t.Fatalf("submit: %d %q", res.Status, res.Text("[data-testid=summary]"))
+					}
+					c := app.Sandbox.Counters()
+					if c.Requests[sandbox.RouteRPCUpdateStock] != 2 || c.Requests[sandbox.RouteRPCUpdateActivation] != 1 || c.Written[sandbox.WrittenStock] != 3 {
+						t.Errorf("calls %v, written %v; want 2 update-stock (two quantities), 1 update-activation", c.Requests, c.Written)
+					}
+					h := b.Get("/history")
+					if e := h.Doc.Find("#history-table tbody tr").First(); e.AttrOr("data-kind", "") != "stock" || !strings.Contains(e.Text(), "21") || !strings.Contains(e.Text(), "34") {
+						t.Errorf("history: %q", h.Text("#history-table"))
+					}
+				})
+			}
 
 			t.Run("token expiry", func(t *testing.T) {
 				before := app.Sandbox.Counters().TokensIssued

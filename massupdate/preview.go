@@ -178,6 +178,9 @@ func (p Previewer) stockItems(t *bulkjobs.Table, m bulkjobs.Mapping, noWarehouse
 			"status":    strings.ToLower(strings.TrimSpace(m.Cell(row, "status"))),
 		}
 		key := typed["warehouse"] + "|" + typed["barcode"]
+		if noWarehouse {
+			key = "|" + typed["barcode"] // the marketplace keeps no warehouse: the cell is not read
+		}
 		it := bulkjobs.Item{Seq: i + 1, Line: t.Lines[i], Key: key, Chunk: -1, Typed: mustJSON(typed), Flag: bulkjobs.FlagInvalid}
 		it.NewText = newStockText(typed["quantity"], typed["status"])
 		items = append(items, p.checkStock(it, typed, seen, noWarehouse))
@@ -226,7 +229,11 @@ func (p Previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen ma
 		it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Encode(i18n.M("mass.no_new_value", nil))
 		return it
 	}
-	in := StockInput{Warehouse: typed["warehouse"], Barcode: typed["barcode"], OrigQty: strconv.Itoa(cur.Quantity), OrigStatus: cur.Status,
+	wh := typed["warehouse"]
+	if noWarehouse {
+		wh = ""
+	}
+	in := StockInput{Warehouse: wh, Barcode: typed["barcode"], OrigQty: strconv.Itoa(cur.Quantity), OrigStatus: cur.Status,
 		Qty: typed["quantity"], Status: typed["status"], noWarehouse: noWarehouse}
 	if in.Qty == "" {
 		in.Qty = in.OrigQty
