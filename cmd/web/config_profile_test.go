@@ -29,6 +29,9 @@ func TestLoadConfigProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if c, err := loadConfig(env(map[string]string{"SELLERDESK_LAMODA_FILTER_KEY": "sellerSku"})); err != nil || c.LamodaFilterKey != "sellerSku" {
+		t.Errorf("filter key: %q, %v", c.LamodaFilterKey, err)
+	}
 	if c.APIProfile != apiclient.ProfileLamoda || c.Country != "KZ" {
 		t.Errorf("lamoda, kz: profile %q, country %q", c.APIProfile, c.Country)
 	}
@@ -38,6 +41,7 @@ func TestLoadConfigProfile(t *testing.T) {
 	}{
 		{map[string]string{"SELLERDESK_API_PROFILE": "ozon"}, "SELLERDESK_API_PROFILE: want contract"},
 		{map[string]string{"SELLERDESK_COUNTRY": "DE"}, "SELLERDESK_COUNTRY: want one of RU, BY, KZ, UA"},
+		{map[string]string{"SELLERDESK_LAMODA_FILTER_KEY": "supplier sku"}, "SELLERDESK_LAMODA_FILTER_KEY: want a field name"},
 	} {
 		if _, err := loadConfig(env(tt.env)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v: error %v, want it to say %q", tt.env, err, tt.want)
@@ -81,7 +85,7 @@ func TestServeDemoLamoda(t *testing.T) {
 	if resp.StatusCode != http.StatusOK || resp.Request.URL.Path != "/" {
 		t.Fatalf("demo login: %d at %s", resp.StatusCode, resp.Request.URL.Path)
 	}
-	for path, want := range map[string]string{"/prices": `data-testid="by-card"`, "/nomenclature": `data-testid="stock-unavailable"`, "/orders": `id="orders-table"`} {
+	for path, want := range map[string]string{"/prices": `data-testid="by-card"`, "/nomenclature": `id="nomenclature-form"`, "/orders": `id="orders-table"`} {
 		resp, err := client.Get(base + path)
 		if err != nil {
 			t.Fatal(err)
