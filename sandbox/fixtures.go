@@ -302,7 +302,7 @@ const skuAlphabet = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 
 // buildFixtures generates every seller's data from the seed. Each seller has
 // its own generator, so one seller's data does not depend on another's.
-func buildFixtures(seed int64, start time.Time, hostile bool, products int) *fixtures {
+func buildFixtures(seed int64, start time.Time, hostile bool, products int, oneProductCards bool) *fixtures {
 	fx := &fixtures{
 		sellers:     map[int64]*sellerData{},
 		skuOwner:    map[string]int64{},
@@ -340,7 +340,7 @@ func buildFixtures(seed int64, start time.Time, hostile bool, products int) *fix
 		for i := range products {
 			fx.addProduct(sd, genProduct(r, id, i, start), r, start)
 		}
-		groupCards(sd, len(bad))
+		groupCards(sd, len(bad), oneProductCards)
 		fx.genOrders(sd, r, start, bad)
 		genBoxes(sd, r, start)
 		for i := 1; i <= giftCertsPerSeller; i++ {
@@ -363,21 +363,43 @@ const sizesPerCard = 3
 
 // groupCards assigns every product to a product card: the card's parent
 // SKU is the first 12 characters of its first size's SKU, as the
-// marketplace's parent SKUs are of its SKUs. It uses no randomness, so
-// the rest of the fixtures do not depend on it.
-func groupCards(sd *sellerData, hostile int) {
+// marketplace's parent SKUs are of its SKUs. With oneProductCards (the
+// lamoda profile, where cards are what a seller sees and prices) the sizes
+// of a card are sizes of one product: they take the first size's name,
+// brand and prices and a size each from one ladder; every seventh card
+// keeps one size at its own price, as happens on the marketplace. It uses
+// no randomness, so the rest of the fixtures do not depend on it.
+func groupCards(sd *sellerData, hostile int, oneProductCards bool) {
 	parent := ""
+	var first *product
+	cards := 0
 	for i, p := range sd.products {
-		if i < hostile || (i-hostile)%sizesPerCard == 0 {
+		n := i - hostile
+		if i < hostile || n%sizesPerCard == 0 {
 			parent = p.sku[:12]
 			for n := 2; len(sd.cards[parent]) > 0; n++ {
 				parent = fmt.Sprintf("%s%d", p.sku[:12], n)
 			}
+			first = p
+			cards++
 		}
 		p.parent = parent
 		sd.cards[parent] = append(sd.cards[parent], p)
+		if oneProductCards && i >= hostile {
+			ladder := sizeLadders[cards%len(sizeLadders)]
+			p.size = ladder[n%sizesPerCard]
+			if p != first {
+				p.name, p.brand = first.name, first.brand
+				if cards%7 != 3 || n%sizesPerCard != 2 {
+					p.price, p.salePrice, p.priceStatus, p.priceUpdatedAt = first.price, first.salePrice, first.priceStatus, first.priceUpdatedAt
+				}
+			}
+		}
 	}
 }
+
+// sizeLadders are the sizes of one product card (sizesPerCard each).
+var sizeLadders = [][sizesPerCard]string{{"S", "M", "L"}, {"42", "44", "46"}, {"XS", "S", "M"}, {"38", "39", "40"}, {"M", "L", "XL"}}
 
 func (fx *fixtures) uniqueSKU(r *rand.Rand) string {
 	for {

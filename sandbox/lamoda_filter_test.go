@@ -96,3 +96,31 @@ func TestLamodaFilterWrites(t *testing.T) {
 		}
 	})
 }
+
+// TestLamodaCardsAreOneProduct: in the lamoda profile a card's sizes are
+// sizes of one product (one name and brand, distinct sizes), and most
+// cards have one price for all their sizes.
+func TestLamodaCardsAreOneProduct(t *testing.T) {
+	byCard := map[string][]Product{}
+	for _, p := range New(Options{Profile: ProfileLamoda}).Products(1002) {
+		byCard[p.ParentSKU] = append(byCard[p.ParentSKU], p)
+	}
+	samePrice := 0
+	for parent, sizes := range byCard {
+		seen := map[string]bool{}
+		same := true
+		for _, s := range sizes {
+			if s.Name != sizes[0].Name || s.Brand != sizes[0].Brand || seen[s.Size] {
+				t.Fatalf("card %s mixes products or repeats a size: %+v", parent, sizes)
+			}
+			seen[s.Size] = true
+			same = same && s.Price == sizes[0].Price
+		}
+		if same {
+			samePrice++
+		}
+	}
+	if samePrice*10 < len(byCard)*8 || samePrice == len(byCard) {
+		t.Errorf("%d of %d cards at one price; want most, not all", samePrice, len(byCard))
+	}
+}

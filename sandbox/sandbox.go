@@ -164,7 +164,7 @@ func (s *Sandbox) resetData() {
 	s.tokenTTL = s.opts.TokenTTL
 	s.notifications = map[string]time.Time{}
 	s.idSeq = 0
-	fx := buildFixtures(s.opts.Seed, s.opts.Start, s.opts.Hostile, s.opts.ProductsPerSeller)
+	fx := buildFixtures(s.opts.Seed, s.opts.Start, s.opts.Hostile, s.opts.ProductsPerSeller, s.opts.Profile == ProfileLamoda)
 	s.sellers = fx.sellers
 	s.skuOwner = fx.skuOwner
 	s.orderOwner = fx.orderOwner
