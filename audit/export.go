@@ -1,23 +1,22 @@
 package audit
 
 import (
-	"bufio"
 	"io"
 	"strconv"
-	"strings"
 
-	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/sheets"
 )
 
 // CSVHeader is the first line of an export: one line per item.
 var CSVHeader = []string{"Entry", "When (UTC)", "Client id", "Name", "Seller", "Environment", "Kind", "Reference", "Outcome", "Message",
 	"Item", "Product", "Old", "New", "Item outcome", "Item message", "Read-back"}
 
-// CSVWriter streams an export as UTF-8 CSV with a byte order mark, every
-// field quoted and defused as the job exports are (bulkjobs.ExportText),
-// so an untrusted marketplace message cannot run as a formula.
+// CSVWriter streams an export as CSV through sheets, as every export of
+// the dashboard is written: the entry and seller ids as numbers, the rest
+// as text (cleaned, bounded and defused, so an untrusted marketplace
+// message cannot run as a formula).
 type CSVWriter struct {
-	bw   *bufio.Writer
+	w    *sheets.Writer
 	text CSVText
 }
 
@@ -55,10 +54,11 @@ func NewCSVWriterIn(w io.Writer, text CSVText) *CSVWriter {
 	if text.Incomplete == "" {
 		text.Incomplete = englishCSV.Incomplete
 	}
-	c := &CSVWriter{bw: bufio.NewWriterSize(w, 32<<10), text: text}
-	c.bw.WriteString("\ufeff")
-	c.line(text.Header)
-	return c
+	cols := sheets.Columns(text.Header...)
+	cols[0].Kind, cols[4].Kind = sheets.Number, sheets.Number // entry, seller
+	sw := sheets.NewCSV(w)
+	sw.Header(cols) // a write error is kept and returned by the next call
+	return &CSVWriter{w: sw, text: text}
 }
 
 // Write adds one line: the entry and one of its items.
@@ -67,37 +67,19 @@ func (c *CSVWriter) Write(e Entry, it Item) error {
 	if text == nil {
 		text = func(s string) string { return s }
 	}
-	c.line([]string{strconv.FormatInt(e.ID, 10), e.At.UTC().Format("2006-01-02 15:04:05"), e.ClientID, e.UserName,
+	return c.w.Row(strconv.FormatInt(e.ID, 10), e.At.UTC().Format("2006-01-02 15:04:05"), e.ClientID, e.UserName,
 		strconv.FormatInt(e.SellerID, 10), e.Environment, c.text.Kind(e.Kind), e.Ref, e.Outcome, text(e.Message),
-		it.Key, it.Name, text(it.Old), text(it.New), it.Outcome, text(it.Message), text(it.ReadBack)})
-	if c.bw.Buffered() > 16<<10 {
-		return c.bw.Flush()
-	}
-	return nil
+		it.Key, it.Name, text(it.Old), text(it.New), it.Outcome, text(it.Message), text(it.ReadBack))
 }
 
 // Incomplete ends an export that could not be read to the end with a line
 // that says so, so a cut file is never taken for the whole history.
 func (c *CSVWriter) Incomplete() error {
-	c.line([]string{"", "", "", "", "", "", "", "", "", c.text.Incomplete})
-	return c.bw.Flush()
+	if err := c.w.Row("", "", "", "", "", "", "", "", "", c.text.Incomplete); err != nil {
+		return err
+	}
+	return c.w.Flush()
 }
 
 // Flush writes what is buffered.
-func (c *CSVWriter) Flush() error { return c.bw.Flush() }
-
-func (c *CSVWriter) line(fields []string) {
-	for i, f := range fields {
-		if i > 0 {
-			c.bw.WriteByte(',')
-		}
-		f = bulkjobs.ExportText(f)
-		if f == "" {
-			continue
-		}
-		c.bw.WriteByte('"')
-		c.bw.WriteString(strings.ReplaceAll(f, `"`, `""`))
-		c.bw.WriteByte('"')
-	}
-	c.bw.WriteByte('\n')
-}
+func (c *CSVWriter) Flush() error { return c.w.Flush() }

@@ -227,7 +227,7 @@ func TestExportEach(t *testing.T) {
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\r\n"), "\r\n")
 	if len(lines) != 1+1+900 {
 		t.Fatalf("%d lines", len(lines))
 	}
@@ -279,7 +279,7 @@ func TestCSVWriterInTheReadersLanguage(t *testing.T) {
 	if err := w.Incomplete(); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
+	lines := strings.Split(strings.TrimSuffix(buf.String(), "\r\n"), "\r\n")
 	if len(lines) != 3 || !strings.HasPrefix(lines[0], "\ufeff\"кол0\",\"кол1\"") || !strings.Contains(lines[1], `"вид price"`) ||
 		!strings.Contains(lines[1], `"as sent"`) || !strings.Contains(lines[2], `"неполная"`) {
 		t.Errorf("export in Russian: %q", lines)
@@ -294,7 +294,7 @@ func TestCSVWriterInTheReadersLanguage(t *testing.T) {
 	if err := w.Flush(); err != nil {
 		t.Fatal(err)
 	}
-	line := strings.Split(buf.String(), "\n")[1]
+	line := strings.Split(buf.String(), "\r\n")[1]
 	for _, want := range []string{`"«m»"`, `"k"`, `"«o»"`, `"«n»"`, `"«im»"`, `"«rb»"`} {
 		if !strings.Contains(line, want) {
 			t.Errorf("line %q lacks %s", line, want)

@@ -1,6 +1,6 @@
 // Package bulkjobs is the engine behind bulk price and stock changes: it
-// reads and writes the spreadsheets sellers exchange with the dashboard
-// (CSV and XLSX), keeps every job and its rows in the dashboard's database,
+// reads the spreadsheets sellers import (through package sheets) into
+// rows it understands, keeps every job and its rows in the dashboard's database,
 // and runs submitted jobs in the background, one chunk at a time, so that a
 // job survives a page reload and a restart of the dashboard.
 //
@@ -9,34 +9,27 @@
 package bulkjobs
 
 import (
-	"bytes"
 	"context"
-	"encoding/csv"
-	"errors"
 	"fmt"
-	"io"
 	"slices"
 	"strconv"
 	"strings"
 	"unicode"
 
-	"github.com/xuri/excelize/v2"
-
+	"github.com/sellerdesk/sellerdesk/sheets"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // MaxImportRows bounds the data rows of one imported file.
 const MaxImportRows = 10_000
 
-// Table is a spreadsheet as read: the header row and the data rows, each
-// with its row number in the file (1-based, the header is row 1 in most
-// files), so problems can name the row the seller sees.
+// Table is an imported file as read: the header row and the data rows,
+// each with its row number in the file (1-based, the header is row 1 in
+// most files), so problems can name the row the seller sees.
 type Table struct {
 	Header []string
 	Rows   [][]string
 	Lines  []int
-
-	lines, emptyRun, empties int // records read, empty ones in a row and in all (limits)
 }
 
 // Problem is something wrong with one cell or row of an imported file.
@@ -65,158 +58,20 @@ func (p Problem) In(l i18n.Lang) string {
 // ErrUnknownFormat means a file is neither CSV nor XLSX.
 var ErrUnknownFormat = fileErr(i18n.K("import.err_format"))
 
-// ReadTable reads a CSV or XLSX file. XLSX is recognised by its content
-// (a ZIP archive), not by its name; anything else is read as CSV. The
-// limits in limits.go apply (see ReadTableContext for a deadline).
+// ReadTable reads an imported CSV or XLSX file (see ReadTableContext).
 func ReadTable(data []byte) (*Table, error) {
 	return ReadTableContext(context.Background(), data)
 }
 
-// bom is the UTF-8 byte order mark Excel writes at the start of CSV files.
-var bom = []byte{0xEF, 0xBB, 0xBF}
-
-func readCSV(ctx context.Context, data []byte) (*Table, error) {
-	data = bytes.TrimPrefix(data, bom)
-	r := csv.NewReader(bytes.NewReader(data))
-	r.Comma = sniffSeparator(data)
-	r.FieldsPerRecord = -1
-	r.LazyQuotes = true
-	r.ReuseRecord = false
-	t := &Table{}
-	for {
-		rec, err := r.Read()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		if err != nil {
-			var pe *csv.ParseError
-			if errors.As(err, &pe) {
-				return nil, Problem{Row: pe.Line, Text: i18n.Encode(i18n.M("import.err_csv_row", map[string]any{"Error": pe.Err.Error()}))}
-			}
-			return nil, err
-		}
-		line, _ := r.FieldPos(0)
-		if err := t.add(ctx, rec, line); err != nil {
-			return nil, err
-		}
-	}
-	return t.finish()
-}
-
-// sniffSeparator picks ';' or ',' by which occurs more often, outside
-// quotes, in the first line: Excel in many locales writes ';'.
-func sniffSeparator(data []byte) rune {
-	semi, comma, tab := 0, 0, 0
-	quoted := false
-	for _, b := range data {
-		if b == '"' {
-			quoted = !quoted
-		}
-		if quoted {
-			continue
-		}
-		if b == '\n' {
-			break
-		}
-		switch b {
-		case ';':
-			semi++
-		case ',':
-			comma++
-		case '\t':
-			tab++
-		}
-	}
-	switch {
-	case tab > semi && tab > comma:
-		return '\t'
-	case semi > comma:
-		return ';'
-	}
-	return ','
-}
-
-func readXLSX(ctx context.Context, data []byte) (*Table, error) {
-	if err := checkZip(data); err != nil {
-		return nil, err
-	}
-	f, err := excelize.OpenReader(bytes.NewReader(data), xlsxOptions)
+// ReadTableContext reads an imported CSV or XLSX file within the limits
+// of sheets.Read and at most MaxImportRows data rows; parsing stops when
+// ctx ends. A refusal reads in the seller's language through Words.
+func ReadTableContext(ctx context.Context, data []byte) (*Table, error) {
+	t, err := sheets.Read(ctx, data, MaxImportRows)
 	if err != nil {
-		return nil, fileErr(i18n.K("import.err_xlsx_open"))
+		return nil, refusal(err)
 	}
-	defer f.Close()
-	sheets := f.GetSheetList()
-	if len(sheets) == 0 {
-		return nil, fileErr(i18n.K("import.err_no_sheet"))
-	}
-	rows, err := f.Rows(sheets[0])
-	if err != nil {
-		return nil, fileErr(i18n.K("import.err_sheet_read"))
-	}
-	defer rows.Close()
-	t := &Table{}
-	line := 0
-	for rows.Next() {
-		line++
-		rec, err := rows.Columns()
-		if err != nil {
-			return nil, Problem{Row: line, Text: i18n.Encode(i18n.M("import.err_row_read", nil))}
-		}
-		if err := t.add(ctx, rec, line); err != nil {
-			return nil, err
-		}
-	}
-	if err := rows.Error(); err != nil {
-		return nil, fileErr(i18n.K("import.err_sheet_read"))
-	}
-	return t.finish()
-}
-
-// add appends a record: the first non-empty one is the header; empty rows
-// are skipped, up to MaxEmptyRows in a row and MaxEmptyRowsTotal in all. Every 256 lines it looks at
-// ctx, so a deadline ends a long parse.
-func (t *Table) add(ctx context.Context, rec []string, line int) error {
-	t.lines++
-	if t.lines%256 == 0 && ctx.Err() != nil {
-		return limitf(i18n.K("import.err_too_long"), nil)
-	}
-	if err := checkRecord(rec, line); err != nil {
-		return err
-	}
-	empty := true
-	for i, c := range rec {
-		rec[i] = strings.TrimSpace(c)
-		if rec[i] != "" {
-			empty = false
-		}
-	}
-	if empty {
-		if t.emptyRun++; t.emptyRun > MaxEmptyRows {
-			return limitf(i18n.K("import.err_empty_run"), map[string]any{"Max": MaxEmptyRows, "Row": line - MaxEmptyRows})
-		}
-		if t.empties++; t.empties > MaxEmptyRowsTotal {
-			return limitf(i18n.K("import.err_empties"), map[string]any{"Max": MaxEmptyRowsTotal, "Row": line})
-		}
-		return nil
-	}
-	t.emptyRun = 0
-	if t.Header == nil {
-		t.Header = rec
-		return nil
-	}
-	if len(t.Rows) >= MaxImportRows {
-		return Problem{Text: i18n.Encode(i18n.M("import.err_rows", map[string]any{"Max": MaxImportRows}))}
-	}
-	t.Rows = append(t.Rows, rec)
-	t.Lines = append(t.Lines, line)
-	return nil
-}
-
-func (t *Table) finish() (*Table, error) {
-	if t.Header == nil {
-		return nil, fileErr(i18n.K("import.err_empty"))
-	}
-	return t, nil
+	return &Table{Header: t.Header, Rows: t.Rows, Lines: t.Lines}, nil
 }
 
 // Column is a field an import understands, with the header names it is

@@ -17,6 +17,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/massupdate"
+	"github.com/sellerdesk/sellerdesk/sheets"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -87,13 +88,14 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 	if err != nil {
 		return err
 	}
-	var sheet bulkjobs.Sheet
+	var sheet sheets.Sheet
 	switch view {
 	case "prices":
-		sheet = bulkjobs.Sheet{Name: i18n.T(ctx, "import.sheet_prices"), Numeric: map[int]bool{4: true, 5: true},
-			Header: []string{i18n.T(ctx, "import.col_sku"), i18n.T(ctx, "import.col_name"), i18n.T(ctx, "import.col_brand"), i18n.T(ctx, "import.col_size"),
+		sheet = sheets.Sheet{Name: i18n.T(ctx, "import.sheet_prices"),
+			Columns: sheets.Columns(i18n.T(ctx, "import.col_sku"), i18n.T(ctx, "import.col_name"), i18n.T(ctx, "import.col_brand"), i18n.T(ctx, "import.col_size"),
 				i18n.T(ctx, "import.col_price"), i18n.T(ctx, "import.col_sale"), i18n.T(ctx, "import.col_sale_start"), i18n.T(ctx, "import.col_sale_end"),
-				i18n.T(ctx, "import.col_price_status"), i18n.T(ctx, "import.col_warehouses")}}
+				i18n.T(ctx, "import.col_price_status"), i18n.T(ctx, "import.col_warehouses"))}
+		sheet.Columns[4].Kind, sheet.Columns[5].Kind = sheets.Money, sheets.Money
 		index := map[string]int{}
 		for _, n := range recs {
 			if i, ok := index[n.MarketplaceSKU]; ok {
@@ -109,10 +111,11 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 				n.PriceUpdateStatus, n.WarehouseCode})
 		}
 	default:
-		sheet = bulkjobs.Sheet{Name: i18n.T(ctx, "import.sheet_nomenclature"), Numeric: map[int]bool{8: true, 9: true, 10: true},
-			Header: []string{i18n.T(ctx, "import.col_warehouse"), i18n.T(ctx, "import.col_barcode"), i18n.T(ctx, "import.col_sku"), i18n.T(ctx, "import.col_seller_sku"),
+		sheet = sheets.Sheet{Name: i18n.T(ctx, "import.sheet_nomenclature"),
+			Columns: sheets.Columns(i18n.T(ctx, "import.col_warehouse"), i18n.T(ctx, "import.col_barcode"), i18n.T(ctx, "import.col_sku"), i18n.T(ctx, "import.col_seller_sku"),
 				i18n.T(ctx, "import.col_name"), i18n.T(ctx, "import.col_brand"), i18n.T(ctx, "import.col_size"), i18n.T(ctx, "import.col_status"),
-				i18n.T(ctx, "import.col_quantity"), i18n.T(ctx, "import.col_price"), i18n.T(ctx, "import.col_sale")}}
+				i18n.T(ctx, "import.col_quantity"), i18n.T(ctx, "import.col_price"), i18n.T(ctx, "import.col_sale"))}
+		sheet.Columns[8].Kind, sheet.Columns[9].Kind, sheet.Columns[10].Kind = sheets.Number, sheets.Money, sheets.Money
 		for _, n := range recs {
 			sale := ""
 			if n.SalePrice > 0 {
@@ -122,7 +125,7 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 				strconv.Itoa(n.Quantity), format.MoneyInput(int64(n.Price)), sale})
 		}
 	}
-	name := bulkjobs.FileName(ext, view, "seller-"+strconv.FormatInt(sess.Data().SellerID, 10), sess.Data().Environment,
+	name := sheets.FileName(ext, view, "seller-"+strconv.FormatInt(sess.Data().SellerID, 10), sess.Data().Environment,
 		"page-"+strconv.Itoa(q.Page), "limit-"+strconv.Itoa(q.Limit))
 	return a.sendSheet(c, sheet, ext, name)
 }
@@ -138,17 +141,10 @@ func (a *App) exportQuery(q listQuery) string {
 }
 
 // sendSheet answers with a sheet as a download.
-func (a *App) sendSheet(c echo.Context, sheet bulkjobs.Sheet, ext, name string) error {
+func (a *App) sendSheet(c echo.Context, sheet sheets.Sheet, ext, name string) error {
 	var buf bytes.Buffer
-	var err error
-	ctype := "text/csv; charset=utf-8"
-	if ext == "xlsx" {
-		ctype = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-		err = bulkjobs.WriteXLSX(&buf, sheet)
-	} else {
-		err = bulkjobs.WriteCSV(&buf, sheet)
-	}
-	if err != nil {
+	f := sheets.FormatOf(ext)
+	if err := sheets.Write(&buf, f, sheet); err != nil {
 		return err
 	}
 	if err := a.saveSession(c); err != nil {
@@ -157,7 +153,7 @@ func (a *App) sendSheet(c echo.Context, sheet bulkjobs.Sheet, ext, name string) 
 	h := c.Response().Header()
 	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	h.Set("Cache-Control", "no-store")
-	return c.Blob(http.StatusOK, ctype, buf.Bytes())
+	return c.Blob(http.StatusOK, f.ContentType(), buf.Bytes())
 }
 
 // ---- import ----

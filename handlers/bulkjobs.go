@@ -16,6 +16,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/sheets"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -304,7 +305,16 @@ func (a *App) jobCSV(c echo.Context, errorsOnly bool) error {
 	header = append(header, i18n.T(ctx, "import.col_file_row"), i18n.T(ctx, "import.col_before"), i18n.T(ctx, "import.col_after"),
 		i18n.T(ctx, "import.col_preview"), i18n.T(ctx, "import.col_result"), i18n.T(ctx, "import.col_message"),
 		i18n.T(ctx, "import.col_read_back"), i18n.T(ctx, "import.col_read_back_value"))
-	sheet := bulkjobs.Sheet{Name: i18n.T(ctx, "import.sheet_rows"), Header: header}
+	sheet := sheets.Sheet{Name: i18n.T(ctx, "import.sheet_rows"), Columns: sheets.Columns(header...)}
+	for i, f := range fields {
+		switch f {
+		case "price", "sale":
+			sheet.Columns[i].Kind = sheets.Money
+		case "quantity":
+			sheet.Columns[i].Kind = sheets.Number
+		}
+	}
+	sheet.Columns[len(fields)].Kind = sheets.Number // the file row
 	for _, it := range items {
 		bad := it.Flag == bulkjobs.FlagInvalid || it.State == bulkjobs.ItemRejected || it.State == bulkjobs.ItemUnsent ||
 			it.State == bulkjobs.ItemHeld || (it.State == bulkjobs.ItemSkipped && it.Flag == bulkjobs.FlagGuard) ||
@@ -329,7 +339,7 @@ func (a *App) jobCSV(c echo.Context, errorsOnly bool) error {
 	if errorsOnly {
 		what = "errors"
 	}
-	return a.sendSheet(c, sheet, "csv", bulkjobs.FileName("csv", "job", job.ID, job.Kind, what))
+	return a.sendSheet(c, sheet, "csv", sheets.FileName("csv", "job", job.ID, job.Kind, what))
 }
 
 // ---- view mapping ----

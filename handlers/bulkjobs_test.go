@@ -30,6 +30,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/sheets"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
@@ -798,7 +799,7 @@ func TestImportXMLBombRefused(t *testing.T) {
 	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	var good bytes.Buffer // a real workbook, to which the bomb is added
-	if err := bulkjobs.WriteXLSX(&good, bulkjobs.Sheet{Header: []string{"Warehouse", "Barcode", "Quantity"}, Rows: [][]string{{"WH1", "4600000000001", "5"}}}); err != nil {
+	if err := sheets.Write(&good, sheets.XLSX, sheets.Sheet{Columns: sheets.Columns("Warehouse", "Barcode", "Quantity"), Rows: [][]string{{"WH1", "4600000000001", "5"}}}); err != nil {
 		t.Fatal(err)
 	}
 	zr, err := zip.NewReader(bytes.NewReader(good.Bytes()), int64(good.Len()))

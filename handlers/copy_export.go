@@ -1,48 +1,46 @@
 package handlers
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
-	"github.com/xuri/excelize/v2"
 
-	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/sheets"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
-// The export of the whole filtered catalogue from the local copy (issue
-// 16): every record the URL's search and filters select, in its sort,
-// streamed from the database to the response (CSV) or through excelize's
-// StreamWriter (XLSX), never the whole catalogue in memory.
+// The export of the whole filtered catalogue from the local copy: every
+// record the URL's search and filters select, in its sort, streamed from
+// the database through a sheets.Writer to the response, never the whole
+// catalogue in memory.
 
-// copyExportColumns are the catalogue keys of the export's header. The
-// Russian names of the warehouse, barcode, quantity and status columns are
-// ones the stock import reads (bulkjobs.StockColumns), so an export can be
-// edited and imported back in either language.
-var copyExportColumns = []string{i18n.K("export.copy.warehouse"), i18n.K("export.copy.barcode"), i18n.K("export.copy.mp_sku"),
-	i18n.K("export.copy.seller_sku"), i18n.K("export.copy.name"), i18n.K("export.copy.brand"), i18n.K("export.copy.size"),
-	i18n.K("export.copy.status"), i18n.K("export.copy.quantity"), i18n.K("export.copy.price"), i18n.K("export.copy.sale_price"),
-	i18n.K("export.copy.price_status")}
+// copyExportColumns are the export's columns: the catalogue key of each
+// header and what the column holds. The Russian names of the warehouse,
+// barcode, quantity and status columns are ones the stock import reads
+// (bulkjobs.StockColumns), so an export can be edited and imported back in
+// either language.
+var copyExportColumns = []sheets.Column{{Name: i18n.K("export.copy.warehouse")}, {Name: i18n.K("export.copy.barcode")},
+	{Name: i18n.K("export.copy.mp_sku")}, {Name: i18n.K("export.copy.seller_sku")}, {Name: i18n.K("export.copy.name")},
+	{Name: i18n.K("export.copy.brand")}, {Name: i18n.K("export.copy.size")}, {Name: i18n.K("export.copy.status")},
+	{Name: i18n.K("export.copy.quantity"), Kind: sheets.Number}, {Name: i18n.K("export.copy.price"), Kind: sheets.Money},
+	{Name: i18n.K("export.copy.sale_price"), Kind: sheets.Money}, {Name: i18n.K("export.copy.price_status")}}
 
-// copyExportHeader is the export's header in the language of ctx.
-func copyExportHeader(ctx context.Context) []string {
+// copyExportHeader is the export's columns, named in the language of ctx.
+func copyExportHeader(ctx context.Context) []sheets.Column {
 	l := i18n.LangOf(ctx)
-	out := make([]string, len(copyExportColumns))
-	for i, k := range copyExportColumns {
-		out[i] = i18n.In(l, k, nil, nil)
+	out := make([]sheets.Column, len(copyExportColumns))
+	for i, col := range copyExportColumns {
+		out[i] = sheets.Column{Name: i18n.In(l, col.Name, nil, nil), Kind: col.Kind}
 	}
 	return out
 }
 
-// copyExportRow is the export row of a record; numeric columns are 8 to 10.
+// copyExportRow is the export row of a record, in copyExportColumns' order.
 func copyExportRow(r *copystore.Record, row []string) []string {
 	price, sale, status := r.Price, r.SalePrice, r.PriceStatus
 	if r.Pending != nil {
@@ -88,15 +86,11 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 		return err
 	}
 	d := session(c).Data()
-	name := bulkjobs.FileName(ext, "nomenclature", "seller-"+strconv.FormatInt(d.SellerID, 10), d.Environment, "all")
+	name := sheets.FileName(ext, "nomenclature", "seller-"+strconv.FormatInt(d.SellerID, 10), d.Environment, "all")
 	h := c.Response().Header()
 	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	h.Set("Cache-Control", "no-store")
-	if ext == "xlsx" {
-		h.Set("Content-Type", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet")
-	} else {
-		h.Set("Content-Type", "text/csv; charset=utf-8")
-	}
+	h.Set("Content-Type", sheets.FormatOf(ext).ContentType())
 	c.Response().WriteHeader(http.StatusOK)
 	if ext == "xlsx" {
 		err = a.streamXLSX(c, k, cq)
@@ -111,82 +105,38 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 }
 
 func (a *App) streamCSV(c echo.Context, k copystore.Key, cq copystore.Query) error {
-	bw := bufio.NewWriterSize(c.Response(), 32<<10)
-	bw.WriteString("\ufeff") // Excel opens Cyrillic text correctly
-	writeLine := func(fields []string) {
-		for i, f := range fields {
-			if i > 0 {
-				bw.WriteByte(',')
-			}
-			if f == "" {
-				continue
-			}
-			if i < 8 || i == 11 {
-				f = bulkjobs.ExportText(f) // cleaned, bounded, formulas defused
-			}
-			// Every field quoted: a spreadsheet splitting on ';' still
-			// sees one cell.
-			bw.WriteByte('"')
-			bw.WriteString(strings.ReplaceAll(f, `"`, `""`))
-			bw.WriteByte('"')
-		}
-		bw.WriteString("\r\n")
+	w := sheets.NewCSV(c.Response())
+	if err := w.Header(copyExportHeader(c.Request().Context())); err != nil {
+		return err
 	}
-	header := copyExportHeader(c.Request().Context())
-	writeLine(header)
-	row := make([]string, 0, len(header))
+	row := make([]string, 0, len(copyExportColumns))
 	err := a.deps.Catalog.Store().EachNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
 		row = copyExportRow(r, row)
-		writeLine(row)
-		return nil
+		return w.Row(row...)
 	})
-	if ferr := bw.Flush(); err == nil {
+	if ferr := w.Close(); err == nil {
 		err = ferr
 	}
 	return err
 }
 
 func (a *App) streamXLSX(c echo.Context, k copystore.Key, cq copystore.Query) error {
-	f := excelize.NewFile()
-	defer f.Close()
-	sheet := i18n.T(c.Request().Context(), "export.copy.sheet")
-	if err := f.SetSheetName("Sheet1", sheet); err != nil {
-		return err
-	}
-	sw, err := f.NewStreamWriter(sheet)
+	w, err := sheets.NewWriter(c.Response(), sheets.XLSX, i18n.T(c.Request().Context(), "export.copy.sheet"))
 	if err != nil {
 		return err
 	}
-	header := copyExportHeader(c.Request().Context())
-	cells := make([]any, len(header))
-	for i, h := range header {
-		cells[i] = h
-	}
-	if err := sw.SetRow("A1", cells); err != nil {
+	if err := w.Header(copyExportHeader(c.Request().Context())); err != nil {
+		w.Close()
 		return err
 	}
-	n := 1
-	row := make([]string, 0, len(header))
+	row := make([]string, 0, len(copyExportColumns))
 	err = a.deps.Catalog.Store().EachNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
 		row = copyExportRow(r, row)
-		for i, v := range row {
-			cells[i] = bulkjobs.ExportText(v)
-			if i >= 8 && i <= 10 && v != "" {
-				var num float64
-				if _, err := fmt.Sscan(v, &num); err == nil {
-					cells[i] = num
-				}
-			}
-		}
-		n++
-		cell, _ := excelize.CoordinatesToCellName(1, n)
-		return sw.SetRow(cell, cells)
+		return w.Row(row...)
 	})
 	if err != nil {
+		w.Close()
 		return err
 	}
-	if err := sw.Flush(); err != nil {
-		return err
-	}
-	return f.Write(c.Response())
+	return w.Close()
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/massupdate"
+	"github.com/sellerdesk/sellerdesk/sheets"
 	"github.com/sellerdesk/sellerdesk/views/components"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
@@ -332,7 +333,7 @@ func (a *App) HistoryExportCSV(c echo.Context) error {
 	if err := a.saveSession(c); err != nil {
 		return err
 	}
-	name := bulkjobs.FileName("csv", "history", "seller-"+strconv.FormatInt(q.filter.SellerID, 10))
+	name := sheets.FileName("csv", "history", "seller-"+strconv.FormatInt(q.filter.SellerID, 10))
 	h := c.Response().Header()
 	h.Set("Content-Type", "text/csv; charset=utf-8")
 	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)

@@ -108,7 +108,7 @@ func TestHistoryPageInRussian(t *testing.T) {
 	}
 
 	_, body := getCSV(t, app, b, "/history/export.csv")
-	lines := strings.Split(strings.TrimSpace(body), "\n")
+	lines := strings.Split(strings.TrimSpace(body), "\r\n")
 	if !strings.HasPrefix(lines[0], "\ufeff\"Запись\",\"Когда (UTC)\",\"Идентификатор клиента\"") || !strings.HasSuffix(lines[0], "\"Сверка\"") {
 		t.Errorf("Russian header %q", lines[0])
 	}
@@ -137,7 +137,7 @@ func TestHistoryPageInEnglish(t *testing.T) {
 	}
 	_, body := getCSV(t, app, b, "/history/export.csv")
 	want := "\ufeff\"" + strings.Join(audit.CSVHeader, "\",\"") + "\""
-	if first := strings.SplitN(body, "\n", 2)[0]; first != want {
+	if first := strings.SplitN(body, "\r\n", 2)[0]; first != want {
 		t.Errorf("English header %q, want %q", first, want)
 	}
 }

@@ -118,7 +118,7 @@ func TestHistoryRecordsFormEdits(t *testing.T) {
 			!strings.Contains(resp.Header.Get("Content-Disposition"), "attachment") {
 			t.Fatalf("export: %d %q %q", resp.StatusCode, resp.Header.Get("Content-Type"), resp.Header.Get("Content-Disposition"))
 		}
-		lines := strings.Split(strings.TrimSpace(body), "\n")
+		lines := strings.Split(strings.TrimSpace(body), "\r\n")
 		if len(lines) != 3 || !strings.Contains(body, okSKU) || !strings.Contains(body, badSKU) || strings.Contains(body, stockKey) {
 			t.Errorf("export of the price edit: %q", body)
 		}

@@ -1,4 +1,4 @@
-package bulkjobs
+package sheets
 
 import (
 	"archive/zip"
@@ -145,22 +145,22 @@ func sheet(t *testing.T, cells map[string]string) []byte {
 	return buf.Bytes()
 }
 
-// TestImportBombs: every bomb is refused by size or count with a message
+// TestReadBombs: every bomb is refused by size or count with a message
 // that names the limit, allocating far less than it would unpack to (the
 // issue's bound: at most 64 MB more memory) and well before the deadline
 // given to the parse (the deadline is a backstop; no bomb reaches it).
-func TestImportBombs(t *testing.T) {
+func TestReadBombs(t *testing.T) {
 	tests := []struct {
 		name string
 		file func(t *testing.T) []byte
-		want string
+		want LimitError
 	}{
-		{"one 64 MB entry, declared honestly", func(t *testing.T) []byte { return zipWith(t, 64<<20, zeros64MB(), 0) }, "unpacks to more than 32 MB"},
-		{"one 64 MB entry declared as 1 KB", func(t *testing.T) []byte { return zipWith(t, 1024, zeros64MB(), 0) }, "unpacks to more than it declares"},
-		{"too many entries", func(t *testing.T) []byte { return zipWith(t, 0, nil, MaxZipEntries+1) }, "more than 200 parts"},
+		{"one 64 MB entry, declared honestly", func(t *testing.T) []byte { return zipWith(t, 64<<20, zeros64MB(), 0) }, LimitError{Limit: LimitUnpacked, Max: MaxUnpackedBytes}},
+		{"one 64 MB entry declared as 1 KB", func(t *testing.T) []byte { return zipWith(t, 1024, zeros64MB(), 0) }, LimitError{Limit: LimitPartLies}},
+		{"too many entries", func(t *testing.T) []byte { return zipWith(t, 0, nil, MaxZipEntries+1) }, LimitError{Limit: LimitZipEntries, Max: MaxZipEntries}},
 		{"a 2,000-character cell", func(t *testing.T) []byte {
 			return sheet(t, map[string]string{"A1": "sku", "B1": "price", "A2": "x", "B2": strings.Repeat("9", 2000)})
-		}, "cell B2 is longer than 1024 characters"},
+		}, LimitError{Limit: LimitCellChars, Max: MaxCellChars, Row: 2, Cell: "B2"}},
 		{"a million empty rows", func(t *testing.T) []byte {
 			var rows strings.Builder
 			rows.WriteString(`<row r="1"><c r="A1" t="inlineStr"><is><t>sku</t></is></c><c r="B1" t="inlineStr"><is><t>price</t></is></c></row>`)
@@ -168,45 +168,45 @@ func TestImportBombs(t *testing.T) {
 				fmt.Fprintf(&rows, `<row r="%d"/>`, r)
 			}
 			return withSheetXML(t, sheet(t, map[string]string{"A1": "x"}), rows.String())
-		}, "more than 1000 empty rows in a row"},
+		}, LimitError{Limit: LimitEmptyRun, Max: MaxEmptyRows, Row: 2}},
 		{"one 20 MB entry of zeros (within the total, packed 1,000 times)", func(t *testing.T) []byte {
 			var packed bytes.Buffer
 			w, _ := flate.NewWriter(&packed, flate.BestSpeed)
 			w.Write(make([]byte, 20<<20))
 			w.Close()
 			return zipWith(t, 20<<20, packed.Bytes(), 0)
-		}, "packed more than 200 times"},
+		}, LimitError{Limit: LimitRatio, Max: MaxCompressionRatio}},
 		{"shared strings: 2 million tiny texts in 6 MB (unpacked)", func(t *testing.T) []byte {
 			base := sheet(t, map[string]string{"A1": "sku", "B1": "price", "A2": "x", "B2": "1"})
 			return withParts(t, base, map[string]string{"xl/sharedStrings.xml": partXML("sst", strings.Repeat("<si><t/></si>", 2_000_000/4))})
-		}, "more than 50000 texts, styles and formulas outside its sheets"},
+		}, LimitError{Limit: LimitWholePart, Max: MaxWholePartElements}},
 		{"calculation chain of 500,000 cells", func(t *testing.T) []byte {
 			base := sheet(t, map[string]string{"A1": "sku", "B1": "price", "A2": "x", "B2": "1"})
 			return withParts(t, base, map[string]string{"xl/calcChain.xml": partXML("calcChain", strings.Repeat(`<c r="A1"/>`, 500_000))})
-		}, "more than 50000 texts, styles and formulas outside its sheets"},
+		}, LimitError{Limit: LimitWholePart, Max: MaxWholePartElements}},
 		{"styles named like a worksheet", func(t *testing.T) []byte {
 			base := sheet(t, map[string]string{"A1": "sku", "B1": "price", "A2": "x", "B2": "1"})
 			return withParts(t, base, map[string]string{"xl/worksheets/sheet9.xml": partXML("styleSheet", "<cellXfs>"+strings.Repeat(`<xf/>`, 200_000)+"</cellXfs>")})
-		}, "more than 50000 texts, styles and formulas outside its sheets"},
+		}, LimitError{Limit: LimitWholePart, Max: MaxWholePartElements}},
 		{"one 5 MB inline cell", func(t *testing.T) []byte {
 			base := sheet(t, map[string]string{"A1": "x"})
 			return withParts(t, base, map[string]string{"xl/worksheets/sheet1.xml": worksheetXML(headerRow +
 				`<row r="2"><c r="A2" t="inlineStr"><is><t>` + strings.Repeat("x", 5<<20) + `</t></is></c></row>`)})
-		}, "cell A2 is longer than 1024 characters"},
+		}, LimitError{Limit: LimitCellChars, Max: MaxCellChars, Cell: "A2"}},
 		{"one 5 MB shared string", func(t *testing.T) []byte {
 			base := sheet(t, map[string]string{"A1": "sku", "B1": "price", "A2": "x", "B2": "1"})
 			return withParts(t, base, map[string]string{"xl/sharedStrings.xml": partXML("sst", "<si><t>"+strings.Repeat("x", 5<<20)+"</t></si>")})
-		}, "a cell of the XLSX file is longer than 1024 characters"},
+		}, LimitError{Limit: LimitCellChars, Max: MaxCellChars}},
 		{"one 5 MB attribute", func(t *testing.T) []byte {
 			base := sheet(t, map[string]string{"A1": "x"})
 			return withParts(t, base, map[string]string{"xl/worksheets/sheet1.xml": worksheetXML(headerRow +
 				`<row r="2"><c r="A2" t="` + strings.Repeat("x", 5<<20) + `"><v>1</v></c></row>`)})
-		}, "an element longer than 64 KB"},
+		}, LimitError{Limit: LimitTagBytes, Max: MaxTagBytes}},
 		{"one row of a million rich-text runs", func(t *testing.T) []byte {
 			base := sheet(t, map[string]string{"A1": "x"})
 			return withParts(t, base, map[string]string{"xl/worksheets/sheet1.xml": worksheetXML(headerRow +
 				`<row r="2"><c r="A2" t="inlineStr"><is>` + strings.Repeat("<r><t>x</t></r>", 1_000_000) + `</is></c></row>`)})
-		}, "a row of the XLSX file holds more than 65536 elements"},
+		}, LimitError{Limit: LimitRowElements, Max: MaxRowElements}},
 		{"empty rows between data rows, 999 at a time", func(t *testing.T) []byte {
 			var rows strings.Builder
 			rows.WriteString(headerRow)
@@ -216,16 +216,16 @@ func TestImportBombs(t *testing.T) {
 				r += MaxEmptyRows // the rows between are missing: empty
 			}
 			return withParts(t, sheet(t, map[string]string{"A1": "x"}), map[string]string{"xl/worksheets/sheet1.xml": worksheetXML(rows.String())})
-		}, "more than 10000 empty rows"},
+		}, LimitError{Limit: LimitEmptyRows, Max: MaxEmptyRowsTotal, Row: 10013}},
 		{"CSV: a 5,000-character cell", func(t *testing.T) []byte {
 			return []byte("sku;price\nabc;" + strings.Repeat("1", 5000) + "\n")
-		}, "cell B2 is longer than 1024 characters"},
+		}, LimitError{Limit: LimitCellChars, Max: MaxCellChars, Row: 2, Cell: "B2"}},
 		{"CSV: two million rows of empty cells", func(t *testing.T) []byte {
 			return []byte("sku;price\n" + strings.Repeat(";\n", 2_000_000) + "abc;1\n")
-		}, "more than 1000 empty rows in a row"},
+		}, LimitError{Limit: LimitEmptyRun, Max: MaxEmptyRows, Row: 2}},
 		{"CSV: 150 columns", func(t *testing.T) []byte {
 			return []byte(strings.Repeat("a;", 150) + "\n")
-		}, "more than 100 columns"},
+		}, LimitError{Limit: LimitColumns, Max: MaxColumns, Row: 1}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -235,14 +235,14 @@ func TestImportBombs(t *testing.T) {
 			var before, after runtime.MemStats
 			runtime.GC()
 			runtime.ReadMemStats(&before)
-			_, err := ReadTableContext(ctx, data)
+			_, err := Read(ctx, data, 10_000)
 			runtime.ReadMemStats(&after)
 			if grew := after.TotalAlloc - before.TotalAlloc; grew > 64<<20 {
 				t.Errorf("reading it allocated %d MB, want at most 64 MB", grew>>20)
 			}
 			var le *LimitError
-			if !errors.As(err, &le) || !strings.Contains(err.Error(), tt.want) {
-				t.Fatalf("error %v, want a limit saying %q", err, tt.want)
+			if !errors.As(err, &le) || *le != tt.want {
+				t.Fatalf("error %v, want %+v", err, tt.want)
 			}
 			if ctx.Err() != nil {
 				t.Error("refused by the deadline, not by the limit")
@@ -251,8 +251,8 @@ func TestImportBombs(t *testing.T) {
 	}
 }
 
-// TestImportDeadline: a parse stops when its context ends.
-func TestImportDeadline(t *testing.T) {
+// TestReadDeadline: a parse stops when its context ends.
+func TestReadDeadline(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var b strings.Builder
@@ -260,13 +260,15 @@ func TestImportDeadline(t *testing.T) {
 	for i := range 1000 {
 		fmt.Fprintf(&b, "s%d;1\n", i)
 	}
-	if _, err := ReadTableContext(ctx, []byte(b.String())); err == nil || !strings.Contains(err.Error(), "too long") {
+	var le *LimitError
+	if _, err := Read(ctx, []byte(b.String()), 0); !errors.As(err, &le) || le.Limit != LimitDeadline {
 		t.Fatalf("a cancelled parse: %v", err)
 	}
 }
 
-// TestImportWithinLimits: a normal 10,000-row XLSX still reads.
-func TestImportWithinLimits(t *testing.T) {
+// TestReadWithinLimits: a normal 10,000-row XLSX still reads, and one row
+// more is refused by the row limit.
+func TestReadWithinLimits(t *testing.T) {
 	f := excelize.NewFile()
 	defer f.Close()
 	sw, err := f.NewStreamWriter("Sheet1")
@@ -274,7 +276,8 @@ func TestImportWithinLimits(t *testing.T) {
 		t.Fatal(err)
 	}
 	sw.SetRow("A1", []any{"Marketplace SKU", "Price", "Sale price"})
-	for i := range MaxImportRows {
+	const rows = 10_000
+	for i := range rows {
 		cell, _ := excelize.CoordinatesToCellName(1, i+2)
 		sw.SetRow(cell, []any{fmt.Sprintf("MP%08d", i), "1299,50", ""})
 	}
@@ -283,8 +286,12 @@ func TestImportWithinLimits(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tab, err := ReadTable(buf.Bytes())
-	if err != nil || len(tab.Rows) != MaxImportRows {
+	tab, err := Read(context.Background(), buf.Bytes(), rows)
+	if err != nil || len(tab.Rows) != rows {
 		t.Fatalf("rows %v, err %v", tab, err)
+	}
+	var le *LimitError
+	if _, err := Read(context.Background(), buf.Bytes(), rows-1); !errors.As(err, &le) || *le != (LimitError{Limit: LimitRows, Max: rows - 1}) {
+		t.Fatalf("one row over: %v", err)
 	}
 }
