@@ -230,7 +230,7 @@ func (a *App) previewAgain(c echo.Context, job bulkjobs.Job, items []bulkjobs.It
 	}
 	sess := session(c)
 	d := sess.Data()
-	cat, err := massupdate.FetchCatalog(a.pageContext(c), a.account(c), d.SellerID)
+	cat, err := a.previewCatalog(c, a.wantRows(job.Kind, t, m))
 	if err != nil {
 		return "", 0, err
 	}

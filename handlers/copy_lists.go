@@ -194,16 +194,7 @@ func (a *App) nomenclaturePage(c echo.Context, ctx context.Context, acct func() 
 	cs := a.deps.Catalog.Store()
 	recs := make([]apiclient.Nomenclature, 0, q.Limit)
 	total, err := cs.NomenclaturePage(c.Request().Context(), k, cq, func(r *copystore.Record) error {
-		n := apiclient.Nomenclature{SellerID: seller, WarehouseCode: r.Warehouse, Barcode: r.Barcode, MarketplaceSKU: r.MarketplaceSKU,
-			ParentSKU: r.ParentSKU, SellerSKU: r.SellerSKU, Name: r.Name, Brand: r.Brand, Size: r.Size,
-			Price: apiclient.Money(r.Price), SalePrice: apiclient.Money(r.SalePrice), Quantity: r.Quantity, Status: r.Status,
-			PriceUpdateStatus: r.PriceStatus, UpdatedAt: r.UpdatedAt}
-		if r.Pending != nil {
-			// Accepted through the dashboard, not yet confirmed by a
-			// read: shown as the marketplace shows a change in flight.
-			n.Price, n.SalePrice, n.PriceUpdateStatus = apiclient.Money(r.Pending.Price), apiclient.Money(r.Pending.SalePrice), "PROCESSING"
-		}
-		recs = append(recs, n)
+		recs = append(recs, copyNomenclature(seller, r))
 		return nil
 	})
 	if err == nil {
@@ -217,6 +208,20 @@ func (a *App) nomenclaturePage(c echo.Context, ctx context.Context, acct func() 
 		return a.nomenclaturePage(c, ctx, acct, seller, q)
 	}
 	return nil, 0, 0, err
+}
+
+// copyNomenclature is a record of the copy as the marketplace lists it. A
+// price change accepted through the dashboard and not yet confirmed by a
+// read is shown as the marketplace shows a change in flight.
+func copyNomenclature(seller int64, r *copystore.Record) apiclient.Nomenclature {
+	n := apiclient.Nomenclature{SellerID: seller, WarehouseCode: r.Warehouse, Barcode: r.Barcode, MarketplaceSKU: r.MarketplaceSKU,
+		ParentSKU: r.ParentSKU, SellerSKU: r.SellerSKU, Name: r.Name, Brand: r.Brand, Size: r.Size,
+		Price: apiclient.Money(r.Price), SalePrice: apiclient.Money(r.SalePrice), Quantity: r.Quantity, Status: r.Status,
+		PriceUpdateStatus: r.PriceStatus, UpdatedAt: r.UpdatedAt}
+	if r.Pending != nil {
+		n.Price, n.SalePrice, n.PriceUpdateStatus = apiclient.Money(r.Pending.Price), apiclient.Money(r.Pending.SalePrice), "PROCESSING"
+	}
+	return n
 }
 
 // nomenclatureSorts are the sort choices of the nomenclature toolbar.

@@ -17,6 +17,7 @@ import (
 	"context"
 	"encoding/json"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 
@@ -25,6 +26,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/massupdate"
+	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -47,10 +49,11 @@ func (a *App) cardPricesList(c echo.Context) error {
 }
 
 // cardPricesSubmit validates the edited cards and sends only the changed
-// ones, one item per card. force is sent only for the cards the answer
-// before listed with a price-check warning, and only when the user pressed
-// that answer's "send anyway" (action=force): the plain submit never sets
-// it.
+// ones, one item per card. force is sent only when the user pressed "send
+// anyway" (action=force), and only for the cards the session's previous
+// answer held past a price-check warning, at the prices it held them at
+// (heldCards, kept in the session): a card named otherwise, or at another
+// price, is sent without force and its warning shown again.
 func (a *App) cardPricesSubmit(c echo.Context) error {
 	q := pricesQuery(c)
 	ctx := c.Request().Context()
@@ -62,6 +65,8 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
 	}
+	sess := session(c)
+	held := popHeldCards(sess)
 	confirmed := map[string]bool{}
 	if form.Get("action") == "force" {
 		if len(form["force_card"]) > massupdate.MaxFormRows {
@@ -71,9 +76,8 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 			confirmed[p] = true
 		}
 	}
-	checked := massupdate.CheckCards(rows, confirmed)
+	checked := massupdate.CheckCards(rows, held.confirmed(sess, confirmed, rows))
 	inputs, invalid, cards := checked.Inputs, checked.Invalid, checked.Send
-	sess := session(c)
 	back := q.link("/prices")
 	if len(invalid) > 0 {
 		return a.renderCardPricesResult(c, q, inputs, invalid, nil,
@@ -92,7 +96,8 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 	a.recordReport(c, audit.KindPrice, rep, keysOf(cards, massupdate.Cards.Key), func(k string) (string, string) { return changeTexts(inputs[k]) })
 	// issue 16: the copy shows every size of an accepted card at once, pending (handlers/copy_lists.go)
 	a.copyPricesAccepted(c, rep, len(cards), func(i int) (string, apiclient.PriceUpdate) { return cards[i].Parent, cards[i].PriceUpdate })
-	a.logger(c.Request().Context()).Info("card prices submitted", "sent", len(cards), "confirmed", len(confirmed),
+	keepHeldCards(sess, rep, cards)
+	a.logger(c.Request().Context()).Info("card prices submitted", "sent", len(cards), "confirmed", countForced(cards),
 		"accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent, "price_checks", len(rep.Fraud))
 	if rep.Complete() && len(rep.Fraud) == 0 {
 		sess.AddFlash("ok", i18n.N(ctx, "prices.cards_updated", rep.Accepted))
@@ -291,4 +296,81 @@ func fraudText(ctx context.Context, f apiclient.FraudValidation) string {
 		out += " " + i18n.N(ctx, "prices.fraud_promotions", len(promos))
 	}
 	return out + "."
+}
+
+// draftHeldCards is the session draft that keeps the cards the last
+// answer held past a price-check warning.
+const draftHeldCards = "prices-held"
+
+// heldCards are the cards the marketplace held past a price-check warning
+// in the session's previous answer, each with the account it was sent for
+// and the price it was held at: the only cards "send anyway" may force.
+// A card's values are heldValues of its price update as sent.
+type heldCards url.Values
+
+// heldValues is what heldCards keeps of a card's price update: the
+// account (environment and seller: a session's drafts outlive a login as
+// someone else), the price and sale price in kopecks (sale "" when none),
+// the sale's start and end.
+func heldValues(sess *sessions.Session, u apiclient.PriceUpdate) []string {
+	d := sess.Data()
+	sale := ""
+	if u.SalePrice != nil {
+		sale = strconv.FormatInt(int64(*u.SalePrice), 10)
+	}
+	return []string{d.Environment + "/" + strconv.FormatInt(d.SellerID, 10),
+		strconv.FormatInt(int64(u.Price), 10), sale, u.SaleStartDate, u.SaleEndDate}
+}
+
+// popHeldCards takes the held cards out of the session: they answer one
+// submit only, the next.
+func popHeldCards(sess *sessions.Session) heldCards {
+	return heldCards(sess.PopDraft(draftHeldCards))
+}
+
+// keepHeldCards keeps in the session the cards of rep the price check held
+// with a warning (rejected, so not applied), at the prices sent.
+func keepHeldCards(sess *sessions.Session, rep *massupdate.Report, cards []massupdate.CardPrice) {
+	held := url.Values{}
+	for _, cp := range cards {
+		if rep.Outcomes[cp.Parent].State != massupdate.Rejected {
+			continue
+		}
+		for _, f := range rep.Fraud[cp.Parent] {
+			if f.Status == "warning" {
+				held[cp.Parent] = heldValues(sess, cp.PriceUpdate)
+				break
+			}
+		}
+	}
+	if len(held) > 0 {
+		sess.SetDraft(draftHeldCards, held)
+	}
+}
+
+// confirmed keeps of the cards the user confirmed (asked) those held for
+// this account at exactly the price the rows now ask; the rows are read as
+// CheckCards reads them, and a row that does not validate is not forced.
+func (h heldCards) confirmed(sess *sessions.Session, asked map[string]bool, rows []massupdate.PriceInput) map[string]bool {
+	if len(asked) == 0 || len(h) == 0 {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, cp := range massupdate.CheckCards(rows, nil).Send {
+		if asked[cp.Parent] && slices.Equal(url.Values(h)[cp.Parent], heldValues(sess, cp.PriceUpdate)) {
+			out[cp.Parent] = true
+		}
+	}
+	return out
+}
+
+// countForced counts the cards sent with force.
+func countForced(cards []massupdate.CardPrice) int {
+	n := 0
+	for _, cp := range cards {
+		if cp.Force {
+			n++
+		}
+	}
+	return n
 }

@@ -12,28 +12,127 @@ import (
 )
 
 // catalogPageLimit is the page size asked of the marketplace when the
-// whole catalogue is read.
+// catalogue is read.
 const catalogPageLimit = 100
 
-// Catalog is the seller's whole catalogue, as read at one moment.
+// maxCatalogPages bounds a read of the catalogue whatever the marketplace
+// says its page count is.
+const maxCatalogPages = 100_000
+
+// Catalog is the seller's catalogue, or the part of it a preview concerns,
+// as read at one moment.
 type Catalog struct {
 	BySKU map[string]apiclient.Nomenclature // first record of each product
 	ByKey map[string]apiclient.Nomenclature // warehouse|barcode
 }
 
+// NewCatalog is an empty catalogue, for Add.
+func NewCatalog() *Catalog {
+	return &Catalog{BySKU: map[string]apiclient.Nomenclature{}, ByKey: map[string]apiclient.Nomenclature{}}
+}
+
+// Add records n; the first record of a product, in list order, is the
+// product's.
+func (cat *Catalog) Add(n apiclient.Nomenclature) {
+	if _, ok := cat.BySKU[n.MarketplaceSKU]; !ok {
+		cat.BySKU[n.MarketplaceSKU] = n
+	}
+	cat.ByKey[StockKey(n.WarehouseCode, n.Barcode)] = n
+}
+
+// StockKey is a stock record's key: its warehouse and barcode.
+func StockKey(warehouse, barcode string) string { return warehouse + "|" + barcode }
+
 // FetchCatalog reads every nomenclature record of the seller.
 func FetchCatalog(ctx context.Context, acct *apiclient.Account, seller int64) (*Catalog, error) {
-	cat := &Catalog{BySKU: map[string]apiclient.Nomenclature{}, ByKey: map[string]apiclient.Nomenclature{}}
+	cat := NewCatalog()
 	for n, err := range acct.Seller.AllNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: seller, Limit: catalogPageLimit}) {
 		if err != nil {
 			return nil, err
 		}
-		if _, ok := cat.BySKU[n.MarketplaceSKU]; !ok {
-			cat.BySKU[n.MarketplaceSKU] = n
-		}
-		cat.ByKey[n.WarehouseCode+"|"+n.Barcode] = n
+		cat.Add(n)
 	}
 	return cat, nil
+}
+
+// Want names the records a preview reads: products by marketplace SKU and
+// stock records by key (StockKey). Cards asks, where prices are keyed by
+// product card, for every size of the products' cards as well.
+type Want struct {
+	SKUs  map[string]bool
+	Keys  map[string]bool
+	Cards bool
+}
+
+// Empty reports whether w names no record.
+func (w Want) Empty() bool { return len(w.SKUs) == 0 && len(w.Keys) == 0 }
+
+// foundIn reports whether cat holds every record w names.
+func (w Want) foundIn(cat *Catalog) bool {
+	for sku := range w.SKUs {
+		if _, ok := cat.BySKU[sku]; !ok {
+			return false
+		}
+	}
+	for k := range w.Keys {
+		if _, ok := cat.ByKey[k]; !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// WantItems names the records of a job's rows: a price row's key is its
+// product, a stock row's its StockKey.
+func WantItems(kind string, items []bulkjobs.Item) Want {
+	w := Want{SKUs: map[string]bool{}, Keys: map[string]bool{}}
+	for _, it := range items {
+		switch {
+		case it.Key == "":
+		case kind == Stock.Name:
+			w.Keys[it.Key] = true
+		default:
+			w.SKUs[it.Key] = true
+		}
+	}
+	return w
+}
+
+// FetchWanted reads the seller's catalogue live, from its first page, until
+// every record want names is found (the list call selects records by
+// nothing but page), or the pages end. Each page is read under the
+// seller's lock, so that it is the seller's only request in flight, beside
+// mass updates and the local copy's sync. The sizes of a card (Want.Cards)
+// are those the pages read list.
+func (e *Engine) FetchWanted(ctx context.Context, acct *apiclient.Account, seller int64, want Want) (*Catalog, error) {
+	cat := NewCatalog()
+	if want.Empty() {
+		return cat, nil
+	}
+	for page := 1; page <= maxCatalogPages; page++ {
+		l, err := e.listPage(ctx, acct, seller, page)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range l.Nomenclatures {
+			cat.Add(n)
+		}
+		if len(l.Nomenclatures) == 0 || page >= l.Pages || want.foundIn(cat) {
+			break
+		}
+	}
+	return cat, nil
+}
+
+// listPage reads one page of the seller's catalogue under the seller's
+// lock.
+func (e *Engine) listPage(ctx context.Context, acct *apiclient.Account, seller int64, page int) (*apiclient.NomenclatureList, error) {
+	unlock, err := e.lock(ctx, seller)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	return acct.Seller.ListNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: seller, Page: page, Limit: catalogPageLimit})
 }
 
 // PriceNow is a product's price as the preview saw it (kopecks).

@@ -46,6 +46,24 @@ func problemText(errs map[string]string, order ...string) string {
 	return i18n.Encode(parts...)
 }
 
+// WantRows names the records the rows of t concern, read as PriceItems
+// (kind "prices") or StockItems (kind "stock") read them.
+func WantRows(kind string, t *bulkjobs.Table, m bulkjobs.Mapping) Want {
+	w := Want{SKUs: map[string]bool{}, Keys: map[string]bool{}}
+	for _, row := range t.Rows {
+		if kind == Stock.Name {
+			if bc := strings.TrimSpace(m.Cell(row, "barcode")); bc != "" {
+				w.Keys[StockKey(strings.TrimSpace(m.Cell(row, "warehouse")), bc)] = true
+			}
+			continue
+		}
+		if sku := strings.TrimSpace(m.Cell(row, "sku")); sku != "" {
+			w.SKUs[sku] = true
+		}
+	}
+	return w
+}
+
 // PriceItems checks the rows of a price file against the catalogue: each
 // becomes a job item flagged ok, unchanged, invalid or needing confirmation.
 func (p Previewer) PriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.Item {
@@ -177,9 +195,9 @@ func (p Previewer) stockItems(t *bulkjobs.Table, m bulkjobs.Mapping, noWarehouse
 			"quantity":  bulkjobs.NormalizeDecimal(m.Cell(row, "quantity")),
 			"status":    strings.ToLower(strings.TrimSpace(m.Cell(row, "status"))),
 		}
-		key := typed["warehouse"] + "|" + typed["barcode"]
+		key := StockKey(typed["warehouse"], typed["barcode"])
 		if noWarehouse {
-			key = "|" + typed["barcode"] // the marketplace keeps no warehouse: the cell is not read
+			key = StockKey("", typed["barcode"]) // the marketplace keeps no warehouse: the cell is not read
 		}
 		it := bulkjobs.Item{Seq: i + 1, Line: t.Lines[i], Key: key, Chunk: -1, Typed: mustJSON(typed), Flag: bulkjobs.FlagInvalid}
 		it.NewText = newStockText(typed["quantity"], typed["status"])
