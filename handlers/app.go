@@ -18,6 +18,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/internal/loginguard"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/static"
@@ -57,8 +58,8 @@ type Deps struct {
 	// client (for login throttling and logs); empty trusts none, and the
 	// peer address is the client.
 	TrustedProxies []netip.Prefix
-	// LoginLimits tune the login throttle; zero fields take defaults.
-	LoginLimits LoginLimits
+	// LoginLimits tune the login guard; zero fields take defaults.
+	LoginLimits loginguard.Limits
 	// TestHook, when set, is served at GET /_test/hook behind the login
 	// check. Only tests set it (to prove, for example, that a panic inside a
 	// logged-in request leaks no secret); cmd/web never does.
@@ -81,7 +82,7 @@ type Deps struct {
 	HistoryRetention time.Duration
 	// ResendProcessing is how long a queued notification resend is taken
 	// to keep the marketplace busy (the resend button waits that long);
-	// 0 means DefaultResendProcessing.
+	// 0 means resend.DefaultProcessing.
 	ResendProcessing time.Duration
 }
 
@@ -91,12 +92,12 @@ const DefaultChunkSize = massupdate.DefaultChunkSize
 
 // App is the dashboard as an http.Handler.
 type App struct {
-	deps     Deps
-	echo     *echo.Echo
-	handler  http.Handler
-	throttle *loginThrottle
-	imports  *importGate
-	mass     *massupdate.Engine
+	deps    Deps
+	echo    *echo.Echo
+	handler http.Handler
+	guard   *loginguard.Guard
+	imports *importGate
+	mass    *massupdate.Engine
 	// assets are the cache-busted asset URLs of every page, made once.
 	assets layouts.Assets
 	// gstore is Deps.Sessions as gorilla/sessions' Store: the session
@@ -130,7 +131,7 @@ func New(d Deps) (*App, error) {
 	if d.UpstreamTimeout <= 0 {
 		d.UpstreamTimeout = 30 * time.Second
 	}
-	a := &App{deps: d, throttle: newLoginThrottle(d.LoginLimits), imports: newImportGate(maxConcurrentImports)}
+	a := &App{deps: d, guard: loginguard.New(d.LoginLimits), imports: newImportGate(maxConcurrentImports)}
 	a.gstore = d.Sessions
 	a.assets = layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)}
 	a.mass = &massupdate.Engine{Locker: d.Sessions, ChunkSize: d.ChunkSize, RetryBudget: d.BulkRetryBudget,

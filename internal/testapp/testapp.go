@@ -30,6 +30,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/app"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/loginguard"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -69,7 +70,7 @@ type Options struct {
 	// marketplace (canary tests: the seeded secret must then appear nowhere).
 	NoDemo         bool
 	TrustedProxies []netip.Prefix
-	LoginLimits    handlers.LoginLimits
+	LoginLimits    loginguard.Limits
 	// TestHook is served at GET /_test/hook behind the login check.
 	TestHook echo.HandlerFunc
 	// APIOptions adjusts the marketplace client before it is built.
