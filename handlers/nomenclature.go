@@ -63,7 +63,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	}
 	seller := sess.Data().SellerID
 	acct := a.account(c)
-	rep, err := massupdate.Send(c.Request().Context(), a.mass, acct, seller, massupdate.Stock, items, nil)
+	rep, err := massupdate.Send(c.Request().Context(), a.deps.Engine, acct, seller, massupdate.Stock, items, nil)
 	if err != nil {
 		return massUpdateError(err)
 	}

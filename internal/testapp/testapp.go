@@ -158,7 +158,7 @@ func New(t testing.TB, opts Options) *App {
 	}
 	deps := handlers.Deps{
 		Demo: true, DemoCredentials: demo.Credentials(), Now: sb.Now,
-		ChunkSize: opts.ChunkSize, PageRetryBudget: opts.PageRetryBudget, BulkRetryBudget: opts.BulkRetryBudget,
+		PageRetryBudget: opts.PageRetryBudget,
 		UpstreamTimeout: opts.UpstreamTimeout, BodyReadTimeout: opts.BodyReadTimeout, TrustedProxies: opts.TrustedProxies, LoginLimits: opts.LoginLimits,
 		TestHook: opts.TestHook,
 	}
@@ -187,6 +187,7 @@ func New(t testing.TB, opts Options) *App {
 		JobsCloseTimeout: 10 * time.Second,
 		Catalog:          catalogOpts,
 		History:          &app.HistoryOptions{},
+		MassUpdate:       app.MassUpdateOptions{ChunkSize: opts.ChunkSize, RetryBudget: opts.BulkRetryBudget},
 		Dashboard:        deps,
 	})
 	if err != nil {
