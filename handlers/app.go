@@ -95,6 +95,9 @@ type App struct {
 	mass    *massupdate.Engine
 	// assets are the cache-busted asset URLs of every page, made once.
 	assets layouts.Assets
+	// toolbarOptions and sellerOptions are the option lists of the copy's
+	// toolbar and of a record's status, as each language labels them.
+	toolbarOptions, sellerOptions optionLists
 	// gstore is Deps.Sessions as gorilla/sessions' Store: the session
 	// middleware obtains and saves sessions through it.
 	gstore gsessions.Store
