@@ -73,7 +73,7 @@ type Config struct {
 	JobsCloseTimeout time.Duration
 
 	// Catalog, when set, keeps the local copy of each seller's catalogue
-	// on the database and syncs it in the background (issue 16); nil
+	// on the database and syncs it in the background; nil
 	// serves every page live.
 	Catalog *CatalogOptions
 
