@@ -69,7 +69,7 @@ type Deps struct {
 	// (with JobAccount) and its audit observer.
 	Jobs *bulkjobs.Runner
 	// Catalog keeps the local copy of each seller's catalogue and syncs it
-	// in the background (issue 16); nil serves every page live, as before.
+	// in the background; nil serves every page live.
 	Catalog *copystore.Manager
 	// Audit is the audit trail: every change made through the dashboard
 	// (form edits, resends, bulk jobs) is recorded there and the history
