@@ -109,7 +109,8 @@ func Start(o EnvOptions) (*Env, error) {
 		DatabaseURL: filepath.Join(e.dir, "sessions.db"),
 		Sessions:    sessions.Options{Keys: [][]byte{key}, Logger: log, Now: m.Sandbox.Now},
 		Catalog:     catalogOpts,
-		Dashboard:   handlers.Deps{Demo: true, DemoCredentials: demo.Credentials(), Now: m.Sandbox.Now, ChunkSize: o.ChunkSize},
+		Dashboard:   handlers.Deps{Demo: true, DemoCredentials: demo.Credentials(), Now: m.Sandbox.Now},
+		MassUpdate:  app.MassUpdateOptions{ChunkSize: o.ChunkSize},
 	}); err != nil {
 		return fail(err)
 	}

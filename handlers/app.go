@@ -18,6 +18,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/internal/loginguard"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/static"
@@ -37,22 +38,13 @@ type Deps struct {
 	DemoCredentials []pages.DemoCredential
 	// Now is the clock for countdowns and token ages; nil means time.Now.
 	Now func() time.Time
-	// ChunkSize is how many items one mass-update request carries; 0 means
-	// DefaultChunkSize.
-	ChunkSize int
-	// LamodaFilterKey is the FilterItem key the lamoda profile's stock and
-	// status writes select records by; "" means
-	// massupdate.DefaultFilterKey (SELLERDESK_LAMODA_FILTER_KEY).
-	LamodaFilterKey string
 	// PageRetryBudget bounds how long a page waits out 429/503 answers before
 	// it tells the user the marketplace is busy; 0 means 3 s.
 	PageRetryBudget time.Duration
-	// BulkRetryBudget bounds the wait of one mass-update chunk; 0 means 60 s.
-	BulkRetryBudget time.Duration
 	// UpstreamTimeout bounds the marketplace calls of one request (a page,
-	// a login, a resend) and, added to BulkRetryBudget, of one mass-update
-	// chunk, so a hanging marketplace costs the user a clear message, not a
-	// spinning tab; 0 means 30 s.
+	// a login, a resend), so a hanging marketplace costs the user a clear
+	// message, not a spinning tab; 0 means 30 s. (The mass-update engine
+	// bounds its chunks itself.)
 	UpstreamTimeout time.Duration
 	// BodyReadTimeout bounds how long a request body may take to arrive;
 	// the upstream budget starts only once it is in. 0 means 30 s.
@@ -61,19 +53,23 @@ type Deps struct {
 	// client (for login throttling and logs); empty trusts none, and the
 	// peer address is the client.
 	TrustedProxies []netip.Prefix
-	// LoginLimits tune the login throttle; zero fields take defaults.
-	LoginLimits LoginLimits
+	// LoginLimits tune the login guard; zero fields take defaults.
+	LoginLimits loginguard.Limits
 	// TestHook, when set, is served at GET /_test/hook behind the login
 	// check. Only tests set it (to prove, for example, that a panic inside a
 	// logged-in request leaks no secret); cmd/web never does.
 	TestHook echo.HandlerFunc
+	// Engine sends mass updates: the forms send with it, and the job
+	// executor internal/app binds to Jobs shares it (one chunk size, retry
+	// budget and per-seller lock). Required.
+	Engine *massupdate.Engine
 	// Jobs runs bulk import jobs in the background (bulkjobs.Runner, over
 	// the job tables in the session database); nil leaves out the bulk
-	// import, job and history screens. Its executor is bound by whoever
-	// builds the dashboard (internal/app), from JobExecutor.
+	// import, job and history screens. internal/app binds its executor
+	// (with JobAccount) and its audit observer.
 	Jobs *bulkjobs.Runner
 	// Catalog keeps the local copy of each seller's catalogue and syncs it
-	// in the background (issue 16); nil serves every page live, as before.
+	// in the background; nil serves every page live.
 	Catalog *copystore.Manager
 	// Audit is the audit trail: every change made through the dashboard
 	// (form edits, resends, bulk jobs) is recorded there and the history
@@ -85,24 +81,23 @@ type Deps struct {
 	HistoryRetention time.Duration
 	// ResendProcessing is how long a queued notification resend is taken
 	// to keep the marketplace busy (the resend button waits that long);
-	// 0 means DefaultResendProcessing.
+	// 0 means resend.DefaultProcessing.
 	ResendProcessing time.Duration
 }
 
-// DefaultChunkSize is the number of rows one set-prices or store request
-// carries when Deps.ChunkSize is zero.
-const DefaultChunkSize = massupdate.DefaultChunkSize
-
 // App is the dashboard as an http.Handler.
 type App struct {
-	deps     Deps
-	echo     *echo.Echo
-	handler  http.Handler
-	throttle *loginThrottle
-	imports  *importGate
-	mass     *massupdate.Engine
+	deps    Deps
+	echo    *echo.Echo
+	handler http.Handler
+	guard   *loginguard.Guard
+	imports *importGate
+	mass    *massupdate.Engine
 	// assets are the cache-busted asset URLs of every page, made once.
 	assets layouts.Assets
+	// toolbarOptions and sellerOptions are the option lists of the copy's
+	// toolbar and of a record's status, as each language labels them.
+	toolbarOptions, sellerOptions optionLists
 	// gstore is Deps.Sessions as gorilla/sessions' Store: the session
 	// middleware obtains and saves sessions through it.
 	gstore gsessions.Store
@@ -110,8 +105,8 @@ type App struct {
 
 // New builds the dashboard. It fails only on missing dependencies.
 func New(d Deps) (*App, error) {
-	if d.API == nil || d.Sessions == nil {
-		return nil, errors.New("handlers: API client and session store are required")
+	if d.API == nil || d.Sessions == nil || d.Engine == nil {
+		return nil, errors.New("handlers: API client, session store and mass-update engine are required")
 	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
@@ -119,14 +114,8 @@ func New(d Deps) (*App, error) {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	if d.ChunkSize <= 0 {
-		d.ChunkSize = DefaultChunkSize
-	}
 	if d.PageRetryBudget <= 0 {
 		d.PageRetryBudget = 3 * time.Second
-	}
-	if d.BulkRetryBudget <= 0 {
-		d.BulkRetryBudget = 60 * time.Second
 	}
 	if d.BodyReadTimeout <= 0 {
 		d.BodyReadTimeout = 30 * time.Second
@@ -134,12 +123,9 @@ func New(d Deps) (*App, error) {
 	if d.UpstreamTimeout <= 0 {
 		d.UpstreamTimeout = 30 * time.Second
 	}
-	a := &App{deps: d, throttle: newLoginThrottle(d.LoginLimits), imports: newImportGate(maxConcurrentImports)}
+	a := &App{deps: d, guard: loginguard.New(d.LoginLimits), imports: newImportGate(maxConcurrentImports)}
 	a.gstore = d.Sessions
 	a.assets = layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)}
-	a.mass = &massupdate.Engine{Locker: d.Sessions, ChunkSize: d.ChunkSize, RetryBudget: d.BulkRetryBudget,
-		UpstreamTimeout: d.UpstreamTimeout, StoreFailed: isSessionStoreError, FilterKey: d.LamodaFilterKey}
-	a.observeJobs() // the audit trail records bulk jobs
 	a.echo = a.routes()
 	a.handler = a.protect(a.echo)
 	return a, nil

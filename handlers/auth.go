@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/internal/loginguard"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -120,8 +121,8 @@ func (a *App) LoginSubmit(c echo.Context) error {
 	}
 	// Throttle before the marketplace sees the guess: per client IP and per
 	// client id, counted as failed until it succeeds.
-	keys := newThrottleKeys(clientIP(c.Request(), a.deps.TrustedProxies), f.ClientID)
-	if until := a.throttle.begin(keys, a.deps.Now()); !until.IsZero() {
+	keys := loginguard.NewKeys(clientIP(c.Request(), a.deps.TrustedProxies), f.ClientID)
+	if until := a.guard.Begin(keys, a.deps.Now()); !until.IsZero() {
 		a.logger(c.Request().Context()).Warn("login throttled", "client_id", f.ClientID, "ip", clientIP(c.Request(), a.deps.TrustedProxies).String())
 		f.FormError = i18n.TD(c.Request().Context(), "auth.throttled", map[string]any{"At": format.ClockIn(i18n.LangOf(c.Request().Context()), until)})
 		c.Response().Header().Set("Retry-After", strconv.Itoa(secondsUntil(a.deps.Now(), until)))
@@ -135,7 +136,7 @@ func (a *App) LoginSubmit(c echo.Context) error {
 	if err == nil {
 		_, err = acct.Seller.ListNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: in.sellerID, Page: 1, Limit: 1})
 		if errors.Is(err, apiclient.ErrForbidden) {
-			a.throttle.uncount(keys)
+			a.guard.Uncount(keys)
 			f.Errors["seller_id"] = i18n.TD(ctx, "auth.no_access", map[string]any{"ID": strconv.FormatInt(in.sellerID, 10)})
 			f.FormError = i18n.T(ctx, "auth.check_seller")
 			return a.renderLogin(c, http.StatusUnprocessableEntity, f)
@@ -145,8 +146,8 @@ func (a *App) LoginSubmit(c echo.Context) error {
 		a.logger(c.Request().Context()).Info("login refused", "client_id", f.ClientID, "environment", f.Environment, "err", err)
 		status, msg := loginFailure(ctx, err, f.Environment)
 		if !errors.Is(err, apiclient.ErrUnauthorized) {
-			a.throttle.uncount(keys) // not a wrong guess: the marketplace failed
-		} else if until := a.throttle.waitUntil(keys, a.deps.Now()); !until.IsZero() {
+			a.guard.Uncount(keys) // not a wrong guess: the marketplace failed
+		} else if until := a.guard.WaitUntil(keys, a.deps.Now()); !until.IsZero() {
 			msg += " " + i18n.TD(ctx, "auth.next_attempt", map[string]any{"At": format.ClockIn(i18n.LangOf(ctx), until)})
 		}
 		if status == 0 {
@@ -160,7 +161,7 @@ func (a *App) LoginSubmit(c echo.Context) error {
 		f.FormError = msg
 		return a.renderLogin(c, status, f)
 	}
-	a.throttle.succeeded(keys)
+	a.guard.Succeeded(keys)
 
 	sess := session(c)
 	sess.Renew()

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/loginguard"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 )
 
@@ -16,7 +16,7 @@ import (
 // note and the page's <title> are Russian, with no English word but the
 // allowed ones.
 func TestLoginMessagesInRussian(t *testing.T) {
-	app := russianApp(t, testapp.Options{LoginLimits: handlers.LoginLimits{Free: 2, Max: 4, BaseDelay: 10 * time.Second, Lockout: 10 * time.Minute}})
+	app := russianApp(t, testapp.Options{LoginLimits: loginguard.Limits{Free: 2, Max: 4, BaseDelay: 10 * time.Second, Lockout: 10 * time.Minute}})
 	b := app.Browser(t)
 
 	p := b.Post("/login", url.Values{"client_id": {""}, "client_secret": {""}, "seller_id": {"x"}, "environment": {"staging"}, "display_name": {strings.Repeat("я", 81)}})
@@ -68,7 +68,7 @@ func TestLoginMessagesInRussian(t *testing.T) {
 // TestLoginMessagesInEnglish: the same messages in English, as before,
 // with the wait labelled MSK.
 func TestLoginMessagesInEnglish(t *testing.T) {
-	app := testapp.New(t, testapp.Options{LoginLimits: handlers.LoginLimits{Free: 2, Max: 4, BaseDelay: 10 * time.Second, Lockout: 10 * time.Minute}})
+	app := testapp.New(t, testapp.Options{LoginLimits: loginguard.Limits{Free: 2, Max: 4, BaseDelay: 10 * time.Second, Lockout: 10 * time.Minute}})
 	b := app.Browser(t)
 	p := b.Post("/login", url.Values{"client_id": {""}, "client_secret": {"s"}, "seller_id": {"1001"}, "environment": {"test"}})
 	if got := p.Text("#client_id-error"); got != "Enter the client id your sales manager gave you." {

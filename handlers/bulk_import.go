@@ -247,7 +247,7 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	job := &bulkjobs.Job{
 		ID: newJobID(), Kind: kind, State: bulkjobs.StatePreview,
 		ClientID: d.ClientID, DisplayName: d.DisplayName, Environment: d.Environment, SellerID: d.SellerID,
-		FileName: format.Clean(fh.Filename), GuardPercent: p.Guard, ChunkSize: a.mass.Size(), CreatedAt: a.deps.Now(),
+		FileName: format.Clean(fh.Filename), GuardPercent: p.Guard, ChunkSize: a.deps.Engine.Size(), CreatedAt: a.deps.Now(),
 	}
 	if len(job.FileName) > 200 {
 		job.FileName = job.FileName[:200]

@@ -27,7 +27,8 @@ import (
 // JobAccount is the marketplace account a bulk job sends with: the
 // credentials of the session that submitted it, read from the session
 // store at every chunk (the user may have navigated away, and a logout
-// stops the job). It is massupdate.Accounts for the job executor.
+// stops the job). It is the massupdate.Accounts internal/app gives the job
+// executor.
 func (a *App) JobAccount(ctx context.Context, job bulkjobs.Job) (*apiclient.Account, error) {
 	d, err := a.deps.Sessions.LoadData(ctx, job.SessionRef)
 	if errors.Is(err, sessions.ErrNotFound) {
@@ -41,14 +42,6 @@ func (a *App) JobAccount(ctx context.Context, job bulkjobs.Job) (*apiclient.Acco
 	}
 	creds := apiclient.Credentials{ClientID: d.ClientID, ClientSecret: d.ClientSecret, Environment: apiclient.Environment(d.Environment)}
 	return a.deps.API.Account(creds, sessionTokens{store: a.deps.Sessions, id: job.SessionRef}), nil
-}
-
-// JobExecutor is what the bulk job runner runs: the same engine (chunk
-// size, per-seller lock, retry budget) as the forms, with the submitting
-// session's account. internal/app binds it to the runner.
-func (a *App) JobExecutor() *massupdate.Executor {
-	return &massupdate.Executor{Engine: a.mass, Accounts: a.JobAccount,
-		PricesByCard: a.deps.API.PricesByCard(), FilterWrites: a.deps.API.FilterWrites()}
 }
 
 // ---- job page, progress, actions ----
@@ -70,17 +63,9 @@ func (a *App) BulkJobPage(c echo.Context) error {
 	return a.render(c, http.StatusOK, pages.JobPage(ch, v), nil)
 }
 
-// jobTitle is the kind of job as a message kept as data (the history
-// records it), jobTitleIn the words in the language of ctx.
-func jobTitle(j bulkjobs.Job) i18n.Msg {
-	if j.Kind == "stock" {
-		return i18n.M("jobs.title_stock", nil)
-	}
-	return i18n.M("jobs.title_prices", nil)
-}
-
+// jobTitleIn is the kind of job in the language of ctx.
 func jobTitleIn(ctx context.Context, j bulkjobs.Job) string {
-	return jobTitle(j).In(i18n.LangOf(ctx), nil)
+	return bulkjobs.Title(j).In(i18n.LangOf(ctx), nil)
 }
 
 // BulkJobProgress is the progress fragment htmx polls every second. When a
@@ -250,7 +235,7 @@ func (a *App) previewAgain(c echo.Context, job bulkjobs.Job, items []bulkjobs.It
 	next := &bulkjobs.Job{
 		ID: newJobID(), Kind: job.Kind, State: bulkjobs.StatePreview, ClientID: d.ClientID, DisplayName: d.DisplayName,
 		Environment: d.Environment, SellerID: d.SellerID, FileName: job.FileName, ParentID: parent,
-		GuardPercent: p.Guard, ChunkSize: a.mass.Size(), CreatedAt: a.deps.Now(),
+		GuardPercent: p.Guard, ChunkSize: a.deps.Engine.Size(), CreatedAt: a.deps.Now(),
 	}
 	if err := a.deps.Jobs.Store().CreateJob(c.Request().Context(), next, rows); err != nil {
 		return "", 0, errSessionStore(err)
@@ -332,7 +317,7 @@ func (a *App) jobCSV(c echo.Context, errorsOnly bool) error {
 		// the reader's language, the marketplace's as sent.
 		row = append(row, strconv.Itoa(it.Line), format.MessageIn(l, it.OldText), format.MessageIn(l, it.NewText),
 			label(ctx, flagLabels, it.Flag), label(ctx, itemLabels, it.State), format.MessageIn(l, it.Message),
-			label(ctx, readLabels, it.ReadBack), format.MessageIn(l, it.ReadBackText))
+			readLabel(ctx, it.ReadBack), format.MessageIn(l, it.ReadBackText))
 		sheet.Rows = append(sheet.Rows, row)
 	}
 	what := "rows"
@@ -420,23 +405,10 @@ func whoText(j bulkjobs.Job) string {
 	return j.ClientID
 }
 
-// readBackLine is the read-back status line as a message kept as data
-// (the history records it), its times read in the one configured zone,
-// labelled (issue 17 item 8).
-func readBackLine(j bulkjobs.Job) string {
-	c := j.Counts
-	switch {
-	case j.ReadBackAt.IsZero():
-		return ""
-	case j.ReadBackDoneAt.IsZero():
-		return i18n.Encode(i18n.M("jobs.readback_scheduled", map[string]any{"At": j.ReadBackAt.UTC().Format(time.RFC3339)}))
-	}
-	return i18n.Encode(i18n.M("jobs.readback_done", map[string]any{"At": j.ReadBackDoneAt.UTC().Format(time.RFC3339),
-		"Confirmed": strconv.Itoa(c.Confirmed), "Processing": strconv.Itoa(c.Processing), "Different": strconv.Itoa(c.Different)}))
-}
-
 // readBackLineIn is the read-back status line in language l.
-func readBackLineIn(l i18n.Lang, j bulkjobs.Job) string { return format.MessageIn(l, readBackLine(j)) }
+func readBackLineIn(l i18n.Lang, j bulkjobs.Job) string {
+	return format.MessageIn(l, bulkjobs.ReadBackLine(j))
+}
 
 // jobFilters are the grid's row filters, in the language of ctx.
 func jobFilters(ctx context.Context) []pages.Option {
@@ -511,8 +483,8 @@ func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item
 	return v
 }
 
-// flagLabels, itemLabels and readLabels are the catalogue keys of a row's
-// preview flag, state and read-back.
+// flagLabels and itemLabels are the catalogue keys of a row's preview
+// flag and state (bulkjobs.ReadLabel: of its read-back).
 var flagLabels = map[string]string{
 	bulkjobs.FlagOK: i18n.K("jobs.flag_ok"), bulkjobs.FlagUnchanged: i18n.K("jobs.flag_unchanged"), bulkjobs.FlagInvalid: i18n.K("jobs.flag_invalid"),
 	bulkjobs.FlagGuard: i18n.K("jobs.flag_guard"),
@@ -524,9 +496,13 @@ var itemLabels = map[string]string{
 	bulkjobs.ItemSkipped: i18n.K("jobs.item_skipped"),
 }
 
-var readLabels = map[string]string{
-	bulkjobs.ReadConfirmed: i18n.K("jobs.read_confirmed"), bulkjobs.ReadProcessing: i18n.K("jobs.read_processing"),
-	bulkjobs.ReadDifferent: i18n.K("jobs.read_different"), bulkjobs.ReadMissing: i18n.K("jobs.read_missing"),
+// readLabel is the words of a read-back state, a state of no label as it
+// is.
+func readLabel(ctx context.Context, state string) string {
+	if key := bulkjobs.ReadLabel(state); key != "" {
+		return i18n.In(i18n.LangOf(ctx), key, nil, nil)
+	}
+	return state
 }
 
 // label is the words of a code through one of the tables above; a code
@@ -555,7 +531,7 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 	r := pages.JobRow{
 		Seq: it.Seq, Line: it.Line, Key: it.Key, Old: orDash(format.MessageIn(l, it.OldText)), New: orDash(format.MessageIn(l, it.NewText)),
 		Flag: it.Flag, FlagLabel: label(ctx, flagLabels, it.Flag), State: it.State, StateLabel: label(ctx, itemLabels, it.State), Message: gridText(l, it.Message),
-		ReadBack: it.ReadBack, ReadLabel: label(ctx, readLabels, it.ReadBack), ReadText: format.MessageIn(l, it.ReadBackText), Name: massupdate.RowName(it),
+		ReadBack: it.ReadBack, ReadLabel: readLabel(ctx, it.ReadBack), ReadText: format.MessageIn(l, it.ReadBackText), Name: massupdate.RowName(it),
 		Doomed: it.Flag == bulkjobs.FlagGuard && massupdate.Doomed(j.Kind, it),
 	}
 	if it.HasNum {

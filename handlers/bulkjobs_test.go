@@ -54,7 +54,7 @@ type bulkEnv struct {
 	audit   *audit.Store
 	opts    bulkjobs.RunnerOptions
 	chunk   int
-	budget  time.Duration     // Deps.BulkRetryBudget; 0 = the default
+	budget  time.Duration     // app.MassUpdateOptions.RetryBudget; 0 = the default
 	profile apiclient.Profile // issue 15: the sandbox's profile
 	logs    *testapp.SafeBuffer
 }
@@ -105,8 +105,8 @@ func (e *bulkEnv) start() {
 		Jobs:             &opts,
 		JobsCloseTimeout: 10 * time.Second,
 		History:          &app.HistoryOptions{},
-		Dashboard: handlers.Deps{Demo: true, DemoCredentials: demo.Credentials(), Now: e.sb.Now,
-			ChunkSize: e.chunk, BulkRetryBudget: e.budget},
+		MassUpdate:       app.MassUpdateOptions{ChunkSize: e.chunk, RetryBudget: e.budget},
+		Dashboard:        handlers.Deps{Demo: true, DemoCredentials: demo.Credentials(), Now: e.sb.Now},
 	})
 	if err != nil {
 		t.Fatal(err)

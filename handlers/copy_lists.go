@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -277,14 +276,14 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 	ctx := c.Request().Context()
 	l := i18n.LangOf(ctx)
 	sv := a.syncView(ctx, states, false)
-	sorts = localSorts(l, sorts)
+	sorts = a.localSorts(l, sorts)
 	tb := &pages.CopyToolbar{Action: path, Sync: sv, Live: !copyComplete(states), Q: q.copy.Q, Sort: q.copy.Sort, Sorts: sorts,
 		Warehouse: q.copy.Warehouse, Stock: q.copy.Stock, PriceMin: q.copy.PriceMin, PriceMax: q.copy.PriceMax,
 		From: q.copy.From, To: q.copy.To, KeepStatus: q.Status}
 	switch path {
 	case "/nomenclature", "/prices": // both list nomenclature records
 		tb.Records, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_records")
-		tb.Status, tb.Statuses = q.copy.Status, copyStatusOptions(ctx, l)
+		tb.Status, tb.Statuses = q.copy.Status, a.copyStatusOptions(ctx, l)
 		// The whole filtered list, prices included, from either screen.
 		all := q
 		all.Page, all.Limit = 1, all.def
@@ -300,41 +299,31 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 	return tb, nil
 }
 
-// toolbarOptions holds the toolbar's option lists as each language labels
-// them: fixed texts of the translation catalogues, the same for every
-// request in a language, shared read-only by the pages.
-var toolbarOptions sync.Map // toolbarOptionsKey -> []pages.Option
-
+// toolbarOptionsKey names a toolbar choice list of App.toolbarOptions.
 type toolbarOptionsKey struct {
 	lang i18n.Lang
-	list *pages.Option // the first option of the package's list
+	list *pages.Option // the first option of the package's list; nil: the status choices
 }
 
 // localSorts is sorts (one of the package's lists) labelled in l.
-func localSorts(l i18n.Lang, sorts []pages.Option) []pages.Option {
+func (a *App) localSorts(l i18n.Lang, sorts []pages.Option) []pages.Option {
 	if len(sorts) == 0 {
 		return nil
 	}
-	key := toolbarOptionsKey{l, &sorts[0]}
-	if v, ok := toolbarOptions.Load(key); ok {
-		return v.([]pages.Option)
-	}
-	local := make([]pages.Option, len(sorts))
-	for i, o := range sorts {
-		local[i] = pages.Option{Value: o.Value, Label: i18n.In(l, o.Label, nil, nil)} // keys checked where written (i18n.K)
-	}
-	v, _ := toolbarOptions.LoadOrStore(key, local)
-	return v.([]pages.Option)
+	return a.toolbarOptions.get(toolbarOptionsKey{l, &sorts[0]}, func() []pages.Option {
+		local := make([]pages.Option, len(sorts))
+		for i, o := range sorts {
+			local[i] = pages.Option{Value: o.Value, Label: i18n.In(l, o.Label, nil, nil)} // keys checked where written (i18n.K)
+		}
+		return local
+	})
 }
 
 // copyStatusOptions is the nomenclature toolbar's status choices in l.
-func copyStatusOptions(ctx context.Context, l i18n.Lang) []pages.Option {
-	key := toolbarOptionsKey{l, nil}
-	if v, ok := toolbarOptions.Load(key); ok {
-		return v.([]pages.Option)
-	}
-	v, _ := toolbarOptions.LoadOrStore(key, localStatusOptions(ctx, nomenclatureStatuses, i18n.T(ctx, "copy.any_status")))
-	return v.([]pages.Option)
+func (a *App) copyStatusOptions(ctx context.Context, l i18n.Lang) []pages.Option {
+	return a.toolbarOptions.get(toolbarOptionsKey{l, nil}, func() []pages.Option {
+		return localStatusOptions(ctx, nomenclatureStatuses, i18n.T(ctx, "copy.any_status"))
+	})
 }
 
 // copyPricesAccepted patches the copy with the price changes the

@@ -32,7 +32,7 @@ func TestCopyStatesReadOncePerRequest(t *testing.T) {
 // sellerStatusOptions gives each status, past the memo's few entries too.
 func TestStatusOptionsMemo(t *testing.T) {
 	ctx := context.Background()
-	m := statusOptionsMemo{ctx: ctx}
+	m := statusOptionsMemo{ctx: ctx, a: &App{}}
 	statuses := []string{"online", "disabled", "rejected", "in_moderation", "unknown-x", "", "online", "unknown-y", "disabled", "unknown-x"}
 	for _, s := range statuses {
 		if got, want := m.get(s), sellerStatusOptions(ctx, s); !reflect.DeepEqual(got, want) {
@@ -47,28 +47,29 @@ func TestStatusOptionsMemo(t *testing.T) {
 // TestToolbarOptionsPerLanguage: the toolbar's sort and status choices are
 // labelled in the request's language, built once per language and list.
 func TestToolbarOptionsPerLanguage(t *testing.T) {
+	a := &App{}
 	for _, l := range []i18n.Lang{i18n.RU, i18n.EN} {
 		ctx := i18n.WithLang(context.Background(), l)
 		for _, list := range [][]pages.Option{nomenclatureSorts, orderSorts, boxSorts} {
-			got := localSorts(l, list)
+			got := a.localSorts(l, list)
 			for i, o := range list {
 				if got[i].Value != o.Value || got[i].Label != i18n.In(l, o.Label, nil, nil) {
 					t.Errorf("%s: option %d = %+v", l, i, got[i])
 				}
 			}
-			if again := localSorts(l, list); &again[0] != &got[0] {
+			if again := a.localSorts(l, list); &again[0] != &got[0] {
 				t.Errorf("%s: the sort choices were built again", l)
 			}
 		}
-		st := copyStatusOptions(ctx, l)
+		st := a.copyStatusOptions(ctx, l)
 		if !reflect.DeepEqual(st, localStatusOptions(ctx, nomenclatureStatuses, i18n.T(ctx, "copy.any_status"))) {
 			t.Errorf("%s: status choices %+v", l, st)
 		}
-		if again := copyStatusOptions(ctx, l); &again[0] != &st[0] {
+		if again := a.copyStatusOptions(ctx, l); &again[0] != &st[0] {
 			t.Errorf("%s: the status choices were built again", l)
 		}
 	}
-	if localSorts(i18n.RU, nomenclatureSorts)[1].Label == localSorts(i18n.EN, nomenclatureSorts)[1].Label {
+	if a.localSorts(i18n.RU, nomenclatureSorts)[1].Label == a.localSorts(i18n.EN, nomenclatureSorts)[1].Label {
 		t.Error("one label for both languages")
 	}
 }

@@ -29,9 +29,10 @@ func (e *sessionStoreError) Unwrap() error { return e.err }
 
 func errSessionStore(err error) error { return &sessionStoreError{err: err} }
 
-// isSessionStoreError reports a failure of the session database met while
-// sending a mass update (the token store behind the account).
-func isSessionStoreError(err error) bool {
+// IsSessionStoreError reports a failure of the session database met while
+// sending a mass update (the token store behind the account): the
+// mass-update engine's StoreFailed.
+func IsSessionStoreError(err error) bool {
 	var ss *sessionStoreError
 	return errors.As(err, &ss)
 }

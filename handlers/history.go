@@ -11,7 +11,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/audit"
-	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sheets"
 	"github.com/sellerdesk/sellerdesk/views/components"
@@ -102,54 +101,6 @@ func keysOf[T any](xs []T, key func(T) string) []string {
 		out[i] = key(x)
 	}
 	return out
-}
-
-// observeJobs has the job runner record every finished run and read-back
-// of a bulk job, as the login that submitted it.
-func (a *App) observeJobs() {
-	if a.deps.Jobs == nil || a.deps.Audit == nil {
-		return
-	}
-	a.deps.Jobs.Observe(func(ctx context.Context, event string, j bulkjobs.Job, rows []bulkjobs.Item) {
-		e := audit.Entry{At: j.FinishedAt, ClientID: j.ClientID, UserName: j.DisplayName, SellerID: j.SellerID, Environment: j.Environment,
-			// A message kept as data: the history reads it in the
-			// language of whoever opens it.
-			Kind: audit.KindBulk, Ref: j.ID, Message: i18n.Encode(append([]i18n.Msg{i18n.M("jobs.audit_run", map[string]any{"Title": i18n.Encode(jobTitle(j)), "File": j.FileName})},
-				i18n.Messages(j.StopReason)...)...)}
-		if event == bulkjobs.EventReadBack {
-			e.At, e.Kind, e.Message = j.ReadBackDoneAt, audit.KindReadBack, readBackLine(j)
-		}
-		for _, it := range rows {
-			ai := audit.Item{Key: it.Key, Old: it.OldText, New: it.NewText, Message: it.Message}
-			switch it.State {
-			case bulkjobs.ItemAccepted:
-				ai.Outcome = audit.Accepted
-			case bulkjobs.ItemRejected:
-				ai.Outcome = audit.Refused
-			case bulkjobs.ItemUnknown:
-				ai.Outcome = audit.Unknown
-			case bulkjobs.ItemUnsent, bulkjobs.ItemHeld, bulkjobs.ItemQueued:
-				ai.Outcome = audit.Unsent
-			default:
-				continue // skipped: unchanged, invalid or unconfirmed, never meant to be sent
-			}
-			if event == bulkjobs.EventReadBack {
-				if it.ReadBack == "" {
-					continue
-				}
-				state := i18n.Msg{Key: readLabels[it.ReadBack], Text: it.ReadBack} // a state of no label: its code
-				ai.ReadBack = i18n.Encode(state)
-				if it.ReadBackText != "" {
-					ai.ReadBack = i18n.Encode(i18n.M("jobs.read_back_item", map[string]any{"State": ai.ReadBack, "Value": it.ReadBackText}))
-				}
-			}
-			e.Items = append(e.Items, ai)
-		}
-		if event == bulkjobs.EventReadBack && len(e.Items) == 0 {
-			return
-		}
-		a.recordEntry(ctx, e)
-	})
 }
 
 // historyQuery is the history's filter as the URL carries it.

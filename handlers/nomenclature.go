@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -70,9 +69,9 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 		if changes, err = a.filteredStock(c, q, acct, seller, items); err != nil {
 			return err
 		}
-		rep, err = massupdate.SendFiltered(ctx, a.mass, acct, seller, changes)
+		rep, err = massupdate.SendFiltered(ctx, a.deps.Engine, acct, seller, changes)
 	} else {
-		rep, err = massupdate.Send(ctx, a.mass, acct, seller, massupdate.Stock, items, nil)
+		rep, err = massupdate.Send(ctx, a.deps.Engine, acct, seller, massupdate.Stock, items, nil)
 	}
 	if err != nil {
 		return massUpdateError(err)
@@ -156,7 +155,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 	if len(st.inputs) > 0 || st.report != nil {
 		index = make(map[string]int, len(recs))
 	}
-	statusOpts := statusOptionsMemo{ctx: ctx}
+	statusOpts := statusOptionsMemo{ctx: ctx, a: a}
 	texts := newPageTexts(recs)
 	v.Rows = make([]pages.NomenclatureRow, 0, len(recs))
 	for _, n := range recs {
@@ -267,6 +266,7 @@ func (p *pageTexts) piece(start int) string { return p.b.String()[start:] }
 // (a page's records share a handful of statuses); the rows only read them.
 type statusOptionsMemo struct {
 	ctx  context.Context
+	a    *App
 	seen [4]struct {
 		status string
 		opts   []pages.Option
@@ -280,7 +280,7 @@ func (m *statusOptionsMemo) get(status string) []pages.Option {
 			return m.seen[i].opts
 		}
 	}
-	opts := sellerStatusOptionsIn(m.ctx, status)
+	opts := m.a.sellerStatusOptionsIn(m.ctx, status)
 	if m.n < len(m.seen) {
 		m.seen[m.n].status, m.seen[m.n].opts = status, opts
 		m.n++
@@ -288,30 +288,23 @@ func (m *statusOptionsMemo) get(status string) []pages.Option {
 	return opts
 }
 
-// sellerOptions holds sellerStatusOptions for the statuses the
-// marketplace defines, as each language labels them: fixed texts of the
-// translation catalogues, shared read-only by the pages (like the
-// toolbar's choices, copy_lists.go). Any other status a record carries is
-// not kept, so what is held stays bounded.
-var sellerOptions sync.Map // sellerOptionsKey -> []pages.Option
-
+// sellerOptionsKey names a list of App.sellerOptions: the status choices
+// of a record in a language.
 type sellerOptionsKey struct {
 	lang   i18n.Lang
 	status string
 }
 
 // sellerStatusOptionsIn is sellerStatusOptions, built once per language
-// for a status the marketplace defines.
-func sellerStatusOptionsIn(ctx context.Context, status string) []pages.Option {
+// for a status the marketplace defines (App.sellerOptions); any other
+// status a record carries is not kept, so what is held stays bounded.
+func (a *App) sellerStatusOptionsIn(ctx context.Context, status string) []pages.Option {
 	if !slices.Contains(massupdate.Statuses, status) {
 		return sellerStatusOptions(ctx, status)
 	}
-	key := sellerOptionsKey{i18n.LangOf(ctx), status}
-	if v, ok := sellerOptions.Load(key); ok {
-		return v.([]pages.Option)
-	}
-	v, _ := sellerOptions.LoadOrStore(key, sellerStatusOptions(ctx, status))
-	return v.([]pages.Option)
+	return a.sellerOptions.get(sellerOptionsKey{i18n.LangOf(ctx), status}, func() []pages.Option {
+		return sellerStatusOptions(ctx, status)
+	})
 }
 
 // stockTextIn is stockText in the language of ctx: "5 шт., В продаже".

@@ -73,25 +73,26 @@ func TestPageTextsOneAllocation(t *testing.T) {
 // status the marketplace defines are built once per language, any other
 // status's every time (nothing unbounded is kept).
 func TestSellerStatusOptionsPerLanguage(t *testing.T) {
+	a := &App{}
 	for _, l := range []i18n.Lang{i18n.RU, i18n.EN} {
 		ctx := i18n.WithLang(context.Background(), l)
 		for _, st := range append(slices.Clone(massupdate.Statuses), "", "weird-status") {
-			got, want := sellerStatusOptionsIn(ctx, st), sellerStatusOptions(ctx, st)
+			got, want := a.sellerStatusOptionsIn(ctx, st), sellerStatusOptions(ctx, st)
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s, %q: %+v, want %+v", l, st, got, want)
 			}
-			again := sellerStatusOptionsIn(ctx, st)
+			again := a.sellerStatusOptionsIn(ctx, st)
 			shared := len(got) > 0 && &again[0] == &got[0]
 			if known := slices.Contains(massupdate.Statuses, st); shared != known {
 				t.Errorf("%s, %q: built once %v, want %v", l, st, shared, known)
 			}
 		}
 	}
-	if sellerStatusOptionsIn(i18n.WithLang(context.Background(), i18n.RU), "online")[0].Label ==
-		sellerStatusOptionsIn(i18n.WithLang(context.Background(), i18n.EN), "online")[0].Label {
+	if a.sellerStatusOptionsIn(i18n.WithLang(context.Background(), i18n.RU), "online")[0].Label ==
+		a.sellerStatusOptionsIn(i18n.WithLang(context.Background(), i18n.EN), "online")[0].Label {
 		t.Error("one label for both languages")
 	}
-	if _, ok := sellerOptions.Load(sellerOptionsKey{i18n.RU, "weird-status"}); ok {
+	if a.sellerOptions.has(sellerOptionsKey{i18n.RU, "weird-status"}) {
 		t.Error("an unknown status was kept")
 	}
 }

@@ -84,12 +84,12 @@ func (a *App) PricesSubmit(c echo.Context) error {
 			pre.done = true
 		}
 	}
-	rep, err := massupdate.Send(c.Request().Context(), a.mass, acct, seller, massupdate.Prices, updates, lastChunk)
+	rep, err := massupdate.Send(c.Request().Context(), a.deps.Engine, acct, seller, massupdate.Prices, updates, lastChunk)
 	if err != nil {
 		return massUpdateError(err)
 	}
 	if pre.done {
-		last := updates[(len(updates)-1)/a.mass.Size()*a.mass.Size():]
+		last := updates[(len(updates)-1)/a.deps.Engine.Size()*a.deps.Engine.Size():]
 		for _, n := range pre.recs {
 			if slices.ContainsFunc(last, func(u apiclient.PriceUpdate) bool { return u.MarketplaceSKU == n.MarketplaceSKU }) {
 				pre = catalogPage{}

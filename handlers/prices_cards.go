@@ -88,7 +88,7 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 		return a.redirect(c, back)
 	}
 	seller := sess.Data().SellerID
-	rep, err := massupdate.Send(c.Request().Context(), a.mass, a.account(c), seller, massupdate.Cards, cards, nil)
+	rep, err := massupdate.Send(c.Request().Context(), a.deps.Engine, a.account(c), seller, massupdate.Cards, cards, nil)
 	if err != nil {
 		return massUpdateError(err)
 	}

@@ -15,7 +15,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/loginguard"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -252,7 +252,7 @@ func loginForm(id, secret string) url.Values {
 // while (even the right secret), with a 429 and a time beside the form and
 // no upstream call; the lock ends, and a success resets the count.
 func TestLoginThrottlePerClient(t *testing.T) {
-	app := testapp.New(t, testapp.Options{LoginLimits: handlers.LoginLimits{Free: 2, Max: 4, BaseDelay: 10 * time.Second, Lockout: 10 * time.Minute}})
+	app := testapp.New(t, testapp.Options{LoginLimits: loginguard.Limits{Free: 2, Max: 4, BaseDelay: 10 * time.Second, Lockout: 10 * time.Minute}})
 	b := app.Browser(t)
 	tokens := func() int { return app.Sandbox.Counters().Requests[sandbox.RouteB2BToken] }
 	for i := 1; i <= 3; i++ {
@@ -298,7 +298,7 @@ func TestLoginThrottlePerClient(t *testing.T) {
 // together; X-Forwarded-For is believed only from a trusted proxy.
 func TestLoginThrottlePerIP(t *testing.T) {
 	// Per IP: 3 free failures; the 4th sets a wait, the 5th is refused.
-	limits := handlers.LoginLimits{Free: 1, Max: 100, BaseDelay: time.Minute}
+	limits := loginguard.Limits{Free: 1, Max: 100, BaseDelay: time.Minute}
 	t.Run("direct clients cannot spoof X-Forwarded-For", func(t *testing.T) {
 		app := testapp.New(t, testapp.Options{LoginLimits: limits})
 		for i := range 5 {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
@@ -51,7 +52,7 @@ func TestSessionThroughGorillaStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New(Deps{API: api, Sessions: store})
+	a, err := New(Deps{API: api, Sessions: store, Engine: &massupdate.Engine{Locker: store}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -72,7 +73,7 @@ type Config struct {
 	JobsCloseTimeout time.Duration
 
 	// Catalog, when set, keeps the local copy of each seller's catalogue
-	// on the database and syncs it in the background (issue 16); nil
+	// on the database and syncs it in the background; nil
 	// serves every page live.
 	Catalog *CatalogOptions
 
@@ -81,8 +82,12 @@ type Config struct {
 	// prunes it by its retention; nil records nothing.
 	History *HistoryOptions
 
-	// Dashboard is the handlers' configuration; New fills in API, Sessions,
-	// Jobs and Logger.
+	// MassUpdate configures the one mass-update engine the forms and the
+	// bulk jobs share.
+	MassUpdate MassUpdateOptions
+
+	// Dashboard is the handlers' configuration; New fills in what it
+	// builds: API, Sessions, Engine, Jobs, Catalog, Audit and Logger.
 	Dashboard handlers.Deps
 }
 
@@ -95,6 +100,18 @@ type CatalogOptions struct {
 	// Syncer, when set, adjusts the syncer before the manager starts
 	// (tests: hooks, page sizes).
 	Syncer func(*copystore.Syncer)
+}
+
+// MassUpdateOptions configure the mass-update engine: how many rows one
+// request carries (0: massupdate.DefaultChunkSize) and how long one chunk
+// waits out 429/503 answers (0: 60 s). Its per-request bound is
+// Dashboard.UpstreamTimeout.
+type MassUpdateOptions struct {
+	ChunkSize   int
+	RetryBudget time.Duration
+	// FilterKey is the FilterItem key the lamoda profile's stock and
+	// status writes select records by; "" means massupdate.DefaultFilterKey.
+	FilterKey string
 }
 
 // HistoryOptions configure the audit trail: how long entries are kept
@@ -119,7 +136,11 @@ type App struct {
 	Audit          *audit.Store       // nil without Config.History
 	Jobs           *bulkjobs.Runner   // nil without Config.Jobs
 	JobStore       *bulkjobs.Store    // nil without Config.Jobs
-	Demo           *demo.Marketplace
+	// Engine sends every mass update, from the forms and, through
+	// Executor, from the bulk jobs.
+	Engine   *massupdate.Engine
+	Executor *massupdate.Executor // bound to Jobs, when there are jobs
+	Demo     *demo.Marketplace
 
 	log     *slog.Logger
 	stop    context.CancelFunc
@@ -245,8 +266,13 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		}
 	}
 
+	// One engine: the forms and the jobs share the chunk size, the retry
+	// budget and the per-seller lock.
+	a.Engine = &massupdate.Engine{Locker: a.Sessions, ChunkSize: cfg.MassUpdate.ChunkSize, RetryBudget: cfg.MassUpdate.RetryBudget,
+		UpstreamTimeout: cfg.Dashboard.UpstreamTimeout, StoreFailed: handlers.IsSessionStoreError, FilterKey: cfg.MassUpdate.FilterKey}
+
 	deps := cfg.Dashboard
-	deps.API, deps.Sessions, deps.Jobs, deps.Logger, deps.Catalog, deps.Audit = a.API, a.Sessions, a.Jobs, log, a.Catalog, a.Audit
+	deps.API, deps.Sessions, deps.Engine, deps.Jobs, deps.Logger, deps.Catalog, deps.Audit = a.API, a.Sessions, a.Engine, a.Jobs, log, a.Catalog, a.Audit
 	if cfg.History != nil && deps.HistoryRetention == 0 {
 		deps.HistoryRetention = cfg.History.Retention
 	}
@@ -254,10 +280,14 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		return nil, err
 	}
 
+	// The runner sends with the forms' engine, as the session that
+	// submitted the job, and the audit trail records what it did.
+	a.Executor = &massupdate.Executor{Engine: a.Engine, Accounts: a.Handler.JobAccount, PricesByCard: a.API.PricesByCard(), FilterWrites: a.API.FilterWrites()}
 	if a.Jobs != nil {
-		// The runner sends with the dashboard's engine: the same chunk
-		// size, retry budget and per-seller lock as the forms.
-		a.Jobs.Bind(a.Handler.JobExecutor())
+		a.Jobs.Bind(a.Executor)
+		if a.Audit != nil {
+			a.Jobs.Observe(jobRecorder(a.Audit, log.With("component", "audit")))
+		}
 		if err := a.Jobs.Start(bg); err != nil {
 			return nil, fmt.Errorf("bulk jobs: %w", err)
 		}

@@ -114,8 +114,8 @@ func TestNewProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	if !a.API.PricesByCard() || a.API.StockUpdates() || !a.Handler.JobExecutor().PricesByCard {
-		t.Errorf("client: by card %t, stock %t, executor by card %t; want the lamoda profile's", a.API.PricesByCard(), a.API.StockUpdates(), a.Handler.JobExecutor().PricesByCard)
+	if !a.API.PricesByCard() || a.API.StockUpdates() || !a.Executor.PricesByCard {
+		t.Errorf("client: by card %t, stock %t, executor by card %t; want the lamoda profile's", a.API.PricesByCard(), a.API.StockUpdates(), a.Executor.PricesByCard)
 	}
 	cred := sandbox.SeededCredentials()[0]
 	acct := a.API.Account(apiclient.Credentials{ClientID: cred.ClientID, ClientSecret: cred.ClientSecret, Environment: apiclient.Test}, nil)

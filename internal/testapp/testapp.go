@@ -30,6 +30,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/app"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/loginguard"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -69,7 +70,7 @@ type Options struct {
 	// marketplace (canary tests: the seeded secret must then appear nowhere).
 	NoDemo         bool
 	TrustedProxies []netip.Prefix
-	LoginLimits    handlers.LoginLimits
+	LoginLimits    loginguard.Limits
 	// TestHook is served at GET /_test/hook behind the login check.
 	TestHook echo.HandlerFunc
 	// APIOptions adjusts the marketplace client before it is built.
@@ -157,7 +158,7 @@ func New(t testing.TB, opts Options) *App {
 	}
 	deps := handlers.Deps{
 		Demo: true, DemoCredentials: demo.Credentials(), Now: sb.Now,
-		ChunkSize: opts.ChunkSize, PageRetryBudget: opts.PageRetryBudget, BulkRetryBudget: opts.BulkRetryBudget,
+		PageRetryBudget: opts.PageRetryBudget,
 		UpstreamTimeout: opts.UpstreamTimeout, BodyReadTimeout: opts.BodyReadTimeout, TrustedProxies: opts.TrustedProxies, LoginLimits: opts.LoginLimits,
 		TestHook: opts.TestHook,
 	}
@@ -186,6 +187,7 @@ func New(t testing.TB, opts Options) *App {
 		JobsCloseTimeout: 10 * time.Second,
 		Catalog:          catalogOpts,
 		History:          &app.HistoryOptions{},
+		MassUpdate:       app.MassUpdateOptions{ChunkSize: opts.ChunkSize, RetryBudget: opts.BulkRetryBudget},
 		Dashboard:        deps,
 	})
 	if err != nil {

@@ -109,7 +109,7 @@ func missing(used map[string][]string, langs ...Lang) []string {
 }
 
 func TestEveryUsedKeyIsInBothCatalogues(t *testing.T) {
-	used, dynamic := usedKeys(t, "..", "../../handlers", "../../internal/demo", "../../massupdate", "../../bulkjobs")
+	used, dynamic := usedKeys(t, "..", "../../handlers", "../../internal/demo", "../../internal/app", "../../massupdate", "../../bulkjobs")
 	if len(used) < 20 {
 		t.Fatalf("found only %d keys in views/ and handlers/: is the scan broken?", len(used))
 	}

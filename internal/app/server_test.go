@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"context"
@@ -63,15 +63,15 @@ func TestTrustedProxiesConfig(t *testing.T) {
 			return ""
 		}
 	}
-	c, err := loadConfig(env(""))
+	c, err := LoadSettings(env(""))
 	if err != nil || len(c.TrustedProxies) != 0 {
 		t.Fatalf("default: %v %v, want none trusted", c.TrustedProxies, err)
 	}
-	c, err = loadConfig(env("10.0.0.0/8, 192.0.2.7"))
+	c, err = LoadSettings(env("10.0.0.0/8, 192.0.2.7"))
 	if err != nil || len(c.TrustedProxies) != 2 {
 		t.Fatalf("two proxies: %v %v", c.TrustedProxies, err)
 	}
-	if _, err := loadConfig(env("10.0.0.0/99")); err == nil || !strings.Contains(err.Error(), "SELLERDESK_TRUSTED_PROXIES") {
+	if _, err := LoadSettings(env("10.0.0.0/99")); err == nil || !strings.Contains(err.Error(), "SELLERDESK_TRUSTED_PROXIES") {
 		t.Fatalf("bad prefix: %v", err)
 	}
 }

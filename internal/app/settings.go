@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"errors"
@@ -23,9 +23,10 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 )
 
-// Config is every setting of the dashboard, read from the environment once
-// at start and validated as a whole.
-type Config struct {
+// Settings are every setting of the dashboard, read from the environment
+// once at start (LoadSettings) and validated as a whole; Settings.Config
+// turns them into the wiring New takes.
+type Settings struct {
 	Addr string
 
 	// The marketplace's base URLs; all three empty means demo mode (the
@@ -46,10 +47,10 @@ type Config struct {
 	LogJSON                      bool
 	DemoHostile                  bool
 	// DemoProducts is SELLERDESK_DEMO_PRODUCTS: products per seller of the
-	// demo sandbox (0 = its default fixtures). Issue 16.
+	// demo sandbox (0 = its default fixtures).
 	DemoProducts int
 	// SyncInterval is SELLERDESK_SYNC_INTERVAL: how often the local copy
-	// of a catalogue in use is fully refreshed. Issue 16.
+	// of a catalogue in use is fully refreshed.
 	SyncInterval time.Duration
 	// TrustedProxies are the reverse proxies whose X-Forwarded-For names
 	// the client (login throttling); empty trusts none.
@@ -87,13 +88,13 @@ type Config struct {
 var countries = []string{"RU", "BY", "KZ", "UA"}
 
 // Demo reports whether the dashboard runs against the built-in sandbox.
-func (c Config) Demo() bool { return c.B2BURL == "" && c.B2BTestURL == "" && c.SellerURL == "" }
+func (c Settings) Demo() bool { return c.B2BURL == "" && c.B2BTestURL == "" && c.SellerURL == "" }
 
 // Postgres reports whether sessions live in PostgreSQL.
-func (c Config) Postgres() bool { return sqldb.IsPostgresURL(c.DatabaseURL) }
+func (c Settings) Postgres() bool { return sqldb.IsPostgresURL(c.DatabaseURL) }
 
 // KeyFile is where a generated session key is kept for a SQLite database.
-func (c Config) KeyFile() string {
+func (c Settings) KeyFile() string {
 	path, err := sqldb.SQLitePath(c.DatabaseURL)
 	if err != nil {
 		path = c.DatabaseURL // sqldb.Open refuses it before a key is needed
@@ -101,10 +102,11 @@ func (c Config) KeyFile() string {
 	return filepath.Join(filepath.Dir(path), filepath.Base(path)+".key")
 }
 
-// loadConfig reads SELLERDESK_* settings. Every problem is reported at once,
-// each naming its variable; values that may be secret are never echoed.
-func loadConfig(getenv func(string) string) (Config, error) {
-	c := Config{
+// LoadSettings reads the SELLERDESK_* variables through getenv (os.Getenv).
+// Every problem is reported at once, each naming its variable; values that
+// may be secret are never echoed.
+func LoadSettings(getenv func(string) string) (Settings, error) {
+	c := Settings{
 		Addr:            "127.0.0.1:8080",
 		DatabaseURL:     "sellerdesk.db",
 		IdleTimeout:     8 * time.Hour,
@@ -221,12 +223,12 @@ func loadConfig(getenv func(string) string) (Config, error) {
 			bad(b.name, "want true or false")
 		}
 	}
-	if n, err := demo.ParseProducts(get(demo.ProductsEnv)); err != nil { // issue 16
+	if n, err := demo.ParseProducts(get(demo.ProductsEnv)); err != nil {
 		bad(demo.ProductsEnv, "%v", err)
 	} else {
 		c.DemoProducts = n
 	}
-	c.SyncInterval = copystore.DefaultInterval // issue 16
+	c.SyncInterval = copystore.DefaultInterval
 	if v := get("SELLERDESK_SYNC_INTERVAL"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < time.Minute || d > 24*time.Hour {
@@ -296,7 +298,7 @@ func loadConfig(getenv func(string) string) (Config, error) {
 		c.Timezone = loc
 	}
 	if len(errs) > 0 {
-		return Config{}, fmt.Errorf("configuration: %w", errors.Join(errs...))
+		return Settings{}, fmt.Errorf("configuration: %w", errors.Join(errs...))
 	}
 	return c, nil
 }

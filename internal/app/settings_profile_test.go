@@ -1,8 +1,9 @@
-package main
+package app
 
 import (
 	"context"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -18,19 +19,21 @@ import (
 // (contract by default), SELLERDESK_COUNTRY the lamoda profile's country
 // (RU by default); anything else is refused at start, naming the variable.
 func TestLoadConfigProfile(t *testing.T) {
-	c, err := loadConfig(env(nil))
+	c, err := LoadSettings(env(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if c.APIProfile != apiclient.ProfileContract || c.Country != "RU" {
 		t.Errorf("defaults: profile %q, country %q; want contract, RU", c.APIProfile, c.Country)
 	}
-	c, err = loadConfig(env(map[string]string{"SELLERDESK_API_PROFILE": " Lamoda ", "SELLERDESK_COUNTRY": "kz"}))
+	c, err = LoadSettings(env(map[string]string{"SELLERDESK_API_PROFILE": " Lamoda ", "SELLERDESK_COUNTRY": "kz"}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c, err := loadConfig(env(map[string]string{"SELLERDESK_LAMODA_FILTER_KEY": "sellerSku"})); err != nil || c.LamodaFilterKey != "sellerSku" {
+	if c, err := LoadSettings(env(map[string]string{"SELLERDESK_LAMODA_FILTER_KEY": "sellerSku"})); err != nil || c.LamodaFilterKey != "sellerSku" {
 		t.Errorf("filter key: %q, %v", c.LamodaFilterKey, err)
+	} else if got := c.Config(slog.New(slog.DiscardHandler)).MassUpdate.FilterKey; got != "sellerSku" {
+		t.Errorf("the filter key reaches the engine as %q", got)
 	}
 	if c.APIProfile != apiclient.ProfileLamoda || c.Country != "KZ" {
 		t.Errorf("lamoda, kz: profile %q, country %q", c.APIProfile, c.Country)
@@ -43,7 +46,7 @@ func TestLoadConfigProfile(t *testing.T) {
 		{map[string]string{"SELLERDESK_COUNTRY": "DE"}, "SELLERDESK_COUNTRY: want one of RU, BY, KZ, UA"},
 		{map[string]string{"SELLERDESK_LAMODA_FILTER_KEY": "supplier sku"}, "SELLERDESK_LAMODA_FILTER_KEY: want a field name"},
 	} {
-		if _, err := loadConfig(env(tt.env)); err == nil || !strings.Contains(err.Error(), tt.want) {
+		if _, err := LoadSettings(env(tt.env)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v: error %v, want it to say %q", tt.env, err, tt.want)
 		}
 	}
@@ -59,7 +62,7 @@ func TestServeDemoLamoda(t *testing.T) {
 	ready := make(chan string, 1)
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, env(map[string]string{"SELLERDESK_ADDR": "127.0.0.1:0", "SELLERDESK_DATABASE_URL": filepath.Join(dir, "s.db"),
+		done <- Serve(ctx, env(map[string]string{"SELLERDESK_ADDR": "127.0.0.1:0", "SELLERDESK_DATABASE_URL": filepath.Join(dir, "s.db"),
 			"SELLERDESK_API_PROFILE": "lamoda"}), &syncBuffer{}, ready)
 	}()
 	var addr string

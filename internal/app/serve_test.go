@@ -1,4 +1,4 @@
-package main
+package app
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ func env(m map[string]string) func(string) string {
 }
 
 func TestLoadConfigDefaults(t *testing.T) {
-	c, err := loadConfig(env(nil))
+	c, err := LoadSettings(env(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestLoadConfigErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := loadConfig(env(tt.env))
+			_, err := LoadSettings(env(tt.env))
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -73,7 +73,7 @@ func TestLoadConfigErrors(t *testing.T) {
 }
 
 func TestLoadConfigRealMarketplace(t *testing.T) {
-	c, err := loadConfig(env(map[string]string{
+	c, err := LoadSettings(env(map[string]string{
 		"SELLERDESK_B2B_URL": "https://b2b.example/", "SELLERDESK_B2B_TEST_URL": "https://b2b-demo.example",
 		"SELLERDESK_SELLER_URL": "https://seller.example", "SELLERDESK_SESSION_KEY": strings.Repeat("ab", 32) + "," + strings.Repeat("cd", 32),
 	}))
@@ -83,7 +83,7 @@ func TestLoadConfigRealMarketplace(t *testing.T) {
 	if c.Demo() || c.B2BURL != "https://b2b.example" || len(c.SessionKeys) != 2 || c.SellerTestURL != "" {
 		t.Errorf("config %+v", c)
 	}
-	c, err = loadConfig(env(map[string]string{
+	c, err = LoadSettings(env(map[string]string{
 		"SELLERDESK_B2B_URL": "https://b2b.example/", "SELLERDESK_B2B_TEST_URL": "https://b2b-demo.example",
 		"SELLERDESK_SELLER_URL": "https://seller.example", "SELLERDESK_SELLER_TEST_URL": "https://seller-test.example/",
 		"SELLERDESK_SESSION_KEY": strings.Repeat("ab", 32),
@@ -91,7 +91,7 @@ func TestLoadConfigRealMarketplace(t *testing.T) {
 	if err != nil || c.SellerTestURL != "https://seller-test.example" {
 		t.Errorf("with a seller test host: %+v %v", c.SellerTestURL, err)
 	}
-	if _, err := loadConfig(env(map[string]string{"SELLERDESK_SELLER_TEST_URL": "https://seller-test.example"})); err == nil ||
+	if _, err := LoadSettings(env(map[string]string{"SELLERDESK_SELLER_TEST_URL": "https://seller-test.example"})); err == nil ||
 		!strings.Contains(err.Error(), "SELLERDESK_SELLER_TEST_URL") {
 		t.Errorf("a seller test host without the marketplace URLs: %v", err)
 	}
@@ -123,7 +123,7 @@ func TestServeDemo(t *testing.T) {
 	out := &syncBuffer{}
 	done := make(chan error, 1)
 	go func() {
-		done <- serve(ctx, env(map[string]string{"SELLERDESK_ADDR": "127.0.0.1:0", "SELLERDESK_DATABASE_URL": filepath.Join(dir, "s.db")}), out, ready)
+		done <- Serve(ctx, env(map[string]string{"SELLERDESK_ADDR": "127.0.0.1:0", "SELLERDESK_DATABASE_URL": filepath.Join(dir, "s.db")}), out, ready)
 	}()
 	var addr string
 	select {
@@ -178,13 +178,13 @@ func TestServeDemo(t *testing.T) {
 // or a duration, defaults to 400 days, and refuses less than a day.
 func TestLoadConfigHistoryRetention(t *testing.T) {
 	for v, want := range map[string]time.Duration{"": 400 * 24 * time.Hour, "30": 30 * 24 * time.Hour, "90d": 90 * 24 * time.Hour, "720h": 720 * time.Hour} {
-		c, err := loadConfig(env(map[string]string{"SELLERDESK_HISTORY_RETENTION": v}))
+		c, err := LoadSettings(env(map[string]string{"SELLERDESK_HISTORY_RETENTION": v}))
 		if err != nil || c.HistoryRetention != want {
 			t.Errorf("%q: %v %v, want %v", v, c.HistoryRetention, err, want)
 		}
 	}
 	for _, v := range []string{"1h", "0", "forever"} {
-		_, err := loadConfig(env(map[string]string{"SELLERDESK_HISTORY_RETENTION": v}))
+		_, err := LoadSettings(env(map[string]string{"SELLERDESK_HISTORY_RETENTION": v}))
 		if err == nil || !strings.Contains(err.Error(), "SELLERDESK_HISTORY_RETENTION") {
 			t.Errorf("%q: %v", v, err)
 		}

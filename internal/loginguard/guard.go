@@ -1,4 +1,9 @@
-package handlers
+// Package loginguard is the login throttle: it counts failed logins per
+// client address and per client id, makes repeated failures wait (the wait
+// doubling up to a lockout), and bounds its own memory. It knows nothing of
+// HTTP: the login handler names the address and the client id of an
+// attempt and asks before the marketplace sees the guess.
+package loginguard
 
 import (
 	"net/netip"
@@ -6,10 +11,10 @@ import (
 	"time"
 )
 
-// LoginLimits tune the login throttle. Zero fields take the defaults in
+// Limits tune the guard. Zero fields take the defaults in
 // parentheses. The per-IP limits are three times the per-client ones, since
 // an office behind one address may hold several honest users.
-type LoginLimits struct {
+type Limits struct {
 	// Free is how many failed logins in a row a client id may have before
 	// it must wait between attempts (3).
 	Free int
@@ -23,7 +28,7 @@ type LoginLimits struct {
 	Lockout time.Duration
 	// Window forgets failures this long after the last one (15m).
 	Window time.Duration
-	// MaxEntries bounds the memory of the throttle: past it, expired
+	// MaxEntries bounds the memory of the guard: past it, expired
 	// entries are swept; if none has expired, attempts that need a new
 	// entry are refused until one does (fail closed: evicting a live entry
 	// would let a spray of other keys wipe a lockout) (10,000).
@@ -34,7 +39,7 @@ type LoginLimits struct {
 	MaxClientsPerAddress int
 }
 
-func (l LoginLimits) withDefaults() LoginLimits {
+func (l Limits) withDefaults() Limits {
 	if l.Free <= 0 {
 		l.Free = 3
 	}
@@ -59,18 +64,18 @@ func (l LoginLimits) withDefaults() LoginLimits {
 	return l
 }
 
-// loginThrottle counts failed logins per client IP and per client id, in
+// Guard counts failed logins per client address and per client id, in
 // process (each instance counts on its own; see SECURITY.md). An attempt is
 // counted as failed when it starts, so parallel guesses cannot slip past the
 // limit, and uncounted again when it turns out not to be a wrong-credentials
 // failure.
-type loginThrottle struct {
+type Guard struct {
 	mu      sync.Mutex
-	limits  LoginLimits
-	entries map[string]*throttleEntry
+	limits  Limits
+	entries map[string]*entry
 }
 
-type throttleEntry struct {
+type entry struct {
 	failures int
 	last     time.Time // last counted attempt
 	until    time.Time // no attempt before this
@@ -81,20 +86,24 @@ type throttleEntry struct {
 
 // expiry is when the entry may be forgotten: its window has passed and no
 // wait is running.
-func (e *throttleEntry) expiry(window time.Duration) time.Time {
+func (e *entry) expiry(window time.Duration) time.Time {
 	if t := e.last.Add(window); t.After(e.until) {
 		return t
 	}
 	return e.until
 }
 
-// throttleKeys names the counters of one login attempt.
-type throttleKeys struct {
+// Keys name the counters of one login attempt: its client address and
+// its client id.
+type Keys struct {
 	ip, client string
 }
 
-func newThrottleKeys(ip netip.Addr, clientID string) throttleKeys {
-	k := throttleKeys{client: "client\x00" + clientID}
+// NewKeys are the keys of an attempt from address ip (the zero Addr when
+// unknown: the client id alone is counted) at client id clientID. An IPv6
+// address counts for its /64.
+func NewKeys(ip netip.Addr, clientID string) Keys {
+	k := Keys{client: "client\x00" + clientID}
 	if ip.IsValid() {
 		if ip.Is6() {
 			// One host usually holds a whole /64.
@@ -105,23 +114,24 @@ func newThrottleKeys(ip netip.Addr, clientID string) throttleKeys {
 	return k
 }
 
-func newLoginThrottle(l LoginLimits) *loginThrottle {
-	return &loginThrottle{limits: l.withDefaults(), entries: map[string]*throttleEntry{}}
+// New returns a guard with limits l (zero fields take the defaults).
+func New(l Limits) *Guard {
+	return &Guard{limits: l.withDefaults(), entries: map[string]*entry{}}
 }
 
 // rule returns the free and max failures of a key.
-func (t *loginThrottle) rule(key string) (free, most int) {
+func (t *Guard) rule(key string) (free, most int) {
 	if len(key) > 3 && key[:3] == "ip\x00" {
 		return 3 * t.limits.Free, 3 * t.limits.Max
 	}
 	return t.limits.Free, t.limits.Max
 }
 
-// begin starts an attempt: it returns the time before which no attempt is
+// Begin starts an attempt: it returns the time before which no attempt is
 // allowed (and counts nothing) when a key is waiting, the table is full or
 // the address has tried too many client ids, else counts the attempt as
 // failed and returns the zero time.
-func (t *loginThrottle) begin(k throttleKeys, now time.Time) time.Time {
+func (t *Guard) Begin(k Keys, now time.Time) time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if until := t.blockedUntil(k, now); !until.IsZero() {
@@ -133,7 +143,7 @@ func (t *loginThrottle) begin(k throttleKeys, now time.Time) time.Time {
 	for _, key := range k.list() {
 		e := t.entries[key]
 		if e == nil {
-			e = &throttleEntry{}
+			e = &entry{}
 			t.entries[key] = e
 		}
 		if now.Sub(e.last) > t.limits.Window {
@@ -158,8 +168,8 @@ func (t *loginThrottle) begin(k throttleKeys, now time.Time) time.Time {
 	return time.Time{}
 }
 
-// waitUntil reports until when the keys must wait (zero: no wait).
-func (t *loginThrottle) waitUntil(k throttleKeys, now time.Time) time.Time {
+// WaitUntil reports until when the keys must wait (zero: no wait).
+func (t *Guard) WaitUntil(k Keys, now time.Time) time.Time {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return t.blockedUntil(k, now)
@@ -167,7 +177,7 @@ func (t *loginThrottle) waitUntil(k throttleKeys, now time.Time) time.Time {
 
 // blockedUntil is the latest wait among the keys (zero: none). The caller
 // holds mu.
-func (t *loginThrottle) blockedUntil(k throttleKeys, now time.Time) time.Time {
+func (t *Guard) blockedUntil(k Keys, now time.Time) time.Time {
 	var until time.Time
 	for _, key := range k.list() {
 		if e := t.entries[key]; e != nil && e.until.After(now) && e.until.After(until) {
@@ -177,11 +187,11 @@ func (t *loginThrottle) blockedUntil(k throttleKeys, now time.Time) time.Time {
 	return until
 }
 
-// succeeded forgets the failures of the client id that logged in and takes
+// Succeeded forgets the failures of the client id that logged in and takes
 // this one attempt back from its address. The address keeps every other
 // failure: one valid login must not wipe the guesses made at other client
 // ids from the same address.
-func (t *loginThrottle) succeeded(k throttleKeys) {
+func (t *Guard) Succeeded(k Keys) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	delete(t.entries, k.client)
@@ -190,9 +200,9 @@ func (t *loginThrottle) succeeded(k throttleKeys) {
 	}
 }
 
-// uncount takes back an attempt that failed for another reason than wrong
+// Uncount takes back an attempt that failed for another reason than wrong
 // credentials (marketplace busy, seller not accessible).
-func (t *loginThrottle) uncount(k throttleKeys) {
+func (t *Guard) Uncount(k Keys) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.uncountKeys(k.list()...)
@@ -200,7 +210,7 @@ func (t *loginThrottle) uncount(k throttleKeys) {
 
 // uncountKeys takes one counted attempt back from each key. The caller
 // holds mu.
-func (t *loginThrottle) uncountKeys(keys ...string) {
+func (t *Guard) uncountKeys(keys ...string) {
 	for _, key := range keys {
 		e := t.entries[key]
 		if e == nil {
@@ -216,19 +226,19 @@ func (t *loginThrottle) uncountKeys(keys ...string) {
 	}
 }
 
-func (k throttleKeys) list() []string {
+func (k Keys) list() []string {
 	if k.ip == "" {
 		return []string{k.client}
 	}
 	return []string{k.ip, k.client}
 }
 
-// room reports until when an attempt must wait because the throttle
+// room reports until when an attempt must wait because the guard
 // cannot track it (zero: it can): the table is full of entries that have
 // not expired, or the address has tried too many other client ids within
 // the window. Nothing is ever evicted before it expires. The caller holds
 // mu.
-func (t *loginThrottle) room(k throttleKeys, now time.Time) time.Time {
+func (t *Guard) room(k Keys, now time.Time) time.Time {
 	need := 0
 	for _, key := range k.list() {
 		if t.entries[key] == nil {
@@ -265,7 +275,7 @@ func (t *loginThrottle) room(k throttleKeys, now time.Time) time.Time {
 }
 
 // size is the number of tracked keys (for tests).
-func (t *loginThrottle) size() int {
+func (t *Guard) size() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	return len(t.entries)
