@@ -96,6 +96,7 @@ type App struct {
 	handler  http.Handler
 	throttle *loginThrottle
 	imports  *importGate
+	exports  *exportGate
 	mass     *massupdate.Engine
 	// assets are the cache-busted asset URLs of every page, made once.
 	assets layouts.Assets
@@ -130,7 +131,8 @@ func New(d Deps) (*App, error) {
 	if d.UpstreamTimeout <= 0 {
 		d.UpstreamTimeout = 30 * time.Second
 	}
-	a := &App{deps: d, throttle: newLoginThrottle(d.LoginLimits), imports: newImportGate(maxConcurrentImports)}
+	a := &App{deps: d, throttle: newLoginThrottle(d.LoginLimits), imports: newImportGate(maxConcurrentImports),
+		exports: newExportGate(maxConcurrentExports)}
 	a.gstore = d.Sessions
 	a.assets = layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)}
 	a.mass = &massupdate.Engine{Locker: d.Sessions, ChunkSize: d.ChunkSize, RetryBudget: d.BulkRetryBudget,
