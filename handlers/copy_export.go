@@ -123,6 +123,12 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 	if a.deps.Catalog == nil {
 		return echo.ErrNotFound
 	}
+	k := copyKey(c)
+	release, ok := a.exports.enter(k)
+	if !ok {
+		return a.exportBusy(c)
+	}
+	defer release() // done, failed or the client gone
 	ok, _, err := a.fromCopy(c)
 	if err != nil {
 		return err
@@ -130,12 +136,6 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 	if !ok {
 		return echo.NewHTTPError(http.StatusConflict, i18n.T(c.Request().Context(), "export.copy.not_ready"))
 	}
-	k := copyKey(c)
-	release, ok := a.exports.enter(k)
-	if !ok {
-		return a.exportBusy(c)
-	}
-	defer release() // done, failed or the client gone
 	q := catalogQuery(c)
 	cq := q.copyQuery()
 	cs := a.deps.Catalog.Store()
