@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"sort"
 	"strings"
@@ -93,6 +94,27 @@ func TestExportHoldsNoConnection(t *testing.T) {
 		})
 		if err != nil || n != 3*productsInTests {
 			t.Fatalf("%d records, %v", n, err)
+		}
+	})
+}
+
+// TestExportStopsWhenRevoked: a copy revoked while its export runs is not
+// read past the page under way.
+func TestExportStopsWhenRevoked(t *testing.T) {
+	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
+	eachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		s, k := synced(t, b, m, 1001)
+		s.exportPage = 50
+		n := 0
+		err := s.ExportNomenclature(ctx, k, Query{}, func(r *Record) error {
+			if n++; n == 10 {
+				return s.Revoke(ctx, k)
+			}
+			return nil
+		})
+		if !errors.Is(err, ErrRevoked) || n != 50 {
+			t.Fatalf("after %d records: %v, want ErrRevoked after the page of 50", n, err)
 		}
 	})
 }

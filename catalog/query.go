@@ -382,11 +382,10 @@ const exportPageSize = 1000
 // reads: a record the sync changes during an export can move past the
 // export's position (and be left out) or ahead of it (and come twice),
 // as between two pages on screen; the id order of an unsorted export
-// holds every record exactly once. r is reused between calls.
+// holds every record exactly once. r is reused between calls. Access is
+// checked before every page: an export outlasting a revocation of the
+// copy stops with ErrRevoked at the next page.
 func (s *Store) ExportNomenclature(ctx context.Context, k Key, q Query, fn func(r *Record) error) error {
-	if err := s.checkAccess(ctx, k); err != nil {
-		return err
-	}
 	ob, err := orderBy(q.Sort, NomenclatureSorts, "id")
 	if err != nil {
 		return err
@@ -406,6 +405,9 @@ func (s *Store) ExportNomenclature(ctx context.Context, k Key, q Query, fn func(
 	page := make([]Record, 0, size)
 	var after *Record // the last record of the previous page
 	for {
+		if err := s.checkAccess(ctx, k); err != nil {
+			return err
+		}
 		w := s.nomenclatureWhere(k, q, sortCol, broad)
 		if after != nil {
 			if err := keysetAfter(w, sortCol, desc, after); err != nil {

@@ -1,14 +1,18 @@
+//go:build linux || darwin
+
 package handlers_test
 
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/url"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,10 +23,10 @@ import (
 )
 
 // slowExportProducts sizes the sellers of the slow-export tests: 3 records
-// a product, about 170 bytes a CSV line, several MB an export, far more
-// than the socket buffers between a server and a client that reads
-// nothing.
-const slowExportProducts = 6000
+// a product, about 170 bytes a CSV line, several hundred KB an export, far
+// more than the socket buffers between the server and a client that reads
+// nothing (stalledGet keeps them small).
+const slowExportProducts = 1500
 
 // copyComplete waits until the copy of k finished a pass of every list.
 // A copy of this size takes a while under the race detector: the backstop
@@ -51,19 +55,27 @@ func copyComplete(t *testing.T, app *testapp.App, k copystore.Key) {
 
 // stalledGet sends GET path with b's cookies on a connection of its own
 // and reads the answer's status and headers, never its body: a client on
-// a link that takes nothing more. Its receive buffer is small, so the
-// server's writes soon block. The connection closes when the test ends.
+// a link that takes nothing more. Its buffers are small, so the server's
+// writes soon block. The connection closes when the test ends.
 func stalledGet(t *testing.T, app *testapp.App, b *testapp.Browser, path string) (*http.Response, net.Conn) {
 	t.Helper()
 	u, _ := url.Parse(app.URL)
-	conn, err := net.Dial("tcp", u.Host)
+	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
+		var serr error
+		err := rc.Control(func(fd uintptr) {
+			// Before the handshake: a small window and small segments,
+			// so the server's send buffer (sized from both) stays small
+			// too and a few hundred KB of export fill every buffer.
+			serr = errors.Join(syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 4<<10),
+				syscall.SetsockoptInt(int(fd), syscall.IPPROTO_TCP, syscall.TCP_MAXSEG, 536))
+		})
+		return errors.Join(err, serr)
+	}}
+	conn, err := d.Dial("tcp", u.Host)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { conn.Close() })
-	if err := conn.(*net.TCPConn).SetReadBuffer(4 << 10); err != nil {
-		t.Fatal(err)
-	}
 	var cookies []string
 	for _, c := range b.Client.Jar.Cookies(u) {
 		cookies = append(cookies, c.Name+"="+c.Value)
