@@ -311,9 +311,11 @@ func (s *Store) NomenclaturePage(ctx context.Context, k Key, q Query, fn func(r 
 	return total, s.eachNomenclature(ctx, k, q, fn)
 }
 
-// EachNomenclature calls fn for every record of k that q selects, one page
-// of q.Limit rows (or every row, when q.Limit is -1: exports), streamed
-// from the database; r is reused between calls.
+// EachNomenclature calls fn for the records of one page of q (q.Limit
+// rows from q.Offset), streamed from the database; r is reused between
+// calls. fn runs while the page's rows are open: it must not wait on
+// anything slow (a client, the network). ExportNomenclature reads every
+// record.
 func (s *Store) EachNomenclature(ctx context.Context, k Key, q Query, fn func(r *Record) error) error {
 	if err := s.checkAccess(ctx, k); err != nil {
 		return err
@@ -355,20 +357,154 @@ func (s *Store) nomenclatureQuery(ctx context.Context, k Key, q Query) (string, 
 	}
 	sortCol := NomenclatureSorts[strings.TrimPrefix(q.Sort, "-")]
 	broad := false
-	if sortCol != "" && q.Limit != -1 {
+	if sortCol != "" {
 		if broad, err = s.broadMatch(ctx, q.Q); err != nil {
 			return "", nil, err
 		}
 	}
 	w := s.nomenclatureWhere(k, q, sortCol, broad)
-	query := `SELECT ` + packedRecord + ` FROM catalog_nomenclature` + w.sql.String() + ob
-	args := w.args
-	if q.Limit != -1 {
-		limit, offset := q.limits()
-		query += ` LIMIT ? OFFSET ?`
-		args = append(args, limit, offset)
+	limit, offset := q.limits()
+	query := `SELECT ` + packedRecord + ` FROM catalog_nomenclature` + w.sql.String() + ob + ` LIMIT ? OFFSET ?`
+	return s.q(query), append(w.args, limit, offset), nil
+}
+
+// exportPageSize is how many records ExportNomenclature reads at a time:
+// large enough that a page's query costs little beside its rows, small
+// enough that a page held in memory stays well under a megabyte.
+const exportPageSize = 1000
+
+// ExportNomenclature calls fn for every record of k that q selects (its
+// Limit and Offset ignored), in q's order. It reads them in pages from the
+// bulk pool (sqldb.DB.Bulk), each page after the last one's sort key and
+// id (keyset pagination), and calls fn only once a page's rows are closed
+// and its connection released: fn may wait on a slow client without
+// holding a connection, a transaction or SQLite's WAL. Pages are separate
+// reads: a record the sync changes during an export can move past the
+// export's position (and be left out) or ahead of it (and come twice),
+// as between two pages on screen; the id order of an unsorted export
+// holds every record exactly once. r is reused between calls. Access is
+// checked before every page: an export outlasting a revocation of the
+// copy stops with ErrRevoked at the next page.
+func (s *Store) ExportNomenclature(ctx context.Context, k Key, q Query, fn func(r *Record) error) error {
+	ob, err := orderBy(q.Sort, NomenclatureSorts, "id")
+	if err != nil {
+		return err
 	}
-	return s.q(query), args, nil
+	desc := strings.HasPrefix(q.Sort, "-")
+	sortCol := NomenclatureSorts[strings.TrimPrefix(q.Sort, "-")]
+	broad := false
+	if sortCol != "" {
+		if broad, err = s.broadMatch(ctx, q.Q); err != nil {
+			return err
+		}
+	}
+	size := s.exportPage
+	if size <= 0 {
+		size = exportPageSize
+	}
+	page := make([]Record, 0, size)
+	var after *Record // the last record of the previous page
+	for {
+		if err := s.checkAccess(ctx, k); err != nil {
+			return err
+		}
+		w := s.nomenclatureWhere(k, q, sortCol, broad)
+		if after != nil {
+			if err := keysetAfter(w, sortCol, desc, after); err != nil {
+				return err
+			}
+		}
+		query := s.q(`SELECT ` + packedRecord + ` FROM catalog_nomenclature` + w.sql.String() + ob + ` LIMIT ?`)
+		if page, err = s.readPage(ctx, query, append(w.args, size), page[:0]); err != nil {
+			return err
+		}
+		for i := range page {
+			if err := fn(&page[i]); err != nil {
+				return err
+			}
+		}
+		if len(page) < size {
+			return nil
+		}
+		after = &page[len(page)-1]
+	}
+}
+
+// readPage appends the records query reads to page, with its rows closed
+// (and the connection back in the pool) when it returns.
+func (s *Store) readPage(ctx context.Context, query string, args []any, page []Record) ([]Record, error) {
+	rows, err := s.bulk.QueryContext(ctx, query, args...)
+	if err != nil {
+		return page, fmt.Errorf("catalog: %w", err)
+	}
+	defer rows.Close()
+	sc := newRecordScanner()
+	for rows.Next() {
+		if err := sc.scan(rows); err != nil {
+			return page, err
+		}
+		page = append(page, sc.r)
+	}
+	if err := rows.Err(); err != nil {
+		return page, fmt.Errorf("catalog: %w", err)
+	}
+	return page, nil
+}
+
+// keysetAfter adds the condition that selects the records after r in the
+// order orderBy gives sortCol (then id) in the direction desc; sortCol ""
+// is the id order.
+func keysetAfter(w *where, sortCol string, desc bool, r *Record) error {
+	op := ">"
+	if desc {
+		op = "<"
+	}
+	if sortCol == "" {
+		w.add("id "+op+" ?", r.ID)
+		return nil
+	}
+	v, err := sortValue(sortCol, r)
+	if err != nil {
+		return err
+	}
+	// Spelled out rather than as a row value, so both databases use the
+	// sort column's index for the first comparison.
+	w.add("("+sortCol+" "+op+" ? OR ("+sortCol+" = ? AND id "+op+" ?))", v, v, r.ID)
+	return nil
+}
+
+// sortValue is r's value of a sortable column (NomenclatureSorts), as the
+// database holds it.
+func sortValue(col string, r *Record) (any, error) {
+	switch col {
+	case "marketplace_sku":
+		return r.MarketplaceSKU, nil
+	case "seller_sku":
+		return r.SellerSKU, nil
+	case "barcode":
+		return r.Barcode, nil
+	case "name":
+		return r.Name, nil
+	case "brand":
+		return r.Brand, nil
+	case "size":
+		return r.Size, nil
+	case "warehouse":
+		return r.Warehouse, nil
+	case "status":
+		return r.Status, nil
+	case "price_status":
+		return r.PriceStatus, nil
+	case "price":
+		return r.Price, nil
+	case "sale_price":
+		return r.SalePrice, nil
+	case "quantity":
+		return int64(r.Quantity), nil
+	case "updated_at":
+		return sqldb.Millis(r.UpdatedAt), nil
+	}
+	return nil, fmt.Errorf("catalog: no keyset value for column %q", col)
 }
 
 // broadLimit is how many full-text matches make a search broad: a sorted

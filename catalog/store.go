@@ -28,8 +28,12 @@ type Key struct {
 type Store struct {
 	db   *sqldb.DB
 	w, r *sql.DB
+	bulk *sql.DB // exports' reads (sqldb.DB.Bulk)
 	pg   bool
-	now  func() time.Time
+	// exportPage is the page size of ExportNomenclature (0:
+	// exportPageSize); tests shorten it to cross many pages.
+	exportPage int
+	now        func() time.Time
 	// beforeCommit, when set (tests), runs inside the transaction storing
 	// pages first to last, after their rows, and fails it if it fails.
 	beforeCommit func(first, last int) error
@@ -41,7 +45,7 @@ func New(ctx context.Context, db *sqldb.DB) (*Store, error) {
 	if err := db.Migrate(ctx, "catalog", sqldb.Steps{SQLite: migrationsSQLite, Postgres: migrationsPostgres}); err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)
 	}
-	return &Store{db: db, w: db.Writer(), r: db.Reader(), pg: db.Postgres(), now: time.Now}, nil
+	return &Store{db: db, w: db.Writer(), r: db.Reader(), bulk: db.Bulk(), pg: db.Postgres(), now: time.Now}, nil
 }
 
 // SetClock replaces the store's clock (tests of expiry and freshness).

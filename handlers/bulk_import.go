@@ -286,7 +286,7 @@ func (a *App) previewCatalog(c echo.Context, want massupdate.Want) (*massupdate.
 	}
 	seller := session(c).Data().SellerID
 	if !ok {
-		return a.mass.FetchWanted(a.pageContext(c), a.account(c), seller, want)
+		return a.deps.Engine.FetchWanted(a.pageContext(c), a.account(c), seller, want)
 	}
 	cat, err := a.copyCatalog(c.Request().Context(), copyKey(c), seller, want)
 	if errors.Is(err, copystore.ErrRevoked) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -12,12 +13,72 @@ import (
 	"github.com/sellerdesk/sellerdesk/sheets"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
 // The export of the whole filtered catalogue from the local copy: every
-// record the URL's search and filters select, in its sort, streamed from
-// the database through a sheets.Writer to the response, never the whole
-// catalogue in memory.
+// record the URL's search and filters select, in its sort, read page by
+// page (catalog.Store.ExportNomenclature: no database connection is held
+// while the client takes a page) and written to the response through a
+// sheets.Writer (CSV, or XLSX streamed), never the whole catalogue in
+// memory. Whole-catalogue exports are few at once (exportGate): each walks
+// the whole copy, and an XLSX one zips it, a core's work.
+
+// Whole-catalogue export limits.
+const (
+	// maxConcurrentExports is how many whole-catalogue exports, CSV and
+	// XLSX alike, the process runs at once: one per core of a small
+	// machine, and the bulk read pool's size (sqldb.BulkReaders), so an
+	// export never waits for a connection another one holds.
+	maxConcurrentExports = 2
+	// exportRetryAfter is the Retry-After, in seconds, of an export
+	// refused for want of a place.
+	exportRetryAfter = 5
+)
+
+// exportGate lets one whole-catalogue export per copy (seller and
+// environment) and maxConcurrentExports in all run at a time. A second
+// export of the same copy is a double click or a colleague's identical
+// file; more than a few at once is CPU, memory and the bulk pool's
+// connections taken from everyone.
+type exportGate struct {
+	mu      sync.Mutex
+	running map[copystore.Key]bool
+	max     int
+}
+
+func newExportGate(max int) *exportGate {
+	return &exportGate{running: map[copystore.Key]bool{}, max: max}
+}
+
+// enter takes a place for an export of k; ok is false when none is free.
+// release gives the place back; calling it again does nothing.
+func (g *exportGate) enter(k copystore.Key) (release func(), ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.running[k] || len(g.running) >= g.max {
+		return func() {}, false
+	}
+	g.running[k] = true
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			g.mu.Lock()
+			delete(g.running, k)
+			g.mu.Unlock()
+		})
+	}, true
+}
+
+// exportBusy answers an export refused for want of a place: 429 with
+// Retry-After, as a page (which tries again by itself) or a flash
+// fragment.
+func (a *App) exportBusy(c echo.Context) error {
+	ctx := c.Request().Context()
+	a.writeError(c, pages.ErrorView{Status: http.StatusTooManyRequests, RequestID: requestIDOf(ctx), RetryIn: exportRetryAfter,
+		Title: i18n.T(ctx, "export.copy.busy_title"), Message: i18n.T(ctx, "export.copy.busy")})
+	return nil
+}
 
 // copyExportColumns are the export's columns: the catalogue key of each
 // header and what the column holds. The Russian names of the warehouse,
@@ -60,6 +121,12 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 	if a.deps.Catalog == nil {
 		return echo.ErrNotFound
 	}
+	k := copyKey(c)
+	release, ok := a.exports.enter(k)
+	if !ok {
+		return a.exportBusy(c)
+	}
+	defer release() // done, failed or the client gone
 	ok, _, err := a.fromCopy(c)
 	if err != nil {
 		return err
@@ -69,8 +136,6 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 	}
 	q := catalogQuery(c)
 	cq := q.copyQuery()
-	cq.Limit, cq.Offset = -1, 0
-	k := copyKey(c)
 	cs := a.deps.Catalog.Store()
 	// Fail before the headers go out: a bad sort or a revoked copy.
 	if _, err := cs.CountNomenclature(c.Request().Context(), k, cq); err != nil {
@@ -110,7 +175,7 @@ func (a *App) streamCSV(c echo.Context, k copystore.Key, cq copystore.Query) err
 		return err
 	}
 	row := make([]string, 0, len(copyExportColumns))
-	err := a.deps.Catalog.Store().EachNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
+	err := a.deps.Catalog.Store().ExportNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
 		row = copyExportRow(r, row)
 		return w.Row(row...)
 	})
@@ -130,7 +195,7 @@ func (a *App) streamXLSX(c echo.Context, k copystore.Key, cq copystore.Query) er
 		return err
 	}
 	row := make([]string, 0, len(copyExportColumns))
-	err = a.deps.Catalog.Store().EachNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
+	err = a.deps.Catalog.Store().ExportNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
 		row = copyExportRow(r, row)
 		return w.Row(row...)
 	})

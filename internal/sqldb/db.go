@@ -8,6 +8,12 @@
 // in SQLite's busy handler, and a pool of read-only connections that in WAL
 // mode never wait for the writer. Open the file once per process and hand
 // the DB to every store: two DBs on one file are two writers again.
+//
+// Reads that walk a whole list (the catalogue exports) have a pool of
+// their own, Bulk, of BulkReaders connections. However many bulk reads
+// run, and however slowly their clients take the answer, the connections
+// of Reader stay free for what every page needs at once: loading the
+// session, counting and reading one page of a list.
 package sqldb
 
 import (
@@ -34,6 +40,10 @@ var ErrUnavailable = errors.New("database unavailable")
 const (
 	// SQLiteReaders is the size of the SQLite read pool.
 	SQLiteReaders = 4
+	// BulkReaders is the size of the bulk read pool (Bulk): SQLite
+	// connections of their own, or at most this many of PostgreSQL's
+	// pool. It matches the exports the dashboard runs at once.
+	BulkReaders = 2
 	// pgDefaultMaxConns sizes the PostgreSQL pool unless the URL sets
 	// pool_max_conns.
 	pgDefaultMaxConns = 16
@@ -60,6 +70,7 @@ var busyTimeoutMS = 5000
 // safe for concurrent use; open one per process and share it.
 type DB struct {
 	w, r      *sql.DB       // SQLite: one writer connection and a read pool; PostgreSQL: one view of pool
+	bulk      *sql.DB       // SQLite: a second read pool; PostgreSQL: a view of pool capped at BulkReaders
 	pool      *pgxpool.Pool // PostgreSQL only
 	local     keyedMutex
 	lockSlots chan struct{} // PostgreSQL: caps the connections held by locks
@@ -142,6 +153,14 @@ func openSQLite(ctx context.Context, url string) (*DB, error) {
 		db.Close()
 		return nil, fmt.Errorf("sqldb: open sqlite: %w: %w", ErrUnavailable, err)
 	}
+	bulk, err := sql.Open("sqlite", path+"?"+sqlitePragmas()+"&_pragma=query_only(1)")
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("sqldb: open sqlite: %w", err)
+	}
+	bulk.SetMaxOpenConns(BulkReaders)
+	bulk.SetMaxIdleConns(BulkReaders)
+	db.bulk = bulk
 	return db, nil
 }
 
@@ -172,8 +191,10 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 		return nil, &redactedError{msg: "sqldb: open postgres: " + ErrUnavailable.Error(), cause: err}
 	}
 	view := stdlib.OpenDBFromPool(pool)
+	bulk := stdlib.OpenDBFromPool(pool)
+	bulk.SetMaxOpenConns(BulkReaders)
 	return &DB{
-		w: view, r: view, pool: pool,
+		w: view, r: view, bulk: bulk, pool: pool,
 		// Half the pool at most for locks, so held locks never starve the
 		// queries of the requests that wait for them.
 		lockSlots: make(chan struct{}, max(1, int(cfg.MaxConns)/2)),
@@ -194,6 +215,13 @@ func (db *DB) Writer() *sql.DB { return db.w }
 // mode they never wait for the writer). PostgreSQL: the same view as
 // Writer.
 func (db *DB) Reader() *sql.DB { return db.r }
+
+// Bulk is for reads that walk a whole list page after page (exports):
+// at most BulkReaders connections, apart from Reader's. SQLite: read-only
+// connections of their own; PostgreSQL: a view of the pool that holds at
+// most BulkReaders of its connections. A bulk read still releases its
+// connection between pages: one waiting on its client holds none.
+func (db *DB) Bulk() *sql.DB { return db.bulk }
 
 // Pool is the PostgreSQL pool for code that talks pgx directly, or nil for
 // SQLite.
@@ -238,12 +266,15 @@ func rebind(query string) string {
 // PostgreSQL it waits until every lock taken with Lock is released.
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
+		var errs []error
+		if db.bulk != nil {
+			errs = append(errs, db.bulk.Close())
+		}
 		if db.pool != nil {
-			db.closeErr = db.w.Close()
+			db.closeErr = errors.Join(append(errs, db.w.Close())...)
 			db.pool.Close()
 			return
 		}
-		var errs []error
 		if db.r != nil {
 			errs = append(errs, db.r.Close())
 		}

@@ -31,6 +31,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/app"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/loginguard"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
@@ -109,6 +110,8 @@ type App struct {
 	Catalog *copystore.Manager
 	// Audit is the audit trail the dashboard records into.
 	Audit *audit.Store
+	// DB is the process's database (tests read its pools' statistics).
+	DB *sqldb.DB
 }
 
 // SafeBuffer is a bytes.Buffer safe for concurrent log writes.
@@ -219,7 +222,7 @@ func New(t testing.TB, opts Options) *App {
 		}
 	})
 	return &App{Sandbox: sb, Market: m, Handler: h, Store: built.Sessions, Server: srv, URL: srv.URL, Logs: logs,
-		API: built.API, Jobs: built.Jobs, JobStore: built.JobStore, Catalog: built.Catalog, Audit: built.Audit}
+		API: built.API, Jobs: built.Jobs, JobStore: built.JobStore, Catalog: built.Catalog, Audit: built.Audit, DB: built.DB}
 }
 
 // Browser is a cookie-keeping HTTP client that does not follow redirects,
