@@ -5,25 +5,40 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strings"
 	"testing"
 
+	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
-// OrdersPageRig is a dashboard whose /orders upstream answers are replayed,
-// with a logged-in session, for counting allocations of one page.
+// OrdersPageRig is a dashboard whose upstream answers are replayed, with a
+// logged-in session, serving one list page again and again: the page's
+// time and allocations are the dashboard's own work.
 type OrdersPageRig struct {
 	e      *Env
 	req    *http.Request
+	rows   func([]byte) int
 	Cookie string
 }
 
-// NewOrdersPageRig starts the rig; Close stops it.
+// NewOrdersPageRig starts the rig on /orders?limit=50; Close stops it.
 func NewOrdersPageRig() (*OrdersPageRig, error) {
+	return newPageRig(sandbox.Options{}, "/orders?limit=50", countRows)
+}
+
+// NewPricesPageRig starts the rig on the price editor with 50 products (a
+// product is listed once, over its three warehouses' records); Close stops
+// it.
+func NewPricesPageRig() (*OrdersPageRig, error) {
+	return newPageRig(sandbox.Options{ProductsPerSeller: 50}, "/prices?limit=200", func(b []byte) int { return strings.Count(string(b), `data-testid="price-`) })
+}
+
+func newPageRig(market sandbox.Options, path string, rows func([]byte) int) (*OrdersPageRig, error) {
 	// Upstream answers come from memory after the first of each (see
 	// memAnswers), so the count is the dashboard's own work, not the
 	// sandbox's or the network's.
-	e, err := Start(EnvOptions{Transport: &memAnswers{next: newTransport(), seen: map[string]memAnswer{}}})
+	e, err := Start(EnvOptions{Sandbox: market, Transport: &memAnswers{next: newTransport(), seen: map[string]memAnswer{}}})
 	if err != nil {
 		return nil, err
 	}
@@ -32,25 +47,25 @@ func NewOrdersPageRig() (*OrdersPageRig, error) {
 		e.Close()
 		return nil, err
 	}
-	g := &OrdersPageRig{e: e, Cookie: u.Cookie}
-	g.req = httptest.NewRequest(http.MethodGet, "/orders?limit=50", nil)
+	g := &OrdersPageRig{e: e, Cookie: u.Cookie, rows: rows}
+	g.req = httptest.NewRequest(http.MethodGet, path, nil)
 	g.req.Header.Set("Cookie", u.Cookie)
-	if rows, err := g.Serve(); err != nil || rows != 50 { // records the upstream answer
+	if n, err := g.Serve(); err != nil || n == 0 { // records the upstream answers
 		e.Close()
-		return nil, fmt.Errorf("orders page: %d rows, %v", rows, err)
+		return nil, fmt.Errorf("%s: %d rows, %v", path, n, err)
 	}
 	return g, nil
 }
 
-// Serve renders one /orders?limit=50 page through the echo handler and
-// returns its row count.
+// Serve renders the rig's page once through the echo handler and returns
+// its row count.
 func (g *OrdersPageRig) Serve() (int, error) {
 	w := httptest.NewRecorder()
 	g.e.App.ServeHTTP(w, g.req)
 	if w.Code != http.StatusOK {
 		return 0, fmt.Errorf("status %d", w.Code)
 	}
-	return countRows(w.Body.Bytes()), nil
+	return g.rows(w.Body.Bytes()), nil
 }
 
 // Close stops the rig.
