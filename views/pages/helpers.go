@@ -10,9 +10,17 @@ import (
 // summaryText is the sentence above a table after a submit, in the
 // language of ctx.
 func summaryText(ctx context.Context, s *Summary) string {
-	out := i18n.TD(ctx, "nomenclature.summary", map[string]any{"Updated": s.Updated, "Rejected": s.Rejected})
-	if s.Invalid > 0 {
-		out += i18n.TD(ctx, "nomenclature.summary_invalid", map[string]any{"Invalid": s.Invalid})
+	l := i18n.LangOf(ctx)
+	n := func(v int) string { return format.ThousandsIn(l, v) }
+	out := i18n.TD(ctx, "nomenclature.summary", map[string]any{"Updated": n(s.Updated), "Rejected": n(s.Rejected)})
+	for _, c := range []struct {
+		key, name string
+		v         int
+	}{{"nomenclature.summary_invalid", "Invalid", s.Invalid}, {"nomenclature.summary_unsent", "Unsent", s.Unsent},
+		{"nomenclature.summary_unknown", "Unknown", s.Unknown}, {"nomenclature.summary_unchanged", "Unchanged", s.Unchanged}} {
+		if c.v > 0 {
+			out += i18n.TD(ctx, c.key, map[string]any{c.name: n(c.v)})
+		}
 	}
 	out += "."
 	if note := format.Message(ctx, s.Note); note != "" {
@@ -20,6 +28,9 @@ func summaryText(ctx context.Context, s *Summary) string {
 		if note[len(note)-1] != '.' {
 			out += "."
 		}
+	}
+	if s.NotShown > 0 {
+		out += " " + i18n.ND(ctx, "nomenclature.summary_not_shown", s.NotShown, map[string]any{"Shown": n(s.Shown)})
 	}
 	return out
 }

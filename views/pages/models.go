@@ -121,10 +121,16 @@ type RowResult struct {
 	After    string // accepted rows: the new value
 }
 
-// Summary is the line above a table after a submit.
+// Summary is the line above a table after a submit: how many of the
+// submitted rows were updated, rejected, invalid, not sent, sent without
+// an answer and unchanged.
 type Summary struct {
-	Updated, Rejected, Invalid, Unchanged int
-	Note                                  string
+	Updated, Rejected, Invalid, Unsent, Unknown, Unchanged int
+	Note                                                   string
+	// Shown and NotShown, after a submit larger than a page, are how many
+	// of the rows that need attention the table lists and how many more
+	// there are.
+	Shown, NotShown int
 }
 
 // NomenclatureRow is one record of the nomenclature table with its
