@@ -512,3 +512,43 @@ func TestPricesLargeSubmitAnswersWithRowsNeedingAttention(t *testing.T) {
 	}
 
 }
+
+// The stock form alike: 20 rows of the page (4 raised, the rest
+// unchanged) and 150 barcodes the marketplace does not know answer with
+// the counts and a page of the refused rows, not 170 rows.
+func TestNomenclatureLargeSubmitAnswersWithRowsNeedingAttention(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	form := b.Get("/nomenclature?limit=20").FormValues("#nomenclature-form")
+	if len(form["wh"]) != 20 {
+		t.Fatalf("%d rows", len(form["wh"]))
+	}
+	for i := range 4 {
+		q, _ := strconv.Atoi(form["orig_qty"][i])
+		form["qty"][i] = strconv.Itoa(q + 5)
+	}
+	wh := form["wh"][0]
+	for i := range 150 {
+		for _, col := range [][2]string{{"wh", wh}, {"bc", fmt.Sprintf("99%011d", i)}, {"orig_qty", "1"}, {"orig_status", "online"}, {"qty", "2"}, {"status", "online"}} {
+			form.Add(col[0], col[1])
+		}
+	}
+	res := b.Post("/nomenclature?limit=20", form)
+	if res.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d, want 422", res.Status)
+	}
+	summary := res.Text("[data-testid=summary]")
+	for _, w := range []string{"4 updated, 150 rejected", "16 unchanged", "the first 20 rows that need attention; 130 more are not listed"} {
+		if !strings.Contains(summary, w) {
+			t.Errorf("summary %q lacks %q", summary, w)
+		}
+	}
+	rows := res.Doc.Find("#nomenclature-form tbody tr")
+	if rows.Length() != 20 {
+		t.Fatalf("the answer lists %d rows, want 20", rows.Length())
+	}
+	if n := res.Doc.Find("#nomenclature-form tbody tr.rejected").Length(); n != 20 {
+		t.Errorf("%d of the 20 rows listed are refused ones, want all", n)
+	}
+}
