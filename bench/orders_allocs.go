@@ -71,10 +71,13 @@ func (g *OrdersPageRig) Serve() (int, error) {
 // Close stops the rig.
 func (g *OrdersPageRig) Close() { g.e.Close() }
 
-// OrdersPageAllocs (target P7) counts allocations of one /orders page with 50 rows through the echo
-// handler, with a warm session and token and the upstream answer replayed.
+// OrdersPageAllocs (P7, for information) counts allocations of one /orders
+// page with 50 rows through the echo handler, with a warm session and token
+// and the upstream answer replayed. It is no target: pages are judged by
+// their time under load (P1, P6); the count says what a page costs the
+// collector.
 func OrdersPageAllocs(s Sizes) (Result, error) {
-	r := Result{ID: "P7", Target: "<= 1,000"}
+	r := Result{ID: "P7", Target: "none: information", Info: true}
 	g, err := NewOrdersPageRig()
 	if err != nil {
 		return r, err
@@ -96,7 +99,6 @@ func OrdersPageAllocs(s Sizes) (Result, error) {
 	}
 	runtime.ReadMemStats(&ms1)
 	bytesPer := (ms1.TotalAlloc - ms0.TotalAlloc) / uint64(s.P7Runs)
-	r.Holds = allocs <= 1000
 	r.Figure = fmt.Sprintf("%.0f allocs (%d B) per /orders page, 50 rows", allocs, bytesPer)
 	r.Detail = append(r.Detail, fmt.Sprintf("testing.AllocsPerRun(%d) around App.ServeHTTP with a warm session and token; the upstream answer is replayed from memory by the API client's transport, so the count is the dashboard's own: middleware, the session load from SQLite (one read, tokens included), the API client's JSON decode and the render", s.P7Runs))
 	return r, nil
