@@ -88,7 +88,7 @@ type OrdersView struct {
 	Pager    components.Pager
 	Bulk     Resend
 	Return   string
-	// Copy is the search and filters of the local copy (issue 16); nil
+	// Copy is the search and filters of the local copy; nil
 	// when the dashboard has none.
 	Copy *CopyToolbar
 	// SelectLabel prefixes an order number in the aria-label of its row's
@@ -156,12 +156,12 @@ type NomenclatureView struct {
 	// ExportQuery is "?page=…&limit=…" of the page on screen, for the
 	// export links; "" when exports are not available.
 	ExportQuery string
-	// Copy is the search and filters of the local copy (issue 16); nil
+	// Copy is the search and filters of the local copy; nil
 	// when the dashboard has none.
 	Copy *CopyToolbar
 	// Unavailable, when set, says why stock and status cannot be changed
 	// in this wire profile: the controls are disabled and it is shown
-	// beside them (issue 15).
+	// beside them.
 	Unavailable string
 }
 
@@ -189,7 +189,7 @@ type PricesView struct {
 	Summary   *Summary
 	// ExportQuery: as in NomenclatureView.
 	ExportQuery string
-	// Copy is the search and filters of the local copy (issue 16); nil
+	// Copy is the search and filters of the local copy; nil
 	// when the dashboard has none.
 	Copy *CopyToolbar
 	// Heads sort the list from the copy by a column of the table.
@@ -222,7 +222,7 @@ type BoxesView struct {
 	Limits   []Option
 	Rows     []BoxRow
 	Pager    components.Pager
-	// Copy is the search of the local copy (issue 16); nil when the
+	// Copy is the search of the local copy; nil when the
 	// dashboard has none.
 	Copy *CopyToolbar
 }

@@ -370,7 +370,7 @@ func NomenclatureForm(v NomenclatureView) templ.Component {
 }
 
 // disabledIf wraps its children in a disabled fieldset when off, which
-// disables every control inside (issue 15: stock and status not available
+// disables every control inside (stock and status not available
 // in the profile).
 func disabledIf(off bool) templ.Component {
 	return templruntime.GeneratedTemplate(func(templ_7745c5c3_Input templruntime.GeneratedComponentInput) (templ_7745c5c3_Err error) {
