@@ -13,14 +13,17 @@ func summaryText(ctx context.Context, s *Summary) string {
 	l := i18n.LangOf(ctx)
 	n := func(v int) string { return format.ThousandsIn(l, v) }
 	out := i18n.TD(ctx, "nomenclature.summary", map[string]any{"Updated": n(s.Updated), "Rejected": n(s.Rejected)})
-	for _, c := range []struct {
-		key, name string
-		v         int
-	}{{"nomenclature.summary_invalid", "Invalid", s.Invalid}, {"nomenclature.summary_unsent", "Unsent", s.Unsent},
-		{"nomenclature.summary_unknown", "Unknown", s.Unknown}, {"nomenclature.summary_unchanged", "Unchanged", s.Unchanged}} {
-		if c.v > 0 {
-			out += i18n.TD(ctx, c.key, map[string]any{c.name: n(c.v)})
-		}
+	if s.Invalid > 0 {
+		out += i18n.TD(ctx, "nomenclature.summary_invalid", map[string]any{"Invalid": n(s.Invalid)})
+	}
+	if s.Unsent > 0 {
+		out += i18n.TD(ctx, "nomenclature.summary_unsent", map[string]any{"Unsent": n(s.Unsent)})
+	}
+	if s.Unknown > 0 {
+		out += i18n.TD(ctx, "nomenclature.summary_unknown", map[string]any{"Unknown": n(s.Unknown)})
+	}
+	if s.Unchanged > 0 {
+		out += i18n.TD(ctx, "nomenclature.summary_unchanged", map[string]any{"Unchanged": n(s.Unchanged)})
 	}
 	out += "."
 	if note := format.Message(ctx, s.Note); note != "" {
