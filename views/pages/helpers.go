@@ -40,7 +40,7 @@ func summaryText(ctx context.Context, s *Summary) string {
 
 func summaryTone(s *Summary) string {
 	switch {
-	case s.Rejected > 0 || s.Invalid > 0:
+	case s.Rejected > 0 || s.Invalid > 0 || s.Unsent > 0 || s.Unknown > 0:
 		return "warn"
 	case s.Updated > 0:
 		return "ok"

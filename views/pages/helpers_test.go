@@ -62,3 +62,16 @@ func TestSummaryCountsEveryFate(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryToneWarnsOfRowsNotSent: rows not sent or not answered need
+// the user as refused ones do.
+func TestSummaryToneWarnsOfRowsNotSent(t *testing.T) {
+	for _, s := range []Summary{{Updated: 3, Unsent: 2}, {Updated: 3, Unknown: 1}, {Rejected: 1}} {
+		if got := summaryTone(&s); got != "warn" {
+			t.Errorf("summaryTone(%+v) = %q, want warn", s, got)
+		}
+	}
+	if got := summaryTone(&Summary{Updated: 3, Unchanged: 9}); got != "ok" {
+		t.Errorf("all sent and accepted: %q, want ok", got)
+	}
+}
