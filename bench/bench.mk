@@ -1,14 +1,14 @@
 # Performance benchmarks (issue 7). Included from the Makefile:
 #   include bench/bench.mk
 # `make bench` runs the Go benchmarks (summarised by benchstat), then
-# measures P1..P7 in one run, prints one line per target and writes
+# measures P1..P8 in one run (P7 for information), prints one line per figure and writes
 # BENCHMARKS.md. `make bench-smoke` is the CI smoke run (seconds, no
 # timing assertions).
 BENCH_OUT ?= bench/out
 
 .PHONY: bench bench-smoke bench-profile
 
-bench: ## Measure P1..P7 side by side, print one line per target, write BENCHMARKS.md (< 5 min).
+bench: ## Measure P1..P8 side by side, print one line per target, write BENCHMARKS.md (< 5 min).
 	@mkdir -p $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 -benchtime 300x ./bench/ > $(BENCH_OUT)/gobench.txt
 	$(GO) tool benchstat -col /side $(BENCH_OUT)/gobench.txt > $(BENCH_OUT)/benchstat.txt
@@ -18,7 +18,7 @@ bench: ## Measure P1..P7 side by side, print one line per target, write BENCHMAR
 bench-smoke: ## The benchmark suite once with tiny sizes (what CI runs via go test).
 	$(GO) test -race -count=1 -short ./bench/...
 
-bench-profile: ## CPU and allocation profiles of one /orders page (P7), top 25 each.
+bench-profile: ## CPU and allocation profiles of one /orders page, top 25 each.
 	@mkdir -p $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench BenchmarkOrdersHandler -benchtime 2000x -cpuprofile $(BENCH_OUT)/cpu.out -memprofile $(BENCH_OUT)/mem.out -o $(BENCH_OUT)/bench.test ./bench/
 	$(GO) tool pprof -top -nodecount 25 $(BENCH_OUT)/bench.test $(BENCH_OUT)/cpu.out

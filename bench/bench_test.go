@@ -61,9 +61,9 @@ func BenchmarkOrdersPage(b *testing.B) {
 	})
 }
 
-// BenchmarkOrdersHandler is P7 as a Go benchmark: one /orders page with 50
-// rows through the echo handler, upstream answer replayed. Profile it with
-// -cpuprofile / -memprofile.
+// BenchmarkOrdersHandler is one /orders page with 50 rows through the echo
+// handler, upstream answer replayed: its time, and its allocations (P7,
+// for information). Profile it with -cpuprofile / -memprofile.
 func BenchmarkOrdersHandler(b *testing.B) {
 	g, err := NewOrdersPageRig()
 	if err != nil {

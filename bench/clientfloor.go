@@ -16,7 +16,7 @@ import (
 )
 
 // memAnswers is an upstream transport that asks the sandbox once per call
-// (method, URL and JSON-RPC method) and then answers from memory, with the
+// (method, URL and request body) and then answers from memory, with the
 // JSON-RPC id of each new request put in: the API client's own work without
 // a socket (the P6 budget) and the dashboard's own allocations (P7).
 type memAnswers struct {
@@ -59,7 +59,10 @@ func (m *memAnswers) RoundTrip(req *http.Request) (*http.Response, error) {
 		reqBody = b
 	}
 	id, method := jsonString(reqBody, `"id":"`), jsonString(reqBody, `"method":"`)
-	key := req.Method + " " + req.URL.String() + " " + method
+	// The key holds the request's parameters (its body without the
+	// JSON-RPC id): a list read with limit 1 for a count and one read for a
+	// page are different answers.
+	key := req.Method + " " + req.URL.String() + " " + method + " " + string(bytes.Replace(reqBody, []byte(id), nil, 1))
 	m.mu.Lock()
 	a, ok := m.seen[key]
 	m.mu.Unlock()

@@ -5,25 +5,40 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"runtime"
+	"strings"
 	"testing"
 
+	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
-// OrdersPageRig is a dashboard whose /orders upstream answers are replayed,
-// with a logged-in session, for counting allocations of one page.
+// OrdersPageRig is a dashboard whose upstream answers are replayed, with a
+// logged-in session, serving one list page again and again: the page's
+// time and allocations are the dashboard's own work.
 type OrdersPageRig struct {
 	e      *Env
 	req    *http.Request
+	rows   func([]byte) int
 	Cookie string
 }
 
-// NewOrdersPageRig starts the rig; Close stops it.
+// NewOrdersPageRig starts the rig on /orders?limit=50; Close stops it.
 func NewOrdersPageRig() (*OrdersPageRig, error) {
+	return newPageRig(sandbox.Options{}, "/orders?limit=50", countRows)
+}
+
+// NewPricesPageRig starts the rig on the price editor with 50 products (a
+// product is listed once, over its three warehouses' records); Close stops
+// it.
+func NewPricesPageRig() (*OrdersPageRig, error) {
+	return newPageRig(sandbox.Options{ProductsPerSeller: 50}, "/prices?limit=200", func(b []byte) int { return strings.Count(string(b), `data-testid="price-`) })
+}
+
+func newPageRig(market sandbox.Options, path string, rows func([]byte) int) (*OrdersPageRig, error) {
 	// Upstream answers come from memory after the first of each (see
 	// memAnswers), so the count is the dashboard's own work, not the
 	// sandbox's or the network's.
-	e, err := Start(EnvOptions{Transport: &memAnswers{next: newTransport(), seen: map[string]memAnswer{}}})
+	e, err := Start(EnvOptions{Sandbox: market, Transport: &memAnswers{next: newTransport(), seen: map[string]memAnswer{}}})
 	if err != nil {
 		return nil, err
 	}
@@ -32,34 +47,37 @@ func NewOrdersPageRig() (*OrdersPageRig, error) {
 		e.Close()
 		return nil, err
 	}
-	g := &OrdersPageRig{e: e, Cookie: u.Cookie}
-	g.req = httptest.NewRequest(http.MethodGet, "/orders?limit=50", nil)
+	g := &OrdersPageRig{e: e, Cookie: u.Cookie, rows: rows}
+	g.req = httptest.NewRequest(http.MethodGet, path, nil)
 	g.req.Header.Set("Cookie", u.Cookie)
-	if rows, err := g.Serve(); err != nil || rows != 50 { // records the upstream answer
+	if n, err := g.Serve(); err != nil || n == 0 { // records the upstream answers
 		e.Close()
-		return nil, fmt.Errorf("orders page: %d rows, %v", rows, err)
+		return nil, fmt.Errorf("%s: %d rows, %v", path, n, err)
 	}
 	return g, nil
 }
 
-// Serve renders one /orders?limit=50 page through the echo handler and
-// returns its row count.
+// Serve renders the rig's page once through the echo handler and returns
+// its row count.
 func (g *OrdersPageRig) Serve() (int, error) {
 	w := httptest.NewRecorder()
 	g.e.App.ServeHTTP(w, g.req)
 	if w.Code != http.StatusOK {
 		return 0, fmt.Errorf("status %d", w.Code)
 	}
-	return countRows(w.Body.Bytes()), nil
+	return g.rows(w.Body.Bytes()), nil
 }
 
 // Close stops the rig.
 func (g *OrdersPageRig) Close() { g.e.Close() }
 
-// OrdersPageAllocs (target P7) counts allocations of one /orders page with 50 rows through the echo
-// handler, with a warm session and token and the upstream answer replayed.
+// OrdersPageAllocs (P7, for information) counts allocations of one /orders
+// page with 50 rows through the echo handler, with a warm session and token
+// and the upstream answer replayed. It is no target: pages are judged by
+// their time under load (P1, P6); the count says what a page costs the
+// collector.
 func OrdersPageAllocs(s Sizes) (Result, error) {
-	r := Result{ID: "P7", Target: "<= 1,000"}
+	r := Result{ID: "P7", Target: "none: information", Info: true}
 	g, err := NewOrdersPageRig()
 	if err != nil {
 		return r, err
@@ -81,7 +99,6 @@ func OrdersPageAllocs(s Sizes) (Result, error) {
 	}
 	runtime.ReadMemStats(&ms1)
 	bytesPer := (ms1.TotalAlloc - ms0.TotalAlloc) / uint64(s.P7Runs)
-	r.Holds = allocs <= 1000
 	r.Figure = fmt.Sprintf("%.0f allocs (%d B) per /orders page, 50 rows", allocs, bytesPer)
 	r.Detail = append(r.Detail, fmt.Sprintf("testing.AllocsPerRun(%d) around App.ServeHTTP with a warm session and token; the upstream answer is replayed from memory by the API client's transport, so the count is the dashboard's own: middleware, the session load from SQLite (one read, tokens included), the API client's JSON decode and the render", s.P7Runs))
 	return r, nil

@@ -78,7 +78,10 @@ func WriteMarkdown(path string, results []Result, command, benchstat, notes stri
 	b.WriteString("\n## Targets\n\n| # | figure | target | holds |\n|---|---|---|---|\n")
 	for _, r := range results {
 		v := "yes"
-		if !r.Holds {
+		switch {
+		case r.Info:
+			v = "information"
+		case !r.Holds:
 			v = "**no**"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %s |\n", r.ID, strings.ReplaceAll(r.Figure, "|", "/"), r.Target, v)

@@ -56,18 +56,24 @@ var Smoke = Sizes{
 	P8Products: 100, P8Latency: time.Millisecond, P8Views: 3, P8SearchProducts: 300, P8Queries: 3,
 }
 
-// Result is one target's verdict.
+// Result is one target's verdict, or a figure kept for information.
 type Result struct {
-	ID     string // P1..P7
+	ID     string // P1..P8
 	Figure string // what was measured, with the number
 	Target string
 	Holds  bool
+	// Info marks a figure recorded for information, with no target to
+	// hold (Holds is then meaningless).
+	Info   bool
 	Detail []string // supporting figures for BENCHMARKS.md
 }
 
 func (r Result) String() string {
 	v := "HOLDS"
-	if !r.Holds {
+	switch {
+	case r.Info:
+		v = "INFO"
+	case !r.Holds:
 		v = "MISSED"
 	}
 	return fmt.Sprintf("%s  %-70s target %-34s %s", r.ID, r.Figure, r.Target, v)

@@ -1,6 +1,8 @@
 package handlers_test
 
 import (
+	"fmt"
+	"github.com/PuerkitoBio/goquery"
 	"net/http"
 	"net/url"
 	"slices"
@@ -445,5 +447,108 @@ func TestLowerPriceWithoutSale(t *testing.T) {
 	}
 	if got := res.Text(`[data-testid="price-` + sku2 + `"] .row-ok`); !strings.Contains(got, "(sale ") {
 		t.Errorf("a sale-only change reads %q; want the sale price in it", got)
+	}
+}
+
+// A submit of many more rows than a page answers with the counts and only
+// the rows that need attention, a page of them, not with every row: here
+// the rows of a 20-record page (5 raised, 2 refused by the marketplace's
+// guard, the rest unchanged), 300 products the marketplace does not know (refused)
+// and 2,000 unchanged rows.
+func TestPricesLargeSubmitAnswersWithRowsNeedingAttention(t *testing.T) {
+	app := testapp.New(t, testapp.Options{ChunkSize: 100})
+	b := app.Browser(t)
+	b.LoginDemo()
+	form := b.Get("/prices?limit=20").FormValues("#prices-form")
+	onPage := len(form["sku"])
+	if onPage < 7 {
+		t.Fatalf("the page lists %d products, want 7 at least", onPage)
+	}
+	for i := range 7 {
+		cur := money(t, form["orig_price"][i])
+		form["price"][i], form["sale"][i] = (cur + 100).Decimal(), ""
+		if i >= 5 { // a 99 % drop trips the marketplace's guard
+			form["price"][i] = "1.00"
+		}
+	}
+	add := func(sku, orig, price string) {
+		for _, col := range [][2]string{{"sku", sku}, {"orig_price", orig}, {"orig_sale", ""}, {"orig_start", ""}, {"orig_end", ""}, {"price", price}, {"sale", ""}, {"start", ""}, {"end", ""}} {
+			form.Add(col[0], col[1])
+		}
+	}
+	for i := range 300 {
+		add("MPNOSUCH"+strconv.Itoa(i), "100.00", "101.00")
+	}
+	for i := range 2000 {
+		add("MPSAME"+strconv.Itoa(i), "100.00", "100.00")
+	}
+	res := b.Post("/prices?limit=20", form)
+	if res.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d, want 422", res.Status)
+	}
+	summary := res.Text("[data-testid=summary]")
+	unchanged := 2000 + onPage - 7
+	for _, w := range []string{"5 updated, 302 rejected", fmt.Sprintf("%d,%03d unchanged", unchanged/1000, unchanged%1000), "the first 20 rows that need attention; 282 more are not listed"} {
+		if !strings.Contains(summary, w) {
+			t.Errorf("summary %q lacks %q", summary, w)
+		}
+	}
+	rows := res.Doc.Find("#prices-table tbody tr")
+	if rows.Length() != 20 {
+		t.Fatalf("the answer lists %d rows, want the 20 that need attention first", rows.Length())
+	}
+	rows.Each(func(i int, r *goquery.Selection) {
+		if !r.HasClass("rejected") {
+			t.Errorf("row %d (%s) listed without needing attention: class %q", i, r.AttrOr("data-testid", ""), r.AttrOr("class", ""))
+		}
+	})
+	for _, sku := range form["sku"][5:7] { // the page's refused rows come first
+		if res.Doc.Find(rowSel(sku)).Length() != 1 {
+			t.Errorf("%s: refused on the page, not listed", sku)
+		}
+	}
+	if res.Doc.Find(rowSel(form["sku"][0])).Length() != 0 {
+		t.Error("an accepted row is listed")
+	}
+
+}
+
+// The stock form alike: 20 rows of the page (4 raised, the rest
+// unchanged) and 150 barcodes the marketplace does not know answer with
+// the counts and a page of the refused rows, not 170 rows.
+func TestNomenclatureLargeSubmitAnswersWithRowsNeedingAttention(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	form := b.Get("/nomenclature?limit=20").FormValues("#nomenclature-form")
+	if len(form["wh"]) != 20 {
+		t.Fatalf("%d rows", len(form["wh"]))
+	}
+	for i := range 4 {
+		q, _ := strconv.Atoi(form["orig_qty"][i])
+		form["qty"][i] = strconv.Itoa(q + 5)
+	}
+	wh := form["wh"][0]
+	for i := range 150 {
+		for _, col := range [][2]string{{"wh", wh}, {"bc", fmt.Sprintf("99%011d", i)}, {"orig_qty", "1"}, {"orig_status", "online"}, {"qty", "2"}, {"status", "online"}} {
+			form.Add(col[0], col[1])
+		}
+	}
+	res := b.Post("/nomenclature?limit=20", form)
+	if res.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d, want 422", res.Status)
+	}
+	summary := res.Text("[data-testid=summary]")
+	for _, w := range []string{"4 updated, 150 rejected", "16 unchanged", "the first 20 rows that need attention; 130 more are not listed"} {
+		if !strings.Contains(summary, w) {
+			t.Errorf("summary %q lacks %q", summary, w)
+		}
+	}
+	rows := res.Doc.Find("#nomenclature-form tbody tr")
+	if rows.Length() != 20 {
+		t.Fatalf("the answer lists %d rows, want 20", rows.Length())
+	}
+	if n := res.Doc.Find("#nomenclature-form tbody tr.rejected").Length(); n != 20 {
+		t.Errorf("%d of the 20 rows listed are refused ones, want all", n)
 	}
 }

@@ -55,7 +55,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	sess := session(c)
 	back := q.link("/nomenclature")
 	if len(st.invalid) > 0 {
-		return a.renderNomenclatureResult(c, q, st, &pages.Summary{Invalid: len(st.invalid), Note: i18n.T(ctx, "nomenclature.fix_first")})
+		return a.renderNomenclatureResult(c, q, st, &pages.Summary{Invalid: len(st.invalid), Unchanged: len(rows) - len(checked.Inputs), Note: i18n.T(ctx, "nomenclature.fix_first")})
 	}
 	if len(items) == 0 {
 		sess.AddFlash("info", i18n.T(ctx, "nomenclature.nothing_changed"))
@@ -87,7 +87,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 		return a.redirect(c, back)
 	}
 	st.report = rep
-	return a.renderNomenclatureResult(c, q, st, &pages.Summary{Note: rep.Note()})
+	return a.renderNomenclatureResult(c, q, st, &pages.Summary{Unchanged: len(rows) - len(checked.Inputs), Note: rep.Note()})
 }
 
 // renderNomenclatureResult answers a submit that needs the user (422).
@@ -96,9 +96,8 @@ func (a *App) renderNomenclatureResult(c echo.Context, q listQuery, st formState
 	if err != nil {
 		return err
 	}
-	if st.report != nil {
-		s.Rejected, s.Updated = st.report.Rejected, st.report.Accepted
-	}
+	answerSummary(s, st)
+	v.Rows = attentionPage(v.Rows, func(r *pages.NomenclatureRow) pages.RowResult { return r.Result }, st, q.Limit, s)
 	v.Summary = s
 	return a.render(c, http.StatusUnprocessableEntity, pages.NomenclaturePage(a.chrome(c, i18n.T(c.Request().Context(), "nomenclature.title"), "nomenclature"), v), pages.NomenclatureForm(v))
 }

@@ -60,7 +60,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	sess := session(c)
 	back := q.link("/prices")
 	if len(st.invalid) > 0 {
-		summary := &pages.Summary{Invalid: len(st.invalid), Note: i18n.T(ctx, "prices.fix_first")}
+		summary := &pages.Summary{Invalid: len(st.invalid), Unchanged: len(rows) - len(checked.Inputs), Note: i18n.T(ctx, "prices.fix_first")}
 		return a.renderPricesResult(c, q, st, summary, nil)
 	}
 	if len(updates) == 0 {
@@ -115,7 +115,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		return a.redirect(c, back)
 	}
 	st.report = rep
-	summary := &pages.Summary{Updated: rep.Accepted, Rejected: rep.Rejected, Note: rep.Note()}
+	summary := &pages.Summary{Unchanged: len(rows) - len(checked.Inputs), Note: rep.Note()}
 	return a.renderPricesResult(c, q, st, summary, &pre)
 }
 
@@ -126,9 +126,8 @@ func (a *App) renderPricesResult(c echo.Context, q listQuery, st formState[massu
 	if err != nil {
 		return err
 	}
-	if st.report != nil {
-		s.Rejected, s.Updated = st.report.Rejected, st.report.Accepted
-	}
+	answerSummary(s, st)
+	v.Rows = attentionPage(v.Rows, func(r *pages.PriceRow) pages.RowResult { return r.Result }, st, q.Limit, s)
 	v.Summary = s
 	return a.render(c, http.StatusUnprocessableEntity, pages.PricesPage(a.chrome(c, i18n.T(c.Request().Context(), "prices.title"), "prices"), v), pages.PricesForm(v))
 }

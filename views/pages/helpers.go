@@ -10,9 +10,20 @@ import (
 // summaryText is the sentence above a table after a submit, in the
 // language of ctx.
 func summaryText(ctx context.Context, s *Summary) string {
-	out := i18n.TD(ctx, "nomenclature.summary", map[string]any{"Updated": s.Updated, "Rejected": s.Rejected})
+	l := i18n.LangOf(ctx)
+	n := func(v int) string { return format.ThousandsIn(l, v) }
+	out := i18n.TD(ctx, "nomenclature.summary", map[string]any{"Updated": n(s.Updated), "Rejected": n(s.Rejected)})
 	if s.Invalid > 0 {
-		out += i18n.TD(ctx, "nomenclature.summary_invalid", map[string]any{"Invalid": s.Invalid})
+		out += i18n.TD(ctx, "nomenclature.summary_invalid", map[string]any{"Invalid": n(s.Invalid)})
+	}
+	if s.Unsent > 0 {
+		out += i18n.TD(ctx, "nomenclature.summary_unsent", map[string]any{"Unsent": n(s.Unsent)})
+	}
+	if s.Unknown > 0 {
+		out += i18n.TD(ctx, "nomenclature.summary_unknown", map[string]any{"Unknown": n(s.Unknown)})
+	}
+	if s.Unchanged > 0 {
+		out += i18n.TD(ctx, "nomenclature.summary_unchanged", map[string]any{"Unchanged": n(s.Unchanged)})
 	}
 	out += "."
 	if note := format.Message(ctx, s.Note); note != "" {
@@ -21,12 +32,15 @@ func summaryText(ctx context.Context, s *Summary) string {
 			out += "."
 		}
 	}
+	if s.NotShown > 0 {
+		out += " " + i18n.ND(ctx, "nomenclature.summary_not_shown", s.NotShown, map[string]any{"Shown": n(s.Shown)})
+	}
 	return out
 }
 
 func summaryTone(s *Summary) string {
 	switch {
-	case s.Rejected > 0 || s.Invalid > 0:
+	case s.Rejected > 0 || s.Invalid > 0 || s.Unsent > 0 || s.Unknown > 0:
 		return "warn"
 	case s.Updated > 0:
 		return "ok"

@@ -30,7 +30,7 @@ type JobView struct {
 	CanRetry, CanReadBack         bool
 	CanDelete                     bool
 	// Editable: a retry's preview, whose values can be changed and checked
-	// again before anything is sent (issue 17 item 8); EditFields are the
+	// again before anything is sent; EditFields are the
 	// cells offered (price, sale / quantity, status).
 	Editable   bool
 	EditFields []string
@@ -43,7 +43,7 @@ type JobCounts struct {
 	Held, Skipped, Queued                     int
 	Confirmed, Processing, Different          int
 	// Doomed are the guarded rows the marketplace's known rule refuses
-	// (issue 17 item 7): "confirm all" does not cover them.
+	// ("confirm all" does not cover them).
 	Doomed int
 }
 

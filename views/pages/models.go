@@ -88,7 +88,7 @@ type OrdersView struct {
 	Pager    components.Pager
 	Bulk     Resend
 	Return   string
-	// Copy is the search and filters of the local copy (issue 16); nil
+	// Copy is the search and filters of the local copy; nil
 	// when the dashboard has none.
 	Copy *CopyToolbar
 	// SelectLabel prefixes an order number in the aria-label of its row's
@@ -121,10 +121,16 @@ type RowResult struct {
 	After    string // accepted rows: the new value
 }
 
-// Summary is the line above a table after a submit.
+// Summary is the line above a table after a submit: how many of the
+// submitted rows were updated, rejected, invalid, not sent, sent without
+// an answer and unchanged.
 type Summary struct {
-	Updated, Rejected, Invalid, Unchanged int
-	Note                                  string
+	Updated, Rejected, Invalid, Unsent, Unknown, Unchanged int
+	Note                                                   string
+	// Shown and NotShown, after a submit larger than a page, are how many
+	// of the rows that need attention the table lists and how many more
+	// there are.
+	Shown, NotShown int
 }
 
 // NomenclatureRow is one record of the nomenclature table with its
@@ -150,12 +156,12 @@ type NomenclatureView struct {
 	// ExportQuery is "?page=…&limit=…" of the page on screen, for the
 	// export links; "" when exports are not available.
 	ExportQuery string
-	// Copy is the search and filters of the local copy (issue 16); nil
+	// Copy is the search and filters of the local copy; nil
 	// when the dashboard has none.
 	Copy *CopyToolbar
 	// Unavailable, when set, says why stock and status cannot be changed
 	// in this wire profile: the controls are disabled and it is shown
-	// beside them (issue 15).
+	// beside them.
 	Unavailable string
 }
 
@@ -183,7 +189,7 @@ type PricesView struct {
 	Summary   *Summary
 	// ExportQuery: as in NomenclatureView.
 	ExportQuery string
-	// Copy is the search and filters of the local copy (issue 16); nil
+	// Copy is the search and filters of the local copy; nil
 	// when the dashboard has none.
 	Copy *CopyToolbar
 	// Heads sort the list from the copy by a column of the table.
@@ -216,7 +222,7 @@ type BoxesView struct {
 	Limits   []Option
 	Rows     []BoxRow
 	Pager    components.Pager
-	// Copy is the search of the local copy (issue 16); nil when the
+	// Copy is the search of the local copy; nil when the
 	// dashboard has none.
 	Copy *CopyToolbar
 }

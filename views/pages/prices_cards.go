@@ -56,7 +56,7 @@ type CardPricesView struct {
 	// percent, the marketplace accepts (massupdate.MarketDropLimit): the
 	// form warns as a bigger drop is typed, as the per-SKU form does.
 	DropLimit int
-	// Copy is the search and filters of the local copy (issue 16); nil
+	// Copy is the search and filters of the local copy; nil
 	// when the dashboard has none.
 	Copy *CopyToolbar
 }

@@ -7,7 +7,7 @@ import (
 )
 
 // SyncView is the freshness line of a page served from the local copy of
-// the catalogue (issue 16): how old the copy is and how its sync stands.
+// the catalogue: how old the copy is and how its sync stands.
 type SyncView struct {
 	// AsOf is the clock time of the last full copy ("14:02"); "" until
 	// the first full copy exists.
