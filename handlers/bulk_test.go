@@ -552,3 +552,62 @@ func TestNomenclatureLargeSubmitAnswersWithRowsNeedingAttention(t *testing.T) {
 		t.Errorf("%d of the 20 rows listed are refused ones, want all", n)
 	}
 }
+
+// A large submit that must be fixed first sends nothing and lists a page
+// of the rows to fix; the edits it does not list are not lost: the form
+// carries them hidden, and once the listed rows are fixed the next submit
+// sends them.
+func TestLargeSubmitKeepsTheEditsItDoesNotList(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	form := b.Get("/prices?limit=20").FormValues("#prices-form")
+	if len(form["sku"]) < 2 {
+		t.Fatalf("the page lists %d products", len(form["sku"]))
+	}
+	want := (money(t, form["orig_price"][0]) + 100).Decimal()
+	form["price"][0] = want
+	edited := form["sku"][0]
+	for i := range 25 {
+		for _, col := range [][2]string{{"sku", "MPBAD" + strconv.Itoa(i)}, {"orig_price", "100.00"}, {"orig_sale", ""}, {"orig_start", ""}, {"orig_end", ""}, {"price", "abc"}, {"sale", ""}, {"start", ""}, {"end", ""}} {
+			form.Add(col[0], col[1])
+		}
+	}
+	before := app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices]
+	res := b.Post("/prices?limit=20", form)
+	if res.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("status %d, want 422", res.Status)
+	}
+	if n := app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices] - before; n != 0 {
+		t.Fatalf("%d set-prices requests despite rows to fix", n)
+	}
+	if n := res.Doc.Find("#prices-table tbody:not([hidden]) tr").Length(); n != 20 {
+		t.Errorf("%d rows listed, want a page of 20 to fix", n)
+	}
+	if res.Doc.Find(`tbody[hidden] ` + rowSel(edited)).Length() != 1 {
+		t.Fatalf("the edit of %s is not carried by the form", edited)
+	}
+	again := res.FormValues("#prices-form")
+	carried := map[string]string{}
+	for i, sku := range again["sku"] {
+		carried[sku] = again["price"][i]
+		if strings.HasPrefix(sku, "MPBAD") {
+			again["price"][i] = again["orig_price"][i] // fixed: left unchanged
+		}
+	}
+	if carried[edited] != want {
+		t.Fatalf("the form carries %s at %q, want the typed %s", edited, carried[edited], want)
+	}
+	for i := range 25 {
+		if carried["MPBAD"+strconv.Itoa(i)] != "abc" {
+			t.Errorf("row MPBAD%d to fix is not carried with its typed value", i)
+		}
+	}
+	res = b.Post("/prices?limit=20", again)
+	if res.Status != http.StatusSeeOther && res.Header.Get("HX-Redirect") == "" {
+		t.Fatalf("second submit: status %d, want a redirect after the update", res.Status)
+	}
+	if n := app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices] - before; n != 1 {
+		t.Errorf("%d set-prices requests for the carried edit, want 1", n)
+	}
+}

@@ -97,7 +97,10 @@ func (a *App) renderNomenclatureResult(c echo.Context, q listQuery, st formState
 		return err
 	}
 	answerSummary(s, st)
-	v.Rows = attentionPage(v.Rows, func(r *pages.NomenclatureRow) pages.RowResult { return r.Result }, st, q.Limit, s)
+	v.Rows, v.Kept = attentionPage(v.Rows, func(r *pages.NomenclatureRow) pages.RowResult { return r.Result },
+		func(r *pages.NomenclatureRow) string {
+			return massupdate.StockInput{Warehouse: r.Warehouse, Barcode: r.Barcode}.Key()
+		}, st, q.Limit, s)
 	v.Summary = s
 	return a.render(c, http.StatusUnprocessableEntity, pages.NomenclaturePage(a.chrome(c, i18n.T(c.Request().Context(), "nomenclature.title"), "nomenclature"), v), pages.NomenclatureForm(v))
 }

@@ -127,7 +127,8 @@ func (a *App) renderPricesResult(c echo.Context, q listQuery, st formState[massu
 		return err
 	}
 	answerSummary(s, st)
-	v.Rows = attentionPage(v.Rows, func(r *pages.PriceRow) pages.RowResult { return r.Result }, st, q.Limit, s)
+	v.Rows, v.Kept = attentionPage(v.Rows, func(r *pages.PriceRow) pages.RowResult { return r.Result },
+		func(r *pages.PriceRow) string { return r.SKU }, st, q.Limit, s)
 	v.Summary = s
 	return a.render(c, http.StatusUnprocessableEntity, pages.PricesPage(a.chrome(c, i18n.T(c.Request().Context(), "prices.title"), "prices"), v), pages.PricesForm(v))
 }

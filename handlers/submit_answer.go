@@ -31,21 +31,41 @@ func needsAttention(r pages.RowResult) bool {
 // holds: of the answer's rows only those that need attention, the first
 // limit of them in the answer's order, and the summary says how many more
 // there are. A submit of at most a page is answered with every row.
-func attentionPage[In, Row any](rows []Row, result func(*Row) pages.RowResult, st formState[In], limit int, s *pages.Summary) []Row {
+//
+// Nothing the user typed is lost with the rows not listed: kept are the
+// edited rows the marketplace has not answered (waiting behind a row to
+// fix, not sent, no answer, or themselves to fix), which the form carries
+// hidden and sends again with the next submit. Accepted and refused rows
+// are not carried: they have their answer, and the history keeps it.
+func attentionPage[In, Row any](rows []Row, result func(*Row) pages.RowResult, key func(*Row) string, st formState[In], limit int, s *pages.Summary) (listed, kept []Row) {
 	if len(st.inputs) <= limit {
-		return rows
+		return rows, nil
 	}
-	out := make([]Row, 0, min(len(rows), limit))
+	listed = make([]Row, 0, min(len(rows), limit))
 	for i := range rows {
-		if !needsAttention(result(&rows[i])) {
+		r := result(&rows[i])
+		if needsAttention(r) && len(listed) < limit {
+			listed = append(listed, rows[i])
 			continue
 		}
-		if len(out) == limit {
+		if needsAttention(r) {
 			s.NotShown++
-			continue
 		}
-		out = append(out, rows[i])
+		if _, edited := st.inputs[key(&rows[i])]; edited && unanswered(r) {
+			kept = append(kept, rows[i])
+		}
 	}
-	s.Shown = len(out)
-	return out
+	s.Shown = len(listed)
+	return listed, kept
+}
+
+// unanswered reports whether the marketplace has not answered a row: it
+// was not sent (to fix, waiting behind a row to fix, not sent) or its
+// answer never came.
+func unanswered(r pages.RowResult) bool {
+	switch r.State {
+	case string(massupdate.Accepted), string(massupdate.Rejected):
+		return false
+	}
+	return true
 }

@@ -150,6 +150,10 @@ type NomenclatureView struct {
 	Limit   string
 	Limits  []Option
 	Rows    []NomenclatureRow
+	// Kept, after a submit larger than a page, are the edited rows not
+	// listed that the marketplace has not answered: the form carries them
+	// hidden, so the next submit sends them again.
+	Kept []NomenclatureRow
 	Pager   components.Pager
 	Action  string
 	Summary *Summary
@@ -184,6 +188,10 @@ type PricesView struct {
 	Limit     string
 	Limits    []Option
 	Rows      []PriceRow
+	// Kept, after a submit larger than a page, are the edited rows not
+	// listed that the marketplace has not answered: the form carries them
+	// hidden, so the next submit sends them again.
+	Kept []PriceRow
 	Pager     components.Pager
 	Action    string
 	Summary   *Summary
