@@ -51,7 +51,7 @@ func TestSummaryNoteKeptAsData(t *testing.T) {
 // attention are not listed, in both languages.
 func TestSummaryCountsEveryFate(t *testing.T) {
 	s := Summary{Updated: 6000, Rejected: 1500, Unsent: 2400, Unknown: 100, Unchanged: 10, Shown: 100, NotShown: 3900}
-	if got, want := summaryText(context.Background(), &s), "6,000 updated, 1,500 rejected, 2,400 not sent, 100 without an answer, 10 unchanged. Listed: the first 100 rows that need attention; 3,900 more are not listed. Fix the listed rows and submit again."; got != want {
+	if got, want := summaryText(context.Background(), &s), "6,000 updated, 1,500 rejected, 2,400 not sent, 100 without an answer, 10 unchanged. Listed: the first 100 rows that need attention; 3,900 more are not listed. Fix the listed rows and submit again: unlisted changes not yet sent are kept in the form and sent with them."; got != want {
 		t.Errorf("en %q\nwant %q", got, want)
 	}
 	ru := i18n.WithLang(context.Background(), i18n.RU)
