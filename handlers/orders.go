@@ -317,6 +317,14 @@ func (a *App) resend(c echo.Context, states resendStates, selected []string, now
 		case errors.Is(err, apiclient.ErrValidation):
 			run.failed, run.status = i18n.T(ctx, "orders.invalid_request"), http.StatusUnprocessableEntity
 			run.unsent = append(run.unsent, set...)
+		case errors.Is(err, apiclient.ErrForbidden):
+			// An order of another seller: refused beside it, never taken
+			// as the account losing the seller.
+			run.failed, run.status = i18n.T(ctx, "orders.not_your_order"), http.StatusForbidden
+			if len(set) > 1 {
+				run.failed = i18n.T(ctx, "orders.not_your_selected")
+			}
+			run.unsent = append(run.unsent, set...)
 		default:
 			if run.requests == 1 {
 				return nil, err
