@@ -150,3 +150,49 @@ func totalRequests(c sandbox.Counters) int {
 	}
 	return n
 }
+
+// TestForbiddenNotRetried: a 403 for the seller's list stops the pass and
+// revokes the copy; page views (more runs) read nothing until a login
+// grants the copy again.
+func TestForbiddenNotRetried(t *testing.T) {
+	m := newMarket(t, sandbox.Options{ProductsPerSeller: 20})
+	eachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		s := b.open()
+		k := testKey(1001)
+		refuse := true
+		reads := &atomic.Int32{}
+		src := hookSource{AccountSource: m.source(1001), reads: reads, before: func(int) error {
+			if refuse {
+				return fmt.Errorf("list: %w", apiclient.ErrForbidden)
+			}
+			return nil
+		}}
+		y := &Syncer{Store: s, Lock: b.lock}
+		if err := y.Run(ctx, k, src); !errors.Is(err, apiclient.ErrForbidden) {
+			t.Fatalf("run: %v", err)
+		}
+		if st, _ := s.SyncStates(ctx, k); st[KindNomenclature].LastError != StopForbidden || !st[KindNomenclature].Stopped() {
+			t.Errorf("after a 403: %+v, want stopped (forbidden)", st[KindNomenclature])
+		}
+		before := reads.Load()
+		for range 3 {
+			if err := y.Run(ctx, k, src); err != nil {
+				t.Errorf("run of a revoked copy: %v", err)
+			}
+		}
+		if got := reads.Load() - before; got != 0 {
+			t.Errorf("runs of a revoked copy read %d pages", got)
+		}
+		refuse = false
+		if err := s.Grant(ctx, k, src.Credential()); err != nil {
+			t.Fatal(err)
+		}
+		if err := y.Run(ctx, k, src); err != nil {
+			t.Fatal(err)
+		}
+		if st, _ := s.SyncStates(ctx, k); !st[KindNomenclature].Complete() || st[KindNomenclature].Stopped() {
+			t.Errorf("after a new login: %+v", st[KindNomenclature])
+		}
+	})
+}

@@ -77,15 +77,15 @@ func (m *Manager) Use(k Key, src Source) {
 
 // UseSeen is Use for a caller that has just read the sync states of k
 // (a page served from the copy): when they show every kind's last full
-// pass finished less than the interval ago and none running, there is
-// nothing to start, and no goroutine, lock or transaction is spent
-// finding that out again. Otherwise it is Use.
+// pass finished less than the interval ago, none running and none
+// stopped, there is nothing to start, and no goroutine, lock or
+// transaction is spent finding that out again. Otherwise it is Use.
 func (m *Manager) UseSeen(k Key, src Source, states map[string]SyncState) {
 	now := m.syncer.now()
 	fresh := len(states) >= len(Kinds)
 	for _, kind := range Kinds {
 		st, ok := states[kind]
-		fresh = fresh && ok && st.Complete() && !st.Running && now.Sub(st.CompletedAt) < m.interval
+		fresh = fresh && ok && st.Complete() && !st.Running && !st.Stopped() && now.Sub(st.CompletedAt) < m.interval
 	}
 	if !fresh {
 		m.Use(k, src)

@@ -153,7 +153,8 @@ func (s *Store) SyncStates(ctx context.Context, k Key) (map[string]SyncState, er
 // pass that finished less than minAge ago, or since since (another
 // instance did the work asked for), is not repeated: skip; a stopped one
 // is. A forgotten copy is not copied again (skip) until Remember or
-// Grant. The pass is bound to the copy's epoch (guard).
+// Grant, nor a revoked one (its reads would be refused again) until Grant.
+// The pass is bound to the copy's epoch (guard).
 func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.Duration, since time.Time) (st SyncState, skip bool, _ error) {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		now := sqldb.Millis(s.now())
@@ -163,12 +164,12 @@ func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.D
 			return fmt.Errorf("catalog: begin sync: %w", err)
 		}
 		var epoch int64
-		var forgotten int
-		if err := tx.QueryRowContext(ctx, s.q(`SELECT epoch, forgotten FROM catalog_copies WHERE seller_id = ? AND env = ?`),
-			k.SellerID, k.Env).Scan(&epoch, &forgotten); err != nil {
+		var forgotten, revoked int
+		if err := tx.QueryRowContext(ctx, s.q(`SELECT epoch, forgotten, revoked FROM catalog_copies WHERE seller_id = ? AND env = ?`),
+			k.SellerID, k.Env).Scan(&epoch, &forgotten, &revoked); err != nil {
 			return fmt.Errorf("catalog: begin sync: %w", err)
 		}
-		if forgotten != 0 {
+		if forgotten != 0 || revoked != 0 {
 			skip = true
 			return nil
 		}

@@ -106,6 +106,11 @@ type Syncer struct {
 	// MinAge: a kind whose last full pass finished less than MinAge ago
 	// is not read again by Run (0 = always a new pass: "refresh now").
 	MinAge time.Duration
+
+	// slice and batchWait override Slice and syncBatchWait (tests that
+	// assert on batches, which the clock of a loaded machine must not
+	// split).
+	slice, batchWait time.Duration
 }
 
 func (y *Syncer) now() time.Time {
@@ -241,6 +246,9 @@ func (y *Syncer) step(ctx context.Context, k Key, kind string, pass *SyncState, 
 		limit = y.PageLimit
 	}
 	end := y.now().Add(Slice)
+	if y.slice > 0 {
+		end = y.now().Add(y.slice)
+	}
 	queue := make(chan page, syncQueue)
 	readCtx, stopReading := context.WithCancel(ctx)
 	go func(n int) {
@@ -263,7 +271,11 @@ func (y *Syncer) step(ctx context.Context, k Key, kind string, pass *SyncState, 
 		}
 	}()
 	batch := make([]page, 0, syncBatch)
-	wait := time.NewTimer(syncBatchWait)
+	batchWait := syncBatchWait
+	if y.batchWait > 0 {
+		batchWait = y.batchWait
+	}
+	wait := time.NewTimer(batchWait)
 	wait.Stop()
 	for {
 		p, ok := <-queue
@@ -271,7 +283,7 @@ func (y *Syncer) step(ctx context.Context, k Key, kind string, pass *SyncState, 
 			return false, st, nil // the slice is over; the pass goes on
 		}
 		batch = append(batch[:0], p)
-		wait.Reset(syncBatchWait)
+		wait.Reset(batchWait)
 	collect:
 		for len(batch) < syncBatch && batch[len(batch)-1].err == nil && !batch[len(batch)-1].last() {
 			if len(batch) < syncBatchMin {

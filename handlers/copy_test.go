@@ -70,16 +70,27 @@ func copyWait(t *testing.T, app *testapp.App, what string, done func(copystore.S
 }
 
 // beforeFullCopy starts a dashboard with a copy, products per seller, and
-// logs in; the sync is held at the return boxes, which it reads last, so
-// the copy is not complete until release.
+// logs in; the return boxes, which the sync reads last, fail until
+// release, so the copy is not complete until then. (A request held in
+// flight would hold the seller's lock, and the live reads wait for it.)
+// release resumes the sync through a view of the overview.
 func beforeFullCopy(t *testing.T, products int) (*testapp.App, *testapp.Browser, func()) {
 	t.Helper()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: products}, Catalog: true})
-	release := app.Sandbox.HoldAfter(sandbox.RouteReturnBoxes, 0)
+	app.Sandbox.InjectFault(sandbox.Fault{Route: sandbox.RouteReturnBoxes, Kind: sandbox.FaultInternal, Times: -1})
 	b := app.Browser(t)
 	b.LoginDemo()
-	waitUntil(t, "the sync held at the return boxes", func() bool { return app.Sandbox.Held(sandbox.RouteReturnBoxes) == 1 })
-	return app, b, release
+	waitUntil(t, "the sync failed at the return boxes", func() bool {
+		st, err := app.Catalog.Store().SyncStates(context.Background(), copyKey1001)
+		return err == nil && st[copystore.KindBoxes].LastError != "" && !app.Catalog.Running(copyKey1001)
+	})
+	var once sync.Once
+	return app, b, func() {
+		once.Do(func() {
+			app.Sandbox.ClearFaults()
+			b.Get("/")
+		})
+	}
 }
 
 // TestOverviewFromCopy: the login starts the sync; the overview answers
