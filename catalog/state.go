@@ -158,9 +158,14 @@ func (s *Store) SyncStates(ctx context.Context, k Key) (map[string]SyncState, er
 func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.Duration, since time.Time) (st SyncState, skip bool, _ error) {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		now := sqldb.Millis(s.now())
-		// The copy's record first: no row is ever stored without it.
+		// The copy's record first: no row is ever stored without it. It
+		// stays locked until tx ends (the no-op UPDATE), so a forget
+		// waits for the pass's sync row or deletes it after.
 		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked, epoch, forgotten)
 			VALUES (?, ?, ?, 0, 0, 0) ON CONFLICT (seller_id, env) DO NOTHING`), k.SellerID, k.Env, now); err != nil {
+			return fmt.Errorf("catalog: begin sync: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_copies SET epoch = epoch WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env); err != nil {
 			return fmt.Errorf("catalog: begin sync: %w", err)
 		}
 		var epoch int64
