@@ -378,6 +378,7 @@ func (y *Syncer) readPage(ctx context.Context, k Key, kind string, src Source, n
 			}
 			continue
 		case errors.Is(p.err, apiclient.ErrForbidden), errors.Is(p.err, apiclient.ErrUnauthorized):
+			// A refusal: the step stops the pass with it (refused).
 		case p.err != nil && ctx.Err() == nil:
 			_ = y.Store.recordError(context.WithoutCancel(ctx), k, kind, "reading page "+strconv.Itoa(n)+" failed")
 		}
