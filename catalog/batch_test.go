@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -53,7 +54,8 @@ func TestSyncBatchInterrupted(t *testing.T) {
 		}
 		src := gatedSource{Source: m.source(1001), gate: syncBatchMin + 1, release: make(chan struct{})}
 		done := make(chan error, 1)
-		y := &Syncer{Store: s, Lock: b.lock, PageLimit: 100} // 6 pages
+		// 6 pages; a batch is never cut by the clock of a loaded machine.
+		y := &Syncer{Store: s, Lock: b.lock, PageLimit: 100, slice: time.Hour, batchWait: time.Hour}
 		go func() { done <- y.Run(ctx, k, src) }()
 		waitFor(t, func() bool {
 			st, _ := s.SyncStates(ctx, k)

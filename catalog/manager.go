@@ -27,7 +27,8 @@ type Manager struct {
 
 	mu      sync.Mutex
 	running map[Key]bool
-	again   map[Key]bool // a refresh asked for while one ran
+	again   map[Key]bool               // a refresh asked for while one ran
+	stop    map[Key]context.CancelFunc // ends the run of a key (Forget)
 	used    map[Key]use
 }
 
@@ -51,7 +52,7 @@ func NewManager(y *Syncer, interval, keepFor time.Duration, log *slog.Logger) *M
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{syncer: y, interval: interval, keepFor: keepFor, log: log, ctx: ctx, cancel: cancel,
-		running: map[Key]bool{}, again: map[Key]bool{}, used: map[Key]use{}}
+		running: map[Key]bool{}, again: map[Key]bool{}, stop: map[Key]context.CancelFunc{}, used: map[Key]use{}}
 	m.wg.Add(1)
 	go m.schedule()
 	return m
@@ -76,15 +77,15 @@ func (m *Manager) Use(k Key, src Source) {
 
 // UseSeen is Use for a caller that has just read the sync states of k
 // (a page served from the copy): when they show every kind's last full
-// pass finished less than the interval ago and none running, there is
-// nothing to start, and no goroutine, lock or transaction is spent
-// finding that out again. Otherwise it is Use.
+// pass finished less than the interval ago, none running and none
+// stopped, there is nothing to start, and no goroutine, lock or
+// transaction is spent finding that out again. Otherwise it is Use.
 func (m *Manager) UseSeen(k Key, src Source, states map[string]SyncState) {
 	now := m.syncer.now()
 	fresh := len(states) >= len(Kinds)
 	for _, kind := range Kinds {
 		st, ok := states[kind]
-		fresh = fresh && ok && st.Complete() && !st.Running && now.Sub(st.CompletedAt) < m.interval
+		fresh = fresh && ok && st.Complete() && !st.Running && !st.Stopped() && now.Sub(st.CompletedAt) < m.interval
 	}
 	if !fresh {
 		m.Use(k, src)
@@ -96,8 +97,11 @@ func (m *Manager) UseSeen(k Key, src Source, states map[string]SyncState) {
 }
 
 // Refresh starts a full pass of k now ("refresh now"); one running here is
-// followed by another.
+// followed by another. A forgotten copy is copied again: the user asked.
 func (m *Manager) Refresh(k Key, src Source) {
+	if err := m.syncer.Store.Remember(m.ctx, k); err != nil && m.ctx.Err() == nil {
+		m.log.Warn("catalogue copy: remember failed", "seller_id", k.SellerID, "environment", k.Env, "err", err)
+	}
 	m.mu.Lock()
 	m.used[k] = use{src: src, at: m.syncer.now()}
 	if m.running[k] {
@@ -116,13 +120,25 @@ func (m *Manager) Running(k Key) bool {
 	return m.running[k]
 }
 
-// Forget stops refreshing k and deletes its copy.
+// Forget stops refreshing k, ends its running pass here (a pass of
+// another instance writes nothing more: Store.Forget) and deletes its
+// copy. Nothing is copied again until Refresh or a login (Store.Grant).
 func (m *Manager) Forget(ctx context.Context, k Key) error {
 	m.mu.Lock()
 	delete(m.used, k)
 	delete(m.again, k)
+	if stop := m.stop[k]; stop != nil {
+		stop()
+	}
 	m.mu.Unlock()
 	return m.syncer.Store.Forget(ctx, k)
+}
+
+// Lock takes the per-seller lock the sync reads under (LockKey), for a
+// caller about to send a request of the seller itself: one request of a
+// seller is in flight at a time, whoever sends it.
+func (m *Manager) Lock(ctx context.Context, sellerID int64) (unlock func(), err error) {
+	return m.syncer.Lock.Lock(ctx, LockKey(sellerID))
 }
 
 func (m *Manager) start(k Key, src Source, minAge time.Duration) {
@@ -137,12 +153,18 @@ func (m *Manager) start(k Key, src Source, minAge time.Duration) {
 	go func() {
 		defer m.wg.Done()
 		for {
+			ctx, cancel := context.WithCancel(m.ctx)
+			m.mu.Lock()
+			m.stop[k] = cancel
+			m.mu.Unlock()
 			y := *m.syncer
 			y.MinAge = minAge
-			if err := y.Run(m.ctx, k, src); err != nil && m.ctx.Err() == nil {
+			if err := y.Run(ctx, k, src); err != nil && ctx.Err() == nil {
 				m.log.Warn("catalogue sync stopped", "seller_id", k.SellerID, "environment", k.Env, "err", err)
 			}
+			cancel()
 			m.mu.Lock()
+			delete(m.stop, k)
 			if !m.again[k] || m.ctx.Err() != nil {
 				delete(m.running, k)
 				delete(m.again, k)

@@ -35,8 +35,35 @@ type SyncState struct {
 	// the waits of the running pass.
 	WaitUntil time.Time
 	Waits     int
+	// LastError is why the pass failed: a Stop reason when it was
+	// stopped (Running false, not complete), else the last read error.
 	LastError string
+
+	// epoch is the copy's epoch the pass began under (beginPass): a
+	// forget moves it on, and every later write of the pass is a no-op.
+	epoch int64
 }
+
+// Reasons a pass was stopped, kept in LastError (the view words them).
+const (
+	// StopUnauthorized: the marketplace rejected the credentials (a 401
+	// a new token did not cure); nothing is read with them again until
+	// a login with them succeeds.
+	StopUnauthorized = "stopped:unauthorized"
+	// StopForbidden: the marketplace refused the account this seller's
+	// lists (403); the copy is revoked until the next login.
+	StopForbidden = "stopped:forbidden"
+)
+
+// Stopped reports a pass that ended on a refusal of the marketplace
+// rather than finishing: it is not running and LastError says why.
+func (st SyncState) Stopped() bool {
+	return !st.Running && (st.LastError == StopUnauthorized || st.LastError == StopForbidden)
+}
+
+// errPassGone ends a pass whose copy was forgotten (or deleted) after it
+// began: its writes are rolled back, and it stops quietly.
+var errPassGone = errors.New("catalog: the copy was forgotten during the pass")
 
 // Complete reports whether a full pass ever finished.
 func (st SyncState) Complete() bool { return !st.CompletedAt.IsZero() }
@@ -124,12 +151,36 @@ func (s *Store) SyncStates(ctx context.Context, k Key) (map[string]SyncState, er
 // beginPass starts a pass of kind, or resumes the one an interrupted
 // instance left running: then NextPage is the first page not stored. A
 // pass that finished less than minAge ago, or since since (another
-// instance did the work asked for), is not repeated: skip.
+// instance did the work asked for), is not repeated: skip; a stopped one
+// is. A forgotten copy is not copied again (skip) until Remember or
+// Grant, nor a revoked one (its reads would be refused again) until Grant.
+// The pass is bound to the copy's epoch (guard).
 func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.Duration, since time.Time) (st SyncState, skip bool, _ error) {
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		now := sqldb.Millis(s.now())
+		// The copy's record first: no row is ever stored without it. It
+		// stays locked until tx ends (the no-op UPDATE), so a forget
+		// waits for the pass's sync row or deletes it after.
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked, epoch, forgotten)
+			VALUES (?, ?, ?, 0, 0, 0) ON CONFLICT (seller_id, env) DO NOTHING`), k.SellerID, k.Env, now); err != nil {
+			return fmt.Errorf("catalog: begin sync: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_copies SET epoch = epoch WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env); err != nil {
+			return fmt.Errorf("catalog: begin sync: %w", err)
+		}
+		var epoch int64
+		var forgotten, revoked int
+		if err := tx.QueryRowContext(ctx, s.q(`SELECT epoch, forgotten, revoked FROM catalog_copies WHERE seller_id = ? AND env = ?`),
+			k.SellerID, k.Env).Scan(&epoch, &forgotten, &revoked); err != nil {
+			return fmt.Errorf("catalog: begin sync: %w", err)
+		}
+		if forgotten != 0 || revoked != 0 {
+			skip = true
+			return nil
+		}
+		defer func() { st.epoch = epoch }()
 		var err error
 		st, err = scanState(tx.QueryRowContext(ctx, s.q(`SELECT `+stateCols+` FROM catalog_sync WHERE seller_id = ? AND env = ? AND kind = ?`), k.SellerID, k.Env, kind))
-		now := sqldb.Millis(s.now())
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 			st = SyncState{Kind: kind, Gen: 1, NextPage: 1, Running: true, StartedAt: sqldb.FromMillis(now)}
@@ -139,14 +190,15 @@ func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.D
 		case err != nil:
 		case st.Running:
 			return nil // resume
+		case st.Stopped():
+			// A stopped pass is begun again, however fresh the last
+			// full one: the refusal it recorded must not stand.
+			st, err = s.newPass(ctx, tx, k, kind, st, now)
 		case minAge > 0 && s.now().Sub(st.CompletedAt) < minAge, !since.IsZero() && !st.CompletedAt.Before(since):
 			skip = true
 			return nil
 		default:
-			st.Gen++
-			st.NextPage, st.Running, st.StartedAt, st.Waits, st.LastError = 1, true, sqldb.FromMillis(now), 0, ""
-			_, err = tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET gen = ?, next_page = 1, running = 1, started_at = ?, progress_at = ?,
-				wait_until = 0, waits = 0, last_error = '' WHERE seller_id = ? AND env = ? AND kind = ?`), st.Gen, now, now, k.SellerID, k.Env, kind)
+			st, err = s.newPass(ctx, tx, k, kind, st, now)
 		}
 		if err != nil {
 			return fmt.Errorf("catalog: begin sync: %w", err)
@@ -156,12 +208,41 @@ func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.D
 	return st, skip, err
 }
 
+// newPass begins the pass after st, at now (Unix ms), in tx.
+func (s *Store) newPass(ctx context.Context, tx *sql.Tx, k Key, kind string, st SyncState, now int64) (SyncState, error) {
+	st.Gen++
+	st.NextPage, st.Running, st.StartedAt, st.Waits, st.LastError = 1, true, sqldb.FromMillis(now), 0, ""
+	_, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET gen = ?, next_page = 1, running = 1, started_at = ?, progress_at = ?,
+		wait_until = 0, waits = 0, last_error = '' WHERE seller_id = ? AND env = ? AND kind = ?`), st.Gen, now, now, k.SellerID, k.Env, kind)
+	return st, err
+}
+
+// guard binds tx to the copy as the pass of epoch found it: it fails with
+// errPassGone when the copy was forgotten or deleted since, so the pass's
+// writes are rolled back. It locks the copy's record (an UPDATE) until tx
+// ends, so a forget either waits for tx or is seen by it, on PostgreSQL as
+// on SQLite (one writer).
+func (s *Store) guard(ctx context.Context, tx *sql.Tx, k Key, epoch int64) error {
+	res, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_copies SET epoch = epoch WHERE seller_id = ? AND env = ? AND epoch = ? AND forgotten = 0`),
+		k.SellerID, k.Env, epoch)
+	if err != nil {
+		return fmt.Errorf("catalog: %w", err)
+	}
+	if n, err := res.RowsAffected(); err != nil || n != 1 {
+		return errPassGone
+	}
+	return nil
+}
+
 // putPages stores pages read in pass st, in order, and moves the pass past
 // the last of them, in one transaction: a restart resumes after the last
 // stored page.
 func (s *Store) putPages(ctx context.Context, k Key, st *SyncState, pages []page) error {
 	last := pages[len(pages)-1]
 	err := s.tx(ctx, func(tx *sql.Tx) error {
+		if err := s.guard(ctx, tx, k, st.epoch); err != nil {
+			return err
+		}
 		u := upserts{}
 		defer u.close()
 		for _, p := range pages {
@@ -208,6 +289,9 @@ var kindTable = map[string]string{KindNomenclature: "catalog_nomenclature", Kind
 // complete.
 func (s *Store) finishPass(ctx context.Context, k Key, st SyncState) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
+		if err := s.guard(ctx, tx, k, st.epoch); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM `+kindTable[st.Kind]+` WHERE seller_id = ? AND env = ? AND seen_gen < ?`), k.SellerID, k.Env, st.Gen); err != nil {
 			return fmt.Errorf("catalog: finish sync: %w", err)
 		}
@@ -238,4 +322,20 @@ func (s *Store) recordError(ctx context.Context, k Key, kind, msg string) error 
 		return fmt.Errorf("catalog: %w", err)
 	}
 	return nil
+}
+
+// stopPass ends pass st without finishing it, for reason (a Stop
+// constant): the freshness line shows why instead of a pass that seems to
+// go on, and the next pass begins afresh.
+func (s *Store) stopPass(ctx context.Context, k Key, st SyncState, reason string) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if err := s.guard(ctx, tx, k, st.epoch); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET running = 0, last_error = ?, wait_until = 0, progress_at = ?
+			WHERE seller_id = ? AND env = ? AND kind = ? AND gen = ?`), reason, sqldb.Millis(s.now()), k.SellerID, k.Env, st.Kind, st.Gen); err != nil {
+			return fmt.Errorf("catalog: stop sync: %w", err)
+		}
+		return nil
+	})
 }

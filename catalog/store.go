@@ -185,6 +185,10 @@ var migrationsSQLite = []string{
 		INSERT INTO catalog_nomenclature_fts (catalog_nomenclature_fts, rowid, search) VALUES ('delete', old.id, old.search);
 		INSERT INTO catalog_nomenclature_fts (rowid, search) VALUES (new.id, new.search);
 	END`,
+	// 6: forget leaves a tombstone (forgotten) and ends the passes begun
+	// before it (epoch); credentials the marketplace rejected, by
+	// fingerprint.
+	migrationForgetRevoke,
 }
 
 var migrationsPostgres = []string{
@@ -293,7 +297,19 @@ var migrationsPostgres = []string{
 	// 5: the pass number is not indexed (finishPass reads it from the
 	// rows once a pass; every pass rewrites it on every row).
 	`DROP INDEX catalog_nomenclature_gen`,
+	migrationForgetRevoke,
 }
+
+// migrationForgetRevoke is step 6 of both dialects: a copy's record
+// outlives a forget as a tombstone (forgotten) whose epoch the passes
+// begun before it no longer match, and the credentials the marketplace
+// rejected are kept by fingerprint (CredentialOf), never by secret.
+const migrationForgetRevoke = `ALTER TABLE catalog_copies ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
+	ALTER TABLE catalog_copies ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0;
+	CREATE TABLE catalog_credentials (
+		fingerprint TEXT   PRIMARY KEY,
+		revoked_at  BIGINT NOT NULL
+	)`
 
 const migrationStatusSorts = `CREATE INDEX catalog_nomenclature_status_price ON catalog_nomenclature (seller_id, env, status, price);
 	CREATE INDEX catalog_nomenclature_status_name ON catalog_nomenclature (seller_id, env, status, name);

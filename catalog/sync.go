@@ -21,6 +21,22 @@ type Source interface {
 type AccountSource struct {
 	Account  *apiclient.Account
 	SellerID int64
+	// Credential is the fingerprint of the account's credentials
+	// (CredentialOf): a sync does not read with credentials the
+	// marketplace rejected, and marks them when it is rejected.
+	Credential Credential
+}
+
+// credentialOf returns the credential fingerprint of src, or "" when it
+// names none.
+func credentialOf(src Source) Credential {
+	if a, ok := src.(AccountSource); ok {
+		return a.Credential
+	}
+	if c, ok := src.(interface{ Credential() Credential }); ok {
+		return c.Credential()
+	}
+	return ""
 }
 
 // NomenclaturePage reads a page of v1.nomenclatures.list.
@@ -90,6 +106,11 @@ type Syncer struct {
 	// MinAge: a kind whose last full pass finished less than MinAge ago
 	// is not read again by Run (0 = always a new pass: "refresh now").
 	MinAge time.Duration
+
+	// slice and batchWait override Slice and syncBatchWait (tests that
+	// assert on batches, which the clock of a loaded machine must not
+	// split).
+	slice, batchWait time.Duration
 }
 
 func (y *Syncer) now() time.Time {
@@ -115,9 +136,23 @@ func (y *Syncer) sleep(ctx context.Context, d time.Duration) error {
 
 // Run brings the copy of k up to date: it resumes a pass an interrupted
 // instance left running, or starts a full pass, for every kind in turn.
-// A 403 from the marketplace revokes access to the copy and ends the run
-// with an error matching apiclient.ErrForbidden.
+// A refusal of the marketplace stops the pass (Stopped, with its reason)
+// and ends the run with its error: a 403 (apiclient.ErrForbidden) revokes
+// access to the copy; a 401 a new token did not cure
+// (apiclient.ErrUnauthorized) marks src's credentials rejected, and no
+// run reads with them again (ErrCredentialRejected, without a request)
+// until a login with them succeeds. A pass whose copy is forgotten
+// meanwhile ends without error and without writing.
 func (y *Syncer) Run(ctx context.Context, k Key, src Source) error {
+	if cred := credentialOf(src); cred != "" {
+		rejected, err := y.Store.CredentialRejected(ctx, cred)
+		if err != nil {
+			return err
+		}
+		if rejected {
+			return ErrCredentialRejected
+		}
+	}
 	// A pass another instance finishes after this point is the one asked
 	// for; it is not repeated.
 	since := y.Store.now().Truncate(time.Millisecond)
@@ -130,16 +165,19 @@ func (y *Syncer) Run(ctx context.Context, k Key, src Source) error {
 }
 
 func (y *Syncer) runKind(ctx context.Context, k Key, kind string, src Source, since time.Time) error {
-	gen := int64(-1)
+	var pass *SyncState // nil: not begun
 	for {
-		done, g, err := y.step(ctx, k, kind, gen, src, since)
+		done, st, err := y.step(ctx, k, kind, pass, src, since)
+		if errors.Is(err, errPassGone) {
+			return nil
+		}
 		if err != nil {
 			return err
 		}
 		if done {
 			return nil
 		}
-		gen = g
+		pass = &st
 	}
 }
 
@@ -178,35 +216,39 @@ const (
 // this goroutine stores them in batches (syncBatchMin to syncBatch
 // pages), each in one transaction with the page the pass resumes from,
 // so a restart never loses a stored page nor stores one twice, and
-// storing costs no time of the pass. done reports that the pass of gen is
-// finished, by this instance or another.
-func (y *Syncer) step(ctx context.Context, k Key, kind string, gen int64, src Source, since time.Time) (done bool, _ int64, err error) {
+// storing costs no time of the pass. done reports that the pass is
+// finished, by this instance or another. pass is the pass as the last
+// step left it (nil: begin one).
+func (y *Syncer) step(ctx context.Context, k Key, kind string, pass *SyncState, src Source, since time.Time) (done bool, st SyncState, err error) {
 	unlock, err := y.Lock.Lock(ctx, LockKey(k.SellerID))
 	if err != nil {
-		return false, gen, fmt.Errorf("catalog: sync lock: %w", err)
+		return false, st, fmt.Errorf("catalog: sync lock: %w", err)
 	}
 	defer unlock()
-	var st SyncState
-	if gen < 0 {
+	if pass == nil {
 		var skip bool
 		if st, skip, err = y.Store.beginPass(ctx, k, kind, y.MinAge, since); err != nil || skip {
-			return skip, gen, err
+			return skip, st, err
 		}
 	} else {
 		states, err := y.Store.SyncStates(ctx, k)
 		if err != nil {
-			return false, gen, err
+			return false, st, err
 		}
 		st = states[kind]
-		if st.Gen != gen || !st.Running {
-			return true, gen, nil // finished (or superseded) elsewhere
+		if st.Gen != pass.Gen || !st.Running {
+			return true, st, nil // finished (or superseded) elsewhere
 		}
+		st.epoch = pass.epoch
 	}
 	limit := PageLimit
 	if y.PageLimit > 0 {
 		limit = y.PageLimit
 	}
 	end := y.now().Add(Slice)
+	if y.slice > 0 {
+		end = y.now().Add(y.slice)
+	}
 	queue := make(chan page, syncQueue)
 	readCtx, stopReading := context.WithCancel(ctx)
 	go func(n int) {
@@ -229,15 +271,19 @@ func (y *Syncer) step(ctx context.Context, k Key, kind string, gen int64, src So
 		}
 	}()
 	batch := make([]page, 0, syncBatch)
-	wait := time.NewTimer(syncBatchWait)
+	batchWait := syncBatchWait
+	if y.batchWait > 0 {
+		batchWait = y.batchWait
+	}
+	wait := time.NewTimer(batchWait)
 	wait.Stop()
 	for {
 		p, ok := <-queue
 		if !ok {
-			return false, st.Gen, nil // the slice is over; the pass goes on
+			return false, st, nil // the slice is over; the pass goes on
 		}
 		batch = append(batch[:0], p)
-		wait.Reset(syncBatchWait)
+		wait.Reset(batchWait)
 	collect:
 		for len(batch) < syncBatch && batch[len(batch)-1].err == nil && !batch[len(batch)-1].last() {
 			if len(batch) < syncBatchMin {
@@ -271,21 +317,50 @@ func (y *Syncer) step(ctx context.Context, k Key, kind string, gen int64, src So
 		}
 		if len(good) > 0 {
 			if err := y.Store.putPages(ctx, k, &st, good); err != nil {
-				return false, st.Gen, err
+				return false, st, err
 			}
 		}
 		if readErr != nil {
-			return false, st.Gen, readErr
+			return false, st, y.refused(ctx, k, st, src, readErr)
 		}
 		if good[len(good)-1].last() {
-			return true, st.Gen, y.Store.finishPass(ctx, k, st)
+			return true, st, y.Store.finishPass(ctx, k, st)
 		}
 		clear(batch) // the stored pages' records are not kept
 	}
 }
 
+// refused stops pass st when err is a refusal of the marketplace (a 403
+// for the seller's list, a 401 a new token did not cure), revoking the
+// copy or marking the credentials, and returns err.
+func (y *Syncer) refused(ctx context.Context, k Key, st SyncState, src Source, err error) error {
+	ctx = context.WithoutCancel(ctx)
+	var reason string
+	switch {
+	case errors.Is(err, apiclient.ErrUnauthorized):
+		reason = StopUnauthorized
+		if cred := credentialOf(src); cred != "" {
+			if rerr := y.Store.RejectCredential(ctx, cred); rerr != nil {
+				return errors.Join(err, rerr)
+			}
+		}
+	case errors.Is(err, apiclient.ErrForbidden):
+		reason = StopForbidden
+		if rerr := y.Store.Revoke(ctx, k); rerr != nil {
+			return errors.Join(err, rerr)
+		}
+	default:
+		return err
+	}
+	if serr := y.Store.stopPass(ctx, k, st, reason); serr != nil && !errors.Is(serr, errPassGone) {
+		return errors.Join(err, serr)
+	}
+	return err
+}
+
 // readPage reads page n, waiting out 429 and 503 answers (the wait is
-// recorded for the pages to show). A 403 revokes the copy.
+// recorded for the pages to show). A refusal is the step's to record
+// (refused).
 func (y *Syncer) readPage(ctx context.Context, k Key, kind string, src Source, n, limit int) page {
 	for {
 		var p page
@@ -302,9 +377,8 @@ func (y *Syncer) readPage(ctx context.Context, k Key, kind string, src Source, n
 				return page{err: err}
 			}
 			continue
-		case errors.Is(p.err, apiclient.ErrForbidden):
-			_ = y.Store.Revoke(context.WithoutCancel(ctx), k)
-			_ = y.Store.recordError(context.WithoutCancel(ctx), k, kind, "the marketplace refused this account (403)")
+		case errors.Is(p.err, apiclient.ErrForbidden), errors.Is(p.err, apiclient.ErrUnauthorized):
+			// A refusal: the step stops the pass with it (refused).
 		case p.err != nil && ctx.Err() == nil:
 			_ = y.Store.recordError(context.WithoutCancel(ctx), k, kind, "reading page "+strconv.Itoa(n)+" failed")
 		}

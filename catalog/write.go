@@ -2,7 +2,10 @@ package catalog
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -216,16 +219,40 @@ type PriceChange struct {
 	Price, SalePrice int64
 }
 
-// Forget deletes the copy of k at once: rows, sync state and use record.
+// Forget deletes the copy of k at once (rows and sync state) and leaves
+// its record as a tombstone: a pass begun before it writes nothing more
+// (its epoch is gone), and none begins until Remember ("refresh now") or
+// Grant (a login). The tombstone keeps the use time, so the 30-day expiry
+// deletes it too.
 func (s *Store) Forget(ctx context.Context, k Key) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		for _, t := range []string{"catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_copies"} {
-			if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM `+t+` WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env); err != nil {
-				return fmt.Errorf("catalog: forget: %w", err)
-			}
+		// The record first: it waits for (or ends) a pass's transaction.
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked, epoch, forgotten) VALUES (?, ?, ?, 0, 1, 1)
+			ON CONFLICT (seller_id, env) DO UPDATE SET forgotten = 1, epoch = catalog_copies.epoch + 1`), k.SellerID, k.Env, sqldb.Millis(s.now())); err != nil {
+			return fmt.Errorf("catalog: forget: %w", err)
 		}
-		return nil
+		return s.deleteRows(ctx, tx, k, "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync")
 	})
+}
+
+// deleteRows deletes the rows of k from tables, in tx.
+func (s *Store) deleteRows(ctx context.Context, tx *sql.Tx, k Key, tables ...string) error {
+	for _, t := range tables {
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM `+t+` WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env); err != nil {
+			return fmt.Errorf("catalog: forget: %w", err)
+		}
+	}
+	return nil
+}
+
+// Remember undoes Forget's hold: the user asked for the copy again
+// ("refresh now"), so passes may begin.
+func (s *Store) Remember(ctx context.Context, k Key) error {
+	_, err := s.w.ExecContext(ctx, s.q(`UPDATE catalog_copies SET forgotten = 0 WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env)
+	if err != nil {
+		return fmt.Errorf("catalog: remember: %w", err)
+	}
+	return nil
 }
 
 // Touch records that a session of k used the copy now.
@@ -238,15 +265,57 @@ func (s *Store) Touch(ctx context.Context, k Key) error {
 	return nil
 }
 
-// Grant records a login the marketplace accepted for k: the copy is used
-// now and readable again if a 403 had revoked it.
-func (s *Store) Grant(ctx context.Context, k Key) error {
-	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 0)
-		ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at, revoked = 0`), k.SellerID, k.Env, sqldb.Millis(s.now()))
+// Grant records a login the marketplace accepted for k with cred: the
+// copy is used now, readable again if a 403 had revoked it, copied again
+// if it was forgotten, and cred is no longer marked rejected.
+func (s *Store) Grant(ctx context.Context, k Key, cred Credential) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 0)
+			ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at, revoked = 0, forgotten = 0`), k.SellerID, k.Env, sqldb.Millis(s.now())); err != nil {
+			return fmt.Errorf("catalog: grant: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM catalog_credentials WHERE fingerprint = ?`), string(cred)); err != nil {
+			return fmt.Errorf("catalog: grant: %w", err)
+		}
+		return nil
+	})
+}
+
+// Credential is the fingerprint of a pair of marketplace credentials:
+// a hash of the client id and the environment, never the secret.
+type Credential string
+
+// CredentialOf is the fingerprint of clientID in env.
+func CredentialOf(clientID, env string) Credential {
+	sum := sha256.Sum256([]byte("sellerdesk credential\x00" + env + "\x00" + clientID))
+	return Credential(hex.EncodeToString(sum[:]))
+}
+
+// ErrCredentialRejected is returned for credentials the marketplace
+// rejected (RejectCredential): nothing is sent with them again.
+var ErrCredentialRejected = errors.New("catalog: the marketplace rejected these credentials")
+
+// RejectCredential records that the marketplace rejected cred (a 401 a
+// new token did not cure): every session holding it loses access at once,
+// and no sync reads with it, until a login with it succeeds (Grant).
+func (s *Store) RejectCredential(ctx context.Context, cred Credential) error {
+	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_credentials (fingerprint, revoked_at) VALUES (?, ?)
+		ON CONFLICT (fingerprint) DO UPDATE SET revoked_at = excluded.revoked_at`), string(cred), sqldb.Millis(s.now()))
 	if err != nil {
-		return fmt.Errorf("catalog: grant: %w", err)
+		return fmt.Errorf("catalog: reject credential: %w", err)
 	}
 	return nil
+}
+
+// CredentialRejected reports whether the marketplace rejected cred since
+// the last login with it.
+func (s *Store) CredentialRejected(ctx context.Context, cred Credential) (bool, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM catalog_credentials WHERE fingerprint = ?`), string(cred)).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("catalog: %w", err)
+	}
+	return n > 0, nil
 }
 
 // Revoke cuts access to the copy of k at once: the marketplace answered 403
@@ -285,7 +354,11 @@ func (s *Store) DeleteUnused(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("catalog: %w", err)
 	}
 	for _, k := range keys {
-		if err := s.Forget(ctx, k); err != nil {
+		err := s.tx(ctx, func(tx *sql.Tx) error {
+			// The record goes first, so a running pass stops (guard).
+			return s.deleteRows(ctx, tx, k, "catalog_copies", "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync")
+		})
+		if err != nil {
 			return 0, err
 		}
 	}

@@ -138,7 +138,8 @@ func (q listQuery) copyQuery() copystore.Query {
 
 // fromCopy reports whether the session's lists are served from the copy:
 // the copy is on, a first full copy exists, and it is not revoked. It
-// returns the sync state for the freshness line.
+// returns the sync state for the freshness line. Serving from the copy
+// needs credentials known to work (copyAccess).
 func (a *App) fromCopy(c echo.Context) (bool, map[string]copystore.SyncState, error) {
 	if a.deps.Catalog == nil {
 		return false, nil, nil
@@ -146,6 +147,11 @@ func (a *App) fromCopy(c echo.Context) (bool, map[string]copystore.SyncState, er
 	states, err := a.copyStates(c)
 	if err != nil {
 		return false, nil, err
+	}
+	if copyComplete(states) {
+		if err := a.copyAccess(c); err != nil {
+			return false, nil, err
+		}
 	}
 	// catalogUse (sync.go), without asking the manager to find out again
 	// what the states just read say.
@@ -186,6 +192,11 @@ func (a *App) nomenclaturePage(c echo.Context, ctx context.Context, acct func() 
 		return nil, 0, 0, err
 	}
 	if !ok {
+		unlock, err := a.lockSeller(c, ctx)
+		if err != nil {
+			return nil, 0, 0, err
+		}
+		defer unlock()
 		return fetchCatalogPage(ctx, acct(), seller, q)
 	}
 	k := copyKey(c)
@@ -372,8 +383,14 @@ func (a *App) ordersPage(c echo.Context, q listQuery) (*apiclient.OrderList, err
 		return nil, err
 	}
 	if !ok {
+		ctx := a.pageContext(c)
+		unlock, err := a.lockSeller(c, ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
 		// The list shows ItemQuantity, never the items: skip decoding them.
-		return a.account(c).B2B.ListOrders(a.pageContext(c), &apiclient.ListOrdersOptions{Page: q.Page, Limit: q.Limit, Status: q.Status, WithoutItems: true})
+		return a.account(c).B2B.ListOrders(ctx, &apiclient.ListOrdersOptions{Page: q.Page, Limit: q.Limit, Status: q.Status, WithoutItems: true})
 	}
 	k := copyKey(c)
 	cq := q.copyQuery()
@@ -417,7 +434,13 @@ func (a *App) boxesPage(c echo.Context, q listQuery) (*apiclient.ReturnBoxList, 
 		return nil, err
 	}
 	if !ok {
-		return a.account(c).ReturnBoxes.List(a.pageContext(c), &apiclient.ListReturnBoxesOptions{
+		ctx := a.pageContext(c)
+		unlock, err := a.lockSeller(c, ctx)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+		return a.account(c).ReturnBoxes.List(ctx, &apiclient.ListReturnBoxesOptions{
 			SellerID: session(c).Data().SellerID, Page: q.Page, Limit: q.Limit, Status: q.Status,
 		})
 	}

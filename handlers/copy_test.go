@@ -7,6 +7,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -34,17 +36,32 @@ func waitUntil(t *testing.T, what string, cond func() bool) {
 	}
 }
 
-// copyDone waits until every list of the copy finished a pass of gen and
-// no sync of this instance runs.
+// copyDone waits until every list of the copy finished a pass numbered
+// gen or later and no sync runs: a login or a page view may start one
+// more pass than the test counted (which one is the scheduler's choice),
+// so the wait is for the event, not for a number.
 func copyDone(t *testing.T, app *testapp.App, gen int64) {
 	t.Helper()
-	waitUntil(t, "a full copy", func() bool {
+	copyWait(t, app, "a full copy", func(st copystore.SyncState) bool { return st.Gen >= gen })
+}
+
+// copyDoneSince waits until every list of the copy finished a pass after
+// since (a pass that "refresh now" at since started) and no sync runs.
+func copyDoneSince(t *testing.T, app *testapp.App, since time.Time) {
+	t.Helper()
+	since = since.Truncate(time.Millisecond) // the store's precision
+	copyWait(t, app, "a full copy since "+since.Format(time.StampMilli), func(st copystore.SyncState) bool { return !st.CompletedAt.Before(since) })
+}
+
+func copyWait(t *testing.T, app *testapp.App, what string, done func(copystore.SyncState) bool) {
+	t.Helper()
+	waitUntil(t, what, func() bool {
 		st, err := app.Catalog.Store().SyncStates(context.Background(), copyKey1001)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, k := range copystore.Kinds {
-			if st[k].Gen != gen || st[k].Running || !st[k].Complete() {
+			if !done(st[k]) || st[k].Running || !st[k].Complete() {
 				return false
 			}
 		}
@@ -53,16 +70,27 @@ func copyDone(t *testing.T, app *testapp.App, gen int64) {
 }
 
 // beforeFullCopy starts a dashboard with a copy, products per seller, and
-// logs in; the sync is held at the return boxes, which it reads last, so
-// the copy is not complete until release.
+// logs in; the return boxes, which the sync reads last, fail until
+// release, so the copy is not complete until then. (A request held in
+// flight would hold the seller's lock, and the live reads wait for it.)
+// release resumes the sync through a view of the overview.
 func beforeFullCopy(t *testing.T, products int) (*testapp.App, *testapp.Browser, func()) {
 	t.Helper()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: products}, Catalog: true})
-	release := app.Sandbox.HoldAfter(sandbox.RouteReturnBoxes, 0)
+	app.Sandbox.InjectFault(sandbox.Fault{Route: sandbox.RouteReturnBoxes, Kind: sandbox.FaultInternal, Times: -1})
 	b := app.Browser(t)
 	b.LoginDemo()
-	waitUntil(t, "the sync held at the return boxes", func() bool { return app.Sandbox.Held(sandbox.RouteReturnBoxes) == 1 })
-	return app, b, release
+	waitUntil(t, "the sync failed at the return boxes", func() bool {
+		st, err := app.Catalog.Store().SyncStates(context.Background(), copyKey1001)
+		return err == nil && st[copystore.KindBoxes].LastError != "" && !app.Catalog.Running(copyKey1001)
+	})
+	var once sync.Once
+	return app, b, func() {
+		once.Do(func() {
+			app.Sandbox.ClearFaults()
+			b.Get("/")
+		})
+	}
 }
 
 // TestOverviewFromCopy: the login starts the sync; the overview answers
@@ -184,11 +212,12 @@ func TestSyncRefreshForgetRevoke(t *testing.T) {
 	ctx := context.Background()
 	cs := app.Catalog.Store()
 
+	refreshed := time.Now()
 	p := b.Post("/sync/refresh", nil)
 	if p.Status != http.StatusSeeOther {
 		t.Fatalf("refresh: %d", p.Status)
 	}
-	copyDone(t, app, 2)
+	copyDoneSince(t, app, refreshed)
 
 	if err := cs.Revoke(ctx, copyKey1001); err != nil {
 		t.Fatal(err)
@@ -200,6 +229,7 @@ func TestSyncRefreshForgetRevoke(t *testing.T) {
 	if p := b.Get("/"); p.Status != http.StatusOK {
 		t.Errorf("after a new login: %d", p.Status)
 	}
+	// Whatever pass the login started (or none) is over.
 	copyDone(t, app, 2)
 
 	p = b.Post("/sync/forget", nil)
@@ -354,8 +384,9 @@ func TestPriceChangePendingInCopy(t *testing.T) {
 			t.Errorf("list shows %d, want the accepted %d", got, int64(newPrice))
 		}
 	})
+	refreshed := time.Now()
 	b.Post("/sync/refresh", nil)
-	copyDone(t, app, 2)
+	copyDoneSince(t, app, refreshed)
 	recs, _ = app.Catalog.Store().Nomenclature(context.Background(), copyKey1001, copystore.Query{Q: sku})
 	for _, r := range recs {
 		if r.Pending != nil || r.Price != int64(newPrice) {
@@ -526,5 +557,204 @@ func TestForbiddenRevokesCopy(t *testing.T) {
 	}
 	if p := b.Get("/prices?q=a"); p.Status != http.StatusForbidden || strings.Contains(p.Body, "prices-table") {
 		t.Errorf("prices after a 403: %d, want 403", p.Status)
+	}
+}
+
+// loggedOut reports whether p sent its session to the login page.
+func loggedOut(p *testapp.Page) bool {
+	return p.Status == http.StatusSeeOther && p.Location == "/login"
+}
+
+// TestUnauthorizedEndsEverySession: once the marketplace revokes a client,
+// the sync's 401 (a new token does not cure it) stops the pass with its
+// reason and ends the access of every session holding those credentials
+// at once; their page views send nothing more to the marketplace.
+func TestUnauthorizedEndsEverySession(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 20}, Catalog: true})
+	b1, b2 := app.Browser(t), app.Browser(t)
+	b1.LoginDemo()
+	b2.LoginDemo()
+	copyDone(t, app, 1)
+	if p := b2.Get("/nomenclature?q=a"); p.Status != http.StatusOK {
+		t.Fatalf("before the revocation: %d", p.Status)
+	}
+	app.Sandbox.RevokeCredentials("demo-1001")
+	b1.Post("/sync/refresh", nil)
+	waitUntil(t, "the pass stopped", func() bool {
+		st, err := app.Catalog.Store().SyncStates(context.Background(), copyKey1001)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st[copystore.KindNomenclature].Stopped() && !app.Catalog.Running(copyKey1001)
+	})
+	st, _ := app.Catalog.Store().SyncStates(context.Background(), copyKey1001)
+	if got := st[copystore.KindNomenclature]; got.Running || got.LastError != copystore.StopUnauthorized {
+		t.Errorf("the failed pass: %+v, want stopped (unauthorized)", got)
+	}
+	before := totalRequests(app.Sandbox.Counters())
+	for _, path := range []string{"/nomenclature?q=a", "/", "/nomenclature/export-all.csv", "/orders", "/sync/status"} {
+		for _, b := range []*testapp.Browser{b1, b2} {
+			if p := b.Get(path); !loggedOut(p) {
+				t.Errorf("%s with rejected credentials: %d %q, want the login page", path, p.Status, p.Location)
+			}
+		}
+	}
+	if got := totalRequests(app.Sandbox.Counters()) - before; got != 0 {
+		t.Errorf("page views with rejected credentials sent %d requests to the marketplace", got)
+	}
+}
+
+// TestCopyNeedsWorkingToken: the copy is served only while the session's
+// credentials are known to work: once its tokens expire, a page of the
+// copy obtains new ones first, and rejected credentials end the session
+// instead of showing the copy.
+func TestCopyNeedsWorkingToken(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 20}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	app.Sandbox.Advance(sandbox.DefaultTokenTTL + time.Minute)
+	if p := b.Get("/nomenclature?q=a"); p.Status != http.StatusOK {
+		t.Fatalf("with working credentials and expired tokens: %d", p.Status)
+	}
+	app.Sandbox.RevokeCredentials("demo-1001")
+	app.Sandbox.Advance(sandbox.DefaultTokenTTL + time.Minute)
+	for _, path := range []string{"/nomenclature?q=a", "/"} {
+		if p := b.Get(path); !loggedOut(p) {
+			t.Errorf("%s after the credentials were revoked and the tokens expired: %d, want the login page", path, p.Status)
+		}
+	}
+}
+
+// TestItemForbiddenKeepsAccount: a resend of an order the seller does not
+// own is refused beside that order; the account, its copy and every
+// colleague's session go on.
+func TestItemForbiddenKeepsAccount(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 10}, Catalog: true})
+	b1, b2 := app.Browser(t), app.Browser(t)
+	b1.LoginDemo()
+	b2.LoginDemo()
+	copyDone(t, app, 1)
+	nr := app.Sandbox.OrderNumbers(1002, "")[0]
+	b1.HTMX = true
+	p := b1.Post("/orders/resend", url.Values{"form_id": {"resend-bulk"}, "orderNr": {nr}, "return": {"/orders"}})
+	if p.Status != http.StatusForbidden || !strings.Contains(p.Body, "not this seller") {
+		t.Errorf("resend of another seller's order: %d %q", p.Status, strings.Join(strings.Fields(p.Doc.Text()), " "))
+	}
+	b1.HTMX = false
+	for _, b := range []*testapp.Browser{b1, b2} {
+		if p := b.Get("/"); p.Status != http.StatusOK {
+			t.Errorf("overview after one order's 403: %d", p.Status)
+		}
+		if p := b.Get("/nomenclature?q=a"); p.Status != http.StatusOK {
+			t.Errorf("list after one order's 403: %d", p.Status)
+		}
+	}
+}
+
+// TestForgetSticks: a forget while a pass runs ends it; nothing it read
+// comes back (records, orders, boxes), forget's redirect to the overview
+// starts no copy, and "refresh now" copies again.
+func TestForgetSticks(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true})
+	release := app.Sandbox.HoldAfter(sandbox.RouteRPCList, 2) // the login's check and page 1
+	defer release()
+	b := app.Browser(t)
+	b.LoginDemo()
+	waitUntil(t, "the sync held at page 2", func() bool { return app.Sandbox.Held(sandbox.RouteRPCList) == 1 })
+	p := b.Post("/sync/forget", nil)
+	if p.Status != http.StatusSeeOther {
+		t.Fatalf("forget: %d", p.Status)
+	}
+	release()
+	waitUntil(t, "the pass ended", func() bool { return !app.Catalog.Running(copyKey1001) })
+	ctx := context.Background()
+	cs := app.Catalog.Store()
+	empty := func(when string) {
+		t.Helper()
+		n, err1 := cs.CountNomenclature(ctx, copyKey1001, copystore.Query{})
+		o, err2 := cs.CountOrders(ctx, copyKey1001, copystore.Query{})
+		x, err3 := cs.CountBoxes(ctx, copyKey1001, copystore.Query{})
+		if n+o+x != 0 {
+			t.Errorf("%s: %d records, %d orders, %d boxes (%v %v %v)", when, n, o, x, err1, err2, err3)
+		}
+		if st, _ := cs.SyncStates(ctx, copyKey1001); len(st) != 0 {
+			t.Errorf("%s: sync state %+v", when, st)
+		}
+	}
+	empty("after forget")
+	before := app.Sandbox.Counters().Requests
+	if p := b.Get(p.Location); p.Status != http.StatusOK || !strings.Contains(p.Body, "not copied again") {
+		t.Errorf("forget's redirect: %d", p.Status)
+	}
+	waitUntil(t, "no sync", func() bool { return !app.Catalog.Running(copyKey1001) })
+	after := app.Sandbox.Counters().Requests
+	for _, r := range []string{sandbox.RouteRPCList, sandbox.RouteReturnBoxes} {
+		if after[r] != before[r] {
+			t.Errorf("forget's redirect read %s again (%d requests)", r, after[r]-before[r])
+		}
+	}
+	empty("after forget's redirect")
+
+	since := time.Now()
+	b.Post("/sync/refresh", nil)
+	copyDoneSince(t, app, since)
+	if n, err := cs.CountNomenclature(ctx, copyKey1001, copystore.Query{}); err != nil || n != 600 {
+		t.Errorf("after refresh now: %d records (%v)", n, err)
+	}
+}
+
+// watchedLock is the sync's lock, telling waiting when someone asks for
+// it while it is held.
+type watchedLock struct {
+	copystore.Locker
+	held    atomic.Int32
+	waiting chan struct{}
+}
+
+func (w *watchedLock) Lock(ctx context.Context, key string) (func(), error) {
+	if w.held.Load() > 0 {
+		select {
+		case w.waiting <- struct{}{}:
+		default:
+		}
+	}
+	unlock, err := w.Locker.Lock(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	w.held.Add(1)
+	var once sync.Once
+	return func() { once.Do(func() { w.held.Add(-1); unlock() }) }, nil
+}
+
+// TestLiveReadWaitsForSync: before the first full copy, a list read live
+// waits for the sync's request of the same seller to end: never two in
+// flight at once.
+func TestLiveReadWaitsForSync(t *testing.T) {
+	lock := &watchedLock{waiting: make(chan struct{}, 1)}
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true,
+		CatalogSync: func(y *copystore.Syncer) { lock.Locker = y.Lock; y.Lock = lock }})
+	release := app.Sandbox.HoldAfter(sandbox.RouteRPCList, 2) // the login's check and page 1
+	defer release()
+	b := app.Browser(t)
+	b.LoginDemo()
+	waitUntil(t, "the sync held at page 2", func() bool { return app.Sandbox.Held(sandbox.RouteRPCList) == 1 })
+	done := make(chan *testapp.Page, 1)
+	go func() { done <- b.Get("/nomenclature") }()
+	waitUntil(t, "the page waiting for the lock, or its request sent", func() bool {
+		select {
+		case <-lock.waiting:
+			return true
+		default:
+			return app.Sandbox.Held(sandbox.RouteRPCList) > 1
+		}
+	})
+	release()
+	if p := <-done; p.Status != http.StatusOK || !p.Has("[data-testid=copy-live]") {
+		t.Errorf("the live list: %d", p.Status)
+	}
+	if got := app.Sandbox.Counters().MaxInFlight[sandbox.RouteRPCList+"/1001"]; got != 1 {
+		t.Errorf("%d nomenclature lists of the seller were in flight at once, want 1", got)
 	}
 }

@@ -59,6 +59,7 @@ func (a *App) handleError(err error, c echo.Context) {
 	ctx := r.Context()
 	log := a.logger(ctx)
 
+	a.catalogRefused(c, err) // a rejected credential or a refused seller cuts access at once (handlers/sync.go)
 	if errors.Is(err, apiclient.ErrUnauthorized) && loggedIn(session(c)) {
 		log.Warn("marketplace rejected the session's credentials; logging out", "err", err)
 		if rerr := a.credentialsRejected(c); rerr != nil {
@@ -69,7 +70,6 @@ func (a *App) handleError(err error, c echo.Context) {
 		return
 	}
 
-	a.catalogForbidden(c, err) // issue 16: a 403 cuts access to the copy at once (handlers/sync.go)
 	view := a.describe(ctx, err)
 	switch {
 	case view.Status >= 500:

@@ -120,6 +120,10 @@ func failureAnswer(ctx context.Context, f resend.Failure) (string, int) {
 		return i18n.T(ctx, "orders.unknown_selected"), http.StatusNotFound
 	case resend.FailureInvalid:
 		return i18n.T(ctx, "orders.invalid_request"), http.StatusUnprocessableEntity
+	case resend.FailureForeignOrder:
+		return i18n.T(ctx, "orders.not_your_order"), http.StatusForbidden
+	case resend.FailureForeignSelected:
+		return i18n.T(ctx, "orders.not_your_selected"), http.StatusForbidden
 	case resend.FailureNoAnswer:
 		return i18n.T(ctx, "orders.no_answer"), http.StatusBadGateway
 	}

@@ -125,6 +125,9 @@ func (a *App) tokenStates(c echo.Context, v *pages.Overview) error {
 func (a *App) overviewFromCopy(c echo.Context) error {
 	d := session(c).Data()
 	k := copyKey(c)
+	if err := a.copyAccess(c); err != nil {
+		return err
+	}
 	a.catalogUse(c)
 	ov, err := a.deps.Catalog.Store().Overview(c.Request().Context(), k)
 	if errors.Is(err, copystore.ErrRevoked) {

@@ -54,11 +54,20 @@ func loggedIn(s *sessions.Session) bool {
 }
 
 // requireLogin sends visitors without a login to the login page and brings
-// them back afterwards (for GET; a form post returns to its page).
+// them back afterwards (for GET; a form post returns to its page). A login
+// whose credentials the marketplace rejected in any session is ended the
+// same way, without a call to the marketplace.
 func (a *App) requireLogin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		sess := session(c)
 		if loggedIn(sess) {
+			revoked, err := a.credentialsRevoked(c)
+			if err != nil {
+				return errSessionStore(err)
+			}
+			if revoked {
+				return a.credentialsRejected(c)
+			}
 			return next(c)
 		}
 		r := c.Request()

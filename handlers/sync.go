@@ -31,18 +31,26 @@ func copyKey(c echo.Context) copystore.Key {
 func (a *App) copySource(c echo.Context) copystore.Source {
 	d := session(c).Data()
 	creds := apiclient.Credentials{ClientID: d.ClientID, ClientSecret: d.ClientSecret, Environment: apiclient.Environment(d.Environment)}
-	return copystore.AccountSource{Account: a.deps.API.Account(creds, nil), SellerID: d.SellerID}
+	return copystore.AccountSource{Account: a.deps.API.Account(creds, nil), SellerID: d.SellerID, Credential: sessionCredential(c)}
 }
 
-// catalogLogin is called once a login succeeded: the copy is readable
-// again (a 403 had revoked it) and its sync starts in the background.
+// sessionCredential is the fingerprint of the session's credentials.
+func sessionCredential(c echo.Context) copystore.Credential {
+	d := session(c).Data()
+	return copystore.CredentialOf(d.ClientID, d.Environment)
+}
+
+// catalogLogin is called once a login succeeded: the credentials work, so
+// they are no longer marked rejected; the copy is readable again (a 403
+// had revoked it), copied again if it was forgotten, and its sync starts
+// in the background.
 func (a *App) catalogLogin(c echo.Context) {
 	m := a.deps.Catalog
 	if m == nil {
 		return
 	}
 	k := copyKey(c)
-	if err := m.Store().Grant(c.Request().Context(), k); err != nil {
+	if err := m.Store().Grant(c.Request().Context(), k, sessionCredential(c)); err != nil {
 		a.logger(c.Request().Context()).Warn("catalogue copy: grant failed", "err", err)
 		return
 	}
@@ -70,16 +78,75 @@ func copyRevoked() error {
 // reader's language.
 var errCopyRevoked = errors.New("copy revoked: the marketplace refused the credentials")
 
-// catalogForbidden revokes the session's copy when a marketplace call of
-// the request was refused with 403: access is cut at once, not at the next
-// sync. It is called by the error handler.
-func (a *App) catalogForbidden(c echo.Context, err error) {
-	if a.deps.Catalog == nil || !errors.Is(err, apiclient.ErrForbidden) || !loggedIn(session(c)) {
+// catalogRefused acts on a refusal of the marketplace that reached the
+// error handler, at once rather than at the next sync:
+//
+//   - a 401 a new token did not cure (apiclient.ErrUnauthorized) marks the
+//     session's credentials rejected: every session holding them loses
+//     access (credentialsRevoked) and nothing is sent with them again
+//     until a login with them succeeds;
+//   - a 403 revokes the session's copy. Only a refusal of the seller (a
+//     list, a token) gets here: a 403 on one item (an order that is not
+//     the seller's) is reported beside that item by its handler.
+func (a *App) catalogRefused(c echo.Context, err error) {
+	if a.deps.Catalog == nil || !loggedIn(session(c)) {
 		return
 	}
-	if rerr := a.deps.Catalog.Store().Revoke(context.WithoutCancel(c.Request().Context()), copyKey(c)); rerr != nil {
-		a.logger(c.Request().Context()).Warn("catalogue copy: revoke failed", "err", rerr)
+	ctx := context.WithoutCancel(c.Request().Context())
+	var rerr error
+	switch {
+	case errors.Is(err, apiclient.ErrUnauthorized):
+		rerr = a.deps.Catalog.Store().RejectCredential(ctx, sessionCredential(c))
+	case errors.Is(err, apiclient.ErrForbidden):
+		rerr = a.deps.Catalog.Store().Revoke(ctx, copyKey(c))
 	}
+	if rerr != nil {
+		a.logger(ctx).Warn("catalogue copy: recording a refusal failed", "err", rerr)
+	}
+}
+
+// credentialsRevoked reports whether the marketplace rejected the
+// session's credentials in any session since they were last accepted at a
+// login (catalogRefused, and the sync's own 401). requireLogin ends such a
+// session without a call to the marketplace.
+func (a *App) credentialsRevoked(c echo.Context) (bool, error) {
+	if a.deps.Catalog == nil {
+		return false, nil
+	}
+	return a.deps.Catalog.Store().CredentialRejected(c.Request().Context(), sessionCredential(c))
+}
+
+// copyAccess lets the session read the copy only while its credentials
+// are known to work: each of its tokens was obtained within its lifetime.
+// A token past it is obtained again first; rejected credentials end the
+// session (the error handler) instead of serving the copy.
+func (a *App) copyAccess(c echo.Context) error {
+	acct := a.account(c)
+	ctx := a.pageContext(c)
+	for _, kind := range []apiclient.TokenKind{apiclient.KindSeller, apiclient.KindB2B} {
+		if _, err := acct.Token(ctx, kind); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lockSeller takes the per-seller lock the sync reads under, for a page
+// about to read the seller's lists live: one request of a seller is in
+// flight at a time, whoever sends it. Without a copy there is no sync,
+// and nothing to wait for.
+func (a *App) lockSeller(c echo.Context, ctx context.Context) (unlock func(), err error) {
+	if a.deps.Catalog == nil {
+		return func() {}, nil
+	}
+	unlock, err = a.deps.Catalog.Lock(ctx, session(c).Data().SellerID)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, errSessionStore(err)
+	}
+	return unlock, nil
 }
 
 var kindLabels = map[string]string{copystore.KindNomenclature: i18n.K("copy.kind_nomenclature"), copystore.KindOrders: i18n.K("copy.kind_orders"), copystore.KindBoxes: i18n.K("copy.kind_boxes")}
@@ -97,7 +164,13 @@ func (a *App) syncView(ctx context.Context, states map[string]copystore.SyncStat
 		} else if asOf.IsZero() || st.CompletedAt.Before(asOf) {
 			asOf = st.CompletedAt
 		}
-		if st.LastError != "" && v.Error == "" {
+		switch {
+		case v.Error != "":
+		case st.LastError == copystore.StopUnauthorized:
+			v.Error = i18n.T(ctx, "copy.stopped_unauthorized")
+		case st.LastError == copystore.StopForbidden:
+			v.Error = i18n.T(ctx, "copy.stopped_forbidden")
+		case st.LastError != "":
 			v.Error = i18n.TD(ctx, "copy.last_error", map[string]any{"Error": st.LastError})
 		}
 		if ok && st.Running && !v.Running {

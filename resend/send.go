@@ -43,6 +43,12 @@ const (
 	FailureUnknownSelected
 	// FailureInvalid: the marketplace found the request invalid.
 	FailureInvalid
+	// FailureForeignOrder: the marketplace refused the one order sent as
+	// not the seller's (403): a refusal of that order, never of the account.
+	FailureForeignOrder
+	// FailureForeignSelected: an order of the several sent is not the
+	// seller's (403).
+	FailureForeignSelected
 	// FailureNoAnswer: a request after the first failed otherwise (Run.Err
 	// says how); what was queued before it stands.
 	FailureNoAnswer
@@ -142,6 +148,12 @@ func Send(ctx context.Context, api Notifier, states States, selected []string, n
 			run.Unsent = append(run.Unsent, set...)
 		case errors.Is(err, apiclient.ErrValidation):
 			run.Failure = FailureInvalid
+			run.Unsent = append(run.Unsent, set...)
+		case errors.Is(err, apiclient.ErrForbidden):
+			run.Failure = FailureForeignOrder
+			if len(set) > 1 {
+				run.Failure = FailureForeignSelected
+			}
 			run.Unsent = append(run.Unsent, set...)
 		default:
 			if run.Requests == 1 {

@@ -130,6 +130,19 @@ func TestSendFailures(t *testing.T) {
 		t.Errorf("404 for two: %v %+v", err, run)
 	}
 
+	// 403 for an order: that order is refused, the request is not an error
+	// of the account (the caller would end the session on one).
+	foreign := &fakeMarket{answer: func([]string) (*apiclient.ResendResult, error) { return nil, &apiclient.B2BError{Status: 403} }}
+	for _, tc := range []struct {
+		orders []string
+		want   Failure
+	}{{[]string{"A"}, FailureForeignOrder}, {[]string{"A", "B"}, FailureForeignSelected}} {
+		run, err := Send(context.Background(), foreign, States{}, tc.orders, t0, 0)
+		if err != nil || run.Failure != tc.want || run.Verdict() != VerdictFailed || run.Outcome("A") != OutcomeRefused {
+			t.Errorf("403 for %v: %v %+v", tc.orders, err, run)
+		}
+	}
+
 	calls := 0
 	later := &fakeMarket{answer: func(set []string) (*apiclient.ResendResult, error) {
 		calls++
