@@ -211,6 +211,11 @@ var migrationsSQLite = []string{
 		INSERT INTO catalog_counts SELECT new.seller_id, new.env, 'zero_stock', new.status, 1 WHERE new.quantity <= 0
 			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;
 	END;` + sqliteStatusCounter("orders") + sqliteStatusCounter("boxes"),
+	// 8: a page in the list order (id), whole or of one status, walks
+	// these (SQLite appends the row id to every index) and stops after
+	// the page instead of sorting every record.
+	`CREATE INDEX catalog_nomenclature_list ON catalog_nomenclature (seller_id, env);
+	CREATE INDEX catalog_nomenclature_status_list ON catalog_nomenclature (seller_id, env, status)`,
 }
 
 // sqliteStatusCounter is the SQLite triggers keeping the per-status
@@ -391,6 +396,8 @@ var migrationsPostgres = []string{
 	`DROP INDEX catalog_nomenclature_gen`,
 	migrationForgetRevoke,
 	migrationCountsPostgres,
+	`CREATE INDEX catalog_nomenclature_list ON catalog_nomenclature (seller_id, env, id);
+	CREATE INDEX catalog_nomenclature_status_list ON catalog_nomenclature (seller_id, env, status, id)`,
 }
 
 // migrationForgetRevoke is step 6 of both dialects: a copy's record
