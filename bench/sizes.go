@@ -67,7 +67,7 @@ var Smoke = Sizes{
 
 // Result is one target's verdict, or a figure kept for information.
 type Result struct {
-	ID     string // P1..P8
+	ID     string // P1..P11
 	Figure string // what was measured, with the number
 	Target string
 	Holds  bool
