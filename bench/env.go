@@ -55,6 +55,9 @@ type EnvOptions struct {
 	// Catalog serves the overview and lists from the local copy (issue
 	// 16, P8), synced in the background.
 	Catalog bool
+	// DatabaseURL is the dashboard's database (PostgreSQL URL or SQLite
+	// file); "" is a SQLite file in the environment's temporary directory.
+	DatabaseURL string
 }
 
 // Env is a running sandbox (its own loopback server) and a dashboard (its
@@ -96,9 +99,14 @@ func Start(o EnvOptions) (*Env, error) {
 	if o.Transport != nil {
 		hc = &http.Client{Transport: o.Transport, Timeout: 60 * time.Second}
 	}
+	dbURL := o.DatabaseURL
+	if dbURL == "" {
+		dbURL = filepath.Join(e.dir, "sessions.db")
+	}
 	var catalogOpts *app.CatalogOptions
-	if o.Catalog { // issue 16 (P8)
-		catalogOpts = &app.CatalogOptions{}
+	var history *app.HistoryOptions
+	if o.Catalog { // issue 16 (P8); the history beside it, as cmd/web runs
+		catalogOpts, history = &app.CatalogOptions{}, &app.HistoryOptions{}
 	}
 	if e.built, err = app.New(context.Background(), app.Config{
 		Logger:      log,
@@ -106,9 +114,10 @@ func Start(o EnvOptions) (*Env, error) {
 		APIOptions: func(ao *apiclient.Options) {
 			ao.Now, ao.Logger, ao.HTTPClient, ao.UserAgent = m.Sandbox.Now, log, hc, ""
 		},
-		DatabaseURL: filepath.Join(e.dir, "sessions.db"),
+		DatabaseURL: dbURL,
 		Sessions:    sessions.Options{Keys: [][]byte{key}, Logger: log, Now: m.Sandbox.Now},
 		Catalog:     catalogOpts,
+		History:     history,
 		Dashboard:   handlers.Deps{Demo: true, DemoCredentials: demo.Credentials(), Now: m.Sandbox.Now},
 		MassUpdate:  app.MassUpdateOptions{ChunkSize: o.ChunkSize},
 	}); err != nil {

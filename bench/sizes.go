@@ -36,6 +36,13 @@ type Sizes struct {
 	P8Views          int           // overview views from the copy
 	P8SearchProducts int           // products per seller of the search run (x 3 = records)
 	P8Queries        int           // queries of each kind
+	// P9..P11 (issue 25): the copy's pages at two catalogue sizes and
+	// under load.
+	CopySmall, CopyLarge int           // products per seller (x 3 warehouses) of the small and large copy
+	CopyViews            int           // one-client views of each page at each size (median)
+	CopyUsers            int           // load: concurrent clients
+	CopySlice            time.Duration // load: one slice of one side
+	CopySlices           int           // load: slices per side
 }
 
 // Full are the sizes of the issue's targets.
@@ -45,6 +52,7 @@ var Full = Sizes{
 	P5Sessions: 10_000, P6Users: 64, P6Slice: 5 * time.Second, P6Slices: 4, P6LatencySlices: 2, P6ClientRounds: 2000, P7Runs: 200,
 	ProductsForP4: 10_000,
 	P8Products:    10_000, P8Latency: 50 * time.Millisecond, P8Views: 30, P8SearchProducts: 33_334, P8Queries: 60,
+	CopySmall: 334, CopyLarge: 33_334, CopyViews: 41, CopyUsers: 64, CopySlice: 5 * time.Second, CopySlices: 3,
 }
 
 // Smoke runs every code path once, in seconds.
@@ -54,11 +62,12 @@ var Smoke = Sizes{
 	P5Sessions: 20, P6Users: 4, P6Slice: 300 * time.Millisecond, P6Slices: 1, P6LatencySlices: 1, P6ClientRounds: 5, P7Runs: 3,
 	ChunkSize: 7, ProductsForP4: 200,
 	P8Products: 100, P8Latency: time.Millisecond, P8Views: 3, P8SearchProducts: 300, P8Queries: 3,
+	CopySmall: 10, CopyLarge: 40, CopyViews: 1, CopyUsers: 4, CopySlice: 200 * time.Millisecond, CopySlices: 1,
 }
 
 // Result is one target's verdict, or a figure kept for information.
 type Result struct {
-	ID     string // P1..P8
+	ID     string // P1..P11
 	Figure string // what was measured, with the number
 	Target string
 	Holds  bool

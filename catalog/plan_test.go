@@ -78,6 +78,14 @@ func TestSortedPagePlans(t *testing.T) {
 		{Query{Q: "чёрн", Sort: "-price", Offset: 100},
 			func(r *apiclient.Nomenclature) bool { return strings.HasPrefix(r.Name, "Hoodie") },
 			func(a, b *apiclient.Nomenclature) int { return -int(a.Price - b.Price) }, "catalog_nomenclature_price"},
+		// The list order (id): the first page and a filtered one read the
+		// copy in id order and stop after the page.
+		{Query{},
+			func(r *apiclient.Nomenclature) bool { return true },
+			func(a, b *apiclient.Nomenclature) int { return 0 }, "catalog_nomenclature_list"},
+		{Query{Status: "online", Offset: 100},
+			func(r *apiclient.Nomenclature) bool { return r.Status == "online" },
+			func(a, b *apiclient.Nomenclature) int { return 0 }, "catalog_nomenclature_status_list"},
 		{Query{Q: "460" + fmt.Sprintf("%010d", 42), Sort: "-price"},
 			func(r *apiclient.Nomenclature) bool { return r.Barcode == fmt.Sprintf("460%010d", 42) },
 			func(a, b *apiclient.Nomenclature) int { return -int(a.Price - b.Price) }, "catalog_nomenclature_fts"},

@@ -304,9 +304,9 @@ func (s *Store) NomenclaturePage(ctx context.Context, k Key, q Query, fn func(r 
 	if err := s.checkAccess(ctx, k); err != nil {
 		return 0, err
 	}
-	query, args := s.nomenclatureCount(k, q)
-	if err := s.r.QueryRowContext(ctx, query, args...).Scan(&total); err != nil {
-		return 0, fmt.Errorf("catalog: %w", err)
+	total, err := s.countNomenclature(ctx, k, q)
+	if err != nil {
+		return 0, err
 	}
 	return total, s.eachNomenclature(ctx, k, q, fn)
 }
@@ -547,6 +547,15 @@ func (s *Store) CountNomenclature(ctx context.Context, k Key, q Query) (int, err
 	if err := s.checkAccess(ctx, k); err != nil {
 		return 0, err
 	}
+	return s.countNomenclature(ctx, k, q)
+}
+
+// countNomenclature counts the records of k that q selects: from the kept
+// counts when q filters by status and out-of-stock only, else by a query.
+func (s *Store) countNomenclature(ctx context.Context, k Key, q Query) (int, error) {
+	if list, ok := nomenclatureFacet(q); ok {
+		return s.keptCount(ctx, k, list, q.Status)
+	}
 	query, args := s.nomenclatureCount(k, q)
 	var n int
 	if err := s.r.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
@@ -627,6 +636,9 @@ func (s *Store) CountOrders(ctx context.Context, k Key, q Query) (int, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
 		return 0, err
 	}
+	if ordersFacet(q) {
+		return s.keptCount(ctx, k, countOrders, q.Status)
+	}
 	w := s.ordersWhere(k, q)
 	var n int
 	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM catalog_orders`+w.sql.String()), w.args...).Scan(&n); err != nil {
@@ -686,6 +698,9 @@ func (s *Store) CountBoxes(ctx context.Context, k Key, q Query) (int, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
 		return 0, err
 	}
+	if boxesFacet(q) {
+		return s.keptCount(ctx, k, countBoxes, q.Status)
+	}
 	w := boxesWhere(k, q)
 	var n int
 	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM catalog_boxes`+w.sql.String()), w.args...).Scan(&n); err != nil {
@@ -703,43 +718,19 @@ type Overview struct {
 	Sync                                         map[string]SyncState
 }
 
-// Overview counts the copy of k for the start page, with the sync's state.
+// Overview reads the counts of the copy of k for the start page (kept
+// current by every write, not counted here), with the sync's state.
 func (s *Store) Overview(ctx context.Context, k Key) (*Overview, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
 		return nil, err
 	}
-	ov := &Overview{}
-	var err error
-	count := func(table string) map[string]int {
-		if err != nil {
-			return nil
-		}
-		m := map[string]int{}
-		var rows *sql.Rows
-		rows, err = s.r.QueryContext(ctx, s.q(`SELECT status, COUNT(*) FROM `+table+` WHERE seller_id = ? AND env = ? GROUP BY status`), k.SellerID, k.Env)
-		if err != nil {
-			return nil
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var st string
-			var n int
-			if err = rows.Scan(&st, &n); err != nil {
-				return nil
-			}
-			m[st] = n
-		}
-		err = rows.Err()
-		return m
-	}
-	ov.RecordsByStatus = count("catalog_nomenclature")
-	ov.OrdersByStatus = count("catalog_orders")
-	ov.BoxesByStatus = count("catalog_boxes")
-	if err == nil {
-		err = s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM catalog_nomenclature WHERE seller_id = ? AND env = ? AND quantity <= 0`), k.SellerID, k.Env).Scan(&ov.ZeroStock)
-	}
+	c, err := s.counts(ctx, k)
 	if err != nil {
 		return nil, fmt.Errorf("catalog: overview: %w", err)
+	}
+	ov := &Overview{RecordsByStatus: c[countNomenclature], OrdersByStatus: c[countOrders], BoxesByStatus: c[countBoxes]}
+	for _, n := range c[countZeroStock] {
+		ov.ZeroStock += n
 	}
 	ov.NewOrders, ov.Rejected, ov.BoxesLoading = ov.OrdersByStatus["new"], ov.RecordsByStatus["rejected"], ov.BoxesByStatus["loading"]
 	if ov.Sync, err = s.SyncStates(ctx, k); err != nil {

@@ -189,7 +189,104 @@ var migrationsSQLite = []string{
 	// before it (epoch); credentials the marketplace rejected, by
 	// fingerprint.
 	migrationForgetRevoke,
+	// 7: the counts the overview and the lists show, kept by triggers in
+	// the transaction of every write (catalog_counts).
+	migrationCountsTable + `;
+	CREATE TRIGGER catalog_nomenclature_count_ai AFTER INSERT ON catalog_nomenclature BEGIN
+		INSERT INTO catalog_counts VALUES (new.seller_id, new.env, 'nomenclature', new.status, 1)
+			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;
+		INSERT INTO catalog_counts SELECT new.seller_id, new.env, 'zero_stock', new.status, 1 WHERE new.quantity <= 0
+			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;
+	END;
+	CREATE TRIGGER catalog_nomenclature_count_ad AFTER DELETE ON catalog_nomenclature BEGIN
+		UPDATE catalog_counts SET n = n - 1 WHERE seller_id = old.seller_id AND env = old.env AND list = 'nomenclature' AND status = old.status;
+		UPDATE catalog_counts SET n = n - 1 WHERE old.quantity <= 0 AND seller_id = old.seller_id AND env = old.env AND list = 'zero_stock' AND status = old.status;
+	END;
+	CREATE TRIGGER catalog_nomenclature_count_au AFTER UPDATE OF status, quantity ON catalog_nomenclature
+		WHEN old.status IS NOT new.status OR (old.quantity <= 0) IS NOT (new.quantity <= 0) BEGIN
+		UPDATE catalog_counts SET n = n - 1 WHERE seller_id = old.seller_id AND env = old.env AND list = 'nomenclature' AND status = old.status;
+		UPDATE catalog_counts SET n = n - 1 WHERE old.quantity <= 0 AND seller_id = old.seller_id AND env = old.env AND list = 'zero_stock' AND status = old.status;
+		INSERT INTO catalog_counts VALUES (new.seller_id, new.env, 'nomenclature', new.status, 1)
+			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;
+		INSERT INTO catalog_counts SELECT new.seller_id, new.env, 'zero_stock', new.status, 1 WHERE new.quantity <= 0
+			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;
+	END;` + sqliteStatusCounter("orders") + sqliteStatusCounter("boxes"),
+	// 8: a page in the list order (id), whole or of one status, walks
+	// these (SQLite appends the row id to every index) and stops after
+	// the page instead of sorting every record.
+	`CREATE INDEX catalog_nomenclature_list ON catalog_nomenclature (seller_id, env);
+	CREATE INDEX catalog_nomenclature_status_list ON catalog_nomenclature (seller_id, env, status)`,
 }
+
+// sqliteStatusCounter is the SQLite triggers keeping the per-status
+// counts of catalog_<list> in catalog_counts.
+func sqliteStatusCounter(list string) string {
+	t := "catalog_" + list
+	inc := `INSERT INTO catalog_counts VALUES (new.seller_id, new.env, '` + list + `', new.status, 1)
+			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;`
+	dec := `UPDATE catalog_counts SET n = n - 1 WHERE seller_id = old.seller_id AND env = old.env AND list = '` + list + `' AND status = old.status;`
+	return `;
+	CREATE TRIGGER ` + t + `_count_ai AFTER INSERT ON ` + t + ` BEGIN ` + inc + ` END;
+	CREATE TRIGGER ` + t + `_count_ad AFTER DELETE ON ` + t + ` BEGIN ` + dec + ` END;
+	CREATE TRIGGER ` + t + `_count_au AFTER UPDATE OF status ON ` + t + ` WHEN old.status IS NOT new.status BEGIN ` + dec + inc + ` END`
+}
+
+// migrationCountsTable creates catalog_counts and fills it from the rows
+// already copied (both dialects). A row counts the rows of one copy
+// (seller, environment) in one list ("nomenclature", "orders", "boxes")
+// with one status; "zero_stock" counts the nomenclature records with a
+// quantity of at most 0, by status. A count that fell to 0 stays as a
+// row of 0.
+const migrationCountsTable = `CREATE TABLE catalog_counts (
+		seller_id BIGINT  NOT NULL,
+		env       TEXT    NOT NULL,
+		list      TEXT    NOT NULL,
+		status    TEXT    NOT NULL,
+		n         BIGINT  NOT NULL,
+		PRIMARY KEY (seller_id, env, list, status)
+	);
+	INSERT INTO catalog_counts SELECT seller_id, env, 'nomenclature', status, COUNT(*) FROM catalog_nomenclature GROUP BY seller_id, env, status;
+	INSERT INTO catalog_counts SELECT seller_id, env, 'zero_stock', status, COUNT(*) FROM catalog_nomenclature WHERE quantity <= 0 GROUP BY seller_id, env, status;
+	INSERT INTO catalog_counts SELECT seller_id, env, 'orders', status, COUNT(*) FROM catalog_orders GROUP BY seller_id, env, status;
+	INSERT INTO catalog_counts SELECT seller_id, env, 'boxes', status, COUNT(*) FROM catalog_boxes GROUP BY seller_id, env, status`
+
+// migrationCountsPostgres is step 7 on PostgreSQL: catalog_counts and the
+// row triggers keeping it, in the transaction of every write.
+const migrationCountsPostgres = migrationCountsTable + `;
+	CREATE FUNCTION catalog_count_add(s BIGINT, e TEXT, l TEXT, st TEXT, d INTEGER) RETURNS void AS $$
+		INSERT INTO catalog_counts (seller_id, env, list, status, n) VALUES (s, e, l, st, d)
+		ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = catalog_counts.n + d
+	$$ LANGUAGE sql;
+	CREATE FUNCTION catalog_count_row() RETURNS trigger AS $$
+	BEGIN
+		IF TG_OP <> 'INSERT' THEN
+			PERFORM catalog_count_add(OLD.seller_id, OLD.env, TG_ARGV[0], OLD.status, -1);
+			IF TG_ARGV[0] = 'nomenclature' THEN
+				IF OLD.quantity <= 0 THEN
+					PERFORM catalog_count_add(OLD.seller_id, OLD.env, 'zero_stock', OLD.status, -1);
+				END IF;
+			END IF;
+		END IF;
+		IF TG_OP <> 'DELETE' THEN
+			PERFORM catalog_count_add(NEW.seller_id, NEW.env, TG_ARGV[0], NEW.status, 1);
+			IF TG_ARGV[0] = 'nomenclature' THEN
+				IF NEW.quantity <= 0 THEN
+					PERFORM catalog_count_add(NEW.seller_id, NEW.env, 'zero_stock', NEW.status, 1);
+				END IF;
+			END IF;
+		END IF;
+		RETURN NULL;
+	END
+	$$ LANGUAGE plpgsql;
+	CREATE TRIGGER catalog_nomenclature_count AFTER INSERT OR DELETE ON catalog_nomenclature FOR EACH ROW EXECUTE FUNCTION catalog_count_row('nomenclature');
+	CREATE TRIGGER catalog_nomenclature_count_au AFTER UPDATE OF status, quantity ON catalog_nomenclature FOR EACH ROW
+		WHEN (OLD.status IS DISTINCT FROM NEW.status OR (OLD.quantity <= 0) IS DISTINCT FROM (NEW.quantity <= 0)) EXECUTE FUNCTION catalog_count_row('nomenclature');
+	CREATE TRIGGER catalog_orders_count AFTER INSERT OR DELETE ON catalog_orders FOR EACH ROW EXECUTE FUNCTION catalog_count_row('orders');
+	CREATE TRIGGER catalog_orders_count_au AFTER UPDATE OF status ON catalog_orders FOR EACH ROW
+		WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION catalog_count_row('orders');
+	CREATE TRIGGER catalog_boxes_count AFTER INSERT OR DELETE ON catalog_boxes FOR EACH ROW EXECUTE FUNCTION catalog_count_row('boxes');
+	CREATE TRIGGER catalog_boxes_count_au AFTER UPDATE OF status ON catalog_boxes FOR EACH ROW
+		WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION catalog_count_row('boxes')`
 
 var migrationsPostgres = []string{
 	`CREATE TABLE catalog_nomenclature (
@@ -298,6 +395,9 @@ var migrationsPostgres = []string{
 	// rows once a pass; every pass rewrites it on every row).
 	`DROP INDEX catalog_nomenclature_gen`,
 	migrationForgetRevoke,
+	migrationCountsPostgres,
+	`CREATE INDEX catalog_nomenclature_list ON catalog_nomenclature (seller_id, env, id);
+	CREATE INDEX catalog_nomenclature_status_list ON catalog_nomenclature (seller_id, env, status, id)`,
 }
 
 // migrationForgetRevoke is step 6 of both dialects: a copy's record

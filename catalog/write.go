@@ -231,7 +231,7 @@ func (s *Store) Forget(ctx context.Context, k Key) error {
 			ON CONFLICT (seller_id, env) DO UPDATE SET forgotten = 1, epoch = catalog_copies.epoch + 1`), k.SellerID, k.Env, sqldb.Millis(s.now())); err != nil {
 			return fmt.Errorf("catalog: forget: %w", err)
 		}
-		return s.deleteRows(ctx, tx, k, "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync")
+		return s.deleteRows(ctx, tx, k, "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts")
 	})
 }
 
@@ -356,7 +356,7 @@ func (s *Store) DeleteUnused(ctx context.Context) (int, error) {
 	for _, k := range keys {
 		err := s.tx(ctx, func(tx *sql.Tx) error {
 			// The record goes first, so a running pass stops (guard).
-			return s.deleteRows(ctx, tx, k, "catalog_copies", "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync")
+			return s.deleteRows(ctx, tx, k, "catalog_copies", "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts")
 		})
 		if err != nil {
 			return 0, err

@@ -1,4 +1,4 @@
-// Command sdbench measures the performance targets P1..P8 of the dashboard
+// Command sdbench measures the performance targets P1..P11 of the dashboard
 // in one run (P7, a page's allocations, is recorded for information, with
 // no target), prints one line per figure and writes BENCHMARKS.md. Run it
 // with `make bench`.
@@ -26,7 +26,7 @@ func main() {
 	benchstat := flag.String("benchstat", "", "file holding benchstat output to include")
 	notes := flag.String("notes", "bench/NOTES.md", "profile findings and fixes to include")
 	short := flag.Bool("short", false, "tiny sizes (smoke run; figures meaningless)")
-	only := flag.String("only", "", "comma-separated targets to run, e.g. P1,P7 (default all)")
+	only := flag.String("only", "", "comma-separated targets to run, e.g. P1,P7 or P9,P10,P11 (default all)")
 	command := flag.String("command", "make bench", "the command to name in the report")
 	cpuprofile := flag.String("cpuprofile", "", "write a CPU profile of the whole run to this file (use with -only)")
 	flag.Parse()

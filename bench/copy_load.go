@@ -1,0 +1,196 @@
+package bench
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
+)
+
+// CopyLoadSQLite (target P10, issue 25) is copyLoad on SQLite.
+func CopyLoadSQLite(s Sizes) (Result, error) { return copyLoad(s, "P10", "SQLite", "") }
+
+// CopyLoadPostgres (target P11, issue 25) is copyLoad on PostgreSQL
+// (SELLERDESK_TEST_POSTGRES_URL, a new schema dropped after); without it
+// the figure says so and is kept for information.
+func CopyLoadPostgres(s Sizes) (Result, error) {
+	dbURL, drop, err := postgresSchema()
+	if err != nil {
+		return Result{ID: "P11"}, err
+	}
+	defer drop()
+	if dbURL == "" {
+		return Result{ID: "P11", Info: true, Figure: "not measured: SELLERDESK_TEST_POSTGRES_URL is not set (sessions/testdata/start-postgres.sh starts a server)"}, nil
+	}
+	return copyLoad(s, "P11", "PostgreSQL", dbURL)
+}
+
+// copyLoad serves a copy of CopyLarge x 3 records (100,000) to CopyUsers
+// clients cycling through loadPages (closed loop, vegeta), alternating
+// slices with the same bytes served as static files by net/http's file
+// server, and reports: the dashboard's p99 and errors, its throughput as a
+// ratio to the static side's, the process's resident memory under load,
+// the marketplace calls the pages made (0: they are served from the copy)
+// and the marketplace calls per hour the copy's steady-state refresh makes
+// (the first full pass's calls times the refreshes an hour).
+func copyLoad(s Sizes, id, dbName, dbURL string) (Result, error) {
+	r := Result{ID: id, Target: "p99 <= 100 ms, 0 err, thr >= 0.1x, RSS <= 256 MB, 0 calls"}
+	rssBefore := vmRSS()
+	t0 := time.Now()
+	ce, err := startCopy(s.CopyLarge, dbURL)
+	if err != nil {
+		return r, err
+	}
+	defer ce.Close()
+	built := time.Since(t0)
+
+	// One session per client, as a team would have.
+	users := make([]*User, s.CopyUsers)
+	for i := range users {
+		if users[i], err = ce.Login(); err != nil {
+			return r, err
+		}
+	}
+	dir, err := os.MkdirTemp("", "sdbench-static-")
+	if err != nil {
+		return r, err
+	}
+	defer os.RemoveAll(dir)
+	// The static side serves each page's bytes as read once now.
+	for i, p := range loadPages {
+		st, body, err := users[0].Get(p)
+		if err != nil || st != http.StatusOK {
+			return r, fmt.Errorf("GET %s: %d %v", p, st, err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "page"+strconv.Itoa(i)+".html"), body, 0o600); err != nil {
+			return r, err
+		}
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return r, err
+	}
+	static := &http.Server{Handler: http.FileServer(http.Dir(dir)), ReadHeaderTimeout: 10 * time.Second}
+	go func() { _ = static.Serve(ln) }()
+	defer static.Close()
+	staticURL := "http://" + ln.Addr().String()
+
+	var dashTargets, staticTargets []vegeta.Target
+	for k := range loadPages {
+		for u := range users {
+			p := (k + u) % len(loadPages)
+			dashTargets = append(dashTargets, vegeta.Target{Method: http.MethodGet, URL: ce.URL + loadPages[p],
+				Header: http.Header{"Cookie": {users[u].Cookie}}})
+		}
+		staticTargets = append(staticTargets, vegeta.Target{Method: http.MethodGet, URL: staticURL + "/page" + strconv.Itoa(k) + ".html"})
+	}
+
+	// Resident memory of the process, sampled through the dashboard's
+	// slices (the peak is kept).
+	var peakRSS atomic.Int64
+	sample := func(stop <-chan struct{}, wg *sync.WaitGroup) {
+		defer wg.Done()
+		for {
+			if v := vmRSS(); v > peakRSS.Load() {
+				peakRSS.Store(v)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+		}
+	}
+	type side struct {
+		targets []vegeta.Target
+		m       vegeta.Metrics
+		total   time.Duration
+	}
+	run := func(sd *side, name string, watch bool) {
+		a := vegeta.NewAttacker(vegeta.Workers(uint64(s.CopyUsers)), vegeta.MaxWorkers(uint64(s.CopyUsers)),
+			vegeta.KeepAlive(true), vegeta.Connections(s.CopyUsers*2), vegeta.Timeout(30*time.Second), vegeta.Redirects(vegeta.NoFollow))
+		var wg sync.WaitGroup
+		stop := make(chan struct{})
+		if watch {
+			wg.Add(1)
+			go sample(stop, &wg)
+		}
+		t0 := time.Now()
+		for res := range a.Attack(vegeta.NewStaticTargeter(sd.targets...), vegeta.Rate{Freq: 0}, s.CopySlice, name) {
+			sd.m.Add(res)
+		}
+		sd.total += time.Since(t0)
+		a.Stop()
+		close(stop)
+		wg.Wait()
+	}
+	dash, stat := &side{targets: dashTargets}, &side{targets: staticTargets}
+	callsBefore := upstreamCalls(ce.Sandbox)
+	for i := range s.CopySlices {
+		if i%2 == 0 {
+			run(dash, "dashboard", true)
+			run(stat, "static", false)
+		} else {
+			run(stat, "static", false)
+			run(dash, "dashboard", true)
+		}
+	}
+	dash.m.Close()
+	stat.m.Close()
+	calls := upstreamCalls(ce.Sandbox) - callsBefore
+
+	thr := func(sd *side) float64 { return float64(sd.m.StatusCodes["200"]) / sd.total.Seconds() }
+	errs := func(sd *side) int { return int(sd.m.Requests) - sd.m.StatusCodes["200"] }
+	p99 := dash.m.Latencies.P99
+	ratio := thr(dash) / thr(stat)
+	perHour := float64(ce.syncCalls) * float64(time.Hour) / float64(copystore.DefaultInterval)
+	rss := peakRSS.Load()
+	r.Holds = p99 <= 100*time.Millisecond && errs(dash) == 0 && ratio >= 0.1 && rss <= 256<<20 && calls == 0
+	r.Figure = fmt.Sprintf("%s, %d records, %d clients: p99 %s, %d err, %.0f/s = %.3fx static %.0f/s; RSS %d MB; %d marketplace calls; refresh %.0f calls/h",
+		dbName, ce.records, s.CopyUsers, p99.Round(100*time.Microsecond), errs(dash), thr(dash), ratio, thr(stat), rss>>20, calls, perHour)
+	r.Detail = append(r.Detail,
+		fmt.Sprintf("%s copy of %d records built (sandbox, first sync, no latency) in %s", dbName, ce.records, built.Round(time.Second)),
+		fmt.Sprintf("vegeta (library), closed loop: %d workers, %d sessions, pages %v; %d slices of %s per side, alternating which goes first", s.CopyUsers, len(users), loadPages, s.CopySlices, s.CopySlice),
+		fmt.Sprintf("dashboard: %d requests, status codes %v, errors %v; p50 %s p90 %s p99 %s max %s",
+			dash.m.Requests, dash.m.StatusCodes, firstErrs(dash.m.Errors), dash.m.Latencies.P50, dash.m.Latencies.P90, dash.m.Latencies.P99, dash.m.Latencies.Max),
+		fmt.Sprintf("static: the same pages' bytes as files served by net/http's FileServer on its own loopback server, same cores: %d requests, %d errors, p50 %s p99 %s",
+			stat.m.Requests, errs(stat), stat.m.Latencies.P50, stat.m.Latencies.P99),
+		fmt.Sprintf("RSS: VmRSS of this process (/proc/self/status), peak sampled every 100 ms during the dashboard's slices: %d MB; %d MB before the sandbox and dashboard were built. It is an upper bound for the dashboard: the in-process sandbox (holding the %d products) and the load generator are counted in it",
+			rss>>20, rssBefore>>20, s.CopyLarge),
+		fmt.Sprintf("marketplace calls during the load (sandbox request counters, token issues excluded): %d", calls),
+		fmt.Sprintf("steady-state refresh: a full pass of the copy made %d marketplace calls (nomenclature, orders and return boxes at %d a page); a copy in use is refreshed every %s, so %.0f calls an hour per seller",
+			ce.syncCalls, copystore.PageLimit, copystore.DefaultInterval, perHour))
+	return r, nil
+}
+
+// vmRSS is the resident set size of this process in bytes (0 where
+// /proc/self/status is unavailable).
+func vmRSS() int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			f := strings.Fields(v)
+			if len(f) > 0 {
+				n, _ := strconv.ParseInt(f[0], 10, 64)
+				return n << 10
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,215 @@
+package bench
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"net/http"
+	"net/url"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+)
+
+// copyPages are the catalogue pages whose cost must not grow with the
+// copy (P9): the overview, the price editor, a filtered list, a search, a
+// deep sorted page, return boxes and orders.
+var copyPages = []string{
+	"/",
+	"/prices?limit=50",
+	"/nomenclature?status=online",
+	"/prices?q=" + url.QueryEscape("крос"),
+	"/nomenclature?sort=-price&page=20",
+	"/return-boxes",
+	"/orders",
+}
+
+// loadPages are the pages the load's clients cycle through (P10, P11).
+var loadPages = []string{
+	"/", "/orders", "/prices?limit=50", "/nomenclature?status=online",
+	"/prices?q=" + url.QueryEscape("крос"), "/return-boxes", "/history",
+}
+
+// copyEnv is a dashboard serving a full copy of products x 3 records.
+type copyEnv struct {
+	*Env
+	user *User
+	// syncCalls is how many marketplace requests the first full sync of
+	// the copy made (every route but the token endpoints).
+	syncCalls int
+	records   int
+}
+
+// startCopy starts a dashboard on dbURL ("" = a SQLite file), logs in
+// (which starts the first sync from the in-process sandbox, without
+// latency) and waits for the copy to be complete.
+func startCopy(products int, dbURL string) (*copyEnv, error) {
+	e, err := Start(EnvOptions{Sandbox: sandbox.Options{ProductsPerSeller: products}, Catalog: true, DatabaseURL: dbURL})
+	if err != nil {
+		return nil, err
+	}
+	ce := &copyEnv{Env: e}
+	before := upstreamCalls(e.Sandbox)
+	if ce.user, err = e.Login(); err != nil {
+		e.Close()
+		return nil, err
+	}
+	if err := waitCopy(e.Catalog.Store(), 30*time.Minute); err != nil {
+		e.Close()
+		return nil, err
+	}
+	ce.syncCalls = upstreamCalls(e.Sandbox) - before
+	if ce.records, err = e.Catalog.Store().CountNomenclature(context.Background(), benchKey, copystore.Query{}); err != nil {
+		e.Close()
+		return nil, err
+	}
+	return ce, nil
+}
+
+// waitCopy waits until every kind of the bench seller's copy has a
+// finished pass and none runs.
+func waitCopy(cs *copystore.Store, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		states, err := cs.SyncStates(context.Background(), benchKey)
+		if err != nil {
+			return err
+		}
+		done := len(states) == len(copystore.Kinds)
+		for _, st := range states {
+			done = done && st.Complete() && !st.Running
+		}
+		if done {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("the first sync did not finish in %s: %+v", limit, states)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// upstreamCalls counts the sandbox's requests other than token issues:
+// the marketplace calls a dashboard made.
+func upstreamCalls(sb *sandbox.Sandbox) int {
+	n := 0
+	for route, c := range sb.Counters().Requests {
+		if !strings.Contains(route, "token") {
+			n += c
+		}
+	}
+	return n
+}
+
+// pageMedians fetches every page views times, interleaved, and returns
+// each page's median time (client side, the whole answer read).
+func pageMedians(u *User, pages []string, views int) ([]time.Duration, error) {
+	times := make([][]time.Duration, len(pages))
+	for range views {
+		for i, p := range pages {
+			t0 := time.Now()
+			st, _, err := u.Get(p)
+			if err != nil || st != http.StatusOK {
+				return nil, fmt.Errorf("GET %s: %d %v", p, st, err)
+			}
+			times[i] = append(times[i], time.Since(t0))
+		}
+	}
+	out := make([]time.Duration, len(pages))
+	for i := range pages {
+		out[i] = median(times[i])
+	}
+	return out, nil
+}
+
+// CopyPagesFlat (target P9, issue 25) measures each catalogue page from the
+// copy, one client, median of CopyViews views, on a copy of CopySmall x 3
+// records and one of CopyLarge x 3 (1,000 and 100,000 with the full
+// sizes), both on SQLite, and holds when none costs more than 2x at the
+// large size what it costs at the small one.
+func CopyPagesFlat(s Sizes) (Result, error) {
+	r := Result{ID: "P9", Target: "every page <= 2x"}
+	var med [2][]time.Duration
+	var records [2]int
+	for i, products := range []int{s.CopySmall, s.CopyLarge} {
+		t0 := time.Now()
+		ce, err := startCopy(products, "")
+		if err != nil {
+			return r, err
+		}
+		built := time.Since(t0)
+		records[i] = ce.records
+		// One round unmeasured: the first view of each page warms what a
+		// user's first visit warms (templates, statements, the page cache).
+		if _, err := pageMedians(ce.user, copyPages, 1); err != nil {
+			ce.Close()
+			return r, err
+		}
+		med[i], err = pageMedians(ce.user, copyPages, s.CopyViews)
+		ce.Close()
+		if err != nil {
+			return r, err
+		}
+		r.Detail = append(r.Detail, fmt.Sprintf("copy of %d records built (sandbox, first sync, no latency) in %s", records[i], built.Round(time.Second)))
+	}
+	r.Holds = true
+	worst, worstPage := 0.0, ""
+	table := []string{fmt.Sprintf("| page (one client, median of %d) | %d records | %d records | growth |", s.CopyViews, records[0], records[1]), "|---|---|---|---|"}
+	for i, p := range copyPages {
+		g := float64(med[1][i]) / float64(med[0][i])
+		if g > worst {
+			worst, worstPage = g, p
+		}
+		r.Holds = r.Holds && g <= 2
+		table = append(table, fmt.Sprintf("| `%s` | %s | %s | %.1fx |", p, ms(med[0][i]), ms(med[1][i]), g))
+	}
+	r.Figure = fmt.Sprintf("worst growth %.2fx (%s) from %d to %d records", worst, worstPage, records[0], records[1])
+	r.Detail = append(r.Detail, strings.Join(table, "\n"))
+	return r, nil
+}
+
+// ms formats d in milliseconds with two decimals.
+func ms(d time.Duration) string { return fmt.Sprintf("%.2f ms", float64(d)/float64(time.Millisecond)) }
+
+// postgresSchema creates a new schema on the server named by
+// SELLERDESK_TEST_POSTGRES_URL and returns a URL using it and a function
+// dropping it; url is "" when the variable is not set.
+func postgresSchema() (dbURL string, drop func(), err error) {
+	base := os.Getenv("SELLERDESK_TEST_POSTGRES_URL")
+	if base == "" {
+		return "", func() {}, nil
+	}
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	schema := "bench_" + hex.EncodeToString(b[:])
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		return "", nil, fmt.Errorf("connect to SELLERDESK_TEST_POSTGRES_URL: %w", err)
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, `CREATE SCHEMA `+schema); err != nil {
+		return "", nil, err
+	}
+	u, err := url.Parse(base)
+	if err != nil {
+		return "", nil, fmt.Errorf("SELLERDESK_TEST_POSTGRES_URL is not a URL")
+	}
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String(), func() {
+		conn, err := pgx.Connect(ctx, base)
+		if err != nil {
+			return
+		}
+		defer conn.Close(ctx)
+		_, _ = conn.Exec(ctx, `DROP SCHEMA `+schema+` CASCADE`)
+	}, nil
+}
