@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -36,58 +37,37 @@ func (a *App) NomenclatureList(c echo.Context) error {
 // mass update and shows each row's fate in place.
 func (a *App) NomenclatureSubmit(c echo.Context) error {
 	q := catalogQuery(c)
-	ctx := c.Request().Context()
-	form, err := c.FormParams()
-	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "nomenclature.form_unreadable"))
-	}
-	rows, err := massupdate.BindStockInputs(form)
-	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
-	}
 	filtered := a.deps.API.FilterWrites() // records without a warehouse, written by filter (nomenclature_profile.go)
-	checked := massupdate.CheckStock(rows)
-	if filtered {
-		checked = massupdate.CheckSKUStock(rows)
-	}
-	st := formState[massupdate.StockInput]{inputs: checked.Inputs, invalid: checked.Invalid}
-	items := checked.Send
-	sess := session(c)
-	back := q.link("/nomenclature")
-	if len(st.invalid) > 0 {
-		return a.renderNomenclatureResult(c, q, st, &pages.Summary{Invalid: len(st.invalid), Unchanged: len(rows) - len(checked.Inputs), Note: i18n.T(ctx, "nomenclature.fix_first")})
-	}
-	if len(items) == 0 {
-		sess.AddFlash("info", i18n.T(ctx, "nomenclature.nothing_changed"))
-		return a.redirect(c, back)
-	}
-	seller := sess.Data().SellerID
-	acct := a.account(c)
-	var rep *massupdate.Report
-	if filtered {
-		var changes []massupdate.SKUStock
-		if changes, err = a.filteredStock(c, q, acct, seller, items); err != nil {
-			return err
-		}
-		rep, err = massupdate.SendFiltered(ctx, a.deps.Engine, acct, seller, changes)
-	} else {
-		rep, err = massupdate.Send(ctx, a.deps.Engine, acct, seller, massupdate.Stock, items, nil)
-	}
-	if err != nil {
-		return massUpdateError(err)
-	}
-	// audit trail (issue 17.3): every row sent, old → new, and its answer
-	a.recordReport(c, audit.KindStock, rep, keysOf(items, massupdate.Stock.Key), func(k string) (string, string) {
-		in := st.inputs[k]
-		return stockText(in.OrigQty, in.OrigStatus), stockText(in.Qty, in.Status)
+	return submitMass(a, c, massKind[massupdate.StockInput, apiclient.StoreItem]{
+		name: "nomenclature", back: q.link("/nomenclature"),
+		unreadable: "nomenclature.form_unreadable", fixFirst: "nomenclature.fix_first", nothingChanged: "nomenclature.nothing_changed", updated: "nomenclature.rows_updated",
+		bind: massupdate.BindStockInputs,
+		check: func(_ url.Values, rows []massupdate.StockInput) (massupdate.Checked[massupdate.StockInput, apiclient.StoreItem], error) {
+			if filtered {
+				return massupdate.CheckSKUStock(rows), nil
+			}
+			return massupdate.CheckStock(rows), nil
+		},
+		send: func(ctx context.Context, items []apiclient.StoreItem) (*massupdate.Report, error) {
+			seller := session(c).Data().SellerID
+			acct := a.account(c)
+			if !filtered {
+				return massupdate.Send(ctx, a.deps.Engine, acct, seller, massupdate.Stock, items, nil)
+			}
+			changes, err := a.filteredStock(c, q, acct, seller, items)
+			if err != nil {
+				return nil, err
+			}
+			return massupdate.SendFiltered(ctx, a.deps.Engine, acct, seller, changes)
+		},
+		audit: audit.KindStock, key: massupdate.Stock.Key,
+		change: func(in massupdate.StockInput) (string, string) {
+			return stockText(in.OrigQty, in.OrigStatus), stockText(in.Qty, in.Status)
+		},
+		answer: func(c echo.Context, checked massupdate.Checked[massupdate.StockInput, apiclient.StoreItem], rep *massupdate.Report, s *pages.Summary) error {
+			return a.renderNomenclatureResult(c, q, formState[massupdate.StockInput]{inputs: checked.Inputs, invalid: checked.Invalid, report: rep}, s)
+		},
 	})
-	a.logger(c.Request().Context()).Info("nomenclature submitted", "sent", len(items), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent)
-	if rep.Complete() {
-		sess.AddFlash("ok", i18n.N(ctx, "nomenclature.rows_updated", rep.Accepted))
-		return a.redirect(c, back)
-	}
-	st.report = rep
-	return a.renderNomenclatureResult(c, q, st, &pages.Summary{Unchanged: len(rows) - len(checked.Inputs), Note: rep.Note()})
 }
 
 // renderNomenclatureResult answers a submit that needs the user (422).

@@ -38,7 +38,7 @@ func (a *App) cardPricesList(c echo.Context) error {
 	sess := session(c)
 	inputs := restoreDraft(sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)
 	var done map[string][]string
-	if d := sess.PopDraft("prices-done"); d != nil {
+	if d := sess.PopDraft(draftPricesDone); d != nil {
 		done = d
 	}
 	v, err := a.cardPricesView(c, q, inputs, nil, nil, done)
@@ -56,64 +56,44 @@ func (a *App) cardPricesList(c echo.Context) error {
 // price, is sent without force and its warning shown again.
 func (a *App) cardPricesSubmit(c echo.Context) error {
 	q := pricesQuery(c)
-	ctx := c.Request().Context()
-	form, err := c.FormParams()
-	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "prices.form_unreadable"))
-	}
-	rows, err := massupdate.BindPriceInputs(form)
-	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
-	}
 	sess := session(c)
-	held := popHeldCards(sess)
-	confirmed := map[string]bool{}
-	if form.Get("action") == "force" {
-		if len(form["force_card"]) > massupdate.MaxFormRows {
-			return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "prices.too_many_confirmed"))
-		}
-		for _, p := range form["force_card"] {
-			confirmed[p] = true
-		}
-	}
-	checked := massupdate.CheckCards(rows, held.confirmed(sess, confirmed, rows))
-	inputs, invalid, cards := checked.Inputs, checked.Invalid, checked.Send
-	back := q.link("/prices")
-	if len(invalid) > 0 {
-		return a.renderCardPricesResult(c, q, inputs, invalid, nil,
-			&pages.Summary{Invalid: len(invalid), Note: i18n.T(ctx, "prices.fix_first")})
-	}
-	if len(cards) == 0 {
-		sess.AddFlash("info", i18n.T(ctx, "prices.nothing_changed"))
-		return a.redirect(c, back)
-	}
-	seller := sess.Data().SellerID
-	rep, err := massupdate.Send(c.Request().Context(), a.deps.Engine, a.account(c), seller, massupdate.Cards, cards, nil)
-	if err != nil {
-		return massUpdateError(err)
-	}
-	// audit trail (issue 17.3): every card sent, old → new, and its answer
-	a.recordReport(c, audit.KindPrice, rep, keysOf(cards, massupdate.Cards.Key), func(k string) (string, string) { return changeTexts(inputs[k]) })
-	// issue 16: the copy shows every size of an accepted card at once, pending (handlers/copy_lists.go)
-	a.copyPricesAccepted(c, rep, len(cards), func(i int) (string, apiclient.PriceUpdate) { return cards[i].Parent, cards[i].PriceUpdate })
-	keepHeldCards(sess, rep, cards)
-	a.logger(c.Request().Context()).Info("card prices submitted", "sent", len(cards), "confirmed", countForced(cards),
-		"accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent, "price_checks", len(rep.Fraud))
-	if rep.Complete() && len(rep.Fraud) == 0 {
-		sess.AddFlash("ok", i18n.N(ctx, "prices.cards_updated", rep.Accepted))
-		done := map[string][]string{}
-		for k, in := range inputs {
-			if len(done) < 300 {
-				before, after := changeTextsIn(ctx, in)
-				done[k] = []string{before, after}
+	return submitMass(a, c, massKind[massupdate.PriceInput, massupdate.CardPrice]{
+		name: "card prices", back: q.link("/prices"),
+		unreadable: "prices.form_unreadable", fixFirst: "prices.fix_first", nothingChanged: "prices.nothing_changed", updated: "prices.cards_updated",
+		bind: massupdate.BindPriceInputs,
+		check: func(form url.Values, rows []massupdate.PriceInput) (massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice], error) {
+			held := popHeldCards(sess)
+			confirmed := map[string]bool{}
+			if form.Get("action") == "force" {
+				if len(form["force_card"]) > massupdate.MaxFormRows {
+					return massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice]{}, echo.NewHTTPError(http.StatusBadRequest, i18n.T(c.Request().Context(), "prices.too_many_confirmed"))
+				}
+				for _, p := range form["force_card"] {
+					confirmed[p] = true
+				}
 			}
-		}
-		sess.SetDraft("prices-done", done)
-		return a.redirect(c, back)
-	}
-	return a.renderCardPricesResult(c, q, inputs, invalid, rep, &pages.Summary{Note: rep.Note()})
+			return massupdate.CheckCards(rows, held.confirmed(sess, confirmed, rows)), nil
+		},
+		send: func(ctx context.Context, cards []massupdate.CardPrice) (*massupdate.Report, error) {
+			return massupdate.Send(ctx, a.deps.Engine, a.account(c), sess.Data().SellerID, massupdate.Cards, cards, nil)
+		},
+		audit: audit.KindPrice, key: massupdate.Cards.Key, change: changeTexts,
+		sent: func(rep *massupdate.Report, cards []massupdate.CardPrice) {
+			// the copy shows every size of an accepted card at once, pending (handlers/copy_lists.go)
+			a.copyPricesAccepted(c, rep, len(cards), func(i int) (string, apiclient.PriceUpdate) { return cards[i].Parent, cards[i].PriceUpdate })
+			keepHeldCards(sess, rep, cards)
+		},
+		logged: func(rep *massupdate.Report, cards []massupdate.CardPrice) []any {
+			return []any{"confirmed", countForced(cards), "price_checks", len(rep.Fraud)}
+		},
+		shown: changeTextsIn,
+		answer: func(c echo.Context, checked massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice], rep *massupdate.Report, s *pages.Summary) error {
+			return a.renderCardPricesResult(c, q, checked.Inputs, checked.Invalid, rep, s)
+		},
+	})
 }
 
+// renderCardPricesResult answers a submit that needs the user (422).
 func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string, rep *massupdate.Report, s *pages.Summary) error {
 	v, err := a.cardPricesView(c, q, inputs, invalid, rep, nil)
 	if err != nil {
