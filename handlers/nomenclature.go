@@ -4,9 +4,7 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -17,8 +15,6 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
-
-// ---- nomenclature ----
 
 // NomenclatureList shows a page of the seller's nomenclature with
 // quantity and status inputs.
@@ -158,137 +154,6 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 	return v, nil
 }
 
-// sellerStatuses are the statuses a seller sets; moderation sets the others.
-var sellerStatuses = []string{"online", "disabled"}
-
-// sellerStatusOptions lists what the seller may choose for a record, plus
-// its current status so an untouched select submits it unchanged.
-func sellerStatusOptions(ctx context.Context, current string) []pages.Option {
-	// issue 17 item 7: only the changes the marketplace allows
-	allowed := slices.DeleteFunc(slices.Clone(sellerStatuses), func(s string) bool { return massupdate.StatusRefused(current, s) != "" })
-	opts := localStatusOptions(ctx, allowed, "")
-	if current != "" && !slices.Contains(sellerStatuses, current) {
-		opts = append([]pages.Option{{Value: current, Label: i18n.Status(ctx, current)}}, opts...)
-	}
-	return opts
-}
-
-// writeRowKey writes rowKey(warehouse + "|" + barcode) to b: never more
-// bytes than the two and the separator (a character of several bytes
-// becomes one "_").
-func writeRowKey(b *strings.Builder, warehouse, barcode string) {
-	for i, s := range [2]string{warehouse, barcode} {
-		if i > 0 {
-			b.WriteByte('_') // rowKey's mapping of "|"
-		}
-		for _, r := range s {
-			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-				b.WriteByte(byte(r))
-			} else {
-				b.WriteByte('_')
-			}
-		}
-	}
-}
-
-// pageTexts writes the texts the handler makes for a page's rows (row
-// key, price, sale price, quantity) into one buffer for the whole page,
-// sized once: one allocation a page where one a value made about 150 for
-// 50 rows. Each text is a piece of the buffer's string; a strings.Builder
-// only appends, so a piece taken stays what it was.
-type pageTexts struct {
-	b strings.Builder
-}
-
-// rowTexts are one row's texts, as rowKey(warehouse + "|" + barcode), format.MoneyIn, saleTextIn
-// and strconv.Itoa make them (TestPageTextsMatch).
-type rowTexts struct{ key, price, sale, qty string }
-
-// Room for one row's amounts and quantity: two amounts of at most 48
-// bytes (format.AppendMoneyIn) and an int of at most 20.
-const rowTextsRoom = 48 + 48 + 20
-
-func newPageTexts(recs []apiclient.Nomenclature) *pageTexts {
-	p := &pageTexts{}
-	n := 0
-	for _, r := range recs {
-		n += len(r.WarehouseCode) + 1 + len(r.Barcode) + rowTextsRoom
-	}
-	p.b.Grow(n)
-	return p
-}
-
-// row writes the texts of n.
-func (p *pageTexts) row(l i18n.Lang, n apiclient.Nomenclature) rowTexts {
-	var t rowTexts
-	var num [48]byte
-	start := p.b.Len()
-	writeRowKey(&p.b, n.WarehouseCode, n.Barcode)
-	t.key = p.piece(start)
-	start = p.b.Len()
-	p.b.Write(format.AppendMoneyIn(num[:0], l, int64(n.Price)))
-	t.price = p.piece(start)
-	if hasSale(n) {
-		start = p.b.Len()
-		p.b.Write(format.AppendMoneyIn(num[:0], l, int64(n.SalePrice)))
-		t.sale = p.piece(start)
-	} else {
-		t.sale = noSale
-	}
-	start = p.b.Len()
-	p.b.Write(strconv.AppendInt(num[:0], int64(n.Quantity), 10))
-	t.qty = p.piece(start)
-	return t
-}
-
-// piece is what was written since start.
-func (p *pageTexts) piece(start int) string { return p.b.String()[start:] }
-
-// statusOptionsMemo builds sellerStatusOptions once per status of a page
-// (a page's records share a handful of statuses); the rows only read them.
-type statusOptionsMemo struct {
-	ctx  context.Context
-	a    *App
-	seen [4]struct {
-		status string
-		opts   []pages.Option
-	}
-	n int
-}
-
-func (m *statusOptionsMemo) get(status string) []pages.Option {
-	for i := range m.n {
-		if m.seen[i].status == status {
-			return m.seen[i].opts
-		}
-	}
-	opts := m.a.sellerStatusOptionsIn(m.ctx, status)
-	if m.n < len(m.seen) {
-		m.seen[m.n].status, m.seen[m.n].opts = status, opts
-		m.n++
-	}
-	return opts
-}
-
-// sellerOptionsKey names a list of App.sellerOptions: the status choices
-// of a record in a language.
-type sellerOptionsKey struct {
-	lang   i18n.Lang
-	status string
-}
-
-// sellerStatusOptionsIn is sellerStatusOptions, built once per language
-// for a status the marketplace defines (App.sellerOptions); any other
-// status a record carries is not kept, so what is held stays bounded.
-func (a *App) sellerStatusOptionsIn(ctx context.Context, status string) []pages.Option {
-	if !slices.Contains(massupdate.Statuses, status) {
-		return sellerStatusOptions(ctx, status)
-	}
-	return a.sellerOptions.get(sellerOptionsKey{i18n.LangOf(ctx), status}, func() []pages.Option {
-		return sellerStatusOptions(ctx, status)
-	})
-}
-
 // stockTextIn is stockText in the language of ctx: "5 шт., В продаже".
 func stockTextIn(ctx context.Context, qty, status string) string {
 	return i18n.TD(ctx, "nomenclature.stock_text", map[string]any{"Qty": qty, "Status": i18n.Status(ctx, status)})
@@ -296,16 +161,4 @@ func stockTextIn(ctx context.Context, qty, status string) string {
 
 func stockText(qty, status string) string {
 	return qty + " pcs, " + format.StatusLabel(status)
-}
-
-// noSale is the sale column of a record without a sale.
-const noSale = "—"
-
-// saleTextIn is the sale column in the number format of l: the sale
-// price, or "—" without a sale.
-func saleTextIn(l i18n.Lang, n apiclient.Nomenclature) string {
-	if !hasSale(n) {
-		return noSale
-	}
-	return format.MoneyIn(l, int64(n.SalePrice))
 }

@@ -17,8 +17,6 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
-// ---- prices ----
-
 // PricesList shows the price editor for a page of products.
 func (a *App) PricesList(c echo.Context) error {
 	if a.deps.API.PricesByCard() { // issue 15: prices by product card (prices_cards.go)
