@@ -9,6 +9,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 var boxLimits = []int{20, 50, 100}
@@ -20,7 +21,7 @@ func (a *App) ReturnBoxesList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	toolbar, err := a.copyToolbar(c, "/return-boxes", q, boxSorts)
+	toolbar, err := a.copyToolbar(c, paths.ReturnBoxes, q, boxSorts)
 	if err != nil {
 		return err
 	}
@@ -31,7 +32,7 @@ func (a *App) ReturnBoxesList(c echo.Context) error {
 		Limit:    strconv.Itoa(q.Limit),
 		Statuses: localStatusOptions(ctx, boxStatuses, i18n.T(ctx, "boxes.all_statuses")),
 		Limits:   limitOptions(boxLimits),
-		Pager:    q.pager("/return-boxes", list.Pages, list.Total),
+		Pager:    q.pager(paths.ReturnBoxes, list.Pages, list.Total),
 		Rows:     make([]pages.BoxRow, 0, len(list.Boxes)),
 		Copy:     toolbar,
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // BulkImportForm shows the upload form.
@@ -113,7 +114,7 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 		return errSessionStore(err)
 	}
 	a.logger(c.Request().Context()).Info("bulk import previewed", "job", job.ID, "kind", kind, "rows", len(items))
-	return a.redirect(c, "/bulk/jobs/"+job.ID)
+	return a.redirect(c, paths.Job(job.ID))
 }
 
 func detectKind(header []string) string {

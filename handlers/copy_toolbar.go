@@ -8,6 +8,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // nomenclatureSorts are the sort choices of the nomenclature toolbar.
@@ -68,14 +69,14 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 		Warehouse: q.copy.Warehouse, Stock: q.copy.Stock, PriceMin: q.copy.PriceMin, PriceMax: q.copy.PriceMax,
 		From: q.copy.From, To: q.copy.To, KeepStatus: q.Status}
 	switch path {
-	case "/nomenclature", "/prices": // both list nomenclature records
+	case paths.Nomenclature, paths.Prices: // both list nomenclature records
 		tb.Records, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_records")
 		tb.Status, tb.Statuses = q.copy.Status, a.copyStatusOptions(ctx, l)
 		// The whole filtered list, prices included, from either screen.
 		all := q
 		all.Page, all.Limit = 1, all.def
-		tb.ExportCSV, tb.ExportXLSX = all.link("/nomenclature/export-all.csv"), all.link("/nomenclature/export-all.xlsx")
-	case "/orders":
+		tb.ExportCSV, tb.ExportXLSX = all.link(paths.ExportAll("csv")), all.link(paths.ExportAll("xlsx"))
+	case paths.Orders:
 		tb.Dates, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_orders")
 	default:
 		tb.Placeholder = i18n.T(ctx, "copy.placeholder_boxes")

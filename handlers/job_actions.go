@@ -4,6 +4,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // BulkJobCancel asks the runner to stop after the chunk in flight.
@@ -18,7 +19,7 @@ func (a *App) BulkJobCancel(c echo.Context) error {
 		}
 		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_cancelling"))
 	}
-	return a.redirect(c, "/bulk/jobs/"+job.ID)
+	return a.redirect(c, paths.Job(job.ID))
 }
 
 // BulkJobReadBack re-reads the job's rows from the marketplace now.
@@ -31,5 +32,5 @@ func (a *App) BulkJobReadBack(c echo.Context) error {
 		return errSessionStore(err)
 	}
 	session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_reading_back"))
-	return a.redirect(c, "/bulk/jobs/"+job.ID)
+	return a.redirect(c, paths.Job(job.ID))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // jobFilters are the grid's row filters, in the language of ctx.
@@ -46,7 +47,7 @@ func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item
 		v.Finished = format.DateTimeIn(l, j.FinishedAt)
 	}
 	if j.ParentID != "" {
-		v.ParentHref = "/bulk/jobs/" + j.ParentID
+		v.ParentHref = paths.Job(j.ParentID)
 	}
 	finished := !v.Preview && !v.Active
 	v.CanRetry = finished && (c.Rejected > 0 || c.Unsent > 0)

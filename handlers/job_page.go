@@ -10,6 +10,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // BulkJobPage shows a job: the preview grid with its confirmations before
@@ -57,7 +58,7 @@ func (a *App) progress(ctx context.Context, j bulkjobs.Job) pages.JobProgress {
 		ID: j.ID, Active: j.Active(), Done: done, Total: total,
 		Sent: c.Sent(), Accepted: c.Accepted, Rejected: c.Rejected, Unsent: c.Unsent, Unknown: c.Unknown,
 		CancelRequested: j.CancelRequested,
-		PollURL:         "/bulk/jobs/" + j.ID + "/progress?polling=1", CancelURL: "/bulk/jobs/" + j.ID + "/cancel",
+		PollURL:         paths.JobProgress(j.ID) + "?polling=1", CancelURL: paths.JobCancel(j.ID),
 	}
 	if total > 0 {
 		p.Percent = done * 100 / total

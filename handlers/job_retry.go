@@ -11,6 +11,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // BulkJobRetry makes a new preview of the rejected (and unsent) rows only,
@@ -33,10 +34,10 @@ func (a *App) BulkJobRetry(c echo.Context) error {
 	}
 	if n == 0 {
 		session(c).AddFlash("info", i18n.T(ctx, "jobs.flash_nothing_to_retry"))
-		return a.redirect(c, "/bulk/jobs/"+job.ID)
+		return a.redirect(c, paths.Job(job.ID))
 	}
 	session(c).AddFlash("info", i18n.N(ctx, "jobs.flash_retry_ready", n))
-	return a.redirect(c, "/bulk/jobs/"+retry)
+	return a.redirect(c, paths.Job(retry))
 }
 
 // maxEditedCell bounds one value edited in a retry's preview.
@@ -62,7 +63,7 @@ func (a *App) BulkJobRevise(c echo.Context) error {
 	}
 	if job.State != bulkjobs.StatePreview || job.ParentID == "" {
 		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_only_retry"))
-		return a.redirect(c, "/bulk/jobs/"+job.ID)
+		return a.redirect(c, paths.Job(job.ID))
 	}
 	form, err := c.FormParams()
 	if err != nil {
@@ -90,7 +91,7 @@ func (a *App) BulkJobRevise(c echo.Context) error {
 		return err
 	}
 	session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_revised"))
-	return a.redirect(c, "/bulk/jobs/"+next)
+	return a.redirect(c, paths.Job(next))
 }
 
 // previewAgain makes a new preview job of the rows of job that keep

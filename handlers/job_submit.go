@@ -10,6 +10,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // BulkJobSubmit turns a preview into a running job: rows whose current
@@ -23,7 +24,7 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 	}
 	if job.State != bulkjobs.StatePreview {
 		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_already"))
-		return a.redirect(c, "/bulk/jobs/"+job.ID)
+		return a.redirect(c, paths.Job(job.ID))
 	}
 	form, err := c.FormParams()
 	if err != nil {
@@ -88,7 +89,7 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 	}
 	a.deps.Jobs.Kick(job.ID)
 	a.logger(ctx).Info("bulk job submitted", "job", job.ID, "kind", job.Kind, "queued", queued, "chunks", job.Chunks)
-	return a.redirect(c, "/bulk/jobs/"+job.ID)
+	return a.redirect(c, paths.Job(job.ID))
 }
 
 // errJobNotFound is a job that is not there or not the seller's.

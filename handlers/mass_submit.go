@@ -28,8 +28,9 @@ type massKind[In, Out any] struct {
 	name string
 	// back is where a submit that needs nothing more redirects.
 	back string
-	// Message keys: the form could not be read; fix the invalid rows
-	// first; nothing changed; n rows updated.
+	// Message keys, written with i18n.K (so the key test checks them):
+	// the form could not be read; fix the invalid rows first; nothing
+	// changed; n rows updated.
 	unreadable, fixFirst, nothingChanged, updated string
 
 	bind  func(form url.Values) ([]In, error)

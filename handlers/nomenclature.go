@@ -14,6 +14,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // NomenclatureList shows a page of the seller's nomenclature with
@@ -35,8 +36,8 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	q := catalogQuery(c)
 	filtered := a.deps.API.FilterWrites() // records without a warehouse, written by filter (nomenclature_profile.go)
 	return submitMass(a, c, massKind[massupdate.StockInput, apiclient.StoreItem]{
-		name: "nomenclature", back: q.link("/nomenclature"),
-		unreadable: "nomenclature.form_unreadable", fixFirst: "nomenclature.fix_first", nothingChanged: "nomenclature.nothing_changed", updated: "nomenclature.rows_updated",
+		name: "nomenclature", back: q.link(paths.Nomenclature),
+		unreadable: i18n.K("nomenclature.form_unreadable"), fixFirst: i18n.K("nomenclature.fix_first"), nothingChanged: i18n.K("nomenclature.nothing_changed"), updated: i18n.K("nomenclature.rows_updated"),
 		bind: massupdate.BindStockInputs,
 		check: func(_ url.Values, rows []massupdate.StockInput) (massupdate.Checked[massupdate.StockInput, apiclient.StoreItem], error) {
 			if filtered {
@@ -112,7 +113,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 	if err != nil {
 		return pages.NomenclatureView{}, err
 	}
-	toolbar, err := a.copyToolbar(c, "/nomenclature", q, nomenclatureSorts)
+	toolbar, err := a.copyToolbar(c, paths.Nomenclature, q, nomenclatureSorts)
 	if err != nil {
 		return pages.NomenclatureView{}, err
 	}
@@ -122,8 +123,8 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 		Copy:   toolbar,
 		Limit:  strconv.Itoa(q.Limit),
 		Limits: limitOptions(catalogLimits),
-		Pager:  q.pager("/nomenclature", npages, total),
-		Action: q.link("/nomenclature"),
+		Pager:  q.pager(paths.Nomenclature, npages, total),
+		Action: q.link(paths.Nomenclature),
 
 		ExportQuery: a.exportQuery(q),
 	}

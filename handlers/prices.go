@@ -15,6 +15,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // PricesList shows the price editor for a page of products.
@@ -51,8 +52,8 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	// accepted prices are in it then, pending.
 	var pre catalogPage
 	return submitMass(a, c, massKind[massupdate.PriceInput, apiclient.PriceUpdate]{
-		name: "prices", back: q.link("/prices"),
-		unreadable: "prices.form_unreadable", fixFirst: "prices.fix_first", nothingChanged: "prices.nothing_changed", updated: "prices.updated",
+		name: "prices", back: q.link(paths.Prices),
+		unreadable: i18n.K("prices.form_unreadable"), fixFirst: i18n.K("prices.fix_first"), nothingChanged: i18n.K("prices.nothing_changed"), updated: i18n.K("prices.updated"),
 		bind: massupdate.BindPriceInputs,
 		check: func(_ url.Values, rows []massupdate.PriceInput) (massupdate.Checked[massupdate.PriceInput, apiclient.PriceUpdate], error) {
 			return massupdate.CheckPrices(rows), nil
@@ -167,7 +168,7 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 	if err != nil {
 		return pages.PricesView{}, err
 	}
-	toolbar, err := a.copyToolbar(c, "/prices", q, priceSorts)
+	toolbar, err := a.copyToolbar(c, paths.Prices, q, priceSorts)
 	if err != nil {
 		return pages.PricesView{}, err
 	}
@@ -178,13 +179,13 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 		DropLimit: massupdate.MarketDropLimit,
 		Limit:     strconv.Itoa(q.Limit),
 		Limits:    limitOptions(catalogLimits),
-		Pager:     q.pager("/prices", npages, total),
-		Action:    q.link("/prices"),
+		Pager:     q.pager(paths.Prices, npages, total),
+		Action:    q.link(paths.Prices),
 
 		ExportQuery: a.exportQuery(q),
 	}
 	if toolbar != nil && !toolbar.Live {
-		v.Heads = pages.PriceHeads{SKU: q.sortHead("/prices", "sku"), Name: q.sortHead("/prices", "name"), Current: q.sortHead("/prices", "price")}
+		v.Heads = pages.PriceHeads{SKU: q.sortHead(paths.Prices, "sku"), Name: q.sortHead(paths.Prices, "name"), Current: q.sortHead(paths.Prices, "price")}
 	}
 	index := map[string]int{}
 	for _, n := range recs {

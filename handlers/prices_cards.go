@@ -28,6 +28,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // cardPricesList shows the per-card price editor.
@@ -56,8 +57,8 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 	q := pricesQuery(c)
 	sess := session(c)
 	return submitMass(a, c, massKind[massupdate.PriceInput, massupdate.CardPrice]{
-		name: "card prices", back: q.link("/prices"),
-		unreadable: "prices.form_unreadable", fixFirst: "prices.fix_first", nothingChanged: "prices.nothing_changed", updated: "prices.cards_updated",
+		name: "card prices", back: q.link(paths.Prices),
+		unreadable: i18n.K("prices.form_unreadable"), fixFirst: i18n.K("prices.fix_first"), nothingChanged: i18n.K("prices.nothing_changed"), updated: i18n.K("prices.cards_updated"),
 		bind: massupdate.BindPriceInputs,
 		check: func(form url.Values, rows []massupdate.PriceInput) (massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice], error) {
 			held := popHeldCards(sess)
@@ -122,7 +123,7 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 	if err != nil {
 		return pages.CardPricesView{}, err
 	}
-	toolbar, err := a.copyToolbar(c, "/prices", q, priceSorts)
+	toolbar, err := a.copyToolbar(c, paths.Prices, q, priceSorts)
 	if err != nil {
 		return pages.CardPricesView{}, err
 	}
@@ -130,8 +131,8 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		Copy:   toolbar,
 		Limit:  strconv.Itoa(q.Limit),
 		Limits: limitOptions(catalogLimits),
-		Pager:  q.pager("/prices", npages, total),
-		Action: q.link("/prices"),
+		Pager:  q.pager(paths.Prices, npages, total),
+		Action: q.link(paths.Prices),
 
 		ExportQuery: a.exportQuery(q),
 		DropLimit:   massupdate.MarketDropLimit,
