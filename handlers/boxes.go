@@ -17,7 +17,7 @@ var boxLimits = []int{20, 50, 100}
 // ReturnBoxesList shows a page of return boxes, filtered by status.
 func (a *App) ReturnBoxesList(c echo.Context) error {
 	q := parseListQuery(c, boxLimits, boxLimits[0], boxStatuses)
-	list, err := a.boxesPage(c, q) // issue 16: from the local copy once it exists (handlers/copy_lists.go)
+	list, err := a.boxesPage(c, q) // from the local copy once it exists (copy_boxes.go)
 	if err != nil {
 		return err
 	}

@@ -22,7 +22,7 @@ var orderLimits = []int{20, 50, 100}
 func (a *App) OrdersList(c echo.Context) error {
 	q := parseListQuery(c, orderLimits, orderLimits[0], orderStatuses)
 	// The list shows ItemQuantity, never the items: skip decoding them.
-	list, err := a.ordersPage(c, q) // from the local copy once it exists (copy_lists.go)
+	list, err := a.ordersPage(c, q) // from the local copy once it exists (copy_orders.go)
 	if err != nil {
 		return err
 	}
