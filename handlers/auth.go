@@ -15,6 +15,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // account is the marketplace client for the logged-in user, with tokens kept
@@ -174,7 +175,7 @@ func (a *App) LoginSubmit(c echo.Context) error {
 	captured.mu.Unlock()
 	a.logger(c.Request().Context()).Info("logged in", "client_id", f.ClientID, "seller_id", in.sellerID, "environment", f.Environment)
 	a.catalogLogin(c) // issue 16: the copy's sync starts (handlers/sync.go)
-	return a.redirect(c, sess.PopReturnTo(localOr(f.Next, "/")))
+	return a.redirect(c, sess.PopReturnTo(localOr(f.Next, paths.Overview)))
 }
 
 // loginFailure explains a refused login; status 0 means "not a login
@@ -207,5 +208,5 @@ func (a *App) Logout(c echo.Context) error {
 	}
 	sess.Destroy()
 	// No new session just for a goodbye: the login page reads the query.
-	return a.redirect(c, "/login?logged_out=1")
+	return a.redirect(c, paths.LoggedOut)
 }

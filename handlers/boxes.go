@@ -9,6 +9,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 var boxLimits = []int{20, 50, 100}
@@ -16,11 +17,11 @@ var boxLimits = []int{20, 50, 100}
 // ReturnBoxesList shows a page of return boxes, filtered by status.
 func (a *App) ReturnBoxesList(c echo.Context) error {
 	q := parseListQuery(c, boxLimits, boxLimits[0], boxStatuses)
-	list, err := a.boxesPage(c, q) // issue 16: from the local copy once it exists (handlers/copy_lists.go)
+	list, err := a.boxesPage(c, q) // from the local copy once it exists (copy_boxes.go)
 	if err != nil {
 		return err
 	}
-	toolbar, err := a.copyToolbar(c, "/return-boxes", q, boxSorts)
+	toolbar, err := a.copyToolbar(c, paths.ReturnBoxes, q, boxSorts)
 	if err != nil {
 		return err
 	}
@@ -31,7 +32,7 @@ func (a *App) ReturnBoxesList(c echo.Context) error {
 		Limit:    strconv.Itoa(q.Limit),
 		Statuses: localStatusOptions(ctx, boxStatuses, i18n.T(ctx, "boxes.all_statuses")),
 		Limits:   limitOptions(boxLimits),
-		Pager:    q.pager("/return-boxes", list.Pages, list.Total),
+		Pager:    q.pager(paths.ReturnBoxes, list.Pages, list.Total),
 		Rows:     make([]pages.BoxRow, 0, len(list.Boxes)),
 		Copy:     toolbar,
 	}

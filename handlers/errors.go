@@ -18,6 +18,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // sessionStoreError marks a failure of the session database, which the user
@@ -224,13 +225,13 @@ func (a *App) credentialsRejected(c echo.Context) error {
 		if form := draftForm(c); form != "" && r.PostForm != nil {
 			sess.SetDraft(form, changedRowsOnly(form, r.PostForm))
 		}
-		if r.URL.Path == "/orders/resend" {
-			back = localOr(r.PostForm.Get("return"), "/orders")
+		if r.URL.Path == paths.OrdersResend {
+			back = localOr(r.PostForm.Get("return"), paths.Orders)
 		}
 	}
 	sess.SetReturnTo(back)
 	sess.AddFlash("warn", i18n.T(r.Context(), "flash.credentials_rejected"))
-	return a.redirect(c, "/login")
+	return a.redirect(c, paths.Login)
 }
 
 // marketplaceErrorCode names the code of a marketplace error answer, or ""

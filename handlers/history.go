@@ -11,12 +11,11 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/audit"
-	"github.com/sellerdesk/sellerdesk/massupdate"
-	"github.com/sellerdesk/sellerdesk/sheets"
 	"github.com/sellerdesk/sellerdesk/views/components"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // historyPageSize is the number of entries per history page, and
@@ -25,83 +24,6 @@ const (
 	historyPageSize   = 50
 	historyItemsShown = 10
 )
-
-// record appends a change made in this request to the audit trail, as the
-// session's login: client id and display name, seller and environment.
-// A failure to record is logged, never shown as a failed change: the
-// change itself was made at the marketplace.
-func (a *App) record(c echo.Context, e audit.Entry) {
-	if a.deps.Audit == nil {
-		return
-	}
-	d := session(c).Data()
-	e.ClientID, e.UserName, e.SellerID, e.Environment = d.ClientID, d.DisplayName, d.SellerID, d.Environment
-	e.At = a.deps.Now()
-	a.recordEntry(c.Request().Context(), e)
-}
-
-func (a *App) recordEntry(ctx context.Context, e audit.Entry) {
-	var rec audit.Recorder = a.deps.Audit
-	if err := rec.Record(ctx, e); err != nil {
-		a.logger(ctx).Error("audit: change not recorded", "kind", e.Kind, "seller_id", e.SellerID, "err", err)
-	}
-}
-
-// reportItems turns a mass update's outcomes into audit items, in the
-// order of keys, the dashboard's own words in the language of ctx (the
-// person who sent them); texts gives each key's name, old and new value as the
-// page shows them. Item errors the page could not match to a row go into
-// the entry's message.
-func reportItems(ctx context.Context, rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText string)) ([]audit.Item, string) {
-	items := make([]audit.Item, 0, len(keys))
-	for _, k := range keys {
-		o := rep.Outcomes[k]
-		it := audit.Item{Key: k, Message: shownJoined(ctx, o.Messages)}
-		it.Old, it.New = texts(k)
-		switch o.State {
-		case massupdate.Accepted:
-			it.Outcome = audit.Accepted
-		case massupdate.Rejected:
-			it.Outcome = audit.Refused
-		case massupdate.Unknown:
-			it.Outcome, it.Message = audit.Unknown, i18n.T(ctx, "history.item_unknown")
-		default:
-			it.Outcome, it.Message = audit.Unsent, i18n.T(ctx, "history.item_unsent")
-		}
-		items = append(items, it)
-	}
-	msg := format.Message(ctx, rep.Note())
-	for k, msgs := range rep.Unmatched {
-		msg += " " + k + ": " + shownJoined(ctx, msgs)
-	}
-	return items, strings.TrimSpace(msg)
-}
-
-// shownJoined is messages (the marketplace's as sent, the dashboard's in
-// the language of ctx) joined by spaces.
-func shownJoined(ctx context.Context, msgs []string) string {
-	out := make([]string, len(msgs))
-	for i, m := range msgs {
-		out[i] = format.Message(ctx, m)
-	}
-	return strings.Join(out, " ")
-}
-
-// recordReport records a mass update sent from a form: one item per row
-// sent (keys, in order), with its old and new value and its answer.
-func (a *App) recordReport(c echo.Context, kind string, rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText string)) {
-	items, note := reportItems(c.Request().Context(), rep, keys, texts)
-	a.record(c, audit.Entry{Kind: kind, Items: items, Message: note})
-}
-
-// keysOf lists the keys of the items sent.
-func keysOf[T any](xs []T, key func(T) string) []string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = key(x)
-	}
-	return out
-}
 
 // historyQuery is the history's filter as the URL carries it.
 type historyQuery struct {
@@ -177,13 +99,13 @@ func (a *App) HistoryList(c echo.Context) error {
 	v := pages.HistoryView{
 		Text: q.text, Kind: q.kind, From: q.from, To: q.to, Total: total, Problems: q.problems,
 		Kinds:      append([]pages.Option{{Value: "", Label: i18n.T(ctx, "history.kind_all")}}, kindOptions(ctx)...),
-		ExportHref: withQuery("/history/export.csv", q.values(1)),
+		ExportHref: paths.WithQuery(paths.HistoryExportCSV, q.values(1)),
 		Retention:  retentionText(ctx, retention),
 		Zone:       format.ZoneLabel(i18n.LangOf(ctx), a.deps.Now()),
 		Filtered:   q.text != "" || q.kind != "" || q.from != "" || q.to != "",
 	}
 	npages := (total + historyPageSize - 1) / historyPageSize
-	v.Pager = components.NewPager(q.page, npages, total, func(p int) string { return withQuery("/history", q.values(p)) })
+	v.Pager = components.NewPager(q.page, npages, total, func(p int) string { return paths.WithQuery(paths.History, q.values(p)) })
 	for _, e := range entries {
 		v.Entries = append(v.Entries, historyEntry(ctx, e))
 	}
@@ -264,7 +186,7 @@ func historyEntry(ctx context.Context, e audit.Entry) pages.HistoryEntry {
 		Count: e.ItemCount, More: e.ItemCount - len(e.Items), Dropped: e.Dropped,
 	}
 	if (e.Kind == audit.KindBulk || e.Kind == audit.KindReadBack) && e.Ref != "" {
-		h.Href = "/bulk/jobs/" + url.PathEscape(e.Ref)
+		h.Href = paths.Job(e.Ref)
 	}
 	for _, it := range e.Items {
 		l, t := outcomeLabel(ctx, it.Outcome)
@@ -275,38 +197,4 @@ func historyEntry(ctx context.Context, e audit.Entry) pages.HistoryEntry {
 			Outcome: l, OutcomeTone: t, Message: format.Message(ctx, it.Message), ReadBack: format.Message(ctx, it.ReadBack)})
 	}
 	return h
-}
-
-// HistoryExportCSV downloads every entry the filter selects, one line per
-// item, streamed as it is read (a large history is never held whole).
-func (a *App) HistoryExportCSV(c echo.Context) error {
-	q := parseHistoryQuery(c)
-	if err := a.saveSession(c); err != nil {
-		return err
-	}
-	name := sheets.FileName("csv", "history", "seller-"+strconv.FormatInt(q.filter.SellerID, 10))
-	h := c.Response().Header()
-	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
-	h.Set("Cache-Control", "no-store")
-	c.Response().WriteHeader(http.StatusOK)
-	ctx := c.Request().Context()
-	w := audit.NewCSVWriterIn(c.Response(), audit.CSVText{
-		Header: []string{i18n.T(ctx, "export.history.entry"), i18n.T(ctx, "export.history.when"), i18n.T(ctx, "export.history.client_id"),
-			i18n.T(ctx, "export.history.name"), i18n.T(ctx, "export.history.seller"), i18n.T(ctx, "export.history.environment"),
-			i18n.T(ctx, "export.history.kind"), i18n.T(ctx, "export.history.reference"), i18n.T(ctx, "export.history.outcome"),
-			i18n.T(ctx, "export.history.message"), i18n.T(ctx, "export.history.item"), i18n.T(ctx, "export.history.product"),
-			i18n.T(ctx, "export.history.old"), i18n.T(ctx, "export.history.new"), i18n.T(ctx, "export.history.item_outcome"),
-			i18n.T(ctx, "export.history.item_message"), i18n.T(ctx, "export.history.read_back")},
-		Kind:       func(k string) string { return kindLabel(ctx, k) },
-		Text:       func(s string) string { return format.Message(ctx, s) },
-		Incomplete: i18n.T(ctx, "export.history.incomplete"),
-	})
-	if err := a.deps.Audit.Each(c.Request().Context(), q.filter, w.Write); err != nil {
-		// The header is sent: the export ends with a line saying it is
-		// incomplete, and the log says why.
-		a.logger(c.Request().Context()).Error("history export cut short", "err", err)
-		return w.Incomplete()
-	}
-	return w.Flush()
 }

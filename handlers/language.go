@@ -10,6 +10,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/layouts"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // The interface language (issue 18) is chosen, in order, by the preference
@@ -72,7 +73,7 @@ func (a *App) locale(next echo.HandlerFunc) echo.HandlerFunc {
 			back = r.URL.Path
 		}
 		ctx := i18n.WithLang(r.Context(), l)
-		ctx = layouts.WithReturnPath(ctx, localOr(back, "/"))
+		ctx = layouts.WithReturnPath(ctx, localOr(back, paths.Overview))
 		c.Response().Header().Set("Content-Language", string(l))
 		c.SetRequest(r.WithContext(ctx))
 		return next(c)
@@ -106,7 +107,7 @@ func (a *App) SetLanguage(c echo.Context) error {
 		}
 		d.Values[languageSessionKey] = string(l)
 	}
-	return a.redirect(c, localOr(c.FormValue("back"), "/"))
+	return a.redirect(c, localOr(c.FormValue("back"), paths.Overview))
 }
 
 // servedOverTLS reports whether the request reached the dashboard over TLS,
@@ -120,5 +121,5 @@ func servedOverTLS(r *http.Request) bool {
 // route (issue 18).
 func (a *App) registerLanguage(e *echo.Echo, pages *echo.Group) {
 	e.Use(a.locale) // Echo-level: also for 404s and errors outside pages
-	pages.POST("/settings/language", a.SetLanguage)
+	pages.POST(paths.Language, a.SetLanguage)
 }

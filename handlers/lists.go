@@ -65,7 +65,7 @@ func (q listQuery) values() url.Values {
 	return v
 }
 
-// link is withQuery(path, q.values()) built directly: the same keys in the
+// link is paths.WithQuery(path, q.values()) built directly: the same keys in the
 // same (sorted) order with the same escaping, without a url.Values map per
 // link (a pager asks for a dozen).
 func (q listQuery) link(path string) string {

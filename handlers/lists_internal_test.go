@@ -1,8 +1,12 @@
 package handlers
 
-import "testing"
+import (
+	"testing"
 
-// TestListQueryLink keeps link the same as withQuery(path, values()).
+	"github.com/sellerdesk/sellerdesk/views/paths"
+)
+
+// TestListQueryLink keeps link the same as paths.WithQuery(path, values()).
 func TestListQueryLink(t *testing.T) {
 	for _, q := range []listQuery{
 		{Page: 1, Limit: 20, def: 20},
@@ -12,7 +16,7 @@ func TestListQueryLink(t *testing.T) {
 		{Page: 1, Limit: 20, def: 20, Status: "a b&c=d/é"},
 		{Page: 1_000_000, Limit: 1000, def: 100, Status: "new"},
 	} {
-		if got, want := q.link("/orders"), withQuery("/orders", q.values()); got != want {
+		if got, want := q.link("/orders"), paths.WithQuery("/orders", q.values()); got != want {
 			t.Errorf("%+v: link %q, want %q", q, got, want)
 		}
 	}

@@ -3,9 +3,8 @@ package handlers
 import (
 	"context"
 	"net/http"
-	"slices"
+	"net/url"
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
@@ -15,9 +14,8 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
-
-// ---- nomenclature ----
 
 // NomenclatureList shows a page of the seller's nomenclature with
 // quantity and status inputs.
@@ -36,58 +34,37 @@ func (a *App) NomenclatureList(c echo.Context) error {
 // mass update and shows each row's fate in place.
 func (a *App) NomenclatureSubmit(c echo.Context) error {
 	q := catalogQuery(c)
-	ctx := c.Request().Context()
-	form, err := c.FormParams()
-	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "nomenclature.form_unreadable"))
-	}
-	rows, err := massupdate.BindStockInputs(form)
-	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
-	}
 	filtered := a.deps.API.FilterWrites() // records without a warehouse, written by filter (nomenclature_profile.go)
-	checked := massupdate.CheckStock(rows)
-	if filtered {
-		checked = massupdate.CheckSKUStock(rows)
-	}
-	st := formState[massupdate.StockInput]{inputs: checked.Inputs, invalid: checked.Invalid}
-	items := checked.Send
-	sess := session(c)
-	back := q.link("/nomenclature")
-	if len(st.invalid) > 0 {
-		return a.renderNomenclatureResult(c, q, st, &pages.Summary{Invalid: len(st.invalid), Unchanged: len(rows) - len(checked.Inputs), Note: i18n.T(ctx, "nomenclature.fix_first")})
-	}
-	if len(items) == 0 {
-		sess.AddFlash("info", i18n.T(ctx, "nomenclature.nothing_changed"))
-		return a.redirect(c, back)
-	}
-	seller := sess.Data().SellerID
-	acct := a.account(c)
-	var rep *massupdate.Report
-	if filtered {
-		var changes []massupdate.SKUStock
-		if changes, err = a.filteredStock(c, q, acct, seller, items); err != nil {
-			return err
-		}
-		rep, err = massupdate.SendFiltered(ctx, a.deps.Engine, acct, seller, changes)
-	} else {
-		rep, err = massupdate.Send(ctx, a.deps.Engine, acct, seller, massupdate.Stock, items, nil)
-	}
-	if err != nil {
-		return massUpdateError(err)
-	}
-	// audit trail (issue 17.3): every row sent, old → new, and its answer
-	a.recordReport(c, audit.KindStock, rep, keysOf(items, massupdate.Stock.Key), func(k string) (string, string) {
-		in := st.inputs[k]
-		return stockText(in.OrigQty, in.OrigStatus), stockText(in.Qty, in.Status)
+	return submitMass(a, c, massKind[massupdate.StockInput, apiclient.StoreItem]{
+		name: "nomenclature", back: q.link(paths.Nomenclature),
+		unreadable: i18n.K("nomenclature.form_unreadable"), fixFirst: i18n.K("nomenclature.fix_first"), nothingChanged: i18n.K("nomenclature.nothing_changed"), updated: i18n.K("nomenclature.rows_updated"),
+		bind: massupdate.BindStockInputs,
+		check: func(_ url.Values, rows []massupdate.StockInput) (massupdate.Checked[massupdate.StockInput, apiclient.StoreItem], error) {
+			if filtered {
+				return massupdate.CheckSKUStock(rows), nil
+			}
+			return massupdate.CheckStock(rows), nil
+		},
+		send: func(ctx context.Context, items []apiclient.StoreItem) (*massupdate.Report, error) {
+			seller := session(c).Data().SellerID
+			acct := a.account(c)
+			if !filtered {
+				return massupdate.Send(ctx, a.deps.Engine, acct, seller, massupdate.Stock, items, nil)
+			}
+			changes, err := a.filteredStock(c, q, acct, seller, items)
+			if err != nil {
+				return nil, err
+			}
+			return massupdate.SendFiltered(ctx, a.deps.Engine, acct, seller, changes)
+		},
+		audit: audit.KindStock, key: massupdate.Stock.Key,
+		change: func(in massupdate.StockInput) (string, string) {
+			return stockText(in.OrigQty, in.OrigStatus), stockText(in.Qty, in.Status)
+		},
+		answer: func(c echo.Context, checked massupdate.Checked[massupdate.StockInput, apiclient.StoreItem], rep *massupdate.Report, s *pages.Summary) error {
+			return a.renderNomenclatureResult(c, q, formState[massupdate.StockInput]{inputs: checked.Inputs, invalid: checked.Invalid, report: rep}, s)
+		},
 	})
-	a.logger(c.Request().Context()).Info("nomenclature submitted", "sent", len(items), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent)
-	if rep.Complete() {
-		sess.AddFlash("ok", i18n.N(ctx, "nomenclature.rows_updated", rep.Accepted))
-		return a.redirect(c, back)
-	}
-	st.report = rep
-	return a.renderNomenclatureResult(c, q, st, &pages.Summary{Unchanged: len(rows) - len(checked.Inputs), Note: rep.Note()})
 }
 
 // renderNomenclatureResult answers a submit that needs the user (422).
@@ -136,7 +113,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 	if err != nil {
 		return pages.NomenclatureView{}, err
 	}
-	toolbar, err := a.copyToolbar(c, "/nomenclature", q, nomenclatureSorts)
+	toolbar, err := a.copyToolbar(c, paths.Nomenclature, q, nomenclatureSorts)
 	if err != nil {
 		return pages.NomenclatureView{}, err
 	}
@@ -146,8 +123,8 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 		Copy:   toolbar,
 		Limit:  strconv.Itoa(q.Limit),
 		Limits: limitOptions(catalogLimits),
-		Pager:  q.pager("/nomenclature", npages, total),
-		Action: q.link("/nomenclature"),
+		Pager:  q.pager(paths.Nomenclature, npages, total),
+		Action: q.link(paths.Nomenclature),
 
 		ExportQuery: a.exportQuery(q),
 	}
@@ -178,137 +155,6 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 	return v, nil
 }
 
-// sellerStatuses are the statuses a seller sets; moderation sets the others.
-var sellerStatuses = []string{"online", "disabled"}
-
-// sellerStatusOptions lists what the seller may choose for a record, plus
-// its current status so an untouched select submits it unchanged.
-func sellerStatusOptions(ctx context.Context, current string) []pages.Option {
-	// issue 17 item 7: only the changes the marketplace allows
-	allowed := slices.DeleteFunc(slices.Clone(sellerStatuses), func(s string) bool { return massupdate.StatusRefused(current, s) != "" })
-	opts := localStatusOptions(ctx, allowed, "")
-	if current != "" && !slices.Contains(sellerStatuses, current) {
-		opts = append([]pages.Option{{Value: current, Label: i18n.Status(ctx, current)}}, opts...)
-	}
-	return opts
-}
-
-// writeRowKey writes rowKey(warehouse + "|" + barcode) to b: never more
-// bytes than the two and the separator (a character of several bytes
-// becomes one "_").
-func writeRowKey(b *strings.Builder, warehouse, barcode string) {
-	for i, s := range [2]string{warehouse, barcode} {
-		if i > 0 {
-			b.WriteByte('_') // rowKey's mapping of "|"
-		}
-		for _, r := range s {
-			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
-				b.WriteByte(byte(r))
-			} else {
-				b.WriteByte('_')
-			}
-		}
-	}
-}
-
-// pageTexts writes the texts the handler makes for a page's rows (row
-// key, price, sale price, quantity) into one buffer for the whole page,
-// sized once: one allocation a page where one a value made about 150 for
-// 50 rows. Each text is a piece of the buffer's string; a strings.Builder
-// only appends, so a piece taken stays what it was.
-type pageTexts struct {
-	b strings.Builder
-}
-
-// rowTexts are one row's texts, as rowKey(warehouse + "|" + barcode), format.MoneyIn, saleTextIn
-// and strconv.Itoa make them (TestPageTextsMatch).
-type rowTexts struct{ key, price, sale, qty string }
-
-// Room for one row's amounts and quantity: two amounts of at most 48
-// bytes (format.AppendMoneyIn) and an int of at most 20.
-const rowTextsRoom = 48 + 48 + 20
-
-func newPageTexts(recs []apiclient.Nomenclature) *pageTexts {
-	p := &pageTexts{}
-	n := 0
-	for _, r := range recs {
-		n += len(r.WarehouseCode) + 1 + len(r.Barcode) + rowTextsRoom
-	}
-	p.b.Grow(n)
-	return p
-}
-
-// row writes the texts of n.
-func (p *pageTexts) row(l i18n.Lang, n apiclient.Nomenclature) rowTexts {
-	var t rowTexts
-	var num [48]byte
-	start := p.b.Len()
-	writeRowKey(&p.b, n.WarehouseCode, n.Barcode)
-	t.key = p.piece(start)
-	start = p.b.Len()
-	p.b.Write(format.AppendMoneyIn(num[:0], l, int64(n.Price)))
-	t.price = p.piece(start)
-	if hasSale(n) {
-		start = p.b.Len()
-		p.b.Write(format.AppendMoneyIn(num[:0], l, int64(n.SalePrice)))
-		t.sale = p.piece(start)
-	} else {
-		t.sale = noSale
-	}
-	start = p.b.Len()
-	p.b.Write(strconv.AppendInt(num[:0], int64(n.Quantity), 10))
-	t.qty = p.piece(start)
-	return t
-}
-
-// piece is what was written since start.
-func (p *pageTexts) piece(start int) string { return p.b.String()[start:] }
-
-// statusOptionsMemo builds sellerStatusOptions once per status of a page
-// (a page's records share a handful of statuses); the rows only read them.
-type statusOptionsMemo struct {
-	ctx  context.Context
-	a    *App
-	seen [4]struct {
-		status string
-		opts   []pages.Option
-	}
-	n int
-}
-
-func (m *statusOptionsMemo) get(status string) []pages.Option {
-	for i := range m.n {
-		if m.seen[i].status == status {
-			return m.seen[i].opts
-		}
-	}
-	opts := m.a.sellerStatusOptionsIn(m.ctx, status)
-	if m.n < len(m.seen) {
-		m.seen[m.n].status, m.seen[m.n].opts = status, opts
-		m.n++
-	}
-	return opts
-}
-
-// sellerOptionsKey names a list of App.sellerOptions: the status choices
-// of a record in a language.
-type sellerOptionsKey struct {
-	lang   i18n.Lang
-	status string
-}
-
-// sellerStatusOptionsIn is sellerStatusOptions, built once per language
-// for a status the marketplace defines (App.sellerOptions); any other
-// status a record carries is not kept, so what is held stays bounded.
-func (a *App) sellerStatusOptionsIn(ctx context.Context, status string) []pages.Option {
-	if !slices.Contains(massupdate.Statuses, status) {
-		return sellerStatusOptions(ctx, status)
-	}
-	return a.sellerOptions.get(sellerOptionsKey{i18n.LangOf(ctx), status}, func() []pages.Option {
-		return sellerStatusOptions(ctx, status)
-	})
-}
-
 // stockTextIn is stockText in the language of ctx: "5 шт., В продаже".
 func stockTextIn(ctx context.Context, qty, status string) string {
 	return i18n.TD(ctx, "nomenclature.stock_text", map[string]any{"Qty": qty, "Status": i18n.Status(ctx, status)})
@@ -316,16 +162,4 @@ func stockTextIn(ctx context.Context, qty, status string) string {
 
 func stockText(qty, status string) string {
 	return qty + " pcs, " + format.StatusLabel(status)
-}
-
-// noSale is the sale column of a record without a sale.
-const noSale = "—"
-
-// saleTextIn is the sale column in the number format of l: the sale
-// price, or "—" without a sale.
-func saleTextIn(l i18n.Lang, n apiclient.Nomenclature) string {
-	if !hasSale(n) {
-		return noSale
-	}
-	return format.MoneyIn(l, int64(n.SalePrice))
 }

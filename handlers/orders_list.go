@@ -13,6 +13,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 var orderLimits = []int{20, 50, 100}
@@ -21,15 +22,15 @@ var orderLimits = []int{20, 50, 100}
 func (a *App) OrdersList(c echo.Context) error {
 	q := parseListQuery(c, orderLimits, orderLimits[0], orderStatuses)
 	// The list shows ItemQuantity, never the items: skip decoding them.
-	list, err := a.ordersPage(c, q) // from the local copy once it exists (copy_lists.go)
+	list, err := a.ordersPage(c, q) // from the local copy once it exists (copy_orders.go)
 	if err != nil {
 		return err
 	}
-	toolbar, err := a.copyToolbar(c, "/orders", q, orderSorts)
+	toolbar, err := a.copyToolbar(c, paths.Orders, q, orderSorts)
 	if err != nil {
 		return err
 	}
-	here := q.link("/orders")
+	here := q.link(paths.Orders)
 	states := loadResendStates(session(c))
 	now := a.deps.Now()
 	ctx := c.Request().Context()
@@ -40,7 +41,7 @@ func (a *App) OrdersList(c echo.Context) error {
 		Limit:       strconv.Itoa(q.Limit),
 		Statuses:    localStatusOptions(ctx, orderStatuses, i18n.T(ctx, "orders.all_statuses")),
 		Limits:      limitOptions(orderLimits),
-		Pager:       q.pager("/orders", list.Pages, list.Total),
+		Pager:       q.pager(paths.Orders, list.Pages, list.Total),
 		Bulk:        resendView("resend-bulk", nil, i18n.T(ctx, "orders.resend_selected"), here),
 		Rows:        make([]pages.OrderRow, 0, len(list.Orders)),
 		Copy:        toolbar,
@@ -61,15 +62,13 @@ func (a *App) OrdersList(c echo.Context) error {
 			Items:     o.ItemQuantity,
 			Confirmed: o.IsConfirmed,
 		}
+		r.Href = paths.Order(o.OrderNr) + back
 		if resend.ValidOrderNr(o.OrderNr) {
-			r.Href = "/orders/" + o.OrderNr + back // [A-Za-z0-9_-] only: PathEscape would return it unchanged
 			nrs[i] = o.OrderNr
 			r.Resend = resendView("resend-"+o.OrderNr, nrs[i:i+1:i+1], resendLabel, here)
 			if len(states) > 0 {
 				showResendState(ctx, states, &r.Resend, now)
 			}
-		} else {
-			r.Href = "/orders/" + url.PathEscape(o.OrderNr) + back
 		}
 		v.Rows = append(v.Rows, r)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 var validFormID = regexp.MustCompile(`^resend-[A-Za-z0-9_-]{1,80}$`)
@@ -36,12 +37,12 @@ func (a *App) OrdersResend(c echo.Context) error {
 	if !validFormID.MatchString(formID) {
 		formID = "resend-bulk"
 	}
-	ret := localOr(form.Get("return"), "/orders")
+	ret := localOr(form.Get("return"), paths.Orders)
 	label := i18n.T(ctx, "orders.resend")
 	switch {
 	case formID == "resend-bulk":
 		label = i18n.T(ctx, "orders.resend_selected")
-	case strings.HasPrefix(ret, "/orders/"):
+	case strings.HasPrefix(ret, paths.Orders+"/"):
 		label = i18n.T(ctx, "orders.resend_notifications")
 	}
 	var nrs []string

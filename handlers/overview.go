@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/url"
 	"slices"
 	"strings"
 	"sync"
@@ -18,6 +17,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // overviewParallel bounds the marketplace reads the overview runs at once.
@@ -76,11 +76,11 @@ func (a *App) Overview(c echo.Context) error {
 		return err
 	}
 	for i, s := range orderStatuses {
-		v.Orders = append(v.Orders, pages.Count{Status: s, Count: orderCounts[i], Href: "/orders?status=" + url.QueryEscape(s)})
+		v.Orders = append(v.Orders, pages.Count{Status: s, Count: orderCounts[i], Href: paths.Filtered(paths.Orders, "status", s)})
 		v.OrdersTotal += orderCounts[i]
 	}
 	for i, s := range boxStatuses {
-		v.Boxes = append(v.Boxes, pages.Count{Status: s, Count: boxCounts[i], Href: "/return-boxes?status=" + url.QueryEscape(s)})
+		v.Boxes = append(v.Boxes, pages.Count{Status: s, Count: boxCounts[i], Href: paths.Filtered(paths.ReturnBoxes, "status", s)})
 		v.BoxesTotal += boxCounts[i]
 	}
 	for _, s := range nomenclatureStatuses {
@@ -137,30 +137,30 @@ func (a *App) overviewFromCopy(c echo.Context) error {
 		return err
 	}
 	v := pages.Overview{ClientID: d.ClientID, Environment: d.Environment, SellerID: d.SellerID}
-	v.Orders, v.OrdersTotal = countsOf(orderStatuses, ov.OrdersByStatus, "/orders?status=")
-	v.Nomenclature, v.NomenclatureTotal = countsOf(nomenclatureStatuses, ov.RecordsByStatus, "/nomenclature?status=")
-	v.Boxes, v.BoxesTotal = countsOf(boxStatuses, ov.BoxesByStatus, "/return-boxes?status=")
+	v.Orders, v.OrdersTotal = countsOf(orderStatuses, ov.OrdersByStatus, paths.Orders)
+	v.Nomenclature, v.NomenclatureTotal = countsOf(nomenclatureStatuses, ov.RecordsByStatus, paths.Nomenclature)
+	v.Boxes, v.BoxesTotal = countsOf(boxStatuses, ov.BoxesByStatus, paths.ReturnBoxes)
 	if err := a.tokenStates(c, &v); err != nil {
 		return err
 	}
 	sv := a.syncView(c.Request().Context(), ov.Sync, false)
 	ctx := c.Request().Context()
 	actions := []pages.NeedsAction{
-		{Label: i18n.T(ctx, "overview.new_orders"), Href: "/orders?status=new", Count: ov.NewOrders},
-		{Label: i18n.T(ctx, "overview.rejected"), Href: "/nomenclature?status=rejected", Count: ov.Rejected},
-		{Label: i18n.T(ctx, "overview.out_of_stock"), Href: "/nomenclature?stock=0", Count: ov.ZeroStock},
-		{Label: i18n.T(ctx, "overview.boxes_loading"), Href: "/return-boxes?status=loading", Count: ov.BoxesLoading},
+		{Label: i18n.T(ctx, "overview.new_orders"), Href: paths.Filtered(paths.Orders, "status", "new"), Count: ov.NewOrders},
+		{Label: i18n.T(ctx, "overview.rejected"), Href: paths.Filtered(paths.Nomenclature, "status", "rejected"), Count: ov.Rejected},
+		{Label: i18n.T(ctx, "overview.out_of_stock"), Href: paths.Filtered(paths.Nomenclature, "stock", "0"), Count: ov.ZeroStock},
+		{Label: i18n.T(ctx, "overview.boxes_loading"), Href: paths.Filtered(paths.ReturnBoxes, "status", "loading"), Count: ov.BoxesLoading},
 	}
 	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, i18n.T(c.Request().Context(), "overview.title"), "overview"), v, &sv, actions), nil)
 }
 
 // countsOf lists the counts of the known statuses in their order, then any
-// status not known before, each linked to its filtered list.
-func countsOf(known []string, m map[string]int, href string) ([]pages.Count, int) {
+// status not known before, each linked to its filtered list (list, by status).
+func countsOf(known []string, m map[string]int, list string) ([]pages.Count, int) {
 	var out []pages.Count
 	total := 0
 	for _, s := range known {
-		out = append(out, pages.Count{Status: s, Count: m[s], Href: href + url.QueryEscape(s)})
+		out = append(out, pages.Count{Status: s, Count: m[s], Href: paths.Filtered(list, "status", s)})
 		total += m[s]
 	}
 	extra := make([]string, 0, len(m))
@@ -171,7 +171,7 @@ func countsOf(known []string, m map[string]int, href string) ([]pages.Count, int
 	}
 	slices.Sort(extra)
 	for _, s := range extra {
-		out = append(out, pages.Count{Status: s, Count: m[s], Href: href + url.QueryEscape(s)})
+		out = append(out, pages.Count{Status: s, Count: m[s], Href: paths.Filtered(list, "status", s)})
 		total += m[s]
 	}
 	return out, total

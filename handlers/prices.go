@@ -3,6 +3,7 @@ package handlers
 import (
 	"context"
 	"net/http"
+	"net/url"
 	"slices"
 	"strconv"
 
@@ -14,9 +15,8 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
-
-// ---- prices ----
 
 // PricesList shows the price editor for a page of products.
 func (a *App) PricesList(c echo.Context) error {
@@ -27,7 +27,7 @@ func (a *App) PricesList(c echo.Context) error {
 	sess := session(c)
 	st := formState[massupdate.PriceInput]{inputs: restoreDraft(sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)}
 	var done map[string][]string
-	if d := sess.PopDraft("prices-done"); d != nil {
+	if d := sess.PopDraft(draftPricesDone); d != nil {
 		done = d
 	}
 	v, err := a.pricesView(c, q, st, pricesExtras{done: done})
@@ -45,78 +45,60 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		return a.cardPricesSubmit(c)
 	}
 	q := pricesQuery(c)
-	ctx := c.Request().Context()
-	form, err := c.FormParams()
-	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "prices.form_unreadable"))
-	}
-	rows, err := massupdate.BindPriceInputs(form)
-	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
-	}
-	checked := massupdate.CheckPrices(rows)
-	st := formState[massupdate.PriceInput]{inputs: checked.Inputs, invalid: checked.Invalid}
-	updates := checked.Send
-	sess := session(c)
-	back := q.link("/prices")
-	if len(st.invalid) > 0 {
-		summary := &pages.Summary{Invalid: len(st.invalid), Unchanged: len(rows) - len(checked.Inputs), Note: i18n.T(ctx, "prices.fix_first")}
-		return a.renderPricesResult(c, q, st, summary, nil)
-	}
-	if len(updates) == 0 {
-		sess.AddFlash("info", i18n.T(ctx, "prices.nothing_changed"))
-		return a.redirect(c, back)
-	}
-	acct := a.account(c)
 	// The result page's list call overlaps with the last chunk (see
 	// massupdate.Send); its answer is used unless it lists a row of that
 	// chunk, whose update may not have been applied when the list was read.
 	// A page from the copy (issue 16) is read after the send instead: the
 	// accepted prices are in it then, pending.
 	var pre catalogPage
-	var lastChunk func()
-	pageCtx, seller := a.pageContext(c), sess.Data().SellerID
-	if copied, _, err := a.fromCopy(c); err != nil {
-		return err
-	} else if !copied {
-		lastChunk = func() {
-			pre.recs, pre.total, pre.npages, pre.err = fetchCatalogPage(pageCtx, acct, seller, q)
-			pre.done = true
-		}
-	}
-	rep, err := massupdate.Send(c.Request().Context(), a.deps.Engine, acct, seller, massupdate.Prices, updates, lastChunk)
-	if err != nil {
-		return massUpdateError(err)
-	}
-	if pre.done {
-		last := updates[(len(updates)-1)/a.deps.Engine.Size()*a.deps.Engine.Size():]
-		for _, n := range pre.recs {
-			if slices.ContainsFunc(last, func(u apiclient.PriceUpdate) bool { return u.MarketplaceSKU == n.MarketplaceSKU }) {
-				pre = catalogPage{}
-				break
+	return submitMass(a, c, massKind[massupdate.PriceInput, apiclient.PriceUpdate]{
+		name: "prices", back: q.link(paths.Prices),
+		unreadable: i18n.K("prices.form_unreadable"), fixFirst: i18n.K("prices.fix_first"), nothingChanged: i18n.K("prices.nothing_changed"), updated: i18n.K("prices.updated"),
+		bind: massupdate.BindPriceInputs,
+		check: func(_ url.Values, rows []massupdate.PriceInput) (massupdate.Checked[massupdate.PriceInput, apiclient.PriceUpdate], error) {
+			return massupdate.CheckPrices(rows), nil
+		},
+		send: func(ctx context.Context, updates []apiclient.PriceUpdate) (*massupdate.Report, error) {
+			acct := a.account(c)
+			var lastChunk func()
+			pageCtx, seller := a.pageContext(c), session(c).Data().SellerID
+			if copied, _, err := a.fromCopy(c); err != nil {
+				return nil, err
+			} else if !copied {
+				lastChunk = func() {
+					pre.recs, pre.total, pre.npages, pre.err = fetchCatalogPage(pageCtx, acct, seller, q)
+					pre.done = true
+				}
 			}
-		}
-	}
-	a.logger(c.Request().Context()).Info("prices submitted", "sent", len(updates), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent)
-	// audit trail (issue 17.3): every row sent, old → new, and its answer
-	a.recordReport(c, audit.KindPrice, rep, keysOf(updates, massupdate.Prices.Key), func(k string) (string, string) { return changeTexts(st.inputs[k]) })
-	// issue 16: the copy shows them at once, pending (handlers/copy_lists.go)
-	a.copyPricesAccepted(c, rep, len(updates), func(i int) (string, apiclient.PriceUpdate) { return massupdate.Prices.Key(updates[i]), updates[i] })
-	if rep.Complete() {
-		sess.AddFlash("ok", i18n.N(ctx, "prices.updated", rep.Accepted))
-		done := map[string][]string{}
-		for _, u := range updates {
-			if len(done) < 300 {
-				before, after := changeTextsIn(ctx, st.inputs[u.MarketplaceSKU])
-				done[u.MarketplaceSKU] = []string{before, after}
+			rep, err := massupdate.Send(ctx, a.deps.Engine, acct, seller, massupdate.Prices, updates, lastChunk)
+			if err != nil {
+				return nil, err
 			}
-		}
-		sess.SetDraft("prices-done", done)
-		return a.redirect(c, back)
-	}
-	st.report = rep
-	summary := &pages.Summary{Unchanged: len(rows) - len(checked.Inputs), Note: rep.Note()}
-	return a.renderPricesResult(c, q, st, summary, &pre)
+			if pre.done {
+				last := updates[(len(updates)-1)/a.deps.Engine.Size()*a.deps.Engine.Size():]
+				for _, n := range pre.recs {
+					if slices.ContainsFunc(last, func(u apiclient.PriceUpdate) bool { return u.MarketplaceSKU == n.MarketplaceSKU }) {
+						pre = catalogPage{}
+						break
+					}
+				}
+			}
+			return rep, nil
+		},
+		audit: audit.KindPrice, key: massupdate.Prices.Key, change: changeTexts,
+		sent: func(rep *massupdate.Report, updates []apiclient.PriceUpdate) {
+			// the copy shows them at once, pending (handlers/copy_lists.go)
+			a.copyPricesAccepted(c, rep, len(updates), func(i int) (string, apiclient.PriceUpdate) { return massupdate.Prices.Key(updates[i]), updates[i] })
+		},
+		shown: changeTextsIn,
+		answer: func(c echo.Context, checked massupdate.Checked[massupdate.PriceInput, apiclient.PriceUpdate], rep *massupdate.Report, s *pages.Summary) error {
+			st := formState[massupdate.PriceInput]{inputs: checked.Inputs, invalid: checked.Invalid, report: rep}
+			if rep == nil {
+				return a.renderPricesResult(c, q, st, s, nil)
+			}
+			return a.renderPricesResult(c, q, st, s, &pre)
+		},
+	})
 }
 
 // renderPricesResult answers a submit that needs the user (422): the page
@@ -186,7 +168,7 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 	if err != nil {
 		return pages.PricesView{}, err
 	}
-	toolbar, err := a.copyToolbar(c, "/prices", q, priceSorts)
+	toolbar, err := a.copyToolbar(c, paths.Prices, q, priceSorts)
 	if err != nil {
 		return pages.PricesView{}, err
 	}
@@ -197,13 +179,13 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 		DropLimit: massupdate.MarketDropLimit,
 		Limit:     strconv.Itoa(q.Limit),
 		Limits:    limitOptions(catalogLimits),
-		Pager:     q.pager("/prices", npages, total),
-		Action:    q.link("/prices"),
+		Pager:     q.pager(paths.Prices, npages, total),
+		Action:    q.link(paths.Prices),
 
 		ExportQuery: a.exportQuery(q),
 	}
 	if toolbar != nil && !toolbar.Live {
-		v.Heads = pages.PriceHeads{SKU: q.sortHead("/prices", "sku"), Name: q.sortHead("/prices", "name"), Current: q.sortHead("/prices", "price")}
+		v.Heads = pages.PriceHeads{SKU: q.sortHead(paths.Prices, "sku"), Name: q.sortHead(paths.Prices, "name"), Current: q.sortHead(paths.Prices, "price")}
 	}
 	index := map[string]int{}
 	for _, n := range recs {

@@ -15,7 +15,6 @@ package handlers
 
 import (
 	"context"
-	"encoding/json"
 	"net/http"
 	"net/url"
 	"slices"
@@ -26,10 +25,10 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/massupdate"
-	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // cardPricesList shows the per-card price editor.
@@ -38,7 +37,7 @@ func (a *App) cardPricesList(c echo.Context) error {
 	sess := session(c)
 	inputs := restoreDraft(sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)
 	var done map[string][]string
-	if d := sess.PopDraft("prices-done"); d != nil {
+	if d := sess.PopDraft(draftPricesDone); d != nil {
 		done = d
 	}
 	v, err := a.cardPricesView(c, q, inputs, nil, nil, done)
@@ -56,64 +55,44 @@ func (a *App) cardPricesList(c echo.Context) error {
 // price, is sent without force and its warning shown again.
 func (a *App) cardPricesSubmit(c echo.Context) error {
 	q := pricesQuery(c)
-	ctx := c.Request().Context()
-	form, err := c.FormParams()
-	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "prices.form_unreadable"))
-	}
-	rows, err := massupdate.BindPriceInputs(form)
-	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
-	}
 	sess := session(c)
-	held := popHeldCards(sess)
-	confirmed := map[string]bool{}
-	if form.Get("action") == "force" {
-		if len(form["force_card"]) > massupdate.MaxFormRows {
-			return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "prices.too_many_confirmed"))
-		}
-		for _, p := range form["force_card"] {
-			confirmed[p] = true
-		}
-	}
-	checked := massupdate.CheckCards(rows, held.confirmed(sess, confirmed, rows))
-	inputs, invalid, cards := checked.Inputs, checked.Invalid, checked.Send
-	back := q.link("/prices")
-	if len(invalid) > 0 {
-		return a.renderCardPricesResult(c, q, inputs, invalid, nil,
-			&pages.Summary{Invalid: len(invalid), Note: i18n.T(ctx, "prices.fix_first")})
-	}
-	if len(cards) == 0 {
-		sess.AddFlash("info", i18n.T(ctx, "prices.nothing_changed"))
-		return a.redirect(c, back)
-	}
-	seller := sess.Data().SellerID
-	rep, err := massupdate.Send(c.Request().Context(), a.deps.Engine, a.account(c), seller, massupdate.Cards, cards, nil)
-	if err != nil {
-		return massUpdateError(err)
-	}
-	// audit trail (issue 17.3): every card sent, old → new, and its answer
-	a.recordReport(c, audit.KindPrice, rep, keysOf(cards, massupdate.Cards.Key), func(k string) (string, string) { return changeTexts(inputs[k]) })
-	// issue 16: the copy shows every size of an accepted card at once, pending (handlers/copy_lists.go)
-	a.copyPricesAccepted(c, rep, len(cards), func(i int) (string, apiclient.PriceUpdate) { return cards[i].Parent, cards[i].PriceUpdate })
-	keepHeldCards(sess, rep, cards)
-	a.logger(c.Request().Context()).Info("card prices submitted", "sent", len(cards), "confirmed", countForced(cards),
-		"accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent, "price_checks", len(rep.Fraud))
-	if rep.Complete() && len(rep.Fraud) == 0 {
-		sess.AddFlash("ok", i18n.N(ctx, "prices.cards_updated", rep.Accepted))
-		done := map[string][]string{}
-		for k, in := range inputs {
-			if len(done) < 300 {
-				before, after := changeTextsIn(ctx, in)
-				done[k] = []string{before, after}
+	return submitMass(a, c, massKind[massupdate.PriceInput, massupdate.CardPrice]{
+		name: "card prices", back: q.link(paths.Prices),
+		unreadable: i18n.K("prices.form_unreadable"), fixFirst: i18n.K("prices.fix_first"), nothingChanged: i18n.K("prices.nothing_changed"), updated: i18n.K("prices.cards_updated"),
+		bind: massupdate.BindPriceInputs,
+		check: func(form url.Values, rows []massupdate.PriceInput) (massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice], error) {
+			held := popHeldCards(sess)
+			confirmed := map[string]bool{}
+			if form.Get("action") == "force" {
+				if len(form["force_card"]) > massupdate.MaxFormRows {
+					return massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice]{}, echo.NewHTTPError(http.StatusBadRequest, i18n.T(c.Request().Context(), "prices.too_many_confirmed"))
+				}
+				for _, p := range form["force_card"] {
+					confirmed[p] = true
+				}
 			}
-		}
-		sess.SetDraft("prices-done", done)
-		return a.redirect(c, back)
-	}
-	return a.renderCardPricesResult(c, q, inputs, invalid, rep, &pages.Summary{Note: rep.Note()})
+			return massupdate.CheckCards(rows, held.confirmed(sess, confirmed, rows)), nil
+		},
+		send: func(ctx context.Context, cards []massupdate.CardPrice) (*massupdate.Report, error) {
+			return massupdate.Send(ctx, a.deps.Engine, a.account(c), sess.Data().SellerID, massupdate.Cards, cards, nil)
+		},
+		audit: audit.KindPrice, key: massupdate.Cards.Key, change: changeTexts,
+		sent: func(rep *massupdate.Report, cards []massupdate.CardPrice) {
+			// the copy shows every size of an accepted card at once, pending (handlers/copy_lists.go)
+			a.copyPricesAccepted(c, rep, len(cards), func(i int) (string, apiclient.PriceUpdate) { return cards[i].Parent, cards[i].PriceUpdate })
+			keepHeldCards(sess, rep, cards)
+		},
+		logged: func(rep *massupdate.Report, cards []massupdate.CardPrice) []any {
+			return []any{"confirmed", countForced(cards), "price_checks", len(rep.Fraud)}
+		},
+		shown: changeTextsIn,
+		answer: func(c echo.Context, checked massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice], rep *massupdate.Report, s *pages.Summary) error {
+			return a.renderCardPricesResult(c, q, checked.Inputs, checked.Invalid, rep, s)
+		},
+	})
 }
 
+// renderCardPricesResult answers a submit that needs the user (422).
 func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string, rep *massupdate.Report, s *pages.Summary) error {
 	v, err := a.cardPricesView(c, q, inputs, invalid, rep, nil)
 	if err != nil {
@@ -144,7 +123,7 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 	if err != nil {
 		return pages.CardPricesView{}, err
 	}
-	toolbar, err := a.copyToolbar(c, "/prices", q, priceSorts)
+	toolbar, err := a.copyToolbar(c, paths.Prices, q, priceSorts)
 	if err != nil {
 		return pages.CardPricesView{}, err
 	}
@@ -152,8 +131,8 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		Copy:   toolbar,
 		Limit:  strconv.Itoa(q.Limit),
 		Limits: limitOptions(catalogLimits),
-		Pager:  q.pager("/prices", npages, total),
-		Action: q.link("/prices"),
+		Pager:  q.pager(paths.Prices, npages, total),
+		Action: q.link(paths.Prices),
 
 		ExportQuery: a.exportQuery(q),
 		DropLimit:   massupdate.MarketDropLimit,
@@ -268,109 +247,4 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		}
 	}
 	return v, nil
-}
-
-// fraudText says what a price-check finding is about, in words, with the
-// number of promotions it names (the list itself is the marketplace's and
-// unbounded: not shown).
-func fraudText(ctx context.Context, f apiclient.FraudValidation) string {
-	var what string
-	switch f.ChangedValue {
-	case "black_price":
-		what = i18n.T(ctx, "prices.fraud_black_price")
-	case "red_price":
-		what = i18n.T(ctx, "prices.fraud_red_price")
-	case "sale_period":
-		what = i18n.T(ctx, "prices.fraud_sale_period")
-	case "red_price_and_sale_period":
-		what = i18n.T(ctx, "prices.fraud_red_price_and_sale_period")
-	default:
-		what = i18n.T(ctx, "prices.fraud_change")
-	}
-	out := i18n.TD(ctx, "prices.fraud_differs", map[string]any{"What": what})
-	if f.Status == "restriction" {
-		out = i18n.TD(ctx, "prices.fraud_not_allowed", map[string]any{"What": what})
-	}
-	var promos []json.RawMessage
-	if len(f.Promotions) > 0 && json.Unmarshal(f.Promotions, &promos) == nil && len(promos) > 0 {
-		out += " " + i18n.N(ctx, "prices.fraud_promotions", len(promos))
-	}
-	return out + "."
-}
-
-// draftHeldCards is the session draft that keeps the cards the last
-// answer held past a price-check warning.
-const draftHeldCards = "prices-held"
-
-// heldCards are the cards the marketplace held past a price-check warning
-// in the session's previous answer, each with the account it was sent for
-// and the price it was held at: the only cards "send anyway" may force.
-// A card's values are heldValues of its price update as sent.
-type heldCards url.Values
-
-// heldValues is what heldCards keeps of a card's price update: the
-// account (environment and seller: a session's drafts outlive a login as
-// someone else), the price and sale price in kopecks (sale "" when none),
-// the sale's start and end.
-func heldValues(sess *sessions.Session, u apiclient.PriceUpdate) []string {
-	d := sess.Data()
-	sale := ""
-	if u.SalePrice != nil {
-		sale = strconv.FormatInt(int64(*u.SalePrice), 10)
-	}
-	return []string{d.Environment + "/" + strconv.FormatInt(d.SellerID, 10),
-		strconv.FormatInt(int64(u.Price), 10), sale, u.SaleStartDate, u.SaleEndDate}
-}
-
-// popHeldCards takes the held cards out of the session: they answer one
-// submit only, the next.
-func popHeldCards(sess *sessions.Session) heldCards {
-	return heldCards(sess.PopDraft(draftHeldCards))
-}
-
-// keepHeldCards keeps in the session the cards of rep the price check held
-// with a warning (rejected, so not applied), at the prices sent.
-func keepHeldCards(sess *sessions.Session, rep *massupdate.Report, cards []massupdate.CardPrice) {
-	held := url.Values{}
-	for _, cp := range cards {
-		if rep.Outcomes[cp.Parent].State != massupdate.Rejected {
-			continue
-		}
-		for _, f := range rep.Fraud[cp.Parent] {
-			if f.Status == "warning" {
-				held[cp.Parent] = heldValues(sess, cp.PriceUpdate)
-				break
-			}
-		}
-	}
-	if len(held) > 0 {
-		sess.SetDraft(draftHeldCards, held)
-	}
-}
-
-// confirmed keeps of the cards the user confirmed (asked) those held for
-// this account at exactly the price the rows now ask; the rows are read as
-// CheckCards reads them, and a row that does not validate is not forced.
-func (h heldCards) confirmed(sess *sessions.Session, asked map[string]bool, rows []massupdate.PriceInput) map[string]bool {
-	if len(asked) == 0 || len(h) == 0 {
-		return nil
-	}
-	out := map[string]bool{}
-	for _, cp := range massupdate.CheckCards(rows, nil).Send {
-		if asked[cp.Parent] && slices.Equal(url.Values(h)[cp.Parent], heldValues(sess, cp.PriceUpdate)) {
-			out[cp.Parent] = true
-		}
-	}
-	return out
-}
-
-// countForced counts the cards sent with force.
-func countForced(cards []massupdate.CardPrice) int {
-	n := 0
-	for _, cp := range cards {
-		if cp.Force {
-			n++
-		}
-	}
-	return n
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/labstack/echo/v4/middleware"
 
 	"github.com/sellerdesk/sellerdesk/static"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // maxBodyBytes bounds a form post: a 10,000-row price form is about 1.5 MB.
@@ -34,57 +35,57 @@ func (a *App) routes() *echo.Echo {
 	// its marketplace budget (boundUpstream), then its session.
 	body := e.Group("", middleware.BodyLimit(maxBodyBytes), a.readBody)
 	pagesGroup := body.Group("", a.boundUpstream, a.loadSession)
-	pagesGroup.GET("/login", a.LoginForm)
-	pagesGroup.POST("/login", a.LoginSubmit)
-	pagesGroup.POST("/logout", a.Logout)
+	pagesGroup.GET(paths.Login, a.LoginForm)
+	pagesGroup.POST(paths.Login, a.LoginSubmit)
+	pagesGroup.POST(paths.Logout, a.Logout)
 	a.registerLanguage(e, pagesGroup) // i18n: locale middleware and POST /settings/language (issue 18, handlers/language.go)
 
 	app := pagesGroup.Group("", a.requireLogin)
-	app.GET("/", a.Overview)
-	app.GET("/orders", a.OrdersList)
-	app.GET("/orders/:orderNr", a.OrderDetail)
-	app.POST("/orders/resend", a.OrdersResend)
-	app.GET("/nomenclature", a.NomenclatureList)
-	app.GET("/prices", a.PricesList)
-	app.GET("/return-boxes", a.ReturnBoxesList)
+	app.GET(paths.Overview, a.Overview)
+	app.GET(paths.Orders, a.OrdersList)
+	app.GET(paths.Order(":orderNr"), a.OrderDetail)
+	app.POST(paths.OrdersResend, a.OrdersResend)
+	app.GET(paths.Nomenclature, a.NomenclatureList)
+	app.GET(paths.Prices, a.PricesList)
+	app.GET(paths.ReturnBoxes, a.ReturnBoxesList)
 
 	// The mass-update forms: bounded per chunk rather than per request
 	// (see boundPerChunk), and their unsent edits survive a detour through
 	// the login page (keepDraft).
 	forms := body.Group("", a.boundPerChunk, a.loadSession, a.requireLogin)
-	forms.POST("/nomenclature", a.NomenclatureSubmit, keepDraft(draftNomenclature))
-	forms.POST("/prices", a.PricesSubmit, keepDraft(draftPrices))
+	forms.POST(paths.Nomenclature, a.NomenclatureSubmit, keepDraft(draftNomenclature))
+	forms.POST(paths.Prices, a.PricesSubmit, keepDraft(draftPrices))
 
 	// Bulk import, jobs, exports and history: absent without a job runner.
 	if a.deps.Jobs != nil {
-		app.GET("/prices/export.csv", func(c echo.Context) error { return a.exportView(c, "prices", "csv") })
-		app.GET("/prices/export.xlsx", func(c echo.Context) error { return a.exportView(c, "prices", "xlsx") })
-		app.GET("/nomenclature/export.csv", func(c echo.Context) error { return a.exportView(c, "nomenclature", "csv") })
-		app.GET("/nomenclature/export.xlsx", func(c echo.Context) error { return a.exportView(c, "nomenclature", "xlsx") })
-		app.GET("/bulk/import", a.BulkImportForm)
-		app.POST("/bulk/import", a.BulkImportUpload)
-		app.GET("/bulk/jobs/:id", a.BulkJobPage)
-		app.GET("/bulk/jobs/:id/progress", a.BulkJobProgress)
-		app.POST("/bulk/jobs/:id/submit", a.BulkJobSubmit)
-		app.POST("/bulk/jobs/:id/cancel", a.BulkJobCancel)
-		app.POST("/bulk/jobs/:id/retry", a.BulkJobRetry)
-		app.POST("/bulk/jobs/:id/revise", a.BulkJobRevise) // issue 17 item 8: a retry's values edited in its preview
-		app.POST("/bulk/jobs/:id/readback", a.BulkJobReadBack)
-		app.GET("/bulk/jobs/:id/errors.csv", a.BulkJobErrorsCSV)
-		app.GET("/bulk/jobs/:id/export.csv", a.BulkJobExportCSV)
+		app.GET(paths.Export(paths.Prices, "csv"), func(c echo.Context) error { return a.exportView(c, "prices", "csv") })
+		app.GET(paths.Export(paths.Prices, "xlsx"), func(c echo.Context) error { return a.exportView(c, "prices", "xlsx") })
+		app.GET(paths.Export(paths.Nomenclature, "csv"), func(c echo.Context) error { return a.exportView(c, "nomenclature", "csv") })
+		app.GET(paths.Export(paths.Nomenclature, "xlsx"), func(c echo.Context) error { return a.exportView(c, "nomenclature", "xlsx") })
+		app.GET(paths.BulkImport, a.BulkImportForm)
+		app.POST(paths.BulkImport, a.BulkImportUpload)
+		app.GET(paths.Job(":id"), a.BulkJobPage)
+		app.GET(paths.JobProgress(":id"), a.BulkJobProgress)
+		app.POST(paths.JobSubmit(":id"), a.BulkJobSubmit)
+		app.POST(paths.JobCancel(":id"), a.BulkJobCancel)
+		app.POST(paths.JobRetry(":id"), a.BulkJobRetry)
+		app.POST(paths.JobRevise(":id"), a.BulkJobRevise) // issue 17 item 8: a retry's values edited in its preview
+		app.POST(paths.JobReadBack(":id"), a.BulkJobReadBack)
+		app.GET(paths.JobErrorsCSV(":id"), a.BulkJobErrorsCSV)
+		app.GET(paths.JobExportCSV(":id"), a.BulkJobExportCSV)
 	}
 	// The audit trail: read-only, no delete route (retention prunes it).
 	if a.deps.Audit != nil {
-		app.GET("/history", a.HistoryList)
-		app.GET("/history/export.csv", a.HistoryExportCSV)
+		app.GET(paths.History, a.HistoryList)
+		app.GET(paths.HistoryExportCSV, a.HistoryExportCSV)
 	}
 
 	// The local copy of the catalogue (issue 16, handlers/sync.go).
-	app.GET("/sync/status", a.SyncStatus)
-	app.POST("/sync/refresh", a.SyncRefresh)
-	app.POST("/sync/forget", a.SyncForget)
-	app.GET("/nomenclature/export-all.csv", func(c echo.Context) error { return a.NomenclatureExportAll(c, "csv") })
-	app.GET("/nomenclature/export-all.xlsx", func(c echo.Context) error { return a.NomenclatureExportAll(c, "xlsx") })
+	app.GET(paths.SyncStatus, a.SyncStatus)
+	app.POST(paths.SyncRefresh, a.SyncRefresh)
+	app.POST(paths.SyncForget, a.SyncForget)
+	app.GET(paths.ExportAll("csv"), func(c echo.Context) error { return a.NomenclatureExportAll(c, "csv") })
+	app.GET(paths.ExportAll("xlsx"), func(c echo.Context) error { return a.NomenclatureExportAll(c, "xlsx") })
 	if a.deps.TestHook != nil {
 		app.GET("/_test/hook", a.deps.TestHook)
 	}

@@ -3,7 +3,6 @@ package handlers
 import (
 	"errors"
 	"net/http"
-	"net/url"
 
 	gsessions "github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
@@ -12,6 +11,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/layouts"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 const (
@@ -81,7 +81,7 @@ func (a *App) requireLogin(next echo.HandlerFunc) echo.HandlerFunc {
 		if !sess.IsNew() {
 			sess.AddFlash("info", i18n.T(r.Context(), "flash.log_in_to_continue"))
 		}
-		return a.redirect(c, "/login")
+		return a.redirect(c, paths.Login)
 	}
 }
 
@@ -136,12 +136,4 @@ func localOr(target, fallback string) string {
 		return target
 	}
 	return fallback
-}
-
-// withQuery returns path with the given query (or the bare path).
-func withQuery(path string, q url.Values) string {
-	if enc := q.Encode(); enc != "" {
-		return path + "?" + enc
-	}
-	return path
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // The local copy of the catalogue (issue 16): the session's key into it,
@@ -154,7 +155,7 @@ var kindLabels = map[string]string{copystore.KindNomenclature: i18n.K("copy.kind
 // syncView is the freshness line of the session's copy.
 func (a *App) syncView(ctx context.Context, states map[string]copystore.SyncState, running bool) pages.SyncView {
 	l := i18n.LangOf(ctx)
-	v := pages.SyncView{Poll: "/sync/status"}
+	v := pages.SyncView{Poll: paths.SyncStatus}
 	var asOf time.Time
 	complete := true
 	for _, kind := range copystore.Kinds {

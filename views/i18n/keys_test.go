@@ -27,6 +27,8 @@ var dynamicUse = regexp.MustCompile(`\bi18n\.(?:(?:T|TD|N|ND)\(\s*[A-Za-z_][A-Za
 var dataKeys = map[string]bool{
 	"item.Label": true, // layouts.Nav
 	"d.Note":     true, // internal/demo.Credentials (a note that is no key shows as itself)
+	// handlers.massKind: a form's messages
+	"k.unreadable": true, "k.fixFirst": true, "k.nothingChanged": true, "k.updated": true,
 }
 
 // usedKeys scans every .go and .templ file under dirs (generated _templ.go

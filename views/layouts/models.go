@@ -5,6 +5,7 @@ import (
 	"context"
 
 	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // Chrome is what the frame needs to know about the request: title, assets,
@@ -53,12 +54,12 @@ type NavItem struct {
 // Nav lists the sections in the order the header shows them.
 var Nav = []NavItem{
 	{"overview", i18n.K("nav.overview"), "/"},
-	{"orders", i18n.K("nav.orders"), "/orders"},
-	{"nomenclature", i18n.K("nav.nomenclature"), "/nomenclature"},
-	{"prices", i18n.K("nav.prices"), "/prices"},
-	{"return-boxes", i18n.K("nav.return_boxes"), "/return-boxes"},
-	{"bulk", i18n.K("nav.bulk"), "/bulk/import"},
-	{"history", i18n.K("nav.history"), "/history"},
+	{"orders", i18n.K("nav.orders"), paths.Orders},
+	{"nomenclature", i18n.K("nav.nomenclature"), paths.Nomenclature},
+	{"prices", i18n.K("nav.prices"), paths.Prices},
+	{"return-boxes", i18n.K("nav.return_boxes"), paths.ReturnBoxes},
+	{"bulk", i18n.K("nav.bulk"), paths.BulkImport},
+	{"history", i18n.K("nav.history"), paths.History},
 }
 
 // htmxConfig keeps htmx inside a strict Content-Security-Policy (no eval, no

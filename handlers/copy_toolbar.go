@@ -1,0 +1,115 @@
+package handlers
+
+import (
+	"context"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
+)
+
+// nomenclatureSorts are the sort choices of the nomenclature toolbar.
+var nomenclatureSorts = []pages.Option{
+	{Value: "", Label: i18n.K("copy.sort_marketplace_order")}, {Value: "name", Label: i18n.K("copy.sort_name_az")}, {Value: "-name", Label: i18n.K("copy.sort_name_za")},
+	{Value: "price", Label: i18n.K("copy.sort_price_asc")}, {Value: "-price", Label: i18n.K("copy.sort_price_desc")},
+	{Value: "quantity", Label: i18n.K("copy.sort_stock_asc")}, {Value: "-quantity", Label: i18n.K("copy.sort_stock_desc")},
+	{Value: "-updated", Label: i18n.K("copy.sort_recently_updated")}, {Value: "sku", Label: i18n.K("copy.sort_sku")}, {Value: "barcode", Label: i18n.K("copy.sort_barcode")},
+	{Value: "warehouse", Label: i18n.K("copy.sort_warehouse")}, {Value: "status", Label: i18n.K("copy.sort_status")},
+}
+
+// priceSorts are the sort choices of the prices toolbar: every column of
+// the price table the copy holds (the SKU, the product's name, the current
+// price and sale price and their update status), both ways, and the
+// warehouse the records are listed under.
+var priceSorts = []pages.Option{
+	{Value: "", Label: i18n.K("copy.sort_marketplace_order")}, {Value: "sku", Label: i18n.K("copy.sort_sku")}, {Value: "-sku", Label: i18n.K("copy.sort_sku_desc")},
+	{Value: "name", Label: i18n.K("copy.sort_name_az")}, {Value: "-name", Label: i18n.K("copy.sort_name_za")},
+	{Value: "price", Label: i18n.K("copy.sort_price_asc")}, {Value: "-price", Label: i18n.K("copy.sort_price_desc")},
+	{Value: "sale_price", Label: i18n.K("copy.sort_sale_asc")}, {Value: "-sale_price", Label: i18n.K("copy.sort_sale_desc")},
+	{Value: "price_status", Label: i18n.K("copy.sort_price_status")}, {Value: "-price_status", Label: i18n.K("copy.sort_price_status_desc")},
+	{Value: "warehouse", Label: i18n.K("copy.sort_warehouse")}, {Value: "-updated", Label: i18n.K("copy.sort_recently_updated")},
+}
+
+// sortHead is the head of a column of a list from the copy: a link to
+// the first page sorted by col, descending when the list is sorted by it
+// ascending, with the current direction for aria-sort.
+func (q listQuery) sortHead(path, col string) pages.SortHead {
+	h := pages.SortHead{}
+	next := q
+	next.Page = 1
+	next.copy.Sort = col
+	switch q.copy.Sort {
+	case col:
+		next.copy.Sort, h.Dir = "-"+col, "ascending"
+	case "-" + col:
+		h.Dir = "descending"
+	}
+	h.Href = next.link(path)
+	return h
+}
+
+// copyToolbar is the search and filter form of a list served from the
+// copy, with its freshness line; nil when the list is read live.
+func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []pages.Option) (*pages.CopyToolbar, error) {
+	if a.deps.Catalog == nil {
+		return nil, nil
+	}
+	states, err := a.copyStates(c)
+	if err != nil {
+		return nil, err
+	}
+	ctx := c.Request().Context()
+	l := i18n.LangOf(ctx)
+	sv := a.syncView(ctx, states, false)
+	sorts = a.localSorts(l, sorts)
+	tb := &pages.CopyToolbar{Action: path, Sync: sv, Live: !copyComplete(states), Q: q.copy.Q, Sort: q.copy.Sort, Sorts: sorts,
+		Warehouse: q.copy.Warehouse, Stock: q.copy.Stock, PriceMin: q.copy.PriceMin, PriceMax: q.copy.PriceMax,
+		From: q.copy.From, To: q.copy.To, KeepStatus: q.Status}
+	switch path {
+	case paths.Nomenclature, paths.Prices: // both list nomenclature records
+		tb.Records, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_records")
+		tb.Status, tb.Statuses = q.copy.Status, a.copyStatusOptions(ctx, l)
+		// The whole filtered list, prices included, from either screen.
+		all := q
+		all.Page, all.Limit = 1, all.def
+		tb.ExportCSV, tb.ExportXLSX = all.link(paths.ExportAll("csv")), all.link(paths.ExportAll("xlsx"))
+	case paths.Orders:
+		tb.Dates, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_orders")
+	default:
+		tb.Placeholder = i18n.T(ctx, "copy.placeholder_boxes")
+	}
+	if q.Limit != q.def {
+		tb.Limit = strconv.Itoa(q.Limit)
+	}
+	return tb, nil
+}
+
+// toolbarOptionsKey names a toolbar choice list of App.toolbarOptions.
+type toolbarOptionsKey struct {
+	lang i18n.Lang
+	list *pages.Option // the first option of the package's list; nil: the status choices
+}
+
+// localSorts is sorts (one of the package's lists) labelled in l.
+func (a *App) localSorts(l i18n.Lang, sorts []pages.Option) []pages.Option {
+	if len(sorts) == 0 {
+		return nil
+	}
+	return a.toolbarOptions.get(toolbarOptionsKey{l, &sorts[0]}, func() []pages.Option {
+		local := make([]pages.Option, len(sorts))
+		for i, o := range sorts {
+			local[i] = pages.Option{Value: o.Value, Label: i18n.In(l, o.Label, nil, nil)} // keys checked where written (i18n.K)
+		}
+		return local
+	})
+}
+
+// copyStatusOptions is the nomenclature toolbar's status choices in l.
+func (a *App) copyStatusOptions(ctx context.Context, l i18n.Lang) []pages.Option {
+	return a.toolbarOptions.get(toolbarOptionsKey{l, nil}, func() []pages.Option {
+		return localStatusOptions(ctx, nomenclatureStatuses, i18n.T(ctx, "copy.any_status"))
+	})
+}

@@ -1,0 +1,31 @@
+package handlers
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/sessions"
+)
+
+// JobAccount is the marketplace account a bulk job sends with: the
+// credentials of the session that submitted it, read from the session
+// store at every chunk (the user may have navigated away, and a logout
+// stops the job). It is the massupdate.Accounts internal/app gives the job
+// executor.
+func (a *App) JobAccount(ctx context.Context, job bulkjobs.Job) (*apiclient.Account, error) {
+	d, err := a.deps.Sessions.LoadData(ctx, job.SessionRef)
+	if errors.Is(err, sessions.ErrNotFound) {
+		return nil, bulkjobs.ErrLoggedOut
+	}
+	if err != nil {
+		return nil, &bulkjobs.RetryLater{At: time.Now().Add(5 * time.Second)}
+	}
+	if d.ClientID == "" || d.ClientSecret == "" || d.SellerID != job.SellerID || d.Environment != job.Environment {
+		return nil, bulkjobs.ErrLoggedOut
+	}
+	creds := apiclient.Credentials{ClientID: d.ClientID, ClientSecret: d.ClientSecret, Environment: apiclient.Environment(d.Environment)}
+	return a.deps.API.Account(creds, sessionTokens{store: a.deps.Sessions, id: job.SessionRef}), nil
+}

@@ -1,0 +1,203 @@
+package handlers
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/massupdate"
+	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
+)
+
+// jobFilters are the grid's row filters, in the language of ctx.
+func jobFilters(ctx context.Context) []pages.Option {
+	return []pages.Option{
+		{Value: "", Label: i18n.T(ctx, "jobs.filter_all")}, {Value: "problems", Label: i18n.T(ctx, "jobs.filter_problems")},
+		{Value: "send", Label: i18n.T(ctx, "jobs.filter_send")},
+	}
+}
+
+// maxGridRows bounds the rows drawn at once; the downloads have them all.
+const maxGridRows = 10_000
+
+func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item, show string) pages.JobView {
+	c := j.Counts
+	l := i18n.LangOf(ctx)
+	v := pages.JobView{
+		ID: j.ID, Kind: j.Kind, KindLabel: jobTitleIn(ctx, j), FileName: j.FileName, Who: whoText(j), ClientID: j.ClientID, Environment: envLabel(ctx, j.Environment),
+		Created: format.DateTimeIn(l, j.CreatedAt), Preview: j.State == bulkjobs.StatePreview, Active: j.Active(), GuardPercent: j.GuardPercent,
+		StopReason: format.MessageIn(l, j.StopReason), ReadBack: readBackLineIn(l, j), Filter: show, Filters: jobFilters(ctx), RowsTotal: len(items),
+		Progress: a.progress(ctx, j),
+		Counts: pages.JobCounts{
+			Rows: c.Rows, ToSend: c.OK + c.Guard, Unchanged: c.Unchanged, Invalid: c.Invalid, Guard: c.Guard,
+			Sent: c.Sent(), Accepted: c.Accepted, Rejected: c.Rejected, Unsent: c.Unsent, Unknown: c.Unknown,
+			Held: c.Held, Skipped: c.Skipped, Queued: c.Queued, Confirmed: c.Confirmed, Processing: c.Processing, Different: c.Different,
+		},
+	}
+	v.StateLabel, v.StateTone = jobStateLabel(ctx, j)
+	if !j.SubmittedAt.IsZero() {
+		v.Submitted = format.DateTimeIn(l, j.SubmittedAt)
+	}
+	if !j.FinishedAt.IsZero() {
+		v.Finished = format.DateTimeIn(l, j.FinishedAt)
+	}
+	if j.ParentID != "" {
+		v.ParentHref = paths.Job(j.ParentID)
+	}
+	finished := !v.Preview && !v.Active
+	v.CanRetry = finished && (c.Rejected > 0 || c.Unsent > 0)
+	v.CanReadBack = finished && c.Accepted+c.Unknown > 0
+	v.CanDelete = !v.Active
+	if v.Preview && j.ParentID != "" {
+		v.Editable, v.EditFields = true, editFields(j.Kind)
+	}
+	for _, it := range items {
+		row := jobRow(ctx, j, it)
+		if v.Editable {
+			var typed map[string]string
+			_ = json.Unmarshal([]byte(it.Typed), &typed)
+			row.Edit = map[string]string{}
+			for _, f := range v.EditFields {
+				row.Edit[f] = typed[f]
+			}
+		}
+		if row.Doomed {
+			v.Counts.Doomed++
+		}
+		switch show {
+		case "problems":
+			if row.Tone == "" || row.Tone == "accepted" {
+				continue
+			}
+		case "send":
+			if it.Flag != bulkjobs.FlagOK && it.Flag != bulkjobs.FlagGuard {
+				continue
+			}
+		}
+		if len(v.Rows) < maxGridRows {
+			v.Rows = append(v.Rows, row)
+		}
+	}
+	v.RowsShown = len(v.Rows)
+	return v
+}
+
+// flagLabels and itemLabels are the catalogue keys of a row's preview
+// flag and state (bulkjobs.ReadLabel: of its read-back).
+var flagLabels = map[string]string{
+	bulkjobs.FlagOK: i18n.K("jobs.flag_ok"), bulkjobs.FlagUnchanged: i18n.K("jobs.flag_unchanged"), bulkjobs.FlagInvalid: i18n.K("jobs.flag_invalid"),
+	bulkjobs.FlagGuard: i18n.K("jobs.flag_guard"),
+}
+
+var itemLabels = map[string]string{
+	bulkjobs.ItemQueued: i18n.K("jobs.item_queued"), bulkjobs.ItemAccepted: i18n.K("jobs.item_accepted"), bulkjobs.ItemRejected: i18n.K("jobs.item_rejected"),
+	bulkjobs.ItemUnsent: i18n.K("jobs.item_unsent"), bulkjobs.ItemUnknown: i18n.K("jobs.item_unknown"), bulkjobs.ItemHeld: i18n.K("jobs.item_held"),
+	bulkjobs.ItemSkipped: i18n.K("jobs.item_skipped"),
+}
+
+// readLabel is the words of a read-back state, a state of no label as it
+// is.
+func readLabel(ctx context.Context, state string) string {
+	if key := bulkjobs.ReadLabel(state); key != "" {
+		return i18n.In(i18n.LangOf(ctx), key, nil, nil)
+	}
+	return state
+}
+
+// label is the words of a code through one of the tables above; a code
+// the table does not know as it is.
+func label(ctx context.Context, table map[string]string, code string) string {
+	if key, ok := table[code]; ok {
+		return i18n.In(i18n.LangOf(ctx), key, nil, nil)
+	}
+	return code
+}
+
+// gridText is a stored text of a row (a message, a value) as the grid
+// shows it: the dashboard's words in the reader's language, the
+// marketplace's as sent, amounts written the reader's way (issue 17 item
+// 7).
+func gridText(l i18n.Lang, s string) string {
+	s = format.MessageIn(l, s)
+	if l == i18n.EN {
+		return format.MessageNumbers(s)
+	}
+	return format.MessageNumbersIn(l, s)
+}
+
+func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
+	l := i18n.LangOf(ctx)
+	r := pages.JobRow{
+		Seq: it.Seq, Line: it.Line, Key: it.Key, Old: orDash(format.MessageIn(l, it.OldText)), New: orDash(format.MessageIn(l, it.NewText)),
+		Flag: it.Flag, FlagLabel: label(ctx, flagLabels, it.Flag), State: it.State, StateLabel: label(ctx, itemLabels, it.State), Message: gridText(l, it.Message),
+		ReadBack: it.ReadBack, ReadLabel: readLabel(ctx, it.ReadBack), ReadText: format.MessageIn(l, it.ReadBackText), Name: massupdate.RowName(it),
+		Doomed: it.Flag == bulkjobs.FlagGuard && massupdate.Doomed(j.Kind, it),
+	}
+	if it.HasNum {
+		d := it.NewNum - it.OldNum
+		if j.Kind == "stock" {
+			r.Delta = fmt.Sprintf("%+d", d)
+		} else {
+			sign := "+"
+			if d < 0 {
+				sign = "−"
+				d = -d
+			}
+			if l == i18n.EN {
+				r.Delta = sign + format.Money(d)
+			} else {
+				r.Delta = sign + format.MoneyIn(l, d)
+			}
+		}
+		if it.OldNum != 0 {
+			r.DeltaPct = fmt.Sprintf("%+.1f %%", float64(it.NewNum-it.OldNum)*100/float64(it.OldNum))
+			if l != i18n.EN {
+				r.DeltaPct = strings.Replace(r.DeltaPct, ".", ",", 1)
+			}
+		}
+	}
+	switch {
+	case it.State == bulkjobs.ItemAccepted:
+		r.Tone = "accepted"
+	case it.State == bulkjobs.ItemRejected, it.State == bulkjobs.ItemUnsent, it.State == bulkjobs.ItemUnknown:
+		r.Tone = "rejected"
+	case it.State == bulkjobs.ItemHeld:
+		r.Tone = "held"
+	case it.Flag == bulkjobs.FlagInvalid:
+		r.Tone = "invalid"
+	case it.Flag == bulkjobs.FlagGuard:
+		r.Tone = "guard"
+	}
+	r.Confirmable = j.State == bulkjobs.StatePreview && it.Flag == bulkjobs.FlagGuard
+	if r.Doomed && r.Confirmable {
+		r.Tone, r.FlagLabel = "invalid", i18n.T(ctx, "jobs.flag_doomed")
+	}
+	if j.State != bulkjobs.StatePreview && it.Flag == bulkjobs.FlagGuard {
+		// Once submitted, say what became of the confirmation.
+		r.FlagLabel = i18n.T(ctx, "jobs.flag_confirmed")
+		if it.State == bulkjobs.ItemSkipped {
+			r.FlagLabel = i18n.T(ctx, "jobs.flag_not_confirmed")
+		}
+	}
+	switch it.ReadBack {
+	case bulkjobs.ReadConfirmed:
+		r.ReadTone = "ok"
+	case bulkjobs.ReadProcessing:
+		r.ReadTone = "warn"
+	case bulkjobs.ReadDifferent, bulkjobs.ReadMissing:
+		r.ReadTone = "bad"
+	}
+	return r
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "—"
+	}
+	return s
+}
