@@ -22,13 +22,17 @@ type Store struct {
 
 // steps are the audit tables' migrations, recorded by sqldb under the
 // component "audit". Never edit one that shipped: append a new one. Times
-// are Unix milliseconds.
-var steps = sqldb.Steps{
-	SQLite: []string{`CREATE TABLE audit_entries (
-			id          INTEGER PRIMARY KEY AUTOINCREMENT,` + entryTable + itemTable},
-	Postgres: []string{`CREATE TABLE audit_entries (
-			id          BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,` + entryTable + itemTable},
-}
+// are Unix milliseconds (sqldb.Millis).
+var steps = sqldb.Migrations(
+	// 1: entries and their items. Only the entries' generated id is
+	// spelled differently by the two dialects.
+	sqldb.Step{
+		SQLite: `CREATE TABLE audit_entries (
+			id          INTEGER PRIMARY KEY AUTOINCREMENT,` + entryTable + itemTable,
+		Postgres: `CREATE TABLE audit_entries (
+			id          BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,` + entryTable + itemTable,
+	},
+)
 
 const entryTable = `
 			at          BIGINT  NOT NULL,
@@ -97,7 +101,7 @@ func (s *Store) Record(ctx context.Context, e Entry) error {
 	var id int64
 	err = tx.QueryRowContext(ctx, s.q(`INSERT INTO audit_entries (at, client_id, user_name, seller_id, environment, kind, ref, outcome, message, item_count, dropped)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`),
-		e.At.UnixMilli(), e.ClientID, e.UserName, e.SellerID, e.Environment, e.Kind, e.Ref, e.Outcome, e.Message, len(e.Items), e.Dropped).Scan(&id)
+		sqldb.Millis(e.At), e.ClientID, e.UserName, e.SellerID, e.Environment, e.Kind, e.Ref, e.Outcome, e.Message, len(e.Items), e.Dropped).Scan(&id)
 	if err != nil {
 		return fmt.Errorf("audit: record: %w", err)
 	}
@@ -148,11 +152,11 @@ func (s *Store) where(f Filter) (string, []any) {
 	}
 	if !f.From.IsZero() {
 		b.WriteString(` AND e.at >= ?`)
-		args = append(args, f.From.UnixMilli())
+		args = append(args, sqldb.Millis(f.From))
 	}
 	if !f.To.IsZero() {
 		b.WriteString(` AND e.at < ?`)
-		args = append(args, f.To.UnixMilli())
+		args = append(args, sqldb.Millis(f.To))
 	}
 	if t := Bound(f.Text, MaxSearchText); t != "" {
 		pat := "%" + likeEscaper.Replace(strings.ToLower(t)) + "%"
@@ -177,7 +181,7 @@ func scanEntry(sc interface{ Scan(...any) error }, extra ...any) (Entry, error) 
 	if err := sc.Scan(dst...); err != nil {
 		return Entry{}, err
 	}
-	e.At = time.UnixMilli(at).UTC()
+	e.At = sqldb.FromMillis(at)
 	return e, nil
 }
 
@@ -287,7 +291,7 @@ func (s *Store) Each(ctx context.Context, f Filter, fn func(Entry, Item) error) 
 					return err
 				}
 			}
-			lastAt, lastID = e.At.UnixMilli(), e.ID
+			lastAt, lastID = sqldb.Millis(e.At), e.ID
 		}
 		if len(batch) < page {
 			return nil
@@ -308,7 +312,7 @@ func (s *Store) PruneBefore(ctx context.Context, t time.Time, limit int) (int, e
 		return 0, fmt.Errorf("audit: prune: %w", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, s.q(`SELECT id FROM audit_entries WHERE at < ? ORDER BY at, id LIMIT ?`), t.UnixMilli(), limit)
+	rows, err := tx.QueryContext(ctx, s.q(`SELECT id FROM audit_entries WHERE at < ? ORDER BY at, id LIMIT ?`), sqldb.Millis(t), limit)
 	if err != nil {
 		return 0, fmt.Errorf("audit: prune: %w", err)
 	}

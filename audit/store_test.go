@@ -312,3 +312,33 @@ func TestCSVWriterInTheReadersLanguage(t *testing.T) {
 		t.Errorf("fallback to English: %q", buf.String())
 	}
 }
+
+// TestTimesInMillis: an entry's time is stored as Unix milliseconds on both
+// databases (sqldb.Millis) and read back as the same instant, to the
+// millisecond, in UTC; the date filter compares in milliseconds too.
+func TestTimesInMillis(t *testing.T) {
+	sqldbtest.Each(t, func(t *testing.T, db *sqldb.DB) {
+		ctx := context.Background()
+		s, err := audit.NewStore(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at := time.Date(2026, 3, 1, 12, 0, 0, 987_654_321, time.FixedZone("MSK", 3*3600))
+		if err := s.Record(ctx, entry(at, 1, "test", audit.KindPrice, "Anna")); err != nil {
+			t.Fatal(err)
+		}
+		var stored int64
+		if err := db.Reader().QueryRowContext(ctx, `SELECT at FROM audit_entries`).Scan(&stored); err != nil || stored != sqldb.Millis(at) {
+			t.Fatalf("stored %d (%v); want Unix milliseconds %d", stored, err, sqldb.Millis(at))
+		}
+		ms := at.Truncate(time.Millisecond)
+		f := audit.Filter{SellerID: 1, Environment: "test", From: ms, To: ms.Add(time.Millisecond)}
+		list, _, err := s.List(ctx, f, 10, 0, 0)
+		if err != nil || len(list) != 1 {
+			t.Fatalf("the entry's own millisecond finds %d entries (%v)", len(list), err)
+		}
+		if got := list[0].At; !got.Equal(ms) || got.Location() != time.UTC {
+			t.Errorf("read back %v; want %v in UTC", got, ms.UTC())
+		}
+	})
+}

@@ -19,7 +19,6 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sandbox"
-	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
 // CatalogCopy (target P8, issue 16) measures the local copy:
@@ -213,14 +212,6 @@ func copySearch(s Sizes) (p95 time.Duration, heap uint64, detail []string, err e
 		return 0, 0, nil, err
 	}
 	defer db.Close()
-	backend, err := sessions.NewBackend(context.Background(), db)
-	if err != nil {
-		return 0, 0, nil, err
-	}
-	locks, err := sessions.NewStore(backend, sessions.Options{Keys: [][]byte{make([]byte, sessions.KeySize)}})
-	if err != nil {
-		return 0, 0, nil, err
-	}
 	cs, err := copystore.New(context.Background(), db)
 	if err != nil {
 		return 0, 0, nil, err
@@ -234,7 +225,7 @@ func copySearch(s Sizes) (p95 time.Duration, heap uint64, detail []string, err e
 	// The sandbox runs in this process and caches what it has encoded as
 	// it serves pages: a first sync into a throwaway copy fills that cache
 	// before the baseline, so the growth measured is the dashboard's own.
-	if err := warmSandbox(dir, locks, src); err != nil {
+	if err := warmSandbox(dir, db, src); err != nil {
 		return 0, 0, nil, err
 	}
 
@@ -263,7 +254,7 @@ func copySearch(s Sizes) (p95 time.Duration, heap uint64, detail []string, err e
 		}
 	})
 	t0 := time.Now()
-	err = (&copystore.Syncer{Store: cs, Lock: locks}).Run(context.Background(), benchKey, src)
+	err = (&copystore.Syncer{Store: cs, Lock: db}).Run(context.Background(), benchKey, src)
 	took := time.Since(t0)
 	close(stop)
 	wg.Wait()

@@ -138,11 +138,10 @@ func NewStore(ctx context.Context, db *sqldb.DB) (*Store, error) {
 // migrations are the job tables' steps, recorded in sqldb's migrations
 // table under the component "bulkjobs". Never edit one that shipped: append
 // a new one. The SQL is common to SQLite and PostgreSQL (times are Unix
-// milliseconds).
-var migrations = sqldb.Steps{SQLite: commonSteps, Postgres: commonSteps}
-
-var commonSteps = []string{
-	`CREATE TABLE bulk_jobs (
+// milliseconds, sqldb.Millis).
+var migrations = sqldb.Migrations(
+	// 1: jobs and their rows.
+	sqldb.Step{SQL: `CREATE TABLE bulk_jobs (
 		id               TEXT    PRIMARY KEY,
 		kind             TEXT    NOT NULL,
 		state            TEXT    NOT NULL,
@@ -189,17 +188,17 @@ var commonSteps = []string{
 		readback_text TEXT    NOT NULL,
 		PRIMARY KEY (job_id, seq)
 	);
-	CREATE INDEX bulk_job_items_chunk ON bulk_job_items (job_id, chunk);`,
+	CREATE INDEX bulk_job_items_chunk ON bulk_job_items (job_id, chunk);`},
 	// 2: a lease per job, so that of several dashboards on one database
 	// only one works on a job at a time (see Store.Claim).
-	`ALTER TABLE bulk_jobs ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
+	sqldb.Step{SQL: `ALTER TABLE bulk_jobs ADD COLUMN lease_owner TEXT NOT NULL DEFAULT '';
 	ALTER TABLE bulk_jobs ADD COLUMN lease_until BIGINT NOT NULL DEFAULT 0;
-	CREATE INDEX bulk_jobs_preview_age ON bulk_jobs (state, created_at);`,
+	CREATE INDEX bulk_jobs_preview_age ON bulk_jobs (state, created_at);`},
 	// 3: the chunk sent and not yet answered, recorded before it is sent,
 	// so a dashboard that died meanwhile is known to have left its outcome
 	// unknown (see Job.InFlight).
-	`ALTER TABLE bulk_jobs ADD COLUMN inflight INTEGER NOT NULL DEFAULT 0;`,
-}
+	sqldb.Step{SQL: `ALTER TABLE bulk_jobs ADD COLUMN inflight INTEGER NOT NULL DEFAULT 0;`},
+)
 
 // q rewrites ? placeholders for the database's dialect.
 func (s *Store) q(query string) string { return s.db.Rebind(query) }

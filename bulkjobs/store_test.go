@@ -419,7 +419,11 @@ func TestStoreKeepsOldDatabase(t *testing.T) {
 	sqldbtest.Each(t, func(t *testing.T, db *sqldb.DB) {
 		ctx := context.Background()
 		old := []string{`CREATE TABLE schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL)`}
-		old = append(old, commonSteps[:3]...)
+		steps := migrations.SQLite
+		if db.Postgres() {
+			steps = migrations.Postgres
+		}
+		old = append(old, steps[:3]...)
 		old = append(old, `INSERT INTO schema_version (component, version) VALUES ('bulkjobs', 3), ('sessions', 1)`,
 			`INSERT INTO bulk_jobs (`+jobColumns+`) VALUES ('old-job', 'prices', 'done', '', '', '', 7, 'test', 'f.csv', '', 50, 10, 1, 1, 0, '', 0, 1, 1, 1, 0, 0, 0)`)
 		for _, q := range old {
@@ -431,12 +435,40 @@ func TestStoreKeepsOldDatabase(t *testing.T) {
 		if j, err := s.Job(ctx, "old-job"); err != nil || j.State != StateDone || j.SellerID != 7 {
 			t.Fatalf("the old job: %+v, %v", j, err)
 		}
-		var steps, legacy int
-		if err := db.Reader().QueryRowContext(ctx, `SELECT COUNT(*) FROM `+sqldb.MigrationsTable+` WHERE component = 'bulkjobs'`).Scan(&steps); err != nil || steps != len(commonSteps) {
-			t.Fatalf("bulkjobs steps recorded: %d, %v; want %d", steps, err, len(commonSteps))
+		var recorded, legacy int
+		if err := db.Reader().QueryRowContext(ctx, `SELECT COUNT(*) FROM `+sqldb.MigrationsTable+` WHERE component = 'bulkjobs'`).Scan(&recorded); err != nil || recorded != len(steps) {
+			t.Fatalf("bulkjobs steps recorded: %d, %v; want %d", recorded, err, len(steps))
 		}
 		if err := db.Reader().QueryRowContext(ctx, `SELECT COUNT(*) FROM schema_version`).Scan(&legacy); err != nil || legacy != 1 {
 			t.Fatalf("schema_version keeps %d rows (%v); want the sessions' row only", legacy, err)
+		}
+	})
+}
+
+// TestStoreTimesInMillis: a job's times are stored as Unix milliseconds
+// on both databases (sqldb.Millis: 0 for "not yet") and read back as the
+// same instants, to the millisecond, in UTC.
+func TestStoreTimesInMillis(t *testing.T) {
+	eachBackend(t, func(t *testing.T, open func() *Store) {
+		ctx := context.Background()
+		s := open()
+		created := time.Date(2026, 3, 1, 12, 0, 0, 987_654_321, time.FixedZone("MSK", 3*3600))
+		j := newTestJob(t, s, 1, StateQueued, created, 1, 1)
+		var createdMS, submittedMS, finishedMS int64
+		if err := s.r.QueryRowContext(ctx, s.q(`SELECT created_at, submitted_at, finished_at FROM bulk_jobs WHERE id = ?`), j.ID).
+			Scan(&createdMS, &submittedMS, &finishedMS); err != nil {
+			t.Fatal(err)
+		}
+		if createdMS != created.UnixMilli() || submittedMS != created.UnixMilli() || finishedMS != 0 {
+			t.Errorf("stored %d, %d, %d; want %d, %d, 0", createdMS, submittedMS, finishedMS, created.UnixMilli(), created.UnixMilli())
+		}
+		got, err := s.Job(ctx, j.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := created.Truncate(time.Millisecond).UTC()
+		if !got.CreatedAt.Equal(want) || got.CreatedAt.Location() != time.UTC || !got.FinishedAt.IsZero() {
+			t.Errorf("read back created %v, finished %v; want %v and the zero time", got.CreatedAt, got.FinishedAt, want)
 		}
 	})
 }

@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"bytes"
 	"context"
 	"math/rand/v2"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
 	"github.com/sellerdesk/sellerdesk/sandbox"
-	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
 // backend is one database under test: open returns another Store on it (a
@@ -35,26 +33,18 @@ func eachBackend(t *testing.T, fn func(t *testing.T, b backend)) {
 	})
 }
 
-// newBackend opens the database at url for the sessions' lock; open opens
-// it again for each Store, as another instance would.
+// newBackend opens the database at url for the per-seller lock; open
+// opens it again for each Store, as another instance would.
 func newBackend(t *testing.T, url string) backend {
 	t.Helper()
 	db := openDB(t, url)
-	sb, err := sessions.NewBackend(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	st, err := sessions.NewStore(sb, sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}})
-	if err != nil {
-		t.Fatal(err)
-	}
 	return backend{open: func() *Store {
 		s, err := New(context.Background(), openDB(t, url))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s
-	}, lock: st}
+	}, lock: db}
 }
 
 func openDB(t *testing.T, url string) *sqldb.DB {

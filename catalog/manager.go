@@ -134,11 +134,11 @@ func (m *Manager) Forget(ctx context.Context, k Key) error {
 	return m.syncer.Store.Forget(ctx, k)
 }
 
-// Lock takes the per-seller lock the sync reads under (LockKey), for a
+// Lock takes the per-seller lock the sync reads under (Locker), for a
 // caller about to send a request of the seller itself: one request of a
 // seller is in flight at a time, whoever sends it.
 func (m *Manager) Lock(ctx context.Context, sellerID int64) (unlock func(), err error) {
-	return m.syncer.Lock.Lock(ctx, LockKey(sellerID))
+	return m.syncer.Lock.LockSeller(ctx, sellerID)
 }
 
 func (m *Manager) start(k Key, src Source, minAge time.Duration) {

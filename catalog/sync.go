@@ -66,16 +66,12 @@ func (a AccountSource) BoxesPage(ctx context.Context, page, limit int) ([]apicli
 	return l.Boxes, l.Pages, l.Total, nil
 }
 
-// Locker is the per-key lock shared by every instance on the database
-// (sessions.Store.Lock today, sqldb.DB.Lock once the shared layer lands).
-type Locker interface {
-	Lock(ctx context.Context, key string) (unlock func(), err error)
-}
-
-// LockKey is the per-seller key the dashboard serialises the seller's
-// marketplace calls on (mass updates take it too), so a sync never has a
+// Locker takes a seller's lock, shared by every instance on the database
+// (sqldb.DB.LockSeller). Mass updates take it too, so a sync never has a
 // request in flight beside another of the same seller, on any instance.
-func LockKey(sellerID int64) string { return "mass-update/" + strconv.FormatInt(sellerID, 10) }
+type Locker interface {
+	LockSeller(ctx context.Context, seller int64) (unlock func(), err error)
+}
 
 // PageLimit is the page size the sync reads: the marketplace's maximum.
 const PageLimit = 100
@@ -220,7 +216,7 @@ const (
 // finished, by this instance or another. pass is the pass as the last
 // step left it (nil: begin one).
 func (y *Syncer) step(ctx context.Context, k Key, kind string, pass *SyncState, src Source, since time.Time) (done bool, st SyncState, err error) {
-	unlock, err := y.Lock.Lock(ctx, LockKey(k.SellerID))
+	unlock, err := y.Lock.LockSeller(ctx, k.SellerID)
 	if err != nil {
 		return false, st, fmt.Errorf("catalog: sync lock: %w", err)
 	}

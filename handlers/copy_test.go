@@ -712,14 +712,14 @@ type watchedLock struct {
 	waiting chan struct{}
 }
 
-func (w *watchedLock) Lock(ctx context.Context, key string) (func(), error) {
+func (w *watchedLock) LockSeller(ctx context.Context, seller int64) (func(), error) {
 	if w.held.Load() > 0 {
 		select {
 		case w.waiting <- struct{}{}:
 		default:
 		}
 	}
-	unlock, err := w.Locker.Lock(ctx, key)
+	unlock, err := w.Locker.LockSeller(ctx, seller)
 	if err != nil {
 		return nil, err
 	}

@@ -52,7 +52,7 @@ func TestSessionThroughGorillaStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New(Deps{API: api, Sessions: store, Engine: &massupdate.Engine{Locker: store}})
+	a, err := New(Deps{API: api, Sessions: store, Engine: &massupdate.Engine{Locker: db}})
 	if err != nil {
 		t.Fatal(err)
 	}

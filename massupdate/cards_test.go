@@ -93,8 +93,8 @@ func TestSendCardsMatchesGroupsAndKeepsFindings(t *testing.T) {
 	if diff := cmp.Diff(want, sent, cmp.AllowUnexported(sentChunk{})); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
 	}
-	if len(lk.keys) != 1 || lk.held != 0 {
-		t.Errorf("locks %v, %d held; want one, released", lk.keys, lk.held)
+	if len(lk.sellers) != 1 || lk.held != 0 {
+		t.Errorf("locks %v, %d held; want one, released", lk.sellers, lk.held)
 	}
 	wantOut := map[string]Outcome{
 		"A": {State: Rejected, Messages: []string{"by card"}},

@@ -68,8 +68,8 @@ func TestExecutorSendAndReadBack(t *testing.T) {
 	if len(res) != 2 || res[0].Seq != 1 || res[0].State != bulkjobs.ItemAccepted || res[1].Seq != 2 || res[1].State != bulkjobs.ItemRejected || res[1].Message == "" {
 		t.Fatalf("results %+v; want row 1 accepted, row 2 rejected with the marketplace's reason", res)
 	}
-	if len(lk.keys) != 1 || lk.keys[0] != LockKey(seller) || lk.held != 0 {
-		t.Errorf("locks %v, %d held; want %s once, released", lk.keys, lk.held, LockKey(seller))
+	if len(lk.sellers) != 1 || lk.sellers[0] != seller || lk.held != 0 {
+		t.Errorf("locks %v, %d held; want seller %d once, released", lk.sellers, lk.held, seller)
 	}
 
 	back, err := x.ReadBack(context.Background(), job, items[:1])

@@ -106,10 +106,10 @@ func StopReason(err error) string {
 	}
 }
 
-// Locker takes a named lock held across every instance that shares it
-// (the session database's lock today, internal/sqldb's tomorrow).
+// Locker takes a seller's lock, held across every instance that shares it
+// (sqldb.DB.LockSeller): one request of the seller in flight at a time.
 type Locker interface {
-	Lock(ctx context.Context, key string) (unlock func(), err error)
+	LockSeller(ctx context.Context, seller int64) (unlock func(), err error)
 }
 
 // LockError reports that the per-seller lock could not be taken: its store
@@ -118,11 +118,6 @@ type LockError struct{ Err error }
 
 func (e *LockError) Error() string { return "massupdate: per-seller lock: " + e.Err.Error() }
 func (e *LockError) Unwrap() error { return e.Err }
-
-// LockKey is the name of a seller's mass-update lock: one mass-update
-// request in flight per seller (spec §8: sequential requests), shared by
-// the forms and the bulk jobs.
-func LockKey(seller int64) string { return "mass-update/" + strconv.FormatInt(seller, 10) }
 
 // DefaultChunkSize is the number of rows one set-prices or store request
 // carries when Engine.ChunkSize is zero.
@@ -172,9 +167,11 @@ func (e *Engine) chunkTimeout() time.Duration {
 	return t + e.retryBudget()
 }
 
-// lock takes the seller's mass-update lock.
+// lock takes the seller's lock: one request of the seller in flight at a
+// time (spec §8: sequential requests), shared by the forms, the bulk jobs
+// and the local copy's sync.
 func (e *Engine) lock(ctx context.Context, seller int64) (func(), error) {
-	unlock, err := e.Locker.Lock(ctx, LockKey(seller))
+	unlock, err := e.Locker.LockSeller(ctx, seller)
 	if err != nil {
 		return nil, &LockError{Err: err}
 	}

@@ -14,21 +14,22 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 )
 
-// fakeLocker records the keys locked and whether every lock was released.
+// fakeLocker records the sellers locked and whether every lock was
+// released.
 type fakeLocker struct {
-	mu     sync.Mutex
-	keys   []string
-	held   int
-	failed error
+	mu      sync.Mutex
+	sellers []int64
+	held    int
+	failed  error
 }
 
-func (l *fakeLocker) Lock(_ context.Context, key string) (func(), error) {
+func (l *fakeLocker) LockSeller(_ context.Context, seller int64) (func(), error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.failed != nil {
 		return nil, l.failed
 	}
-	l.keys = append(l.keys, key)
+	l.sellers = append(l.sellers, seller)
 	l.held++
 	return func() { l.mu.Lock(); l.held--; l.mu.Unlock() }, nil
 }
@@ -86,8 +87,8 @@ func TestSendChunksUnderTheSellerLock(t *testing.T) {
 	if diff := cmp.Diff([][]string{{"A", "B"}, {"C", "D"}, {"E"}}, sent); diff != "" {
 		t.Errorf("chunks (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"mass-update/42"}, lk.keys); diff != "" || lk.held != 0 {
-		t.Errorf("locks %v (%s), %d still held; want one, released", lk.keys, diff, lk.held)
+	if diff := cmp.Diff([]int64{42}, lk.sellers); diff != "" || lk.held != 0 {
+		t.Errorf("locks %v (%s), %d still held; want one, released", lk.sellers, diff, lk.held)
 	}
 	want := map[string]Outcome{
 		"A": {State: Accepted},

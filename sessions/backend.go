@@ -74,9 +74,65 @@ type Backend interface {
 }
 
 // migrations are the session tables' steps, recorded in sqldb's migrations
-// table under the component "sessions". Never edit a step that shipped:
-// append a new one to both lists.
-var migrations = sqldb.Steps{SQLite: sqliteMigrations, Postgres: postgresMigrations}
+// table under the component "sessions". Times are Unix milliseconds
+// (sqldb.Millis) on both databases. Never edit a step that shipped: append
+// a new one.
+var migrations = sqldb.Migrations(
+	// 1: sessions and their tokens. Deleting a session cascades to its
+	// tokens, and the foreign key makes a token insert racing a delete
+	// fail instead of leaving an orphan (see SaveToken). The dialects
+	// differ in their types and SQLite's WITHOUT ROWID; PostgreSQL took
+	// timestamptz, which step 2 converts.
+	sqldb.Step{
+		SQLite: `CREATE TABLE sessions (
+			id         TEXT    PRIMARY KEY,
+			payload    BLOB    NOT NULL,
+			created_at INTEGER NOT NULL,
+			last_seen  INTEGER NOT NULL,
+			expires_at INTEGER NOT NULL
+		) WITHOUT ROWID;
+		CREATE INDEX sessions_expires_at ON sessions (expires_at);
+		CREATE TABLE session_tokens (
+			session_id TEXT    NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+			name       TEXT    NOT NULL,
+			sealed     BLOB    NOT NULL,
+			updated_at INTEGER NOT NULL,
+			PRIMARY KEY (session_id, name)
+		) WITHOUT ROWID;`,
+		Postgres: `CREATE TABLE sessions (
+			id         text        PRIMARY KEY,
+			payload    bytea       NOT NULL,
+			created_at timestamptz NOT NULL,
+			last_seen  timestamptz NOT NULL,
+			expires_at timestamptz NOT NULL
+		);
+		CREATE INDEX sessions_expires_at ON sessions (expires_at);
+		CREATE TABLE session_tokens (
+			session_id text        NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+			name       text        NOT NULL,
+			sealed     bytea       NOT NULL,
+			updated_at timestamptz NOT NULL,
+			PRIMARY KEY (session_id, name)
+		);`,
+	},
+	// 2: PostgreSQL's times become Unix milliseconds like every other
+	// table's, converted in place so that existing sessions stay valid
+	// (floor: what time.Time.UnixMilli gives). SQLite's already are.
+	sqldb.Step{
+		Postgres: `ALTER TABLE sessions
+			ALTER COLUMN created_at TYPE bigint USING ` + pgMillis("created_at") + `,
+			ALTER COLUMN last_seen  TYPE bigint USING ` + pgMillis("last_seen") + `,
+			ALTER COLUMN expires_at TYPE bigint USING ` + pgMillis("expires_at") + `;
+		ALTER TABLE session_tokens
+			ALTER COLUMN updated_at TYPE bigint USING ` + pgMillis("updated_at") + `;`,
+	},
+)
+
+// pgMillis is the PostgreSQL expression turning the timestamptz column col
+// into Unix milliseconds.
+func pgMillis(col string) string {
+	return "floor(extract(epoch FROM " + col + ") * 1000)::bigint"
+}
 
 // NewBackend migrates the session tables in db and returns the backend for
 // its dialect. Several instances may start at once on one PostgreSQL

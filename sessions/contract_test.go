@@ -894,11 +894,6 @@ func runStoreContract(t *testing.T, newBackend func(t *testing.T) Backend) {
 		case <-time.After(5 * time.Second):
 			t.Fatal("waiter not woken by unlock")
 		}
-		appUnlock, err := e.store.Lock(ctx, "seller/42/mass-update")
-		if err != nil {
-			t.Fatal(err)
-		}
-		appUnlock()
 	})
 
 	t.Run("GorillaInterface", func(t *testing.T) {

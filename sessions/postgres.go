@@ -11,28 +11,6 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
-// postgresMigrations are the PostgreSQL steps of migrations (backend.go).
-var postgresMigrations = []string{
-	// 1: sessions and their tokens. Deleting a session cascades to its
-	// tokens, and the foreign key makes a token insert racing a delete
-	// fail instead of leaving an orphan (see SaveToken).
-	`CREATE TABLE sessions (
-		id         text        PRIMARY KEY,
-		payload    bytea       NOT NULL,
-		created_at timestamptz NOT NULL,
-		last_seen  timestamptz NOT NULL,
-		expires_at timestamptz NOT NULL
-	);
-	CREATE INDEX sessions_expires_at ON sessions (expires_at);
-	CREATE TABLE session_tokens (
-		session_id text        NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-		name       text        NOT NULL,
-		sealed     bytea       NOT NULL,
-		updated_at timestamptz NOT NULL,
-		PRIMARY KEY (session_id, name)
-	);`,
-}
-
 // Defaults for PostgreSQL operations.
 const pgOperationTimeout = 2 * time.Second
 
@@ -62,7 +40,7 @@ func (b *pgBackend) Create(ctx context.Context, rec Record) error {
 	defer cancel()
 	tag, err := b.pool.Exec(ctx, `INSERT INTO sessions (id, payload, created_at, last_seen, expires_at)
 		VALUES ($1, $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING`,
-		rec.ID, rec.Payload, rec.CreatedAt, rec.LastSeen, rec.ExpiresAt)
+		rec.ID, rec.Payload, sqldb.Millis(rec.CreatedAt), sqldb.Millis(rec.LastSeen), sqldb.Millis(rec.ExpiresAt))
 	if err != nil {
 		return unavailable("create", err)
 	}
@@ -86,12 +64,14 @@ func (b *pgBackend) Load(ctx context.Context, id string) (Record, error) {
 	rec := Record{ID: id, Tokens: make(map[string][]byte, 2)}
 	found := false
 	for rows.Next() {
+		var created, seen, expires int64
 		var name *string
 		var sealed []byte
-		if err := rows.Scan(&rec.Payload, &rec.CreatedAt, &rec.LastSeen, &rec.ExpiresAt, &name, &sealed); err != nil {
+		if err := rows.Scan(&rec.Payload, &created, &seen, &expires, &name, &sealed); err != nil {
 			return Record{}, unavailable("load", err)
 		}
 		found = true
+		rec.CreatedAt, rec.LastSeen, rec.ExpiresAt = sqldb.FromMillis(created), sqldb.FromMillis(seen), sqldb.FromMillis(expires)
 		if name != nil {
 			rec.Tokens[*name] = sealed
 		}
@@ -109,7 +89,7 @@ func (b *pgBackend) UpdatePayload(ctx context.Context, id string, payload []byte
 	ctx, cancel := opContext(ctx)
 	defer cancel()
 	tag, err := b.pool.Exec(ctx, `UPDATE sessions SET payload = $2, last_seen = $3, expires_at = $4 WHERE id = $1`,
-		id, payload, lastSeen, expiresAt)
+		id, payload, sqldb.Millis(lastSeen), sqldb.Millis(expiresAt))
 	if err != nil {
 		return unavailable("save", err)
 	}
@@ -124,7 +104,7 @@ func (b *pgBackend) Touch(ctx context.Context, id string, lastSeen, expiresAt ti
 	defer cancel()
 	// GREATEST keeps a late, slower instance from moving last_seen back.
 	tag, err := b.pool.Exec(ctx, `UPDATE sessions SET last_seen = GREATEST(last_seen, $2), expires_at = GREATEST(expires_at, $3) WHERE id = $1`,
-		id, lastSeen, expiresAt)
+		id, sqldb.Millis(lastSeen), sqldb.Millis(expiresAt))
 	if err != nil {
 		return unavailable("touch", err)
 	}
@@ -144,7 +124,7 @@ func (b *pgBackend) SaveToken(ctx context.Context, id, name string, sealed []byt
 	tag, err := b.pool.Exec(ctx, `INSERT INTO session_tokens (session_id, name, sealed, updated_at)
 		SELECT id, $2, $3, $4 FROM sessions WHERE id = $1
 		ON CONFLICT (session_id, name) DO UPDATE SET sealed = excluded.sealed, updated_at = excluded.updated_at`,
-		id, name, sealed, updatedAt)
+		id, name, sealed, sqldb.Millis(updatedAt))
 	if pgErr, ok := errors.AsType[*pgconn.PgError](err); ok && pgErr.Code == "23503" {
 		return ErrNotFound
 	}
@@ -205,7 +185,7 @@ func (b *pgBackend) Purge(ctx context.Context, now time.Time, limit int) (int, e
 	// queueing behind each other, and never wait on a row a request holds.
 	tag, err := b.pool.Exec(ctx, `DELETE FROM sessions WHERE id IN (
 		SELECT id FROM sessions WHERE expires_at <= $1 ORDER BY expires_at LIMIT $2 FOR UPDATE SKIP LOCKED)`,
-		now, limit)
+		sqldb.Millis(now), limit)
 	if err != nil {
 		return 0, unavailable("purge", err)
 	}

@@ -166,14 +166,15 @@ func TestPostgresSaveTokenRacingDelete(t *testing.T) {
 	}
 }
 
-// TestPostgresKeepsOldDatabase: a database migrated by the previous
-// version (its own schema_version row) keeps its sessions and records its
-// step in the one migrations table.
+// TestPostgresKeepsOldDatabase: a database migrated by an earlier version
+// (its own schema_version row, timestamptz times) keeps its sessions,
+// records its steps in the one migrations table and has its times
+// converted.
 func TestPostgresKeepsOldDatabase(t *testing.T) {
 	ctx := context.Background()
 	db := sqldbtest.Postgres(t)
 	if _, err := db.Writer().ExecContext(ctx, `CREATE TABLE schema_version (component text PRIMARY KEY, version integer NOT NULL);
-		INSERT INTO schema_version VALUES ('sessions', 1);`+postgresMigrations[0]+`
+		INSERT INTO schema_version VALUES ('sessions', 1);`+migrations.Postgres[0]+`
 		INSERT INTO sessions VALUES ('old-id', '\x00', now(), now(), now() + interval '1 hour');`); err != nil {
 		t.Fatal(err)
 	}
@@ -181,12 +182,68 @@ func TestPostgresKeepsOldDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatalf("NewBackend on an old database: %v", err)
 	}
-	if rec, err := b.Load(ctx, "old-id"); err != nil || string(rec.Payload) != "\x00" {
-		t.Fatalf("the old session: %q, %v", rec.Payload, err)
+	if rec, err := b.Load(ctx, "old-id"); err != nil || string(rec.Payload) != "\x00" || rec.ExpiresAt.Before(time.Now()) {
+		t.Fatalf("the old session: %q expiring %v, %v", rec.Payload, rec.ExpiresAt, err)
 	}
 	var n int
-	if err := db.Reader().QueryRowContext(ctx, `SELECT COUNT(*) FROM `+sqldb.MigrationsTable+` WHERE component = 'sessions'`).Scan(&n); err != nil || n != 1 {
-		t.Fatalf("steps recorded = %d, %v; want 1", n, err)
+	if err := db.Reader().QueryRowContext(ctx, `SELECT COUNT(*) FROM `+sqldb.MigrationsTable+` WHERE component = 'sessions'`).Scan(&n); err != nil || n != len(migrations.Postgres) {
+		t.Fatalf("steps recorded = %d, %v; want %d", n, err, len(migrations.Postgres))
+	}
+}
+
+// TestPostgresConvertsTimestamptz: sessions and tokens written while the
+// PostgreSQL tables kept timestamptz still load after the migration to
+// Unix milliseconds, at the same instants (to the millisecond), and the
+// purge still tells expired from live by them.
+func TestPostgresConvertsTimestamptz(t *testing.T) {
+	ctx := context.Background()
+	db := sqldbtest.Postgres(t)
+	old := sqldb.Steps{SQLite: migrations.SQLite[:1], Postgres: migrations.Postgres[:1]}
+	if err := db.Migrate(ctx, "sessions", old); err != nil {
+		t.Fatal(err)
+	}
+	created := time.Date(2026, 3, 1, 9, 0, 0, 123_456_000, time.UTC)
+	live, dead := created.Add(8*time.Hour), created.Add(time.Hour)
+	// As the timestamptz backend wrote them (pgx encodes time.Time).
+	pool := db.Pool()
+	if _, err := pool.Exec(ctx, `INSERT INTO sessions VALUES ('live', '\x01', $1, $2, $3), ('dead', '\x02', $1, $1, $4)`,
+		created, created.Add(time.Minute), live, dead); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `INSERT INTO session_tokens VALUES ('live', 'seller', '\x03', $1)`, created.Add(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+
+	b, err := NewBackend(ctx, db)
+	if err != nil {
+		t.Fatalf("migrating the timestamptz tables: %v", err)
+	}
+	rec, err := b.Load(ctx, "live")
+	if err != nil {
+		t.Fatalf("a session of the old tables no longer loads: %v", err)
+	}
+	ms := func(t time.Time) time.Time { return t.Truncate(time.Millisecond) }
+	if !rec.CreatedAt.Equal(ms(created)) || !rec.LastSeen.Equal(ms(created.Add(time.Minute))) || !rec.ExpiresAt.Equal(ms(live)) {
+		t.Errorf("converted times %v %v %v; want %v %v %v", rec.CreatedAt, rec.LastSeen, rec.ExpiresAt,
+			ms(created), ms(created.Add(time.Minute)), ms(live))
+	}
+	if string(rec.Payload) != "\x01" || string(rec.Tokens["seller"]) != "\x03" {
+		t.Errorf("payload %q, tokens %q", rec.Payload, rec.Tokens)
+	}
+	var tokenAt int64
+	if err := db.Reader().QueryRowContext(ctx, `SELECT updated_at FROM session_tokens WHERE session_id = 'live'`).Scan(&tokenAt); err != nil ||
+		tokenAt != sqldb.Millis(created.Add(2*time.Minute)) {
+		t.Errorf("token updated_at = %d, %v; want %d", tokenAt, err, sqldb.Millis(created.Add(2*time.Minute)))
+	}
+	if n, err := b.Purge(ctx, dead, 10); err != nil || n != 1 {
+		t.Fatalf("purge at the old session's expiry: %d, %v; want 1", n, err)
+	}
+	if _, err := b.Load(ctx, "live"); err != nil {
+		t.Errorf("the live session was purged: %v", err)
+	}
+	// The converted tables take new writes like fresh ones.
+	if err := b.Touch(ctx, "live", created.Add(time.Hour), live.Add(time.Hour)); err != nil {
+		t.Fatal(err)
 	}
 }
 

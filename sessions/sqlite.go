@@ -8,26 +8,6 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
-// sqliteMigrations are the SQLite steps of migrations (backend.go).
-var sqliteMigrations = []string{
-	// 1: sessions and their tokens. Times are Unix milliseconds.
-	`CREATE TABLE sessions (
-		id         TEXT    PRIMARY KEY,
-		payload    BLOB    NOT NULL,
-		created_at INTEGER NOT NULL,
-		last_seen  INTEGER NOT NULL,
-		expires_at INTEGER NOT NULL
-	) WITHOUT ROWID;
-	CREATE INDEX sessions_expires_at ON sessions (expires_at);
-	CREATE TABLE session_tokens (
-		session_id TEXT    NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
-		name       TEXT    NOT NULL,
-		sealed     BLOB    NOT NULL,
-		updated_at INTEGER NOT NULL,
-		PRIMARY KEY (session_id, name)
-	) WITHOUT ROWID;`,
-}
-
 // sqliteBackend keeps sessions in the SQLite file of a sqldb.DB. Writes go
 // through the DB's single writer connection, shared with every other store
 // of the process, whose transactions begin IMMEDIATE: writers queue in Go
@@ -56,14 +36,10 @@ func newSQLiteBackend(ctx context.Context, db *sqldb.DB) (*sqliteBackend, error)
 	return b, nil
 }
 
-func ms(t time.Time) int64 { return t.UnixMilli() }
-
-func fromMS(v int64) time.Time { return time.UnixMilli(v).UTC() }
-
 func (b *sqliteBackend) Create(ctx context.Context, rec Record) error {
 	res, err := b.w.ExecContext(ctx, `INSERT INTO sessions (id, payload, created_at, last_seen, expires_at)
 		VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-		rec.ID, rec.Payload, ms(rec.CreatedAt), ms(rec.LastSeen), ms(rec.ExpiresAt))
+		rec.ID, rec.Payload, sqldb.Millis(rec.CreatedAt), sqldb.Millis(rec.LastSeen), sqldb.Millis(rec.ExpiresAt))
 	if err != nil {
 		return unavailable("create", err)
 	}
@@ -86,7 +62,7 @@ func (b *sqliteBackend) Load(ctx context.Context, id string) (Record, error) {
 			return Record{}, unavailable("load", err)
 		}
 		found = true
-		rec.CreatedAt, rec.LastSeen, rec.ExpiresAt = fromMS(created), fromMS(seen), fromMS(expires)
+		rec.CreatedAt, rec.LastSeen, rec.ExpiresAt = sqldb.FromMillis(created), sqldb.FromMillis(seen), sqldb.FromMillis(expires)
 		if name.Valid {
 			rec.Tokens[name.String] = sealed
 		}
@@ -102,7 +78,7 @@ func (b *sqliteBackend) Load(ctx context.Context, id string) (Record, error) {
 
 func (b *sqliteBackend) UpdatePayload(ctx context.Context, id string, payload []byte, lastSeen, expiresAt time.Time) error {
 	res, err := b.w.ExecContext(ctx, `UPDATE sessions SET payload = ?, last_seen = ?, expires_at = ? WHERE id = ?`,
-		payload, ms(lastSeen), ms(expiresAt), id)
+		payload, sqldb.Millis(lastSeen), sqldb.Millis(expiresAt), id)
 	if err != nil {
 		return unavailable("save", err)
 	}
@@ -111,7 +87,7 @@ func (b *sqliteBackend) UpdatePayload(ctx context.Context, id string, payload []
 
 func (b *sqliteBackend) Touch(ctx context.Context, id string, lastSeen, expiresAt time.Time) error {
 	res, err := b.w.ExecContext(ctx, `UPDATE sessions SET last_seen = ?, expires_at = ? WHERE id = ?`,
-		ms(lastSeen), ms(expiresAt), id)
+		sqldb.Millis(lastSeen), sqldb.Millis(expiresAt), id)
 	if err != nil {
 		return unavailable("touch", err)
 	}
@@ -124,7 +100,7 @@ func (b *sqliteBackend) SaveToken(ctx context.Context, id, name string, sealed [
 	res, err := b.w.ExecContext(ctx, `INSERT INTO session_tokens (session_id, name, sealed, updated_at)
 		SELECT id, ?, ?, ? FROM sessions WHERE id = ?
 		ON CONFLICT (session_id, name) DO UPDATE SET sealed = excluded.sealed, updated_at = excluded.updated_at`,
-		name, sealed, ms(updatedAt), id)
+		name, sealed, sqldb.Millis(updatedAt), id)
 	if err != nil {
 		return unavailable("save token", err)
 	}
@@ -188,10 +164,10 @@ func (b *sqliteBackend) Purge(ctx context.Context, now time.Time, limit int) (in
 	defer tx.Rollback()
 	// Inside the IMMEDIATE transaction both subqueries see the same rows.
 	const batch = `SELECT id FROM sessions WHERE expires_at <= ? ORDER BY expires_at LIMIT ?`
-	if _, err := tx.ExecContext(ctx, `DELETE FROM session_tokens WHERE session_id IN (`+batch+`)`, ms(now), limit); err != nil {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM session_tokens WHERE session_id IN (`+batch+`)`, sqldb.Millis(now), limit); err != nil {
 		return 0, unavailable("purge", err)
 	}
-	res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id IN (`+batch+`)`, ms(now), limit)
+	res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE id IN (`+batch+`)`, sqldb.Millis(now), limit)
 	if err != nil {
 		return 0, unavailable("purge", err)
 	}

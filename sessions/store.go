@@ -357,14 +357,6 @@ func (st *Store) LockTokenRefresh(ctx context.Context, sessionID, name string) (
 	return st.lock(ctx, "token\x00"+sessionID+"\x00"+name)
 }
 
-// Lock takes an exclusive lock on an application-chosen key, shared by
-// every process using the same database, for example one mass update in
-// flight per seller. The wait is bounded by ctx (30 s when ctx has no
-// deadline); call unlock when done.
-func (st *Store) Lock(ctx context.Context, key string) (unlock func(), err error) {
-	return st.lock(ctx, "app\x00"+key)
-}
-
 // defaultLockWait bounds a lock wait whose context has no deadline, so a
 // stuck holder cannot pile up waiting requests forever.
 const defaultLockWait = 30 * time.Second

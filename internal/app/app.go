@@ -50,7 +50,8 @@ type Config struct {
 	APIOptions func(*apiclient.Options)
 
 	// DatabaseURL is the SQLite file (or sqlite: URL) or the PostgreSQL URL
-	// of the sessions and the bulk jobs, opened once (internal/sqldb).
+	// of every store and of the per-seller lock, opened once
+	// (internal/sqldb).
 	DatabaseURL string
 	// SessionBackend, when set, is used instead of opening DatabaseURL for
 	// the sessions (tests: a backend shared by two dashboards, or one that
@@ -125,8 +126,8 @@ type HistoryOptions struct {
 type App struct {
 	Handler  *handlers.App
 	Sessions *sessions.Store
-	// DB is the process's database (nil when New needed none: a given
-	// session backend and no jobs).
+	// DB is the process's database: every store's, and the per-seller
+	// lock's.
 	DB *sqldb.DB
 	// SessionBackend is the database under Sessions (opened by New, or
 	// Config.SessionBackend).
@@ -237,14 +238,11 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	}
 
 	if cfg.Catalog != nil {
-		if a.DB == nil {
-			return nil, errors.New("app: the catalogue copy needs the database")
-		}
 		cs, err := copystore.New(ctx, a.DB)
 		if err != nil {
 			return nil, fmt.Errorf("catalogue copy: %w", err)
 		}
-		y := &copystore.Syncer{Store: cs, Lock: a.Sessions}
+		y := &copystore.Syncer{Store: cs, Lock: a.DB}
 		if cfg.Catalog.Syncer != nil {
 			cfg.Catalog.Syncer(y)
 		}
@@ -255,9 +253,6 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	}
 
 	if cfg.History != nil {
-		if a.DB == nil {
-			return nil, errors.New("app: the audit trail needs the database")
-		}
 		if a.Audit, err = audit.NewStore(ctx, a.DB); err != nil {
 			return nil, fmt.Errorf("history store: %w", err)
 		}
@@ -267,8 +262,9 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	}
 
 	// One engine: the forms and the jobs share the chunk size, the retry
-	// budget and the per-seller lock.
-	a.Engine = &massupdate.Engine{Locker: a.Sessions, ChunkSize: cfg.MassUpdate.ChunkSize, RetryBudget: cfg.MassUpdate.RetryBudget,
+	// budget and the per-seller lock (the database's, shared with the
+	// local copy's sync).
+	a.Engine = &massupdate.Engine{Locker: a.DB, ChunkSize: cfg.MassUpdate.ChunkSize, RetryBudget: cfg.MassUpdate.RetryBudget,
 		UpstreamTimeout: cfg.Dashboard.UpstreamTimeout, StoreFailed: handlers.IsSessionStoreError, FilterKey: cfg.MassUpdate.FilterKey}
 
 	deps := cfg.Dashboard
@@ -333,20 +329,18 @@ func (a *App) Close() error {
 
 // stores are what New opens on the database.
 type stores struct {
-	db       *sqldb.DB // nil when nothing needs it (a given session backend, no jobs)
+	db       *sqldb.DB
 	sessions sessions.Backend
 	jobs     *bulkjobs.Store // nil without Config.Jobs
 	close    func() error
 }
 
 // openStores opens the one database of the process (internal/sqldb: with
-// SQLite, one writer for every store) and on it the session backend and,
-// with Config.Jobs, the bulk job store.
+// SQLite, one writer for every store; the per-seller lock) and on it the
+// session backend (unless Config.SessionBackend gives one) and, with
+// Config.Jobs, the bulk job store.
 func openStores(ctx context.Context, cfg Config) (stores, error) {
 	s := stores{sessions: cfg.SessionBackend, close: func() error { return nil }}
-	if s.sessions != nil && cfg.Jobs == nil && cfg.Catalog == nil && cfg.History == nil {
-		return s, nil
-	}
 	db, err := sqldb.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return s, fmt.Errorf("database: %w", err)

@@ -15,10 +15,8 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/sellerdesk/sellerdesk/internal/demo"
-	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
-	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
 const (
@@ -94,10 +92,11 @@ type pair struct {
 	DSN     string
 }
 
-// newPair starts a sandbox and two dashboards on the session database at
-// dsn (migrated by sessions.NewBackend; several instances may do so at
-// once). Each dashboard gets its own database (connection pool), store and
-// marketplace client, as separate processes would.
+// newPair starts a sandbox and two dashboards on the database at dsn
+// (each migrates it; several instances may do so at once). Each dashboard
+// opens the database itself (its own connection pool) and has its own
+// store and marketplace client, as separate processes would; the sessions,
+// the per-seller lock and every other store are shared through it.
 func newPair(t *testing.T, dsn string, opts testapp.Options) *pair {
 	t.Helper()
 	m, err := demo.Start(sandbox.New(opts.Sandbox))
@@ -107,21 +106,8 @@ func newPair(t *testing.T, dsn string, opts testapp.Options) *pair {
 	t.Cleanup(func() { _ = m.Close() })
 	p := &pair{Market: m, Sandbox: m.Sandbox, DSN: dsn}
 	for _, app := range []**testapp.App{&p.A, &p.B} {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		db, err := sqldb.Open(ctx, dsn)
-		if err != nil {
-			cancel()
-			t.Fatalf("sqldb.Open: %v", err)
-		}
-		t.Cleanup(func() { db.Close() })
-		backend, err := sessions.NewBackend(ctx, db)
-		cancel()
-		if err != nil {
-			t.Fatalf("sessions.NewBackend: %v", err)
-		}
-		t.Cleanup(func() { backend.Close() })
 		o := opts
-		o.Market, o.Backend = m, backend
+		o.Market, o.Database = m, dsn
 		*app = testapp.New(t, o)
 	}
 	return p

@@ -1,5 +1,7 @@
 package sqldb
 
+import "time"
+
 // SetBusyTimeout sets SQLite's busy timeout of the DBs opened afterwards,
 // in milliseconds, and returns the function that restores it.
 func SetBusyTimeout(ms int) (restore func()) {
@@ -7,3 +9,14 @@ func SetBusyTimeout(ms int) (restore func()) {
 	busyTimeoutMS = ms
 	return func() { busyTimeoutMS = old }
 }
+
+// SetLockWait sets the bound of a lock wait without a deadline and returns
+// the function that restores it.
+func SetLockWait(d time.Duration) (restore func()) {
+	old := lockWait
+	lockWait = d
+	return func() { lockWait = old }
+}
+
+// SellerLockKey is the key LockSeller locks.
+var SellerLockKey = sellerLockKey

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"strconv"
 	"sync"
 	"time"
 
@@ -31,7 +32,15 @@ import (
 // from starving ordinary queries: an in-process lock per key first (so a
 // process sends at most one waiter per key to the database) and a cap on the
 // connections held by locks (half the pool).
+//
+// A wait whose ctx has no deadline is bounded (30 s), so a stuck holder
+// cannot pile up waiters forever.
 func (db *DB) Lock(ctx context.Context, key string) (unlock func(), err error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, lockWait)
+		defer cancel()
+	}
 	unlockLocal, err := db.local.lock(ctx, key)
 	if err != nil || db.pool == nil {
 		return unlockLocal, err
@@ -74,6 +83,26 @@ func (db *DB) Lock(ctx context.Context, key string) (unlock func(), err error) {
 			unlockLocal()
 		})
 	}, nil
+}
+
+// lockWait bounds the wait for a lock (DB.Lock) whose context has no
+// deadline. Tests shorten it.
+var lockWait = 30 * time.Second
+
+// LockSeller takes the seller's lock: one request of the seller to the
+// marketplace in flight at a time, on every instance sharing the database,
+// whoever sends it (a mass update from a form or a job, a step of the local
+// copy's sync, a live list read). It is Lock on the seller's key.
+func (db *DB) LockSeller(ctx context.Context, seller int64) (unlock func(), err error) {
+	return db.Lock(ctx, sellerLockKey(seller))
+}
+
+// sellerLockKey is the key of a seller's lock. It is the key the session
+// store made of its application lock "mass-update/<seller>", so that
+// instances of either version, side by side during an upgrade, still
+// exclude each other.
+func sellerLockKey(seller int64) string {
+	return "app\x00mass-update/" + strconv.FormatInt(seller, 10)
 }
 
 // pgLockKey maps a lock key to PostgreSQL's bigint key space. The prefix is

@@ -8,12 +8,41 @@ import (
 	"time"
 )
 
-// Steps are a component's migrations, in order, one list per dialect. Both
-// lists have the same length: step i of one does in SQLite what step i of
-// the other does in PostgreSQL. A step may hold several statements
-// separated by ';'. Never edit a step that shipped: append a new one.
+// Steps are a component's migrations, in order, as each dialect runs them:
+// step i of SQLite does in SQLite what step i of Postgres does in
+// PostgreSQL, so both lists have the same length. A step may hold several
+// statements separated by ';'; an empty one does nothing on its database
+// (and is recorded all the same). Write them once with Migrations; never
+// edit a step that shipped: append a new one.
 type Steps struct {
 	SQLite, Postgres []string
+}
+
+// Step is one migration step written once. SQL runs on both databases.
+// Where the dialects really differ, SQL is empty and SQLite and Postgres
+// hold each database's own text; an empty one means the step has nothing
+// to do there (a conversion only the other database needs).
+type Step struct {
+	SQL              string
+	SQLite, Postgres string
+}
+
+// Migrations lays out a component's steps, written once, as each dialect
+// runs them. A step with both SQL and a dialect's own text is a
+// programming error: it panics.
+func Migrations(steps ...Step) Steps {
+	out := Steps{SQLite: make([]string, len(steps)), Postgres: make([]string, len(steps))}
+	for i, s := range steps {
+		if s.SQL == "" {
+			out.SQLite[i], out.Postgres[i] = s.SQLite, s.Postgres
+			continue
+		}
+		if s.SQLite != "" || s.Postgres != "" {
+			panic(fmt.Sprintf("sqldb: migration step %d has both common and per-dialect SQL", i+1))
+		}
+		out.SQLite[i], out.Postgres[i] = s.SQL, s.SQL
+	}
+	return out
 }
 
 // MigrationsTable records, for every component, each step applied: one row

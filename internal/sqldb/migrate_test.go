@@ -209,3 +209,41 @@ func TestMigrateSQLiteFileReopened(t *testing.T) {
 		db.Close()
 	}
 }
+
+// TestMigrationsWrittenOnce: steps written once run their common SQL on
+// both databases and their own variant where the dialects differ; a
+// variant left empty does nothing on that database but is recorded, so
+// the step counts stay equal.
+func TestMigrationsWrittenOnce(t *testing.T) {
+	steps := sqldb.Migrations(
+		sqldb.Step{SQL: `CREATE TABLE common (id INTEGER)`},
+		sqldb.Step{SQLite: `CREATE TABLE lite (id INTEGER)`, Postgres: `CREATE TABLE pg (id bigint GENERATED ALWAYS AS IDENTITY)`},
+		sqldb.Step{Postgres: `ALTER TABLE pg ADD COLUMN v bigint NOT NULL DEFAULT 0`},
+	)
+	if len(steps.SQLite) != 3 || len(steps.Postgres) != 3 {
+		t.Fatalf("laid out as %d SQLite and %d PostgreSQL steps, want 3 each", len(steps.SQLite), len(steps.Postgres))
+	}
+	sqldbtest.Each(t, func(t *testing.T, db *sqldb.DB) {
+		if err := db.Migrate(context.Background(), "once", steps); err != nil {
+			t.Fatal(err)
+		}
+		if !tableExists(t, db, "common") {
+			t.Error("the common step did not run")
+		}
+		if got := tableExists(t, db, "pg"); got != db.Postgres() {
+			t.Errorf("pg exists: %v", got)
+		}
+		if got := tableExists(t, db, "lite"); got == db.Postgres() {
+			t.Errorf("lite exists: %v", got)
+		}
+		if got := applied(t, db, "once"); len(got) != 3 {
+			t.Errorf("steps %v applied, want 1, 2, 3", got)
+		}
+	})
+	defer func() {
+		if recover() == nil {
+			t.Error("a step with common and per-dialect SQL was accepted")
+		}
+	}()
+	sqldb.Migrations(sqldb.Step{SQL: `SELECT 1`, Postgres: `SELECT 2`})
+}

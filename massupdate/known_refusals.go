@@ -14,9 +14,9 @@ import (
 // MarketDropLimit is the marketplace's known price rule: a price or sale
 // price more than this many percent below the current price is refused as
 // a business error (field notes, "a price change above a marketplace
-// guard (e.g. more than 90 % drop)"; the sandbox's setPriceOne). Issue 17
-// item 7: such a row is flagged before it is sent, and sent only when
-// the user confirms that row itself.
+// guard (e.g. more than 90 % drop)"; the sandbox's setPriceOne). Such a
+// row is flagged before it is sent, and sent only when the user confirms
+// that row itself.
 const MarketDropLimit = 90
 
 // RefusedDrop reports whether the marketplace's known rule refuses

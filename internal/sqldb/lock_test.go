@@ -1,0 +1,64 @@
+package sqldb_test
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
+)
+
+// TestSellerLock: one key per seller, the very key the session store's
+// application lock made of "mass-update/<seller>" (so instances of either
+// version exclude each other on one database), and LockSeller holds it.
+func TestSellerLock(t *testing.T) {
+	if got, want := sqldb.SellerLockKey(42), "app\x00mass-update/42"; got != want {
+		t.Errorf("SellerLockKey(42) = %q, want %q", got, want)
+	}
+	if sqldb.SellerLockKey(1) == sqldb.SellerLockKey(11) || sqldb.SellerLockKey(-1) == sqldb.SellerLockKey(1) {
+		t.Error("two sellers share a key")
+	}
+	sqldbtest.Each(t, func(t *testing.T, db *sqldb.DB) {
+		ctx := context.Background()
+		// Advisory locks are per database, not per schema: a seller no
+		// other test locks.
+		seller := time.Now().UnixNano()
+		unlock, err := db.LockSeller(ctx, seller)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer unlock()
+		short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+		defer cancel()
+		if u, err := db.Lock(short, sqldb.SellerLockKey(seller)); err == nil {
+			u()
+			t.Fatal("the seller's lock was taken twice")
+		}
+		other, err := db.LockSeller(ctx, seller+1)
+		if err != nil {
+			t.Fatalf("another seller waits: %v", err)
+		}
+		other()
+	})
+}
+
+// TestLockWaitBounded: a wait whose context has no deadline still ends.
+func TestLockWaitBounded(t *testing.T) {
+	defer sqldb.SetLockWait(50 * time.Millisecond)()
+	sqldbtest.Each(t, func(t *testing.T, db *sqldb.DB) {
+		key := sqldb.SellerLockKey(time.Now().UnixNano())
+		unlock, err := db.Lock(context.Background(), key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer unlock()
+		if u, err := db.Lock(context.Background(), key); err == nil {
+			u()
+			t.Fatal("a held lock was taken twice")
+		} else if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("an unbounded wait ended with %v, want DeadlineExceeded", err)
+		}
+	})
+}
