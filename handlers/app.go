@@ -91,8 +91,8 @@ type App struct {
 	echo    *echo.Echo
 	handler http.Handler
 	guard   *loginguard.Guard
-	imports *importGate
-	exports *exportGate
+	imports *placeGate[int64]
+	exports *placeGate[copystore.Key]
 	// assets are the cache-busted asset URLs of every page, made once.
 	assets layouts.Assets
 	// toolbarOptions and sellerOptions are the option lists of the copy's
@@ -123,8 +123,8 @@ func New(d Deps) (*App, error) {
 	if d.UpstreamTimeout <= 0 {
 		d.UpstreamTimeout = 30 * time.Second
 	}
-	a := &App{deps: d, guard: loginguard.New(d.LoginLimits), imports: newImportGate(maxConcurrentImports),
-		exports: newExportGate(maxConcurrentExports)}
+	a := &App{deps: d, guard: loginguard.New(d.LoginLimits), imports: newPlaceGate[int64](maxConcurrentImports),
+		exports: newPlaceGate[copystore.Key](maxConcurrentExports)}
 	a.gstore = d.Sessions
 	a.assets = layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)}
 	a.echo = a.routes()

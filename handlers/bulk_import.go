@@ -51,9 +51,9 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	if err != nil || len(data) > maxImportBytes {
 		return a.importFailed(c, kind, i18n.T(ctx, "import.unreadable"))
 	}
-	release, wait := a.imports.enter(session(c).Data().SellerID)
-	if wait > 0 {
-		c.Response().Header().Set("Retry-After", strconv.Itoa(wait))
+	release, ok := a.imports.enter(session(c).Data().SellerID)
+	if !ok {
+		c.Response().Header().Set("Retry-After", strconv.Itoa(importRetryAfter))
 		f := pages.ImportForm{Kind: kind, GuardPercent: a.deps.Jobs.GuardPercent(), MaxMB: maxImportBytes >> 20,
 			Error: i18n.T(ctx, "import.busy")}
 		return a.render(c, http.StatusTooManyRequests, pages.ImportPage(a.chrome(c, i18n.T(ctx, "import.title"), "bulk"), f), nil)

@@ -584,7 +584,7 @@ func TestLargeSubmitKeepsTheEditsItDoesNotList(t *testing.T) {
 	if n := res.Doc.Find("#prices-table tbody:not([hidden]) tr").Length(); n != 20 {
 		t.Errorf("%d rows listed, want a page of 20 to fix", n)
 	}
-	if res.Doc.Find(`tbody[hidden] ` + rowSel(edited)).Length() != 1 {
+	if res.Doc.Find(`tbody[hidden] `+rowSel(edited)).Length() != 1 {
 		t.Fatalf("the edit of %s is not carried by the form", edited)
 	}
 	again := res.FormValues("#prices-form")

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
-	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -21,7 +20,7 @@ import (
 // page (catalog.Store.ExportNomenclature: no database connection is held
 // while the client takes a page) and written to the response through a
 // sheets.Writer (CSV, or XLSX streamed), never the whole catalogue in
-// memory. Whole-catalogue exports are few at once (exportGate): each walks
+// memory. Whole-catalogue exports are few at once (a placeGate by copy): each walks
 // the whole copy, and an XLSX one zips it, a core's work.
 
 // Whole-catalogue export limits.
@@ -35,40 +34,6 @@ const (
 	// refused for want of a place.
 	exportRetryAfter = 5
 )
-
-// exportGate lets one whole-catalogue export per copy (seller and
-// environment) and maxConcurrentExports in all run at a time. A second
-// export of the same copy is a double click or a colleague's identical
-// file; more than a few at once is CPU, memory and the bulk pool's
-// connections taken from everyone.
-type exportGate struct {
-	mu      sync.Mutex
-	running map[copystore.Key]bool
-	max     int
-}
-
-func newExportGate(max int) *exportGate {
-	return &exportGate{running: map[copystore.Key]bool{}, max: max}
-}
-
-// enter takes a place for an export of k; ok is false when none is free.
-// release gives the place back; calling it again does nothing.
-func (g *exportGate) enter(k copystore.Key) (release func(), ok bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.running[k] || len(g.running) >= g.max {
-		return func() {}, false
-	}
-	g.running[k] = true
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			g.mu.Lock()
-			delete(g.running, k)
-			g.mu.Unlock()
-		})
-	}, true
-}
 
 // exportBusy answers an export refused for want of a place: 429 with
 // Retry-After, as a page (which tries again by itself) or a flash

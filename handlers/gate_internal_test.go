@@ -6,10 +6,11 @@ import (
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 )
 
-// TestExportGate: one export per copy (seller and environment), two in
-// all; a place is given back once, however often release is called.
-func TestExportGate(t *testing.T) {
-	g := newExportGate(2)
+// TestPlaceGate: one place per key (here a copy: seller and environment,
+// as whole-catalogue exports are gated; imports are gated by seller), two
+// in all; a place is given back once, however often release is called.
+func TestPlaceGate(t *testing.T) {
+	g := newPlaceGate[copystore.Key](2)
 	a, aProd := copystore.Key{SellerID: 1001, Env: "test"}, copystore.Key{SellerID: 1001, Env: "production"}
 	b, c := copystore.Key{SellerID: 1002, Env: "test"}, copystore.Key{SellerID: 1003, Env: "test"}
 	relA, ok := g.enter(a)
@@ -37,7 +38,7 @@ func TestExportGate(t *testing.T) {
 	}
 	relProd()
 	relB()
-	if len(g.running) != 0 {
-		t.Fatalf("after all releases: %v", g.running)
+	if n := g.taken(); n != 0 {
+		t.Fatalf("after all releases: %d places taken", n)
 	}
 }
