@@ -163,10 +163,6 @@ type NomenclatureView struct {
 	// Copy is the search and filters of the local copy; nil
 	// when the dashboard has none.
 	Copy *CopyToolbar
-	// Unavailable, when set, says why stock and status cannot be changed
-	// in this wire profile: the controls are disabled and it is shown
-	// beside them.
-	Unavailable string
 }
 
 // PriceRow is one product of the prices table with its inputs.
