@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // Store keeps the audit trail in the dashboard's database (the SQLite file
@@ -25,9 +26,21 @@ type Store struct {
 // are Unix milliseconds.
 var steps = sqldb.Steps{
 	SQLite: []string{`CREATE TABLE audit_entries (
-			id          INTEGER PRIMARY KEY AUTOINCREMENT,` + entryTable + itemTable},
+			id          INTEGER PRIMARY KEY AUTOINCREMENT,` + entryTable + itemTable,
+		msgStep(false)},
 	Postgres: []string{`CREATE TABLE audit_entries (
-			id          BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,` + entryTable + itemTable},
+			id          BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,` + entryTable + itemTable,
+		msgStep(true)},
+}
+
+// msgStep (2) stores the messages as i18n.Msgs (a JSON array), not as text
+// marked in-band.
+func msgStep(postgres bool) string {
+	return i18n.MigrateSQL(postgres, "audit_entries", "message") +
+		i18n.MigrateSQL(postgres, "audit_items", "old_value") +
+		i18n.MigrateSQL(postgres, "audit_items", "new_value") +
+		i18n.MigrateSQL(postgres, "audit_items", "message") +
+		i18n.MigrateSQL(postgres, "audit_items", "readback")
 }
 
 const entryTable = `

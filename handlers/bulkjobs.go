@@ -518,8 +518,8 @@ func label(ctx context.Context, table map[string]string, code string) string {
 // shows it: the dashboard's words in the reader's language, the
 // marketplace's as sent, amounts written the reader's way (issue 17 item
 // 7).
-func gridText(l i18n.Lang, s string) string {
-	s = format.MessageIn(l, s)
+func gridText(l i18n.Lang, ms i18n.Msgs) string {
+	s := format.MessageIn(l, ms)
 	if l == i18n.EN {
 		return format.MessageNumbers(s)
 	}

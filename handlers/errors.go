@@ -160,8 +160,10 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 		case http.StatusMethodNotAllowed:
 			v.Message = i18n.T(ctx, "error.method_not_allowed")
 		default:
-			if msg, ok := he.Message.(string); ok && he.Code < 500 {
-				v.Message = format.Message(ctx, msg) // a refusal kept as data (massupdate's) in the reader's language
+			if ms, ok := he.Message.(i18n.Msgs); ok && len(ms) > 0 && he.Code < 500 {
+				v.Message = format.Message(ctx, ms) // a domain refusal (massupdate's) in the reader's language
+			} else if msg, ok := he.Message.(string); ok && he.Code < 500 {
+				v.Message = msg
 				if msg == http.StatusText(he.Code) {
 					v.Message = statusTitle(ctx, he.Code) // echo's default words
 				}

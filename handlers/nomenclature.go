@@ -24,7 +24,7 @@ import (
 func (a *App) NomenclatureList(c echo.Context) error {
 	q := catalogQuery(c)
 	sess := session(c)
-	st := formState[massupdate.StockInput]{inputs: restoreDraft(sess, draftNomenclature, massupdate.BindStockInputs, massupdate.StockInput.Key)}
+	st := formState[massupdate.StockInput]{inputs: restoreDraft(c.Request().Context(), sess, draftNomenclature, massupdate.BindStockInputs, massupdate.StockInput.Key)}
 	v, err := a.nomenclatureView(c, q, st)
 	if err != nil {
 		return err
@@ -43,7 +43,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	}
 	rows, err := massupdate.BindStockInputs(form)
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return echo.NewHTTPError(http.StatusBadRequest, i18n.MsgsOf(err))
 	}
 	filtered := a.deps.API.FilterWrites() // records without a warehouse, written by filter (nomenclature_profile.go)
 	checked := massupdate.CheckStock(rows)
@@ -55,7 +55,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	sess := session(c)
 	back := q.link("/nomenclature")
 	if len(st.invalid) > 0 {
-		return a.renderNomenclatureResult(c, q, st, &pages.Summary{Invalid: len(st.invalid), Unchanged: len(rows) - len(checked.Inputs), Note: i18n.T(ctx, "nomenclature.fix_first")})
+		return a.renderNomenclatureResult(c, q, st, &pages.Summary{Invalid: len(st.invalid), Unchanged: len(rows) - len(checked.Inputs), Note: i18n.Of(i18n.M("nomenclature.fix_first", nil))})
 	}
 	if len(items) == 0 {
 		sess.AddFlash("info", i18n.T(ctx, "nomenclature.nothing_changed"))
@@ -77,7 +77,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 		return massUpdateError(err)
 	}
 	// audit trail (issue 17.3): every row sent, old → new, and its answer
-	a.recordReport(c, audit.KindStock, rep, keysOf(items, massupdate.Stock.Key), func(k string) (string, string) {
+	a.recordReport(c, audit.KindStock, rep, keysOf(items, massupdate.Stock.Key), func(k string) (i18n.Msgs, i18n.Msgs) {
 		in := st.inputs[k]
 		return stockText(in.OrigQty, in.OrigStatus), stockText(in.Qty, in.Status)
 	})
@@ -118,7 +118,7 @@ func stockRows(ctx context.Context) rowOverlay[massupdate.StockInput, pages.Nome
 			row.OrigQuantity, row.OrigStatus = in.Qty, in.Status
 			return pages.RowResult{State: "accepted", Before: stockTextIn(ctx, in.OrigQty, in.OrigStatus), After: stockTextIn(ctx, in.Qty, in.Status)}
 		},
-		cells: func(row *pages.NomenclatureRow) (*map[string]string, *pages.RowResult) {
+		cells: func(row *pages.NomenclatureRow) (*map[string]i18n.Msgs, *pages.RowResult) {
 			return &row.Errors, &row.Result
 		},
 	}
@@ -182,7 +182,7 @@ var sellerStatuses = []string{"online", "disabled"}
 // its current status so an untouched select submits it unchanged.
 func sellerStatusOptions(ctx context.Context, current string) []pages.Option {
 	// issue 17 item 7: only the changes the marketplace allows
-	allowed := slices.DeleteFunc(slices.Clone(sellerStatuses), func(s string) bool { return massupdate.StatusRefused(current, s) != "" })
+	allowed := slices.DeleteFunc(slices.Clone(sellerStatuses), func(s string) bool { return len(massupdate.StatusRefused(current, s)) > 0 })
 	opts := localStatusOptions(ctx, allowed, "")
 	if current != "" && !slices.Contains(sellerStatuses, current) {
 		opts = append([]pages.Option{{Value: current, Label: i18n.Status(ctx, current)}}, opts...)
@@ -311,8 +311,10 @@ func stockTextIn(ctx context.Context, qty, status string) string {
 	return i18n.TD(ctx, "nomenclature.stock_text", map[string]any{"Qty": qty, "Status": i18n.Status(ctx, status)})
 }
 
-func stockText(qty, status string) string {
-	return qty + " pcs, " + format.StatusLabel(status)
+// stockText is the stock as the audit trail keeps it: a message the
+// history reads in its reader's language.
+func stockText(qty, status string) i18n.Msgs {
+	return i18n.Of(i18n.M("nomenclature.stock_text", map[string]any{"Qty": qty, "Status": i18n.Msg{Status: status}}))
 }
 
 // noSale is the sale column of a record without a sale.

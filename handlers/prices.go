@@ -25,7 +25,7 @@ func (a *App) PricesList(c echo.Context) error {
 	}
 	q := pricesQuery(c)
 	sess := session(c)
-	st := formState[massupdate.PriceInput]{inputs: restoreDraft(sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)}
+	st := formState[massupdate.PriceInput]{inputs: restoreDraft(c.Request().Context(), sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)}
 	var done map[string][]string
 	if d := sess.PopDraft("prices-done"); d != nil {
 		done = d
@@ -52,7 +52,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	}
 	rows, err := massupdate.BindPriceInputs(form)
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return echo.NewHTTPError(http.StatusBadRequest, i18n.MsgsOf(err))
 	}
 	checked := massupdate.CheckPrices(rows)
 	st := formState[massupdate.PriceInput]{inputs: checked.Inputs, invalid: checked.Invalid}
@@ -60,7 +60,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	sess := session(c)
 	back := q.link("/prices")
 	if len(st.invalid) > 0 {
-		summary := &pages.Summary{Invalid: len(st.invalid), Unchanged: len(rows) - len(checked.Inputs), Note: i18n.T(ctx, "prices.fix_first")}
+		summary := &pages.Summary{Invalid: len(st.invalid), Unchanged: len(rows) - len(checked.Inputs), Note: i18n.Of(i18n.M("prices.fix_first", nil))}
 		return a.renderPricesResult(c, q, st, summary, nil)
 	}
 	if len(updates) == 0 {
@@ -99,7 +99,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	}
 	a.logger(c.Request().Context()).Info("prices submitted", "sent", len(updates), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent)
 	// audit trail (issue 17.3): every row sent, old → new, and its answer
-	a.recordReport(c, audit.KindPrice, rep, keysOf(updates, massupdate.Prices.Key), func(k string) (string, string) { return changeTexts(st.inputs[k]) })
+	a.recordReport(c, audit.KindPrice, rep, keysOf(updates, massupdate.Prices.Key), func(k string) (i18n.Msgs, i18n.Msgs) { return changeTexts(st.inputs[k]) })
 	// issue 16: the copy shows them at once, pending (handlers/copy_lists.go)
 	a.copyPricesAccepted(c, rep, len(updates), func(i int) (string, apiclient.PriceUpdate) { return massupdate.Prices.Key(updates[i]), updates[i] })
 	if rep.Complete() {
@@ -157,7 +157,7 @@ func priceRows(ctx context.Context) rowOverlay[massupdate.PriceInput, pages.Pric
 			before, after := changeTextsIn(ctx, in)
 			return pages.RowResult{State: "accepted", Before: before, After: after}
 		},
-		cells: func(row *pages.PriceRow) (*map[string]string, *pages.RowResult) { return &row.Errors, &row.Result },
+		cells: func(row *pages.PriceRow) (*map[string]i18n.Msgs, *pages.RowResult) { return &row.Errors, &row.Result },
 	}
 }
 
@@ -233,17 +233,17 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 }
 
 // changeTexts are the before and after of an accepted row as the audit
-// trail keeps them: messages kept as data (i18n.Encode), so the history
+// trail keeps them: messages kept as data, so the history
 // reads them in its reader's language and number format. They hold the
 // price, and the sale price too when it changed, so a sale-only change
 // reads as one ("17 399,00 (со скидкой —) → 17 399,00 (со скидкой 15 000,00)").
-func changeTexts(in massupdate.PriceInput) (before, after string) {
-	text := func(price, sale string) string {
+func changeTexts(in massupdate.PriceInput) (before, after i18n.Msgs) {
+	text := func(price, sale string) i18n.Msgs {
 		ms := []i18n.Msg{{Text: amountArg(price)}}
 		if !massupdate.SameMoney(in.Sale, in.OrigSale) {
 			ms = append(ms, i18n.M("prices.sale_change", map[string]any{"Sale": amountArg(sale)}))
 		}
-		return i18n.Encode(ms...)
+		return i18n.Of(ms...)
 	}
 	return text(in.OrigPrice, in.OrigSale), text(in.Price, in.Sale)
 }
@@ -251,8 +251,8 @@ func changeTexts(in massupdate.PriceInput) (before, after string) {
 // changeTextsIn is changeTexts as the page shows it, in the language and
 // number format of ctx.
 func changeTextsIn(ctx context.Context, in massupdate.PriceInput) (before, after string) {
-	before, after = changeTexts(in)
-	return format.Message(ctx, before), format.Message(ctx, after)
+	b, a := changeTexts(in)
+	return format.Message(ctx, b), format.Message(ctx, a)
 }
 
 // amountArg is a typed amount as a message keeps it: plain digits with a

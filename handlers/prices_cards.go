@@ -36,7 +36,7 @@ import (
 func (a *App) cardPricesList(c echo.Context) error {
 	q := pricesQuery(c)
 	sess := session(c)
-	inputs := restoreDraft(sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)
+	inputs := restoreDraft(c.Request().Context(), sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)
 	var done map[string][]string
 	if d := sess.PopDraft("prices-done"); d != nil {
 		done = d
@@ -63,7 +63,7 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 	}
 	rows, err := massupdate.BindPriceInputs(form)
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return echo.NewHTTPError(http.StatusBadRequest, i18n.MsgsOf(err))
 	}
 	sess := session(c)
 	held := popHeldCards(sess)
@@ -81,7 +81,7 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 	back := q.link("/prices")
 	if len(invalid) > 0 {
 		return a.renderCardPricesResult(c, q, inputs, invalid, nil,
-			&pages.Summary{Invalid: len(invalid), Note: i18n.T(ctx, "prices.fix_first")})
+			&pages.Summary{Invalid: len(invalid), Note: i18n.Of(i18n.M("prices.fix_first", nil))})
 	}
 	if len(cards) == 0 {
 		sess.AddFlash("info", i18n.T(ctx, "prices.nothing_changed"))
@@ -93,7 +93,7 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 		return massUpdateError(err)
 	}
 	// audit trail (issue 17.3): every card sent, old → new, and its answer
-	a.recordReport(c, audit.KindPrice, rep, keysOf(cards, massupdate.Cards.Key), func(k string) (string, string) { return changeTexts(inputs[k]) })
+	a.recordReport(c, audit.KindPrice, rep, keysOf(cards, massupdate.Cards.Key), func(k string) (i18n.Msgs, i18n.Msgs) { return changeTexts(inputs[k]) })
 	// issue 16: the copy shows every size of an accepted card at once, pending (handlers/copy_lists.go)
 	a.copyPricesAccepted(c, rep, len(cards), func(i int) (string, apiclient.PriceUpdate) { return cards[i].Parent, cards[i].PriceUpdate })
 	keepHeldCards(sess, rep, cards)
@@ -114,7 +114,7 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 	return a.renderCardPricesResult(c, q, inputs, invalid, rep, &pages.Summary{Note: rep.Note()})
 }
 
-func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string, rep *massupdate.Report, s *pages.Summary) error {
+func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]i18n.Msgs, rep *massupdate.Report, s *pages.Summary) error {
 	v, err := a.cardPricesView(c, q, inputs, invalid, rep, nil)
 	if err != nil {
 		return err
@@ -122,7 +122,7 @@ func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[str
 	if rep != nil {
 		s.Rejected, s.Updated = rep.Rejected, rep.Accepted
 		if n := len(rep.Unmatched); n > 0 {
-			s.Note += " " + i18n.N(c.Request().Context(), "prices.unmatched", n)
+			s.Note = i18n.Join(s.Note, i18n.Of(i18n.M("prices.unmatched", map[string]any{"Count": n})))
 		}
 	}
 	v.Summary = s
@@ -133,7 +133,7 @@ func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[str
 // list order), and lays the typed values, outcomes and price-check
 // findings over the cards. As on the per-SKU page, a card the user edited
 // that the page no longer lists still shows while it needs the user.
-func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string,
+func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]i18n.Msgs,
 	rep *massupdate.Report, done map[string][]string) (pages.CardPricesView, error) {
 	sess := session(c)
 	ctx := c.Request().Context()

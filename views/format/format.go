@@ -9,6 +9,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // Money formats an amount in kopecks as roubles with two decimals and a space
@@ -176,28 +178,9 @@ func Bounded(s string) (shown string, chars int, cut bool) {
 	return shown, chars, cut
 }
 
-// Clean replaces control, bidi-control and invalid characters with spaces, keeping the
-// rest of the string as it is.
-func Clean(s string) string {
-	ok := true
-	for _, r := range s {
-		if r == utf8.RuneError || (unicode.IsControl(r) && r != ' ') || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
-			ok = false
-			break
-		}
-	}
-	if ok {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		// Bidi controls (U+202E and friends) would reorder what the
-		// user reads, e.g. make "exe.txt" read "txt.exe".
-		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
-			return ' '
-		}
-		return r
-	}, s)
-}
+// Clean replaces control, bidi-control and invalid characters with spaces,
+// keeping the rest of the string as it is (i18n.Clean).
+func Clean(s string) string { return i18n.Clean(s) }
 
 // Plural picks the singular or plural noun for n: Plural(1, "row", "rows").
 func Plural(n int, one, many string) string {

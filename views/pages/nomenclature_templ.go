@@ -860,7 +860,7 @@ func rowResult(r RowResult) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = components.Text(format.Message(ctx, m), 200).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = components.Text(format.Message(ctx, i18n.Of(m)), 200).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1213,7 +1213,7 @@ func nomenclatureRows(v NomenclatureView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if r.Errors["quantity"] != "" {
+			if len(format.Message(ctx, r.Errors["quantity"])) > 0 {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 83, " aria-invalid=\"true\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -1236,7 +1236,7 @@ func nomenclatureRows(v NomenclatureView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = components.FieldError("qty-"+strconv.Itoa(i)+"-error", r.Errors["quantity"]).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = components.FieldError("qty-"+strconv.Itoa(i)+"-error", format.Message(ctx, r.Errors["quantity"])).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1270,7 +1270,7 @@ func nomenclatureRows(v NomenclatureView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if r.Errors["status"] != "" {
+			if len(format.Message(ctx, r.Errors["status"])) > 0 {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 89, " aria-invalid=\"true\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -1339,7 +1339,7 @@ func nomenclatureRows(v NomenclatureView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = components.FieldError("status-"+strconv.Itoa(i)+"-error", r.Errors["status"]).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = components.FieldError("status-"+strconv.Itoa(i)+"-error", format.Message(ctx, r.Errors["status"])).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
