@@ -275,7 +275,7 @@ func (a *App) jobCSV(c echo.Context, errorsOnly bool) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	l := i18n.LangOf(ctx)
+	l := format.LocaleOf(ctx)
 	items, err := a.deps.Jobs.Store().Items(ctx, job.ID)
 	if err != nil {
 		return errSessionStore(err)
@@ -354,7 +354,7 @@ func (a *App) progress(ctx context.Context, j bulkjobs.Job) pages.JobProgress {
 		if status == 0 {
 			status = 429
 		}
-		p.Waiting = i18n.TD(ctx, "jobs.waiting", map[string]any{"Status": status, "At": format.ClockIn(i18n.LangOf(ctx), wait)})
+		p.Waiting = i18n.TD(ctx, "jobs.waiting", map[string]any{"Status": status, "At": format.ClockIn(format.LocaleOf(ctx), wait)})
 	}
 	return p
 }
@@ -405,8 +405,8 @@ func whoText(j bulkjobs.Job) string {
 	return j.ClientID
 }
 
-// readBackLineIn is the read-back status line in language l.
-func readBackLineIn(l i18n.Lang, j bulkjobs.Job) string {
+// readBackLineIn is the read-back status line in locale l.
+func readBackLineIn(l format.Locale, j bulkjobs.Job) string {
 	return format.MessageIn(l, bulkjobs.ReadBackLine(j))
 }
 
@@ -423,7 +423,7 @@ const maxGridRows = 10_000
 
 func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item, show string) pages.JobView {
 	c := j.Counts
-	l := i18n.LangOf(ctx)
+	l := format.LocaleOf(ctx)
 	v := pages.JobView{
 		ID: j.ID, Kind: j.Kind, KindLabel: jobTitleIn(ctx, j), FileName: j.FileName, Who: whoText(j), ClientID: j.ClientID, Environment: envLabel(ctx, j.Environment),
 		Created: format.DateTimeIn(l, j.CreatedAt), Preview: j.State == bulkjobs.StatePreview, Active: j.Active(), GuardPercent: j.GuardPercent,
@@ -518,16 +518,12 @@ func label(ctx context.Context, table map[string]string, code string) string {
 // shows it: the dashboard's words in the reader's language, the
 // marketplace's as sent, amounts written the reader's way (issue 17 item
 // 7).
-func gridText(l i18n.Lang, ms i18n.Msgs) string {
-	s := format.MessageIn(l, ms)
-	if l == i18n.EN {
-		return format.MessageNumbers(s)
-	}
-	return format.MessageNumbersIn(l, s)
+func gridText(l format.Locale, ms i18n.Msgs) string {
+	return format.GridNumbersIn(l.Lang, format.MessageIn(l, ms))
 }
 
 func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
-	l := i18n.LangOf(ctx)
+	l := format.LocaleOf(ctx)
 	r := pages.JobRow{
 		Seq: it.Seq, Line: it.Line, Key: it.Key, Old: orDash(format.MessageIn(l, it.OldText)), New: orDash(format.MessageIn(l, it.NewText)),
 		Flag: it.Flag, FlagLabel: label(ctx, flagLabels, it.Flag), State: it.State, StateLabel: label(ctx, itemLabels, it.State), Message: gridText(l, it.Message),
@@ -544,15 +540,11 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 				sign = "−"
 				d = -d
 			}
-			if l == i18n.EN {
-				r.Delta = sign + format.Money(d)
-			} else {
-				r.Delta = sign + format.MoneyIn(l, d)
-			}
+			r.Delta = sign + format.GridMoneyIn(l.Lang, d)
 		}
 		if it.OldNum != 0 {
 			r.DeltaPct = fmt.Sprintf("%+.1f %%", float64(it.NewNum-it.OldNum)*100/float64(it.OldNum))
-			if l != i18n.EN {
+			if l.Lang != i18n.EN {
 				r.DeltaPct = strings.Replace(r.DeltaPct, ".", ",", 1)
 			}
 		}

@@ -98,7 +98,7 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 		v.Title = i18n.T(ctx, "error.busy_title")
 		// RetryAt is on the wall clock (see retryWait).
 		v.RetryIn = secondsUntil(time.Now(), rl.RetryAt)
-		v.Message = i18n.TD(ctx, "error.slow_down_until", map[string]any{"At": format.ClockIn(i18n.LangOf(ctx), rl.RetryAt)})
+		v.Message = i18n.TD(ctx, "error.slow_down_until", map[string]any{"At": format.ClockIn(format.LocaleOf(ctx), rl.RetryAt)})
 	case errors.Is(err, apiclient.ErrRateLimited):
 		v.Status, v.Title, v.RetryIn = http.StatusTooManyRequests, i18n.T(ctx, "error.busy_title"), 5
 		v.Message = i18n.T(ctx, "error.slow_down")

@@ -130,7 +130,7 @@ func failureAnswer(ctx context.Context, f resend.Failure) (string, int) {
 // status: 200 when something was queued (or nothing was there to queue),
 // 429 when every order was busy, or the status of a refusal.
 func showRun(ctx context.Context, r *resend.Run, vm *pages.Resend, states resend.States, now time.Time) int {
-	l := i18n.LangOf(ctx)
+	l := format.LocaleOf(ctx)
 	nqueued := 0
 	for _, nr := range r.Selected {
 		if types, ok := r.Queued[nr]; ok {
@@ -234,7 +234,7 @@ func showResendState(ctx context.Context, s resend.States, vm *pages.Resend, now
 	if len(vm.OrderNrs) != 1 {
 		return
 	}
-	l := i18n.LangOf(ctx)
+	l := format.LocaleOf(ctx)
 	st, phase := s.Phase(vm.OrderNrs[0], now)
 	switch phase {
 	case resend.PhaseProcessing:

@@ -9,8 +9,8 @@ import (
 
 // en and ru are messages of this package as the pages show them in
 // English and Russian.
-func en(ms i18n.Msgs) string { return format.MessageIn(i18n.EN, ms) }
-func ru(ms i18n.Msgs) string { return format.MessageIn(i18n.RU, ms) }
+func en(ms i18n.Msgs) string { return format.MessageIn(format.Locale{Lang: i18n.EN}, ms) }
+func ru(ms i18n.Msgs) string { return format.MessageIn(format.Locale{Lang: i18n.RU}, ms) }
 
 // shown is each field problem of invalid as the English page shows it.
 func shown(invalid map[string]map[string]i18n.Msgs) map[string]map[string]string {

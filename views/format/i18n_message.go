@@ -13,8 +13,8 @@ import (
 // ("1,299.50" in English, "1 299,50" in Russian) and its times (arguments named …At,
 // RFC 3339) as labelled clock times; a plain text part (an old row's English
 // sentence, a marketplace message) as it is, its numbers written l's way.
-func MessageIn(l i18n.Lang, ms i18n.Msgs) string {
-	return ms.In(l, func(name, v string) string {
+func MessageIn(l Locale, ms i18n.Msgs) string {
+	return ms.In(l.Lang, func(name, v string) string {
 		switch {
 		case name == "Card": // a product card's id is no amount
 			return v
@@ -24,11 +24,11 @@ func MessageIn(l i18n.Lang, ms i18n.Msgs) string {
 			}
 			return v
 		}
-		return MessageNumbersIn(l, v)
+		return MessageNumbersIn(l.Lang, v)
 	})
 }
 
 // Message is MessageIn in the language of ctx.
 func Message(ctx context.Context, ms i18n.Msgs) string {
-	return MessageIn(i18n.LangOf(ctx), ms)
+	return MessageIn(LocaleOf(ctx), ms)
 }

@@ -8,9 +8,6 @@ import (
 )
 
 func TestMessageIn(t *testing.T) {
-	defer SetZone(Zone())
-	loc, _ := LoadZone("Europe/Moscow")
-	SetZone(loc)
 	at := time.Date(2026, 11, 22, 11, 5, 9, 0, time.UTC).Format(time.RFC3339)
 	busy := i18n.Of(i18n.M("mass.stopped_early", map[string]any{"Reason": i18n.Of(i18n.M("mass.busy_until", map[string]any{"RetryAt": at}))}))
 	drop := i18n.Of(i18n.M("mass.drop_price", map[string]any{"Limit": "90", "Current": "25499.00", "Price": "1064.95"}))
@@ -27,7 +24,7 @@ func TestMessageIn(t *testing.T) {
 		{i18n.RU, card, "(карточка 1234.50)"},                                                         // a card's id is no amount
 		{i18n.RU, i18n.Plain("Marketplace said: price 25499.00"), "Marketplace said: price 25499.00"}, // plain: as sent
 	} {
-		if got := MessageIn(c.l, c.in); got != c.want {
+		if got := MessageIn(Locale{Lang: c.l, Zone: zone(t, "Europe/Moscow")}, c.in); got != c.want {
 			t.Errorf("%s: %q\nwant %q", c.l, got, c.want)
 		}
 	}
