@@ -22,7 +22,7 @@ func limitf(key string, args map[string]any) error {
 }
 
 // fileErr is a file that cannot be read, in words for the seller.
-func fileErr(key string) error { return i18n.Err(key, nil) }
+func fileErr(key string) error { return &i18n.Error{Msgs: i18n.Of(i18n.Msg{Key: key})} }
 
 // refusal is a refusal of sheets.Read in the seller's words: a LimitError,
 // an *i18n.Error or a Problem naming the row. Any other error is kept as is.
