@@ -20,6 +20,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // Kinds of change.
@@ -84,9 +86,9 @@ type Entry struct {
 	SellerID    int64
 	Environment string // production or test
 	Kind        string
-	Ref         string // what the entry belongs to: a bulk job's id
-	Outcome     string // the whole change's answer (see the outcome constants)
-	Message     string // the marketplace's answer or why nothing was sent
+	Ref         string    // what the entry belongs to: a bulk job's id
+	Outcome     string    // the whole change's answer (see the outcome constants)
+	Message     i18n.Msgs // the marketplace's answer or why nothing was sent
 	Items       []Item
 	// ItemCount is the number of items stored (Items may be a prefix when
 	// listed); Dropped the number left out beyond MaxItems.
@@ -96,12 +98,12 @@ type Entry struct {
 // Item is one changed thing: a product's price, a stock row, an order's
 // notifications.
 type Item struct {
-	Key      string // marketplace SKU, warehouse|barcode, or order number
-	Name     string // the product's name, when known
-	Old, New string // the value before and after, as shown on the pages
+	Key      string    // marketplace SKU, warehouse|barcode, or order number
+	Name     string    // the product's name, when known
+	Old, New i18n.Msgs // the value before and after, as shown on the pages
 	Outcome  string
-	Message  string // the marketplace's message for this item
-	ReadBack string // what a read-back found, where there is one
+	Message  i18n.Msgs // the marketplace's message for this item
+	ReadBack i18n.Msgs // what a read-back found, where there is one
 }
 
 // Recorder records changes. Handlers and the job runner record through
@@ -122,7 +124,7 @@ func (e *Entry) Clean() {
 	e.Kind = Bound(e.Kind, 20)
 	e.Ref = Bound(e.Ref, MaxRef)
 	e.Outcome = Bound(e.Outcome, 20)
-	e.Message = Bound(e.Message, MaxMessage)
+	e.Message = BoundMsgs(e.Message, MaxMessage)
 	if len(e.Items) > MaxItems {
 		e.Dropped += len(e.Items) - MaxItems
 		e.Items = e.Items[:MaxItems]
@@ -131,11 +133,11 @@ func (e *Entry) Clean() {
 		it := &e.Items[i]
 		it.Key = Bound(it.Key, MaxKey)
 		it.Name = Bound(it.Name, MaxName)
-		it.Old = Bound(it.Old, MaxValue)
-		it.New = Bound(it.New, MaxValue)
+		it.Old = BoundMsgs(it.Old, MaxValue)
+		it.New = BoundMsgs(it.New, MaxValue)
 		it.Outcome = Bound(it.Outcome, 20)
-		it.Message = Bound(it.Message, MaxMessage)
-		it.ReadBack = Bound(it.ReadBack, MaxMessage)
+		it.Message = BoundMsgs(it.Message, MaxMessage)
+		it.ReadBack = BoundMsgs(it.ReadBack, MaxMessage)
 	}
 	e.ItemCount = len(e.Items)
 }
@@ -166,6 +168,43 @@ func Bound(s string, max int) string {
 		n++
 	}
 	return s
+}
+
+// MaxParts bounds the messages kept in one field.
+const MaxParts = 16
+
+// BoundMsgs bounds messages as Bound bounds text: at most MaxParts of them,
+// each text part and text argument cleaned and cut to max characters.
+func BoundMsgs(ms i18n.Msgs, max int) i18n.Msgs {
+	if len(ms) > MaxParts {
+		ms = ms[:MaxParts]
+	}
+	out := make(i18n.Msgs, 0, len(ms))
+	for _, m := range ms {
+		m.Text = Bound(m.Text, max)
+		if m.Args != nil {
+			args := make(map[string]any, len(m.Args))
+			for k, v := range m.Args {
+				switch a := v.(type) {
+				case string:
+					v = Bound(a, max)
+				case i18n.Msgs:
+					v = BoundMsgs(a, max)
+				case i18n.Msg:
+					if b := BoundMsgs(i18n.Of(a), max); len(b) == 1 {
+						v = b[0]
+					}
+				}
+				args[k] = v
+			}
+			m.Args = args
+		}
+		out = append(out, m)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
 }
 
 // OutcomeOf sums up the outcomes of items: accepted when all were,

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // BenchmarkRecordBulkJob10k: recording a 10,000-row bulk job, the
@@ -16,7 +17,7 @@ func BenchmarkRecordBulkJob10k(b *testing.B) {
 	s := sqliteStore(b)
 	items := make([]audit.Item, 10_000)
 	for i := range items {
-		items[i] = audit.Item{Key: fmt.Sprintf("MP%014d", i), Old: "17 399.00", New: "17 499.00", Outcome: audit.Accepted}
+		items[i] = audit.Item{Key: fmt.Sprintf("MP%014d", i), Old: i18n.Msgs{{Text: "17 399.00"}}, New: i18n.Msgs{{Text: "17 499.00"}}, Outcome: audit.Accepted}
 	}
 	b.ResetTimer()
 	for b.Loop() {
@@ -35,7 +36,7 @@ func BenchmarkHistoryPageAndExport(b *testing.B) {
 	for i := range 2000 {
 		items := make([]audit.Item, 5)
 		for k := range items {
-			items[k] = audit.Item{Key: fmt.Sprintf("MP%08d-%d", i, k), Old: "1 000.00", New: "1 100.00", Outcome: audit.Accepted}
+			items[k] = audit.Item{Key: fmt.Sprintf("MP%08d-%d", i, k), Old: i18n.Msgs{{Text: "1 000.00"}}, New: i18n.Msgs{{Text: "1 100.00"}}, Outcome: audit.Accepted}
 		}
 		if err := s.Record(ctx, audit.Entry{At: t0.Add(time.Duration(i) * time.Second), SellerID: 1, Environment: "production", Kind: audit.KindPrice, UserName: "Anna", Items: items}); err != nil {
 			b.Fatal(err)

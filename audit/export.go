@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/sellerdesk/sellerdesk/sheets"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // CSVHeader is the first line of an export: one line per item.
@@ -28,10 +29,9 @@ type CSVText struct {
 	Header     []string
 	Kind       func(kind string) string
 	Incomplete string
-	// Text, when set, reads a recorded text (a message, an old or new
-	// value, a read-back) in the reader's language: the dashboard records
-	// some as messages kept as data (views/i18n.Encode).
-	Text func(string) string
+	// Text, when set, reads a recorded message (a message, an old or new
+	// value, a read-back) in the reader's language; without it, English.
+	Text func(i18n.Msgs) string
 }
 
 // englishCSV is the export in English, as NewCSVWriter writes it.
@@ -65,7 +65,7 @@ func NewCSVWriterIn(w io.Writer, text CSVText) *CSVWriter {
 func (c *CSVWriter) Write(e Entry, it Item) error {
 	text := c.text.Text
 	if text == nil {
-		text = func(s string) string { return s }
+		text = i18n.Msgs.String
 	}
 	return c.w.Row(strconv.FormatInt(e.ID, 10), e.At.UTC().Format("2006-01-02 15:04:05"), e.ClientID, e.UserName,
 		strconv.FormatInt(e.SellerID, 10), e.Environment, c.text.Kind(e.Kind), e.Ref, e.Outcome, text(e.Message),

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // Store keeps the audit trail in the dashboard's database (the SQLite file
@@ -32,7 +33,19 @@ var steps = sqldb.Migrations(
 		Postgres: `CREATE TABLE audit_entries (
 			id          BIGINT  GENERATED ALWAYS AS IDENTITY PRIMARY KEY,` + entryTable + itemTable,
 	},
+	// 2: messages stored as i18n.Msgs (a JSON array), not as text marked
+	// in-band.
+	sqldb.Step{SQLite: msgStep(false), Postgres: msgStep(true)},
 )
+
+// msgStep is step 2 in a dialect: the JSON of the two differs.
+func msgStep(postgres bool) string {
+	return i18n.MigrateSQL(postgres, "audit_entries", "message") +
+		i18n.MigrateSQL(postgres, "audit_items", "old_value") +
+		i18n.MigrateSQL(postgres, "audit_items", "new_value") +
+		i18n.MigrateSQL(postgres, "audit_items", "message") +
+		i18n.MigrateSQL(postgres, "audit_items", "readback")
+}
 
 const entryTable = `
 			at          BIGINT  NOT NULL,

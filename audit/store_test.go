@@ -11,6 +11,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // stores runs f on a new SQLite database and, when
@@ -52,10 +53,10 @@ func TestRecordListSearch(t *testing.T) {
 			}
 		}
 		rec(entry(t0, 1, "production", audit.KindPrice, "Anna",
-			audit.Item{Key: "SKU-1", Name: "Red Dress", Old: "100.00", New: "90.00", Outcome: audit.Accepted},
-			audit.Item{Key: "SKU-2", Old: "50.00", New: "1.00", Outcome: audit.Refused, Message: "Price drop over 90% (100%_off)"}))
+			audit.Item{Key: "SKU-1", Name: "Red Dress", Old: i18n.Msgs{{Text: "100.00"}}, New: i18n.Msgs{{Text: "90.00"}}, Outcome: audit.Accepted},
+			audit.Item{Key: "SKU-2", Old: i18n.Msgs{{Text: "50.00"}}, New: i18n.Msgs{{Text: "1.00"}}, Outcome: audit.Refused, Message: i18n.Msgs{{Text: "Price drop over 90% (100%_off)"}}}))
 		rec(entry(t0.Add(time.Hour), 1, "production", audit.KindResend, "Boris",
-			audit.Item{Key: "RU123", Outcome: audit.Queued, Message: "3 notifications queued"}))
+			audit.Item{Key: "RU123", Outcome: audit.Queued, Message: i18n.Msgs{{Text: "3 notifications queued"}}}))
 		rec(entry(t0.Add(2*time.Hour), 1, "test", audit.KindPrice, "Anna", audit.Item{Key: "SKU-1", Outcome: audit.Accepted}))
 		rec(entry(t0.Add(3*time.Hour), 2, "production", audit.KindPrice, "Anna", audit.Item{Key: "SKU-1", Outcome: audit.Accepted}))
 
@@ -66,7 +67,7 @@ func TestRecordListSearch(t *testing.T) {
 		if total != 2 || len(list) != 2 || list[0].Kind != audit.KindResend || list[1].Kind != audit.KindPrice {
 			t.Fatalf("seller 1 production: total %d, %+v", total, list)
 		}
-		if got := list[1]; got.Outcome != audit.Partial || got.ItemCount != 2 || len(got.Items) != 2 || got.Items[1].Message != "Price drop over 90% (100%_off)" ||
+		if got := list[1]; got.Outcome != audit.Partial || got.ItemCount != 2 || len(got.Items) != 2 || got.Items[1].Message.String() != "Price drop over 90% (100%_off)" ||
 			got.UserName != "Anna" || got.ClientID != "client-Anna" || !got.At.Equal(t0) {
 			t.Fatalf("price entry: %+v", got)
 		}
@@ -116,8 +117,8 @@ func TestRecordBounds(t *testing.T) {
 		for i := range items {
 			items[i] = audit.Item{Key: fmt.Sprint("k", i), Outcome: audit.Accepted}
 		}
-		items[0] = audit.Item{Key: long, Name: long, Old: long, New: long, Message: "bad\x00\u202ewords\nhere " + long, Outcome: audit.Refused}
-		if err := s.Record(ctx, audit.Entry{SellerID: 1, Environment: "production", Kind: audit.KindBulk, UserName: long, Message: long, Items: items}); err != nil {
+		items[0] = audit.Item{Key: long, Name: long, Old: i18n.Msgs{{Text: long}}, New: i18n.Msgs{{Text: long}}, Message: i18n.Msgs{{Text: "bad\x00\u202ewords\nhere " + long}}, Outcome: audit.Refused}
+		if err := s.Record(ctx, audit.Entry{SellerID: 1, Environment: "production", Kind: audit.KindBulk, UserName: long, Message: i18n.Msgs{{Text: long}}, Items: items}); err != nil {
 			t.Fatal(err)
 		}
 		list, _, err := s.List(ctx, audit.Filter{SellerID: 1, Environment: "production"}, 1, 0, 1)
@@ -129,13 +130,13 @@ func TestRecordBounds(t *testing.T) {
 			t.Errorf("items %d dropped %d", e.ItemCount, e.Dropped)
 		}
 		it := e.Items[0]
-		for field, v := range map[string]string{"user": e.UserName, "message": e.Message, "key": it.Key, "name": it.Name, "old": it.Old, "item message": it.Message} {
+		for field, v := range map[string]string{"user": e.UserName, "message": e.Message.String(), "key": it.Key, "name": it.Name, "old": it.Old.String(), "item message": it.Message.String()} {
 			if n := len([]rune(v)); n > audit.MaxMessage {
 				t.Errorf("%s: %d characters", field, n)
 			}
 		}
-		if !strings.HasPrefix(it.Message, "badwords here я") {
-			t.Errorf("item message not cleaned: %q", it.Message[:40])
+		if !strings.HasPrefix(it.Message.String(), "badwords here я") {
+			t.Errorf("item message not cleaned: %q", it.Message.String()[:40])
 		}
 		if e.At.IsZero() {
 			t.Error("no time recorded")
@@ -213,7 +214,7 @@ func TestExportEach(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.Record(ctx, entry(t0.Add(time.Hour), 1, "production", audit.KindResend, "=HYPERLINK(1)", audit.Item{Key: "RU1", Message: "=cmd|'/c calc'!A1"})); err != nil {
+	if err := s.Record(ctx, entry(t0.Add(time.Hour), 1, "production", audit.KindResend, "=HYPERLINK(1)", audit.Item{Key: "RU1", Message: i18n.Msgs{{Text: "=cmd|'/c calc'!A1"}}})); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Record(ctx, entry(t0.Add(time.Hour), 2, "production", audit.KindResend, "other")); err != nil {
@@ -273,7 +274,7 @@ func TestCSVWriterInTheReadersLanguage(t *testing.T) {
 	}
 	var buf bytes.Buffer
 	w := audit.NewCSVWriterIn(&buf, audit.CSVText{Header: header, Kind: func(k string) string { return "вид " + k }, Incomplete: "неполная"})
-	if err := w.Write(audit.Entry{ID: 7, Kind: audit.KindPrice, Message: "as sent"}, audit.Item{Key: "SKU-1"}); err != nil {
+	if err := w.Write(audit.Entry{ID: 7, Kind: audit.KindPrice, Message: i18n.Msgs{{Text: "as sent"}}}, audit.Item{Key: "SKU-1"}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Incomplete(); err != nil {
@@ -287,8 +288,8 @@ func TestCSVWriterInTheReadersLanguage(t *testing.T) {
 	// Recorded texts go through Text, when given: the message, the old
 	// and new values, the item's message and read-back; not the keys.
 	buf.Reset()
-	w = audit.NewCSVWriterIn(&buf, audit.CSVText{Text: func(s string) string { return "«" + s + "»" }})
-	if err := w.Write(audit.Entry{Kind: audit.KindBulk, Message: "m"}, audit.Item{Key: "k", Old: "o", New: "n", Message: "im", ReadBack: "rb"}); err != nil {
+	w = audit.NewCSVWriterIn(&buf, audit.CSVText{Text: func(ms i18n.Msgs) string { return "«" + ms.String() + "»" }})
+	if err := w.Write(audit.Entry{Kind: audit.KindBulk, Message: i18n.Msgs{{Text: "m"}}}, audit.Item{Key: "k", Old: i18n.Msgs{{Text: "o"}}, New: i18n.Msgs{{Text: "n"}}, Message: i18n.Msgs{{Text: "im"}}, ReadBack: i18n.Msgs{{Text: "rb"}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Flush(); err != nil {

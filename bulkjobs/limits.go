@@ -8,30 +8,24 @@ import (
 )
 
 // LimitError is a file refused for going past one of the limits of
-// sheets.Read. Its text is meant for the seller: a catalogue key and its
-// arguments (i18n.Encode), read in the seller's language with Words; Error
-// is the English.
+// sheets.Read. Its message is meant for the seller, read in the seller's
+// language with Words; Error is the English.
 type LimitError struct {
-	Text string
+	Msgs i18n.Msgs
 }
 
-func (e *LimitError) Error() string { return i18n.TextIn(i18n.EN, e.Text, nil) }
+func (e *LimitError) Error() string { return e.Msgs.String() }
 
 // limitf is a LimitError saying the message key with args.
 func limitf(key string, args map[string]any) error {
-	return &LimitError{Text: i18n.Encode(i18n.Msg{Key: key, Args: args})}
+	return &LimitError{Msgs: i18n.Of(i18n.Msg{Key: key, Args: args})}
 }
 
-// fileError is a file that cannot be read, in words for the seller (a
-// catalogue key, see LimitError).
-type fileError struct{ text string }
-
-func (e *fileError) Error() string { return i18n.TextIn(i18n.EN, e.text, nil) }
-
-func fileErr(key string) error { return &fileError{text: i18n.Encode(i18n.Msg{Key: key})} }
+// fileErr is a file that cannot be read, in words for the seller.
+func fileErr(key string) error { return &i18n.Error{Msgs: i18n.Of(i18n.Msg{Key: key})} }
 
 // refusal is a refusal of sheets.Read in the seller's words: a LimitError,
-// a fileError or a Problem naming the row. Any other error is kept as is.
+// an *i18n.Error or a Problem naming the row. Any other error is kept as is.
 func refusal(err error) error {
 	var le *sheets.LimitError
 	var re *sheets.ReadError
@@ -51,9 +45,9 @@ func refusal(err error) error {
 		case sheets.ReasonSheetRead:
 			return fileErr(i18n.K("import.err_sheet_read"))
 		case sheets.ReasonRowRead:
-			return Problem{Row: re.Row, Text: i18n.Encode(i18n.M("import.err_row_read", nil))}
+			return Problem{Row: re.Row, Text: i18n.Of(i18n.M("import.err_row_read", nil))}
 		case sheets.ReasonCSVRow:
-			return Problem{Row: re.Row, Text: i18n.Encode(i18n.M("import.err_csv_row", map[string]any{"Error": re.Detail}))}
+			return Problem{Row: re.Row, Text: i18n.Of(i18n.M("import.err_csv_row", map[string]any{"Error": re.Detail}))}
 		case sheets.ReasonEmpty:
 			return fileErr(i18n.K("import.err_empty"))
 		}
@@ -101,13 +95,12 @@ func limitWords(le *sheets.LimitError) error {
 // MapColumns) in language l; an error of another kind as its text.
 func Words(l i18n.Lang, err error) string {
 	var le *LimitError
-	var fe *fileError
 	var p Problem
 	switch {
 	case errors.As(err, &le):
-		return i18n.TextIn(l, le.Text, nil)
-	case errors.As(err, &fe):
-		return i18n.TextIn(l, fe.text, nil)
+		return le.Msgs.In(l, nil)
+	case i18n.MsgsOf(err) != nil:
+		return i18n.MsgsOf(err).In(l, nil)
 	case errors.As(err, &p):
 		return p.In(l)
 	}

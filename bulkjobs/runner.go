@@ -29,8 +29,8 @@ type Executor interface {
 // Result is the marketplace's answer about one row.
 type Result struct {
 	Seq     int
-	State   string // item state (Send) or read-back result (ReadBack)
-	Message string // marketplace message, or what the read-back found
+	State   string    // item state (Send) or read-back result (ReadBack)
+	Message i18n.Msgs // marketplace message, or what the read-back found
 	// Unchanged (ReadBack) is true when the marketplace still shows the
 	// value the preview found: nobody changed the row since, so sending it
 	// again overwrites nothing.
@@ -55,9 +55,9 @@ func (e *RetryLater) Error() string {
 }
 
 // StopError carries the message shown for a job stopped by a failure.
-type StopError struct{ Message string }
+type StopError struct{ Message i18n.Msgs }
 
-func (e *StopError) Error() string { return e.Message }
+func (e *StopError) Error() string { return e.Message.String() }
 
 // RunnerOptions tune the runner.
 type RunnerOptions struct {
@@ -480,7 +480,7 @@ func (r *Runner) send(j *Job, l *lease) error {
 		}
 		*j = fresh
 		if j.CancelRequested {
-			return r.finish(j, StateCancelled, i18n.Encode(i18n.M("jobs.run_cancelled", nil)), i18n.Encode(i18n.M("jobs.run_unsent_cancelled", nil)))
+			return r.finish(j, StateCancelled, i18n.Of(i18n.M("jobs.run_cancelled", nil)), i18n.Of(i18n.M("jobs.run_unsent_cancelled", nil)))
 		}
 		if j.InFlight == j.NextChunk+1 {
 			// The last run died with this chunk in flight: never send it
@@ -491,7 +491,7 @@ func (r *Runner) send(j *Job, l *lease) error {
 			continue
 		}
 		if j.NextChunk >= j.Chunks {
-			return r.finish(j, StateDone, "", "")
+			return r.finish(j, StateDone, nil, nil)
 		}
 		items, err := r.store.ChunkItems(ctx, j.ID, j.NextChunk)
 		if err != nil {
@@ -550,22 +550,22 @@ func (r *Runner) send(j *Job, l *lease) error {
 			}
 		case errors.Is(err, ErrOutcomeUnknown):
 			for i := range items {
-				items[i].State, items[i].Message = ItemUnknown, i18n.Encode(i18n.M("jobs.run_no_answer", nil))
+				items[i].State, items[i].Message = ItemUnknown, i18n.Of(i18n.M("jobs.run_no_answer", nil))
 			}
 			j.NextChunk++
 			if err := r.store.Save(ctx, j, items); err != nil {
 				return err
 			}
 		case errors.Is(err, ErrLoggedOut):
-			return r.finish(j, StateStopped, i18n.Encode(i18n.M("jobs.run_logged_out", nil)), i18n.Encode(i18n.M("jobs.run_unsent_logged_out", nil)))
+			return r.finish(j, StateStopped, i18n.Of(i18n.M("jobs.run_logged_out", nil)), i18n.Of(i18n.M("jobs.run_unsent_logged_out", nil)))
 		case ctx.Err() != nil:
 			return errStopping // Close gave up waiting: the chunk stays unacknowledged
 		case errors.As(err, &stop):
-			return r.finish(j, StateStopped, i18n.Encode(i18n.M("jobs.run_stopped", map[string]any{"Why": stop.Message})),
-				i18n.Encode(i18n.M("jobs.run_unsent_stopped", map[string]any{"Why": stop.Message})))
+			return r.finish(j, StateStopped, i18n.Of(i18n.M("jobs.run_stopped", map[string]any{"Why": stop.Message})),
+				i18n.Of(i18n.M("jobs.run_unsent_stopped", map[string]any{"Why": stop.Message})))
 		default:
 			r.log.Error("bulk job chunk failed", "job", j.ID, "chunk", j.NextChunk, "err", err)
-			return r.finish(j, StateStopped, i18n.Encode(i18n.M("jobs.run_refused", nil)), i18n.Encode(i18n.M("jobs.run_unsent_stopped_job", nil)))
+			return r.finish(j, StateStopped, i18n.Of(i18n.M("jobs.run_refused", nil)), i18n.Of(i18n.M("jobs.run_unsent_stopped_job", nil)))
 		}
 	}
 }
@@ -594,7 +594,7 @@ func (r *Runner) resolveInFlight(j *Job, exec Executor) error {
 		}
 		r.log.Warn("bulk job: read-back of the chunk left in flight failed; not sending it again", "job", j.ID, "err", err)
 		for i := range items {
-			items[i].State, items[i].Message = ItemUnknown, i18n.Encode(i18n.M("jobs.run_recover_unread", nil))
+			items[i].State, items[i].Message = ItemUnknown, i18n.Of(i18n.M("jobs.run_recover_unread", nil))
 		}
 		j.NextChunk++
 		j.InFlight = 0
@@ -608,16 +608,16 @@ func (r *Runner) resolveInFlight(j *Job, exec Executor) error {
 		res, ok := byseq[items[i].Seq]
 		switch {
 		case ok && res.State == ReadConfirmed:
-			items[i].State, items[i].Message = ItemAccepted, i18n.Encode(i18n.M("jobs.run_recover_applied", nil))
+			items[i].State, items[i].Message = ItemAccepted, i18n.Of(i18n.M("jobs.run_recover_applied", nil))
 			items[i].ReadBack, items[i].ReadBackText = res.State, res.Message
 		case ok && res.State == ReadDifferent && res.Unchanged:
-			items[i].Message = "" // not applied and not changed since the preview: sent again below
+			items[i].Message = nil // not applied and not changed since the preview: sent again below
 		case ok && res.State == ReadDifferent:
-			items[i].State, items[i].Message = ItemHeld, i18n.Encode(i18n.M("jobs.run_recover_changed", map[string]any{"Now": res.Message}))
+			items[i].State, items[i].Message = ItemHeld, i18n.Of(i18n.M("jobs.run_recover_changed", map[string]any{"Now": res.Message}))
 		case ok && res.State == ReadMissing:
-			items[i].State, items[i].Message = ItemUnsent, i18n.Encode(i18n.M("jobs.run_recover_gone", nil))
+			items[i].State, items[i].Message = ItemUnsent, i18n.Of(i18n.M("jobs.run_recover_gone", nil))
 		default:
-			items[i].State, items[i].Message = ItemUnknown, i18n.Encode(i18n.M("jobs.run_recover_processing", nil))
+			items[i].State, items[i].Message = ItemUnknown, i18n.Of(i18n.M("jobs.run_recover_processing", nil))
 		}
 	}
 	j.InFlight = 0
@@ -626,10 +626,10 @@ func (r *Runner) resolveInFlight(j *Job, exec Executor) error {
 
 // finish ends a run: rows still queued become unsent with note, and the
 // read-back is scheduled when anything was sent.
-func (r *Runner) finish(j *Job, state, reason, note string) error {
+func (r *Runner) finish(j *Job, state string, reason, note i18n.Msgs) error {
 	ctx := r.hard
 	var rest []Item
-	if note != "" {
+	if len(note) > 0 {
 		all, err := r.store.Items(ctx, j.ID)
 		if err != nil {
 			return err
@@ -684,9 +684,9 @@ func (r *Runner) readBack(j *Job, l *lease) error {
 		if ctx.Err() != nil {
 			return errStopping
 		}
-		msg := i18n.Encode(i18n.M("jobs.run_readback_failed", nil))
+		msg := i18n.Of(i18n.M("jobs.run_readback_failed", nil))
 		if errors.Is(err, ErrLoggedOut) {
-			msg = i18n.Encode(i18n.M("jobs.run_readback_logged_out", nil))
+			msg = i18n.Of(i18n.M("jobs.run_readback_logged_out", nil))
 		}
 		r.log.Warn("bulk job read-back failed", "job", j.ID, "err", err)
 		fresh, ferr := r.store.Job(ctx, j.ID)
@@ -694,7 +694,7 @@ func (r *Runner) readBack(j *Job, l *lease) error {
 			return ferr
 		}
 		fresh.ReadBackDoneAt = time.Now()
-		if fresh.StopReason == "" {
+		if len(fresh.StopReason) == 0 {
 			fresh.StopReason = msg
 		}
 		return r.store.Save(ctx, &fresh, nil)
@@ -707,7 +707,7 @@ func (r *Runner) readBack(j *Job, l *lease) error {
 		if res, ok := byseq[items[i].Seq]; ok {
 			items[i].ReadBack, items[i].ReadBackText = res.State, res.Message
 			if items[i].State == ItemUnknown && res.State == ReadConfirmed {
-				items[i].State, items[i].Message = ItemAccepted, i18n.Encode(i18n.M("jobs.run_found_applied", nil))
+				items[i].State, items[i].Message = ItemAccepted, i18n.Of(i18n.M("jobs.run_found_applied", nil))
 			}
 		}
 	}

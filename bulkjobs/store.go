@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // Job states.
@@ -69,7 +70,7 @@ type Job struct {
 	// is sent again.
 	InFlight                           int
 	CancelRequested                    bool
-	StopReason                         string
+	StopReason                         i18n.Msgs
 	WaitUntil                          time.Time
 	CreatedAt, SubmittedAt, FinishedAt time.Time
 	ReadBackAt, ReadBackDoneAt         time.Time
@@ -106,17 +107,18 @@ type Item struct {
 	Flag    string
 	Chunk   int // -1 when not sent
 	State   string
-	OldText string // the current value at preview, as shown
-	NewText string // the new value, as shown
-	OldNum  int64  // current and new value in kopecks or pieces, for Δ
+	OldText i18n.Msgs // the current value at preview, as shown
+	NewText i18n.Msgs // the new value, as shown
+	OldNum  int64     // current and new value in kopecks or pieces, for Δ
 	NewNum  int64
 	HasNum  bool
-	Typed   string // the typed cells (JSON), kept for results and retries
-	Payload string // the update to send (JSON)
-	Current string // the current values at preview (JSON), for the stale check
-	Message string // validation problem, marketplace answer, or why not sent
+	Typed   string    // the typed cells (JSON), kept for results and retries
+	Payload string    // the update to send (JSON)
+	Current string    // the current values at preview (JSON), for the stale check
+	Message i18n.Msgs // validation problem, marketplace answer, or why not sent
 	// ReadBack is the read-back result; ReadBackText what was found.
-	ReadBack, ReadBackText string
+	ReadBack     string
+	ReadBackText i18n.Msgs
 }
 
 // Store keeps jobs in the dashboard's database (the one sqldb.DB of the
@@ -137,8 +139,8 @@ func NewStore(ctx context.Context, db *sqldb.DB) (*Store, error) {
 
 // migrations are the job tables' steps, recorded in sqldb's migrations
 // table under the component "bulkjobs". Never edit one that shipped: append
-// a new one. The SQL is common to SQLite and PostgreSQL (times are Unix
-// milliseconds, sqldb.Millis).
+// a new one. Times are Unix milliseconds (sqldb.Millis); the SQL is common
+// to SQLite and PostgreSQL but for the message conversion (msgStep).
 var migrations = sqldb.Migrations(
 	// 1: jobs and their rows.
 	sqldb.Step{SQL: `CREATE TABLE bulk_jobs (
@@ -198,7 +200,19 @@ var migrations = sqldb.Migrations(
 	// so a dashboard that died meanwhile is known to have left its outcome
 	// unknown (see Job.InFlight).
 	sqldb.Step{SQL: `ALTER TABLE bulk_jobs ADD COLUMN inflight INTEGER NOT NULL DEFAULT 0;`},
+	// 4: messages stored as i18n.Msgs (a JSON array), not as text marked
+	// in-band.
+	sqldb.Step{SQLite: msgStep(false), Postgres: msgStep(true)},
 )
+
+// msgStep is step 4 in a dialect: the JSON of the two differs.
+func msgStep(postgres bool) string {
+	return i18n.MigrateSQL(postgres, "bulk_jobs", "stop_reason") +
+		i18n.MigrateSQL(postgres, "bulk_job_items", "message") +
+		i18n.MigrateSQL(postgres, "bulk_job_items", "old_text") +
+		i18n.MigrateSQL(postgres, "bulk_job_items", "new_text") +
+		i18n.MigrateSQL(postgres, "bulk_job_items", "readback_text")
+}
 
 // q rewrites ? placeholders for the database's dialect.
 func (s *Store) q(query string) string { return s.db.Rebind(query) }

@@ -6,12 +6,14 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // eachBackend runs fn against a fresh SQLite file and, when
@@ -89,7 +91,7 @@ func TestStoreJobRoundTrip(t *testing.T) {
 		if err != nil || len(items) != 5 || items[0].Seq != 21 {
 			t.Fatalf("chunk 2: %d items, %v", len(items), err)
 		}
-		items[0].State, items[0].Message = ItemRejected, "no"
+		items[0].State, items[0].Message = ItemRejected, i18n.Plain("no")
 		j.NextChunk, j.State = 1, StateRunning
 		if err := s.Save(ctx, &j, items[:1]); err != nil {
 			t.Fatal(err)
@@ -469,6 +471,61 @@ func TestStoreTimesInMillis(t *testing.T) {
 		want := created.Truncate(time.Millisecond).UTC()
 		if !got.CreatedAt.Equal(want) || got.CreatedAt.Location() != time.UTC || !got.FinishedAt.IsZero() {
 			t.Errorf("read back created %v, finished %v; want %v and the zero time", got.CreatedAt, got.FinishedAt, want)
+		}
+	})
+}
+
+// TestStoreReadsOldMessagesAsMsgs: rows written when messages were kept as
+// text, marked in-band when encoded, read back as typed messages after the
+// migration: an encoded message (with a message argument encoded inside
+// it) as the message it encoded, a plain sentence as one text message, an
+// empty column as none.
+func TestStoreReadsOldMessagesAsMsgs(t *testing.T) {
+	sqldbtest.Each(t, func(t *testing.T, db *sqldb.DB) {
+		ctx := context.Background()
+		if err := db.Migrate(ctx, "bulkjobs", sqldb.Steps{SQLite: migrations.SQLite[:3], Postgres: migrations.Postgres[:3]}); err != nil {
+			t.Fatal(err)
+		}
+		const mark = "\u00a7i18n:" // how the old rows marked an encoded message
+		nested := mark + `[{"k":"mass.busy"}]`
+		stop := mark + `[{"k":"jobs.run_stopped","a":{"Why":` + strconv.Quote(nested) + `}}]`
+		w := db.Writer()
+		if _, err := w.ExecContext(ctx, db.Rebind(`INSERT INTO bulk_jobs (`+jobColumns+`) VALUES ('old-job', 'prices', 'stopped', '', '', '', 7, 'test', 'f.csv', '', 50, 10, 1, 1, 0, ?, 0, 1, 1, 1, 0, 0, 0)`), stop); err != nil {
+			t.Fatal(err)
+		}
+		for i, msg := range []string{mark + `[{"k":"mass.same_price"}]`, "Price below the minimum", ""} {
+			if _, err := w.ExecContext(ctx, db.Rebind(`INSERT INTO bulk_job_items (job_id, seq, line, item_key, flag, chunk, state, old_text, new_text, old_num, new_num, has_num,
+				typed, payload, current_value, message, readback, readback_text) VALUES ('old-job', ?, ?, 'SKU', 'ok', 0, 'rejected', '100.00', ?, 0, 0, 0, '{}', '{}', '{}', ?, '', '')`),
+				i+1, i+2, mark+`[{"t":"90.00"}]`, msg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		s := newStore(t, db)
+		j, err := s.Job(ctx, "old-job")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := j.StopReason.In(i18n.EN, nil), "Stopped: the marketplace is busy"; got != want {
+			t.Errorf("stop reason %q (%#v), want %q", got, j.StopReason, want)
+		}
+		items, err := s.Items(ctx, "old-job")
+		if err != nil || len(items) != 3 {
+			t.Fatalf("items %d, %v", len(items), err)
+		}
+		if got := items[0].Message; len(got) != 1 || got[0].Key != "mass.same_price" {
+			t.Errorf("encoded message read as %#v", got)
+		}
+		if got := items[1].Message; len(got) != 1 || got[0].Key != "" || got[0].Text != "Price below the minimum" || !got[0].Verbatim {
+			t.Errorf("plain sentence read as %#v", got)
+		}
+		if items[2].Message != nil {
+			t.Errorf("empty message read as %#v", items[2].Message)
+		}
+		if got := items[0].OldText; len(got) != 1 || got[0].Text != "100.00" {
+			t.Errorf("old text read as %#v", got)
+		}
+		if got := items[0].NewText; len(got) != 1 || got[0].Text != "90.00" {
+			t.Errorf("new text read as %#v", got)
 		}
 	})
 }

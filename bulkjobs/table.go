@@ -36,16 +36,15 @@ type Table struct {
 type Problem struct {
 	Row    int    // row number in the file; 0 for the file as a whole
 	Column string // header as written in the file; "" for the whole row
-	Text   string
+	Text   i18n.Msgs
 }
 
-// Error is the problem in English. Text is a catalogue key and its
-// arguments (i18n.Encode) or, from an old caller, plain words.
+// Error is the problem in English.
 func (p Problem) Error() string { return p.In(i18n.EN) }
 
 // In is the problem in language l.
 func (p Problem) In(l i18n.Lang) string {
-	text := i18n.TextIn(l, p.Text, nil)
+	text := p.Text.In(l, nil)
 	switch {
 	case p.Row == 0:
 		return text
@@ -137,7 +136,7 @@ func MapColumns(header []string, cols []Column) (Mapping, []Problem) {
 				continue
 			}
 			if m[c.Field] >= 0 {
-				probs = append(probs, Problem{Row: 1, Column: h, Text: i18n.Encode(i18n.M("import.err_column_twice", map[string]any{"Column": strconv.Quote(h)}))})
+				probs = append(probs, Problem{Row: 1, Column: h, Text: i18n.Of(i18n.M("import.err_column_twice", map[string]any{"Column": strconv.Quote(h)}))})
 			} else {
 				m[c.Field] = i
 			}
@@ -146,7 +145,7 @@ func MapColumns(header []string, cols []Column) (Mapping, []Problem) {
 	}
 	for _, c := range cols {
 		if c.Required && m[c.Field] < 0 {
-			probs = append(probs, Problem{Row: 1, Text: i18n.Encode(i18n.M("import.err_no_column", map[string]any{"Column": strconv.Quote(c.Names[0]),
+			probs = append(probs, Problem{Row: 1, Text: i18n.Of(i18n.M("import.err_no_column", map[string]any{"Column": strconv.Quote(c.Names[0]),
 				"Also": strings.Join(c.Names[1:], ", "), "Local": strconv.Quote(localName(c.Names))}))})
 		}
 	}

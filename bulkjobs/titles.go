@@ -17,17 +17,17 @@ func Title(j Job) i18n.Msg {
 }
 
 // ReadBackLine is the job's read-back status line as a message kept as
-// data (i18n.Encode; "" before a read-back is scheduled), its times in
-// UTC for the reader's zone.
-func ReadBackLine(j Job) string {
+// data (none before a read-back is scheduled), its times in UTC for the
+// reader's zone.
+func ReadBackLine(j Job) i18n.Msgs {
 	c := j.Counts
 	switch {
 	case j.ReadBackAt.IsZero():
-		return ""
+		return nil
 	case j.ReadBackDoneAt.IsZero():
-		return i18n.Encode(i18n.M("jobs.readback_scheduled", map[string]any{"At": j.ReadBackAt.UTC().Format(time.RFC3339)}))
+		return i18n.Of(i18n.M("jobs.readback_scheduled", map[string]any{"At": j.ReadBackAt.UTC().Format(time.RFC3339)}))
 	}
-	return i18n.Encode(i18n.M("jobs.readback_done", map[string]any{"At": j.ReadBackDoneAt.UTC().Format(time.RFC3339),
+	return i18n.Of(i18n.M("jobs.readback_done", map[string]any{"At": j.ReadBackDoneAt.UTC().Format(time.RFC3339),
 		"Confirmed": strconv.Itoa(c.Confirmed), "Processing": strconv.Itoa(c.Processing), "Different": strconv.Itoa(c.Different)}))
 }
 

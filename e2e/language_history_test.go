@@ -31,9 +31,9 @@ func TestJourneyRussianHistoryAndError(t *testing.T) {
 	for _, env := range []string{"production", "test"} {
 		for i, e := range []audit.Entry{
 			{Kind: audit.KindPrice, Outcome: audit.Partial, Items: []audit.Item{
-				{Key: "MP48365BDUNAD4LL", Name: "Кроссовки беговые", Old: "21 299,00", New: "23 428,90", Outcome: audit.Accepted},
-				{Key: "MP38356SV10W9KVE", Name: "Куртка зимняя", Old: "1 799,00", New: "1,00", Outcome: audit.Refused, Message: "Снижение цены более чем на 90%"}}},
-			{Kind: audit.KindStock, Outcome: audit.Accepted, Items: []audit.Item{{Key: "WH-1|4601234567890", Old: "5", New: "10", Outcome: audit.Accepted}}},
+				{Key: "MP48365BDUNAD4LL", Name: "Кроссовки беговые", Old: i18n.Plain("21 299,00"), New: i18n.Plain("23 428,90"), Outcome: audit.Accepted},
+				{Key: "MP38356SV10W9KVE", Name: "Куртка зимняя", Old: i18n.Plain("1 799,00"), New: i18n.Plain("1,00"), Outcome: audit.Refused, Message: i18n.Plain("Снижение цены более чем на 90%")}}},
+			{Kind: audit.KindStock, Outcome: audit.Accepted, Items: []audit.Item{{Key: "WH-1|4601234567890", Old: i18n.Plain("5"), New: i18n.Plain("10"), Outcome: audit.Accepted}}},
 		} {
 			e.At, e.ClientID, e.UserName, e.SellerID, e.Environment = now.Add(-time.Duration(i)*time.Hour), "demo-1001", "Анна Петрова", 1001, env
 			if err := j.app.Audit.Record(context.Background(), e); err != nil {

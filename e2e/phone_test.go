@@ -60,7 +60,7 @@ func TestJourneyPhoneAndDark(t *testing.T) {
 	if err := app.Audit.Record(context.Background(), audit.Entry{ClientID: "demo-1001", UserName: "Anna Petrova", SellerID: 1001, Environment: "production",
 		Kind: audit.KindPrice, Items: []audit.Item{
 			{Key: "MP48365BDUNAD4LL", Old: priceKept("21299.00", "14270.00"), New: priceKept("21300.00", "—"), Outcome: audit.Accepted},
-			{Key: "MP38356SV10W9KVE", Old: priceKept("1799.00", ""), New: priceKept("1.00", ""), Outcome: audit.Refused, Message: strings.Repeat("price 1.00 is more than 90% below the current price ", 8)},
+			{Key: "MP38356SV10W9KVE", Old: priceKept("1799.00", ""), New: priceKept("1.00", ""), Outcome: audit.Refused, Message: i18n.Plain(strings.Repeat("price 1.00 is more than 90% below the current price ", 8))},
 		}}); err != nil {
 		t.Fatal(err)
 	}
@@ -124,10 +124,10 @@ func TestJourneyPhoneAndDark(t *testing.T) {
 // priceKept is a price (and sale price, when not "") as the dashboard
 // keeps it in the history: a message kept as data, read in the reader's
 // language and number format.
-func priceKept(price, sale string) string {
+func priceKept(price, sale string) i18n.Msgs {
 	ms := []i18n.Msg{{Text: price}}
 	if sale != "" {
 		ms = append(ms, i18n.M("prices.sale_change", map[string]any{"Sale": sale}))
 	}
-	return i18n.Encode(ms...)
+	return i18n.Of(ms...)
 }

@@ -53,6 +53,9 @@ type Deps struct {
 	// client (for login throttling and logs); empty trusts none, and the
 	// peer address is the client.
 	TrustedProxies []netip.Prefix
+	// Zone is the one zone pages show times in (SELLERDESK_TIMEZONE); nil
+	// is format.DefaultZone.
+	Zone *time.Location
 	// LoginLimits tune the login guard; zero fields take defaults.
 	LoginLimits loginguard.Limits
 	// TestHook, when set, is served at GET /_test/hook behind the login

@@ -125,7 +125,7 @@ func (a *App) LoginSubmit(c echo.Context) error {
 	keys := loginguard.NewKeys(clientIP(c.Request(), a.deps.TrustedProxies), f.ClientID)
 	if until := a.guard.Begin(keys, a.deps.Now()); !until.IsZero() {
 		a.logger(c.Request().Context()).Warn("login throttled", "client_id", f.ClientID, "ip", clientIP(c.Request(), a.deps.TrustedProxies).String())
-		f.FormError = i18n.TD(c.Request().Context(), "auth.throttled", map[string]any{"At": format.ClockIn(i18n.LangOf(c.Request().Context()), until)})
+		f.FormError = i18n.TD(c.Request().Context(), "auth.throttled", map[string]any{"At": format.ClockIn(format.LocaleOf(c.Request().Context()), until)})
 		c.Response().Header().Set("Retry-After", strconv.Itoa(secondsUntil(a.deps.Now(), until)))
 		return a.renderLogin(c, http.StatusTooManyRequests, f)
 	}
@@ -149,7 +149,7 @@ func (a *App) LoginSubmit(c echo.Context) error {
 		if !errors.Is(err, apiclient.ErrUnauthorized) {
 			a.guard.Uncount(keys) // not a wrong guess: the marketplace failed
 		} else if until := a.guard.WaitUntil(keys, a.deps.Now()); !until.IsZero() {
-			msg += " " + i18n.TD(ctx, "auth.next_attempt", map[string]any{"At": format.ClockIn(i18n.LangOf(ctx), until)})
+			msg += " " + i18n.TD(ctx, "auth.next_attempt", map[string]any{"At": format.ClockIn(format.LocaleOf(ctx), until)})
 		}
 		if status == 0 {
 			// The marketplace failed before judging the credentials (an
@@ -193,7 +193,7 @@ func loginFailure(ctx context.Context, err error, env string) (int, string) {
 		}
 		return http.StatusUnprocessableEntity, i18n.TD(ctx, "auth.rejected", map[string]any{"Env": envName})
 	case errors.As(err, &rl):
-		return http.StatusServiceUnavailable, i18n.TD(ctx, "auth.busy", map[string]any{"At": format.ClockIn(i18n.LangOf(ctx), rl.RetryAt)})
+		return http.StatusServiceUnavailable, i18n.TD(ctx, "auth.busy", map[string]any{"At": format.ClockIn(format.LocaleOf(ctx), rl.RetryAt)})
 	case errors.Is(err, apiclient.ErrValidation):
 		return http.StatusUnprocessableEntity, i18n.T(ctx, "auth.malformed")
 	}

@@ -26,7 +26,7 @@ func (a *App) ReturnBoxesList(c echo.Context) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	l := i18n.LangOf(ctx)
+	l := format.LocaleOf(ctx)
 	v := pages.BoxesView{
 		Status:   q.Status,
 		Limit:    strconv.Itoa(q.Limit),

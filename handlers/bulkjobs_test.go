@@ -31,7 +31,6 @@ import (
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/sheets"
-	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
@@ -533,7 +532,7 @@ func TestBulkJobStopsOnLogout(t *testing.T) {
 	}
 	items, _ := e.jobs.Items(context.Background(), id)
 	for _, it := range items {
-		if it.State == bulkjobs.ItemUnsent && format.MessageIn(i18n.EN, it.Message) != "not sent: logged out" {
+		if it.State == bulkjobs.ItemUnsent && it.Message.In(i18n.EN, nil) != "not sent: logged out" {
 			t.Fatalf("unsent row message %q", it.Message)
 		}
 	}
@@ -643,11 +642,11 @@ func TestBulkJobCrashWithChunkInFlight(t *testing.T) {
 	for _, it := range items {
 		switch it.Key {
 		case changed:
-			if it.State != bulkjobs.ItemHeld || !strings.Contains(format.MessageIn(i18n.EN, it.Message), "changed") {
+			if it.State != bulkjobs.ItemHeld || !strings.Contains(it.Message.In(i18n.EN, nil), "changed") {
 				t.Errorf("the product a colleague changed: %s %q, want held", it.State, it.Message)
 			}
 		case applied:
-			if it.State != bulkjobs.ItemAccepted || !strings.Contains(format.MessageIn(i18n.EN, it.Message), "reading it back") {
+			if it.State != bulkjobs.ItemAccepted || !strings.Contains(it.Message.In(i18n.EN, nil), "reading it back") {
 				t.Errorf("the product found applied: %s %q, want accepted by the read-back", it.State, it.Message)
 			}
 		default:

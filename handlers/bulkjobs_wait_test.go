@@ -12,7 +12,6 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/sandbox"
-	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
@@ -50,8 +49,8 @@ func waitingShown(t *testing.T, e *bulkEnv, id string) time.Time {
 				t.Errorf("a waiting job's fragment stops polling or loses its cancel button: %s", frag.Body)
 			}
 			clock, _ := time.Parse(time.TimeOnly, m[1])
-			now := time.Now().In(format.Zone())
-			at := time.Date(now.Year(), now.Month(), now.Day(), clock.Hour(), clock.Minute(), clock.Second(), 0, format.Zone())
+			now := time.Now().In(moscow(t))
+			at := time.Date(now.Year(), now.Month(), now.Day(), clock.Hour(), clock.Minute(), clock.Second(), 0, moscow(t))
 			if d := at.Sub(now); d < -2*time.Hour {
 				at = at.Add(24 * time.Hour) // shown just before midnight
 			}
@@ -160,7 +159,7 @@ func TestBulkJobCancelAfterCurrentChunk(t *testing.T) {
 	}
 	items, _ := e.jobs.Items(context.Background(), id)
 	for _, it := range items {
-		if it.State == bulkjobs.ItemUnsent && format.MessageIn(i18n.EN, it.Message) != "not sent: cancelled" {
+		if it.State == bulkjobs.ItemUnsent && it.Message.In(i18n.EN, nil) != "not sent: cancelled" {
 			t.Fatalf("unsent row message %q", it.Message)
 		}
 	}

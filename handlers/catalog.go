@@ -81,7 +81,7 @@ func hasSale(n apiclient.Nomenclature) bool {
 
 // restoreDraft takes back the unsent edits of a form that a detour through
 // the login page saved (see credentialsRejected), keyed by row.
-func restoreDraft[T any](sess *sessions.Session, form string, bind func(url.Values) ([]T, error), key func(T) string) map[string]T {
+func restoreDraft[T any](ctx context.Context, sess *sessions.Session, form string, bind func(url.Values) ([]T, error), key func(T) string) map[string]T {
 	d := sess.PopDraft(form)
 	if d == nil {
 		return nil
@@ -94,7 +94,7 @@ func restoreDraft[T any](sess *sessions.Session, form string, bind func(url.Valu
 	for _, r := range rows {
 		out[key(r)] = r
 	}
-	sess.AddFlash("info", i18n.Encode(i18n.M("sync.draft_restored", nil)))
+	sess.AddFlash("info", i18n.T(ctx, "sync.draft_restored"))
 	return out
 }
 
@@ -113,7 +113,7 @@ func rowKey(k string) string {
 // sent, the report of what became of each.
 type formState[In any] struct {
 	inputs  map[string]In
-	invalid map[string]map[string]string
+	invalid map[string]map[string]i18n.Msgs
 	report  *massupdate.Report
 }
 
@@ -143,7 +143,7 @@ type rowOverlay[In, Row any] struct {
 	// baseline to what was sent, so submitting again does not resend it.
 	accepted func(row *Row, in In) pages.RowResult
 	// cells are the row's field problems and result.
-	cells func(row *Row) (errs *map[string]string, res *pages.RowResult)
+	cells func(row *Row) (errs *map[string]i18n.Msgs, res *pages.RowResult)
 }
 
 // overlay lays a form's typed values and each row's outcome over the rows

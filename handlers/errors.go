@@ -99,7 +99,7 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 		v.Title = i18n.T(ctx, "error.busy_title")
 		// RetryAt is on the wall clock (see retryWait).
 		v.RetryIn = secondsUntil(time.Now(), rl.RetryAt)
-		v.Message = i18n.TD(ctx, "error.slow_down_until", map[string]any{"At": format.ClockIn(i18n.LangOf(ctx), rl.RetryAt)})
+		v.Message = i18n.TD(ctx, "error.slow_down_until", map[string]any{"At": format.ClockIn(format.LocaleOf(ctx), rl.RetryAt)})
 	case errors.Is(err, apiclient.ErrRateLimited):
 		v.Status, v.Title, v.RetryIn = http.StatusTooManyRequests, i18n.T(ctx, "error.busy_title"), 5
 		v.Message = i18n.T(ctx, "error.slow_down")
@@ -161,8 +161,10 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 		case http.StatusMethodNotAllowed:
 			v.Message = i18n.T(ctx, "error.method_not_allowed")
 		default:
-			if msg, ok := he.Message.(string); ok && he.Code < 500 {
-				v.Message = format.Message(ctx, msg) // a refusal kept as data (massupdate's) in the reader's language
+			if ms, ok := he.Message.(i18n.Msgs); ok && len(ms) > 0 && he.Code < 500 {
+				v.Message = format.Message(ctx, ms) // a domain refusal (massupdate's) in the reader's language
+			} else if msg, ok := he.Message.(string); ok && he.Code < 500 {
+				v.Message = msg
 				if msg == http.StatusText(he.Code) {
 					v.Message = statusTitle(ctx, he.Code) // echo's default words
 				}

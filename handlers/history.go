@@ -101,7 +101,7 @@ func (a *App) HistoryList(c echo.Context) error {
 		Kinds:      append([]pages.Option{{Value: "", Label: i18n.T(ctx, "history.kind_all")}}, kindOptions(ctx)...),
 		ExportHref: paths.WithQuery(paths.HistoryExportCSV, q.values(1)),
 		Retention:  retentionText(ctx, retention),
-		Zone:       format.ZoneLabel(i18n.LangOf(ctx), a.deps.Now()),
+		Zone:       format.ZoneLabel(format.LocaleOf(ctx), a.deps.Now()),
 		Filtered:   q.text != "" || q.kind != "" || q.from != "" || q.to != "",
 	}
 	npages := (total + historyPageSize - 1) / historyPageSize
@@ -180,7 +180,7 @@ func historyEntry(ctx context.Context, e audit.Entry) pages.HistoryEntry {
 		env = i18n.T(ctx, "env.test")
 	}
 	h := pages.HistoryEntry{
-		ID: strconv.FormatInt(e.ID, 10), When: format.DateTimeIn(i18n.LangOf(ctx), e.At), Who: who,
+		ID: strconv.FormatInt(e.ID, 10), When: format.DateTimeIn(format.LocaleOf(ctx), e.At), Who: who,
 		Environment: env + " · " + i18n.TD(ctx, "chrome.seller", map[string]any{"ID": strconv.FormatInt(e.SellerID, 10)}),
 		Kind:        e.Kind, KindLabel: kindLabel(ctx, e.Kind), Outcome: label, OutcomeTone: tone, Message: format.Message(ctx, e.Message),
 		Count: e.ItemCount, More: e.ItemCount - len(e.Items), Dropped: e.Dropped,

@@ -34,7 +34,7 @@ func (a *App) HistoryExportCSV(c echo.Context) error {
 			i18n.T(ctx, "export.history.old"), i18n.T(ctx, "export.history.new"), i18n.T(ctx, "export.history.item_outcome"),
 			i18n.T(ctx, "export.history.item_message"), i18n.T(ctx, "export.history.read_back")},
 		Kind:       func(k string) string { return kindLabel(ctx, k) },
-		Text:       func(s string) string { return format.Message(ctx, s) },
+		Text:       func(ms i18n.Msgs) string { return format.Message(ctx, ms) },
 		Incomplete: i18n.T(ctx, "export.history.incomplete"),
 	})
 	if err := a.deps.Audit.Each(c.Request().Context(), q.filter, w.Write); err != nil {

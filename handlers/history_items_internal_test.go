@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"context"
 	"testing"
 
 	"github.com/sellerdesk/sellerdesk/audit"
@@ -9,16 +8,21 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
-// TestReportItemsInTheSendersLanguage: the dashboard's own words recorded
-// with an item not answered or not sent are in the sender's language; the
-// marketplace's messages are kept as sent.
-func TestReportItemsInTheSendersLanguage(t *testing.T) {
+// TestReportItemsKeepMessagesAsData: the dashboard's own words recorded
+// with an item not answered or not sent are messages, read in whichever
+// language the history's reader has; the marketplace's messages are kept
+// as sent.
+func TestReportItemsKeepMessagesAsData(t *testing.T) {
 	rep := &massupdate.Report{Outcomes: map[string]massupdate.Outcome{
 		"a": {State: massupdate.Unknown},
 		"b": {State: massupdate.Unsent},
-		"c": {State: massupdate.Rejected, Messages: []string{"Price drop over 90%"}},
-	}}
-	texts := func(string) (string, string) { return "1", "2" }
+		"c": {State: massupdate.Rejected, Messages: i18n.Plain("Price drop over 90%")},
+	}, Unmatched: map[string]i18n.Msgs{"W|1": i18n.Plain("by barcode")}}
+	texts := func(string) (i18n.Msgs, i18n.Msgs) { return i18n.Plain("1"), i18n.Plain("2") }
+	items, note := reportItems(rep, []string{"a", "b", "c"}, texts)
+	if len(items) != 3 || items[0].Outcome != audit.Unknown {
+		t.Fatalf("items %+v", items)
+	}
 	for _, c := range []struct {
 		lang                i18n.Lang
 		unknown, unsent, mp string
@@ -26,9 +30,11 @@ func TestReportItemsInTheSendersLanguage(t *testing.T) {
 		{i18n.RU, "Отправлено, ответа нет: возможно, применено, а возможно, нет.", "Не отправлено.", "Price drop over 90%"},
 		{i18n.EN, "Sent, no answer: it may or may not have been applied.", "Not sent.", "Price drop over 90%"},
 	} {
-		items, _ := reportItems(i18n.WithLang(context.Background(), c.lang), rep, []string{"a", "b", "c"}, texts)
-		if len(items) != 3 || items[0].Outcome != audit.Unknown || items[0].Message != c.unknown || items[1].Message != c.unsent || items[2].Message != c.mp {
-			t.Errorf("%s: %+v", c.lang, items)
+		if got := [3]string{items[0].Message.In(c.lang, nil), items[1].Message.In(c.lang, nil), items[2].Message.In(c.lang, nil)}; got != [3]string{c.unknown, c.unsent, c.mp} {
+			t.Errorf("%s: %q", c.lang, got)
 		}
+	}
+	if got := note.In(i18n.EN, nil); got != "W|1: by barcode" {
+		t.Errorf("unmatched errors in the entry's message: %q", got)
 	}
 }

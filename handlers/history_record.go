@@ -2,13 +2,13 @@ package handlers
 
 import (
 	"context"
-	"strings"
+	"maps"
+	"slices"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/massupdate"
-	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
@@ -34,15 +34,14 @@ func (a *App) recordEntry(ctx context.Context, e audit.Entry) {
 }
 
 // reportItems turns a mass update's outcomes into audit items, in the
-// order of keys, the dashboard's own words in the language of ctx (the
-// person who sent them); texts gives each key's name, old and new value as the
-// page shows them. Item errors the page could not match to a row go into
-// the entry's message.
-func reportItems(ctx context.Context, rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText string)) ([]audit.Item, string) {
+// order of keys, kept as messages the history reads in its reader's
+// language; texts gives each key's old and new value. Item errors the page
+// could not match to a row go into the entry's message.
+func reportItems(rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText i18n.Msgs)) ([]audit.Item, i18n.Msgs) {
 	items := make([]audit.Item, 0, len(keys))
 	for _, k := range keys {
 		o := rep.Outcomes[k]
-		it := audit.Item{Key: k, Message: shownJoined(ctx, o.Messages)}
+		it := audit.Item{Key: k, Message: o.Messages}
 		it.Old, it.New = texts(k)
 		switch o.State {
 		case massupdate.Accepted:
@@ -50,33 +49,23 @@ func reportItems(ctx context.Context, rep *massupdate.Report, keys []string, tex
 		case massupdate.Rejected:
 			it.Outcome = audit.Refused
 		case massupdate.Unknown:
-			it.Outcome, it.Message = audit.Unknown, i18n.T(ctx, "history.item_unknown")
+			it.Outcome, it.Message = audit.Unknown, i18n.Of(i18n.M("history.item_unknown", nil))
 		default:
-			it.Outcome, it.Message = audit.Unsent, i18n.T(ctx, "history.item_unsent")
+			it.Outcome, it.Message = audit.Unsent, i18n.Of(i18n.M("history.item_unsent", nil))
 		}
 		items = append(items, it)
 	}
-	msg := format.Message(ctx, rep.Note())
-	for k, msgs := range rep.Unmatched {
-		msg += " " + k + ": " + shownJoined(ctx, msgs)
+	msg := rep.Note()
+	for _, k := range slices.Sorted(maps.Keys(rep.Unmatched)) {
+		msg = i18n.Join(msg, i18n.Plain(k+":"), rep.Unmatched[k])
 	}
-	return items, strings.TrimSpace(msg)
-}
-
-// shownJoined is messages (the marketplace's as sent, the dashboard's in
-// the language of ctx) joined by spaces.
-func shownJoined(ctx context.Context, msgs []string) string {
-	out := make([]string, len(msgs))
-	for i, m := range msgs {
-		out[i] = format.Message(ctx, m)
-	}
-	return strings.Join(out, " ")
+	return items, msg
 }
 
 // recordReport records a mass update sent from a form: one item per row
 // sent (keys, in order), with its old and new value and its answer.
-func (a *App) recordReport(c echo.Context, kind string, rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText string)) {
-	items, note := reportItems(c.Request().Context(), rep, keys, texts)
+func (a *App) recordReport(c echo.Context, kind string, rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText i18n.Msgs)) {
+	items, note := reportItems(rep, keys, texts)
 	a.record(c, audit.Entry{Kind: kind, Items: items, Message: note})
 }
 

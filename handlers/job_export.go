@@ -31,7 +31,7 @@ func (a *App) jobCSV(c echo.Context, errorsOnly bool) error {
 		return err
 	}
 	ctx := c.Request().Context()
-	l := i18n.LangOf(ctx)
+	l := format.LocaleOf(ctx)
 	items, err := a.deps.Jobs.Store().Items(ctx, job.ID)
 	if err != nil {
 		return errSessionStore(err)

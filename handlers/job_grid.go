@@ -27,7 +27,7 @@ const maxGridRows = 10_000
 
 func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item, show string) pages.JobView {
 	c := j.Counts
-	l := i18n.LangOf(ctx)
+	l := format.LocaleOf(ctx)
 	v := pages.JobView{
 		ID: j.ID, Kind: j.Kind, KindLabel: jobTitleIn(ctx, j), FileName: j.FileName, Who: whoText(j), ClientID: j.ClientID, Environment: envLabel(ctx, j.Environment),
 		Created: format.DateTimeIn(l, j.CreatedAt), Preview: j.State == bulkjobs.StatePreview, Active: j.Active(), GuardPercent: j.GuardPercent,
@@ -122,16 +122,12 @@ func label(ctx context.Context, table map[string]string, code string) string {
 // shows it: the dashboard's words in the reader's language, the
 // marketplace's as sent, amounts written the reader's way (issue 17 item
 // 7).
-func gridText(l i18n.Lang, s string) string {
-	s = format.MessageIn(l, s)
-	if l == i18n.EN {
-		return format.MessageNumbers(s)
-	}
-	return format.MessageNumbersIn(l, s)
+func gridText(l format.Locale, ms i18n.Msgs) string {
+	return format.GridNumbersIn(l.Lang, format.MessageIn(l, ms))
 }
 
 func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
-	l := i18n.LangOf(ctx)
+	l := format.LocaleOf(ctx)
 	r := pages.JobRow{
 		Seq: it.Seq, Line: it.Line, Key: it.Key, Old: orDash(format.MessageIn(l, it.OldText)), New: orDash(format.MessageIn(l, it.NewText)),
 		Flag: it.Flag, FlagLabel: label(ctx, flagLabels, it.Flag), State: it.State, StateLabel: label(ctx, itemLabels, it.State), Message: gridText(l, it.Message),
@@ -148,15 +144,11 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 				sign = "−"
 				d = -d
 			}
-			if l == i18n.EN {
-				r.Delta = sign + format.Money(d)
-			} else {
-				r.Delta = sign + format.MoneyIn(l, d)
-			}
+			r.Delta = sign + format.GridMoneyIn(l.Lang, d)
 		}
 		if it.OldNum != 0 {
 			r.DeltaPct = fmt.Sprintf("%+.1f %%", float64(it.NewNum-it.OldNum)*100/float64(it.OldNum))
-			if l != i18n.EN {
+			if l.Lang != i18n.EN {
 				r.DeltaPct = strings.Replace(r.DeltaPct, ".", ",", 1)
 			}
 		}

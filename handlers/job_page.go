@@ -74,7 +74,7 @@ func (a *App) progress(ctx context.Context, j bulkjobs.Job) pages.JobProgress {
 		if status == 0 {
 			status = 429
 		}
-		p.Waiting = i18n.TD(ctx, "jobs.waiting", map[string]any{"Status": status, "At": format.ClockIn(i18n.LangOf(ctx), wait)})
+		p.Waiting = i18n.TD(ctx, "jobs.waiting", map[string]any{"Status": status, "At": format.ClockIn(format.LocaleOf(ctx), wait)})
 	}
 	return p
 }
@@ -125,7 +125,7 @@ func whoText(j bulkjobs.Job) string {
 	return j.ClientID
 }
 
-// readBackLineIn is the read-back status line in language l.
-func readBackLineIn(l i18n.Lang, j bulkjobs.Job) string {
+// readBackLineIn is the read-back status line in locale l.
+func readBackLineIn(l format.Locale, j bulkjobs.Job) string {
 	return format.MessageIn(l, bulkjobs.ReadBackLine(j))
 }

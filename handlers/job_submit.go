@@ -60,16 +60,16 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 		if massupdate.Doomed(job.Kind, *it) && !confirmed[it.Seq] {
 			// Issue 17 item 7: the marketplace's known rule refuses it;
 			// "confirm all" does not cover it, only its own checkbox.
-			it.State, it.Message = bulkjobs.ItemSkipped, i18n.Encode(i18n.M("jobs.skip_doomed", map[string]any{"Limit": strconv.Itoa(massupdate.MarketDropLimit)}))
+			it.State, it.Message = bulkjobs.ItemSkipped, i18n.Of(i18n.M("jobs.skip_doomed", map[string]any{"Limit": strconv.Itoa(massupdate.MarketDropLimit)}))
 			continue
 		}
 		if it.Flag == bulkjobs.FlagGuard && !confirmAll && !confirmed[it.Seq] {
-			it.State, it.Message = bulkjobs.ItemSkipped, i18n.Encode(i18n.M("jobs.skip_guard", map[string]any{"Guard": strconv.Itoa(job.GuardPercent)}))
+			it.State, it.Message = bulkjobs.ItemSkipped, i18n.Of(i18n.M("jobs.skip_guard", map[string]any{"Guard": strconv.Itoa(job.GuardPercent)}))
 			continue
 		}
 		if now, changed := massupdate.CurrentChanged(job.Kind, *it, cat); changed {
 			it.State = bulkjobs.ItemHeld
-			it.Message = i18n.Encode(i18n.M("jobs.held", map[string]any{"Was": it.OldText, "Now": now}))
+			it.Message = i18n.Of(i18n.M("jobs.held", map[string]any{"Was": it.OldText, "Now": now}))
 			continue
 		}
 		it.State, it.Chunk = bulkjobs.ItemQueued, queued/job.ChunkSize
@@ -82,7 +82,7 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 	job.SubmittedAt = a.deps.Now()
 	job.State = bulkjobs.StateQueued
 	if queued == 0 {
-		job.State, job.FinishedAt, job.StopReason = bulkjobs.StateDone, job.SubmittedAt, i18n.Encode(i18n.M("jobs.nothing_sent", nil))
+		job.State, job.FinishedAt, job.StopReason = bulkjobs.StateDone, job.SubmittedAt, i18n.Of(i18n.M("jobs.nothing_sent", nil))
 	}
 	if err := store.Save(ctx, &job, items); err != nil {
 		return errSessionStore(err)

@@ -154,7 +154,7 @@ func TestJobDoomedDropAndNamedRows(t *testing.T) {
 	b.Post("/bulk/jobs/"+id+"/submit", url.Values{"confirm": {"1"}})
 	waitJob(t, e, id, "the end", func(j bulkjobs.Job) bool { return !j.Active() })
 	items, _ = e.jobs.Items(t.Context(), id)
-	if items[0].State != bulkjobs.ItemRejected || !rawAmount.MatchString(items[0].Message) {
+	if items[0].State != bulkjobs.ItemRejected || !rawAmount.MatchString(items[0].Message.String()) {
 		t.Fatalf("confirmed doomed row: %s %q; want rejected with a raw amount to format", items[0].State, items[0].Message)
 	}
 	res := b.Get("/bulk/jobs/" + id)

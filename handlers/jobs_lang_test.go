@@ -99,7 +99,7 @@ func TestImportAndJobInRussian(t *testing.T) {
 			t.Errorf("row %d message %q, want %q", line, got, want)
 		}
 	}
-	if got := msg(4); !strings.Contains(got, ",") || strings.Contains(got, "§i18n") {
+	if got := msg(4); !strings.Contains(got, ",") || strings.Contains(got, "mass.") {
 		t.Errorf("drop warning %q: amounts not written the Russian way", got)
 	}
 	for sel, want := range map[string]string{
@@ -128,7 +128,7 @@ func TestImportAndJobInRussian(t *testing.T) {
 		!strings.Contains(body, `"NO-SUCH-SKU","100.00"`) || !strings.Contains(body, `"ошибка"`) || !strings.Contains(body, `"нужно подтверждение"`) {
 		t.Errorf("errors.csv in Russian: %q", body)
 	}
-	if strings.Contains(body, "§i18n") || strings.Contains(body, "Marketplace SKU") {
+	if strings.Contains(body, `"k":`) || strings.Contains(body, "Marketplace SKU") {
 		t.Errorf("errors.csv leaks a stored message or an English header: %q", body)
 	}
 
@@ -163,7 +163,7 @@ func TestImportAndJobInRussian(t *testing.T) {
 		h = b.Get("/history?kind=bulk")
 		return strings.Contains(h.Text("#history-table"), "Импорт цен, файл цены.csv.")
 	})
-	if got := h.Text("#history-table"); strings.Contains(got, "§i18n") || strings.Contains(got, "Price import") {
+	if got := h.Text("#history-table"); strings.Contains(got, `"k":`) || strings.Contains(got, "jobs.") || strings.Contains(got, "Price import") {
 		t.Errorf("history of the job %q", got)
 	}
 
@@ -238,7 +238,7 @@ func TestFormProblemsInRussian(t *testing.T) {
 	// Russian on the error page.
 	form["qty"] = form["qty"][:1]
 	bad := b.Post("/nomenclature?limit=20", form)
-	if bad.Status != http.StatusBadRequest || !strings.Contains(bad.Text("main"), "столбцы формы не совпадают") || strings.Contains(bad.Body, "§i18n") {
+	if bad.Status != http.StatusBadRequest || !strings.Contains(bad.Text("main"), "столбцы формы не совпадают") || strings.Contains(bad.Body, "mass.form_shape") {
 		t.Errorf("malformed form: %d %q", bad.Status, bad.Text("main"))
 	}
 }

@@ -16,8 +16,8 @@ func TestJobRowReadsStoredWords(t *testing.T) {
 	ru := i18n.WithLang(context.Background(), i18n.RU)
 	en := i18n.WithLang(context.Background(), i18n.EN)
 	job := bulkjobs.Job{Kind: "prices", State: bulkjobs.StateDone}
-	keyed := bulkjobs.Item{Flag: bulkjobs.FlagInvalid, State: bulkjobs.ItemSkipped, Message: i18n.Encode(i18n.M("mass.unknown_sku", nil)),
-		OldText: i18n.Encode(i18n.Msg{Text: "25499.00"}), ReadBack: bulkjobs.ReadMissing}
+	keyed := bulkjobs.Item{Flag: bulkjobs.FlagInvalid, State: bulkjobs.ItemSkipped, Message: i18n.Of(i18n.M("mass.unknown_sku", nil)),
+		OldText: i18n.Of(i18n.Msg{Text: "25499.00"}), ReadBack: bulkjobs.ReadMissing}
 	if got := jobRow(ru, job, keyed); got.Message != "Неизвестный артикул: его нет в каталоге продавца." || got.Old != "25\u202f499,00" ||
 		got.ReadLabel != "нет в каталоге" || got.FlagLabel != "ошибка" || got.StateLabel != "пропущено" {
 		t.Errorf("ru row %+v", got)
@@ -32,11 +32,11 @@ func TestJobRowReadsStoredWords(t *testing.T) {
 	if got := jobRow(en, job, delta); got.Delta != "+1 279.95" || got.DeltaPct != "+5.0 %" {
 		t.Errorf("en delta %q %q", got.Delta, got.DeltaPct)
 	}
-	old := bulkjobs.Item{State: bulkjobs.ItemRejected, Message: "Not sent: a change beyond ±20 % that was not confirmed.", OldText: "25 499.00"}
-	if got := jobRow(ru, job, old); got.Message != old.Message || got.Old != old.OldText {
+	old := bulkjobs.Item{State: bulkjobs.ItemRejected, Message: i18n.Plain("Not sent: a change beyond ±20 % that was not confirmed."), OldText: i18n.Plain("25 499.00")}
+	if got := jobRow(ru, job, old); got.Message != "Not sent: a change beyond ±20 % that was not confirmed." || got.Old != "25 499.00" {
 		t.Errorf("an old row's text changed: %+v", got)
 	}
-	market := bulkjobs.Item{State: bulkjobs.ItemRejected, Message: "price 25499.00 is below the minimum"}
+	market := bulkjobs.Item{State: bulkjobs.ItemRejected, Message: i18n.Plain("price 25499.00 is below the minimum")}
 	if got := jobRow(ru, job, market).Message; got != "price 25\u202f499,00 is below the minimum" {
 		t.Errorf("marketplace message %q", got)
 	}

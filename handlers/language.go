@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 	"golang.org/x/text/language"
 
+	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/layouts"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -56,8 +57,9 @@ func cookieLanguage(r *http.Request) (i18n.Lang, bool) {
 	return i18n.Parse(c.Value)
 }
 
-// locale puts the request's language and the path the language switch
-// returns to into its context, for every answer (pages, errors, 404s).
+// locale puts the request's language, the zone its times are shown in and
+// the path the language switch returns to into its context, for every
+// answer (pages, errors, 404s).
 func (a *App) locale(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
@@ -72,7 +74,7 @@ func (a *App) locale(next echo.HandlerFunc) echo.HandlerFunc {
 		if len(back) > 2048 {
 			back = r.URL.Path
 		}
-		ctx := i18n.WithLang(r.Context(), l)
+		ctx := format.WithZone(i18n.WithLang(r.Context(), l), a.deps.Zone)
 		ctx = layouts.WithReturnPath(ctx, localOr(back, paths.Overview))
 		c.Response().Header().Set("Content-Language", string(l))
 		c.SetRequest(r.WithContext(ctx))

@@ -9,7 +9,6 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/components"
-	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -140,7 +139,7 @@ func statusOptions(all []string, allLabel string) []pages.Option {
 		out = append(out, pages.Option{Value: "", Label: allLabel})
 	}
 	for _, s := range all {
-		out = append(out, pages.Option{Value: s, Label: format.StatusLabel(s)})
+		out = append(out, pages.Option{Value: s, Label: s}) // labelled by localStatusOptions
 	}
 	return out
 }

@@ -42,7 +42,7 @@ type massKind[In, Out any] struct {
 	// history keeps them.
 	audit  string
 	key    func(Out) string
-	change func(In) (before, after string)
+	change func(In) (before, after i18n.Msgs)
 
 	// sent, when set, runs once the marketplace has answered, before the
 	// answer is chosen; logged adds to the log line.
@@ -69,7 +69,7 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 	}
 	rows, err := k.bind(form)
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, err.Error())
+		return echo.NewHTTPError(http.StatusBadRequest, i18n.MsgsOf(err))
 	}
 	checked, err := k.check(form, rows)
 	if err != nil {
@@ -78,7 +78,7 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 	unchanged := len(rows) - len(checked.Inputs)
 	sess := session(c)
 	if len(checked.Invalid) > 0 {
-		return k.answer(c, checked, nil, &pages.Summary{Invalid: len(checked.Invalid), Unchanged: unchanged, Note: i18n.T(ctx, k.fixFirst)})
+		return k.answer(c, checked, nil, &pages.Summary{Invalid: len(checked.Invalid), Unchanged: unchanged, Note: i18n.Of(i18n.M(k.fixFirst, nil))})
 	}
 	if len(checked.Send) == 0 {
 		sess.AddFlash("info", i18n.T(ctx, k.nothingChanged))
@@ -89,7 +89,7 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 		return massUpdateError(err)
 	}
 	keys := keysOf(checked.Send, k.key)
-	a.recordReport(c, k.audit, rep, keys, func(key string) (string, string) { return k.change(checked.Inputs[key]) })
+	a.recordReport(c, k.audit, rep, keys, func(key string) (i18n.Msgs, i18n.Msgs) { return k.change(checked.Inputs[key]) })
 	if k.sent != nil {
 		k.sent(rep, checked.Send)
 	}

@@ -11,7 +11,6 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/massupdate"
-	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -22,7 +21,7 @@ import (
 func (a *App) NomenclatureList(c echo.Context) error {
 	q := catalogQuery(c)
 	sess := session(c)
-	st := formState[massupdate.StockInput]{inputs: restoreDraft(sess, draftNomenclature, massupdate.BindStockInputs, massupdate.StockInput.Key)}
+	st := formState[massupdate.StockInput]{inputs: restoreDraft(c.Request().Context(), sess, draftNomenclature, massupdate.BindStockInputs, massupdate.StockInput.Key)}
 	v, err := a.nomenclatureView(c, q, st)
 	if err != nil {
 		return err
@@ -58,7 +57,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 			return massupdate.SendFiltered(ctx, a.deps.Engine, acct, seller, changes)
 		},
 		audit: audit.KindStock, key: massupdate.Stock.Key,
-		change: func(in massupdate.StockInput) (string, string) {
+		change: func(in massupdate.StockInput) (i18n.Msgs, i18n.Msgs) {
 			return stockText(in.OrigQty, in.OrigStatus), stockText(in.Qty, in.Status)
 		},
 		answer: func(c echo.Context, checked massupdate.Checked[massupdate.StockInput, apiclient.StoreItem], rep *massupdate.Report, s *pages.Summary) error {
@@ -98,7 +97,7 @@ func stockRows(ctx context.Context) rowOverlay[massupdate.StockInput, pages.Nome
 			row.OrigQuantity, row.OrigStatus = in.Qty, in.Status
 			return pages.RowResult{State: "accepted", Before: stockTextIn(ctx, in.OrigQty, in.OrigStatus), After: stockTextIn(ctx, in.Qty, in.Status)}
 		},
-		cells: func(row *pages.NomenclatureRow) (*map[string]string, *pages.RowResult) {
+		cells: func(row *pages.NomenclatureRow) (*map[string]i18n.Msgs, *pages.RowResult) {
 			return &row.Errors, &row.Result
 		},
 	}
@@ -160,6 +159,8 @@ func stockTextIn(ctx context.Context, qty, status string) string {
 	return i18n.TD(ctx, "nomenclature.stock_text", map[string]any{"Qty": qty, "Status": i18n.Status(ctx, status)})
 }
 
-func stockText(qty, status string) string {
-	return qty + " pcs, " + format.StatusLabel(status)
+// stockText is the stock as the audit trail keeps it: a message the
+// history reads in its reader's language.
+func stockText(qty, status string) i18n.Msgs {
+	return i18n.Of(i18n.M("nomenclature.stock_text", map[string]any{"Qty": qty, "Status": i18n.Msg{Status: status}}))
 }

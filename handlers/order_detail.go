@@ -37,14 +37,14 @@ func (a *App) OrderDetail(c echo.Context) error {
 	o := found
 	back := localOr(c.QueryParam("back"), paths.Orders)
 	ctx := c.Request().Context()
-	l := i18n.LangOf(ctx)
+	l := format.LocaleOf(ctx)
 	v := pages.OrderDetail{
 		OrderNr:      o.OrderNr,
 		Status:       o.Status,
 		Created:      format.DateTimeIn(l, o.CreatedAt),
 		Updated:      format.DateTimeIn(l, o.UpdatedAt),
-		Sum:          format.MoneyIn(l, int64(o.FullSum)),
-		Delivery:     format.MoneyIn(l, int64(o.DeliveryPrice)),
+		Sum:          format.MoneyIn(l.Lang, int64(o.FullSum)),
+		Delivery:     format.MoneyIn(l.Lang, int64(o.DeliveryPrice)),
 		Payment:      o.PaymentMethod,
 		Currency:     format.Currency(o.Currency),
 		Confirmed:    o.IsConfirmed,
@@ -56,7 +56,7 @@ func (a *App) OrderDetail(c echo.Context) error {
 	for _, it := range o.Items {
 		v.Items = append(v.Items, pages.OrderItemRow{
 			ID: string(it.ID), SKU: it.SKU, MarketplaceSKU: it.MarketplaceSKU, Description: it.Description,
-			Size: it.Size, Status: it.Status, SalePrice: format.MoneyIn(l, int64(it.SalePrice)), PaidPrice: format.MoneyIn(l, int64(it.PaidPrice)),
+			Size: it.Size, Status: it.Status, SalePrice: format.MoneyIn(l.Lang, int64(it.SalePrice)), PaidPrice: format.MoneyIn(l.Lang, int64(it.PaidPrice)),
 		})
 	}
 	return a.render(c, http.StatusOK, pages.OrderPage(a.chrome(c, i18n.TD(ctx, "orders.detail_title", map[string]any{"Nr": o.OrderNr}), "orders"), v), nil)

@@ -135,7 +135,7 @@ func failureAnswer(ctx context.Context, f resend.Failure) (string, int) {
 // status: 200 when something was queued (or nothing was there to queue),
 // 429 when every order was busy, or the status of a refusal.
 func showRun(ctx context.Context, r *resend.Run, vm *pages.Resend, states resend.States, now time.Time) int {
-	l := i18n.LangOf(ctx)
+	l := format.LocaleOf(ctx)
 	nqueued := 0
 	for _, nr := range r.Selected {
 		if types, ok := r.Queued[nr]; ok {
@@ -187,15 +187,15 @@ func resendEntry(ctx context.Context, r *resend.Run) audit.Entry {
 		it := audit.Item{Key: nr}
 		switch r.Outcome(nr) {
 		case resend.OutcomeQueued:
-			it.Outcome, it.New, it.Message = audit.Queued, typesKept(r.Queued[nr]), i18n.Encode(i18n.M("orders.queued", nil))
+			it.Outcome, it.New, it.Message = audit.Queued, typesKept(r.Queued[nr]), i18n.Of(i18n.M("orders.queued", nil))
 		case resend.OutcomeNothing:
-			it.Outcome, it.Message = audit.Accepted, i18n.Encode(i18n.M("history.resend_nothing", nil))
+			it.Outcome, it.Message = audit.Accepted, i18n.Of(i18n.M("history.resend_nothing", nil))
 		case resend.OutcomeBusy:
-			it.Outcome, it.Message = audit.Busy, i18n.Encode(i18n.M("orders.still_processing", nil))
+			it.Outcome, it.Message = audit.Busy, i18n.Of(i18n.M("orders.still_processing", nil))
 		case resend.OutcomeRefused:
-			it.Outcome, it.Message = audit.Refused, failed
+			it.Outcome, it.Message = audit.Refused, i18n.Plain(failed)
 		default:
-			it.Outcome, it.Message = audit.Unsent, i18n.Encode(i18n.M("history.item_unsent", nil))
+			it.Outcome, it.Message = audit.Unsent, i18n.Of(i18n.M("history.item_unsent", nil))
 		}
 		e.Items = append(e.Items, it)
 	}
@@ -204,13 +204,13 @@ func resendEntry(ctx context.Context, r *resend.Run) audit.Entry {
 
 // typesKept lists the kinds of notification queued as the order page and
 // the audit trail keep them: the kinds the marketplace named, as it named
-// them, or the catalogue's "kinds not listed" kept as data (i18n.Text reads
-// it in the reader's language).
-func typesKept(types []string) string {
+// them, or the catalogue's "kinds not listed" kept as data (read in the
+// reader's language).
+func typesKept(types []string) i18n.Msgs {
 	if len(types) == 0 {
-		return i18n.Encode(i18n.M("orders.kinds_not_listed", nil))
+		return i18n.Of(i18n.M("orders.kinds_not_listed", nil))
 	}
-	return strings.Join(types, ", ")
+	return i18n.Plain(strings.Join(types, ", "))
 }
 
 func resendView(formID string, nrs []string, label, ret string) pages.Resend {
@@ -239,7 +239,7 @@ func showResendState(ctx context.Context, s resend.States, vm *pages.Resend, now
 	if len(vm.OrderNrs) != 1 {
 		return
 	}
-	l := i18n.LangOf(ctx)
+	l := format.LocaleOf(ctx)
 	st, phase := s.Phase(vm.OrderNrs[0], now)
 	switch phase {
 	case resend.PhaseProcessing:

@@ -7,6 +7,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sellerdesk/sellerdesk/massupdate"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -24,17 +25,17 @@ func TestOverlayPrices(t *testing.T) {
 			"Y": {SKU: "Y", OrigPrice: "1.00", Price: "2.00"}, // accepted, off the page
 			"Z": {SKU: "Z", OrigPrice: "1.00", Price: "3.00"}, // unsent, off the page
 		},
-		invalid: map[string]map[string]string{"B": {"price": "Enter a number, like 1299.50."}},
+		invalid: map[string]map[string]i18n.Msgs{"B": {"price": i18n.Plain("Enter a number, like 1299.50.")}},
 		report: &massupdate.Report{Outcomes: map[string]massupdate.Outcome{
-			"A": {State: massupdate.Accepted}, "C": {State: massupdate.Rejected, Messages: []string{"no"}},
+			"A": {State: massupdate.Accepted}, "C": {State: massupdate.Rejected, Messages: i18n.Plain("no")},
 			"Y": {State: massupdate.Accepted}, "Z": {State: massupdate.Unsent},
 		}},
 	}
 	got := overlay(rows, index, st, priceRows(context.Background()))
 	want := []pages.PriceRow{
 		{SKU: "A", Price: "11.00", OrigPrice: "11.00", Result: pages.RowResult{State: "accepted", Before: "10.00", After: "11.00"}},
-		{SKU: "B", Price: "x", OrigPrice: "20.00", Errors: map[string]string{"price": "Enter a number, like 1299.50."}, Result: pages.RowResult{State: "invalid"}},
-		{SKU: "C", Price: "6.00", OrigPrice: "5.00", Result: pages.RowResult{State: "rejected", Messages: []string{"no"}}},
+		{SKU: "B", Price: "x", OrigPrice: "20.00", Errors: map[string]i18n.Msgs{"price": i18n.Plain("Enter a number, like 1299.50.")}, Result: pages.RowResult{State: "invalid"}},
+		{SKU: "C", Price: "6.00", OrigPrice: "5.00", Result: pages.RowResult{State: "rejected", Messages: i18n.Plain("no")}},
 		{SKU: "Z", Name: "(no longer on this page)", Price: "3.00", OrigPrice: "1.00", Result: pages.RowResult{State: "unsent"}},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
@@ -50,7 +51,7 @@ func TestOverlayStock(t *testing.T) {
 	rep := &massupdate.Report{
 		Outcomes:  map[string]massupdate.Outcome{"W|1": {State: massupdate.Accepted}, "W|9": {State: massupdate.Accepted}},
 		Accepted:  2,
-		Unmatched: map[string][]string{"SKU1": {"refused by SKU"}},
+		Unmatched: map[string]i18n.Msgs{"SKU1": i18n.Plain("refused by SKU")},
 	}
 	st := formState[massupdate.StockInput]{
 		inputs: map[string]massupdate.StockInput{
@@ -61,7 +62,7 @@ func TestOverlayStock(t *testing.T) {
 	}
 	st.matchLate("W|1", "SKU1")
 	got := overlay(rows, index, st, stockRows(context.Background()))
-	if len(got) != 2 || got[0].Result.State != "rejected" || !cmp.Equal(got[0].Result.Messages, []string{"refused by SKU"}) {
+	if len(got) != 2 || got[0].Result.State != "rejected" || !cmp.Equal(got[0].Result.Messages, i18n.Plain("refused by SKU")) {
 		t.Fatalf("rows %+v; want W|1 rejected late and W|9 listed", got)
 	}
 	if got[1].Key != "W_9" || got[1].Result.State != "accepted" || got[1].OrigQuantity != "2" {

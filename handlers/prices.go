@@ -25,7 +25,7 @@ func (a *App) PricesList(c echo.Context) error {
 	}
 	q := pricesQuery(c)
 	sess := session(c)
-	st := formState[massupdate.PriceInput]{inputs: restoreDraft(sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)}
+	st := formState[massupdate.PriceInput]{inputs: restoreDraft(c.Request().Context(), sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)}
 	var done map[string][]string
 	if d := sess.PopDraft(draftPricesDone); d != nil {
 		done = d
@@ -140,7 +140,7 @@ func priceRows(ctx context.Context) rowOverlay[massupdate.PriceInput, pages.Pric
 			before, after := changeTextsIn(ctx, in)
 			return pages.RowResult{State: "accepted", Before: before, After: after}
 		},
-		cells: func(row *pages.PriceRow) (*map[string]string, *pages.RowResult) { return &row.Errors, &row.Result },
+		cells: func(row *pages.PriceRow) (*map[string]i18n.Msgs, *pages.RowResult) { return &row.Errors, &row.Result },
 	}
 }
 
@@ -216,17 +216,17 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 }
 
 // changeTexts are the before and after of an accepted row as the audit
-// trail keeps them: messages kept as data (i18n.Encode), so the history
+// trail keeps them: messages kept as data, so the history
 // reads them in its reader's language and number format. They hold the
 // price, and the sale price too when it changed, so a sale-only change
 // reads as one ("17 399,00 (со скидкой —) → 17 399,00 (со скидкой 15 000,00)").
-func changeTexts(in massupdate.PriceInput) (before, after string) {
-	text := func(price, sale string) string {
+func changeTexts(in massupdate.PriceInput) (before, after i18n.Msgs) {
+	text := func(price, sale string) i18n.Msgs {
 		ms := []i18n.Msg{{Text: amountArg(price)}}
 		if !massupdate.SameMoney(in.Sale, in.OrigSale) {
 			ms = append(ms, i18n.M("prices.sale_change", map[string]any{"Sale": amountArg(sale)}))
 		}
-		return i18n.Encode(ms...)
+		return i18n.Of(ms...)
 	}
 	return text(in.OrigPrice, in.OrigSale), text(in.Price, in.Sale)
 }
@@ -234,8 +234,8 @@ func changeTexts(in massupdate.PriceInput) (before, after string) {
 // changeTextsIn is changeTexts as the page shows it, in the language and
 // number format of ctx.
 func changeTextsIn(ctx context.Context, in massupdate.PriceInput) (before, after string) {
-	before, after = changeTexts(in)
-	return format.Message(ctx, before), format.Message(ctx, after)
+	b, a := changeTexts(in)
+	return format.Message(ctx, b), format.Message(ctx, a)
 }
 
 // amountArg is a typed amount as a message keeps it: plain digits with a

@@ -35,7 +35,7 @@ import (
 func (a *App) cardPricesList(c echo.Context) error {
 	q := pricesQuery(c)
 	sess := session(c)
-	inputs := restoreDraft(sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)
+	inputs := restoreDraft(c.Request().Context(), sess, draftPrices, massupdate.BindPriceInputs, massupdate.PriceInput.Key)
 	var done map[string][]string
 	if d := sess.PopDraft(draftPricesDone); d != nil {
 		done = d
@@ -93,7 +93,7 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 }
 
 // renderCardPricesResult answers a submit that needs the user (422).
-func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string, rep *massupdate.Report, s *pages.Summary) error {
+func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]i18n.Msgs, rep *massupdate.Report, s *pages.Summary) error {
 	v, err := a.cardPricesView(c, q, inputs, invalid, rep, nil)
 	if err != nil {
 		return err
@@ -101,7 +101,7 @@ func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[str
 	if rep != nil {
 		s.Rejected, s.Updated = rep.Rejected, rep.Accepted
 		if n := len(rep.Unmatched); n > 0 {
-			s.Note += " " + i18n.N(c.Request().Context(), "prices.unmatched", n)
+			s.Note = i18n.Join(s.Note, i18n.Of(i18n.M("prices.unmatched", map[string]any{"Count": n})))
 		}
 	}
 	v.Summary = s
@@ -112,7 +112,7 @@ func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[str
 // list order), and lays the typed values, outcomes and price-check
 // findings over the cards. As on the per-SKU page, a card the user edited
 // that the page no longer lists still shows while it needs the user.
-func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]string,
+func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]i18n.Msgs,
 	rep *massupdate.Report, done map[string][]string) (pages.CardPricesView, error) {
 	sess := session(c)
 	ctx := c.Request().Context()

@@ -8,7 +8,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/sessions"
-	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/layouts"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -125,7 +124,7 @@ func (a *App) chrome(c echo.Context, title, active string) layouts.Chrome {
 	for _, f := range sess.PopFlashes() {
 		// A flash added where the language is not at hand is a message
 		// kept as data (restoreDraft's): read it now.
-		ch.Flashes = append(ch.Flashes, layouts.Flash{Kind: f.Kind, Text: format.Message(c.Request().Context(), f.Text)})
+		ch.Flashes = append(ch.Flashes, layouts.Flash{Kind: f.Kind, Text: f.Text})
 	}
 	return ch
 }

@@ -177,7 +177,7 @@ func (a *App) syncView(ctx context.Context, states map[string]copystore.SyncStat
 		if ok && st.Running && !v.Running {
 			v.Running, v.Kind, v.Page, v.Pages = true, i18n.In(l, kindLabels[kind], nil, nil), st.NextPage, st.Pages // keys checked where written (i18n.K)
 			if !st.WaitUntil.IsZero() && st.WaitUntil.After(a.deps.Now()) {
-				v.Waiting = i18n.TD(ctx, "copy.waiting", map[string]any{"At": format.ClockIn(l, st.WaitUntil)})
+				v.Waiting = i18n.TD(ctx, "copy.waiting", map[string]any{"At": format.ClockIn(format.LocaleOf(ctx), st.WaitUntil)})
 			}
 		}
 	}
@@ -185,7 +185,7 @@ func (a *App) syncView(ctx context.Context, states map[string]copystore.SyncStat
 		v.Running, v.Kind = true, i18n.T(ctx, "copy.kind_copy") // this instance started one that has not begun a list yet
 	}
 	if complete {
-		v.AsOf = format.ClockIn(l, asOf)
+		v.AsOf = format.ClockIn(format.LocaleOf(ctx), asOf)
 	}
 	if v.Running {
 		v.Error = ""

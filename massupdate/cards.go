@@ -76,7 +76,7 @@ var Cards = Kind[CardPrice]{
 // (those the user confirmed past a price-check warning) are sent with
 // Force, after the others; no other card is.
 func CheckCards(rows []PriceInput, force map[string]bool) Checked[PriceInput, CardPrice] {
-	c := check[PriceInput, apiclient.PriceUpdate](rows, "price", i18n.Encode(i18n.M("mass.form_dup_card", nil)))
+	c := check[PriceInput, apiclient.PriceUpdate](rows, "price", i18n.Of(i18n.M("mass.form_dup_card", nil)))
 	out := Checked[PriceInput, CardPrice]{Inputs: c.Inputs, Invalid: c.Invalid, Send: make([]CardPrice, 0, len(c.Send))}
 	var forced []CardPrice
 	for _, u := range c.Send {

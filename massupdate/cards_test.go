@@ -13,6 +13,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/sandbox"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // lamodaAccount is a seeded seller's account on an in-process sandbox of
@@ -97,8 +98,8 @@ func TestSendCardsMatchesGroupsAndKeepsFindings(t *testing.T) {
 		t.Errorf("locks %v, %d held; want one, released", lk.sellers, lk.held)
 	}
 	wantOut := map[string]Outcome{
-		"A": {State: Rejected, Messages: []string{"by card"}},
-		"B": {State: Rejected, Messages: []string{"by size"}},
+		"A": {State: Rejected, Messages: i18n.Plain("by card")},
+		"B": {State: Rejected, Messages: i18n.Plain("by size")},
 		"C": {State: Accepted}, "D": {State: Accepted}, "E": {State: Accepted},
 	}
 	if diff := cmp.Diff(wantOut, rep.Outcomes); diff != "" {
@@ -220,7 +221,7 @@ func TestExecutorCards(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res) != 3 || res[0].State != bulkjobs.ItemAccepted || res[1].State != bulkjobs.ItemRejected || res[1].Message == "" ||
+	if len(res) != 3 || res[0].State != bulkjobs.ItemAccepted || res[1].State != bulkjobs.ItemRejected || len(res[1].Message) == 0 ||
 		res[2].State != bulkjobs.ItemRejected {
 		t.Fatalf("results %+v; want row 1 accepted, rows 2 (unknown card) and 3 (held, no force) rejected", res)
 	}

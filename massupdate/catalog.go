@@ -7,7 +7,6 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
-	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
@@ -158,17 +157,17 @@ func CurrentPrice(n apiclient.Nomenclature) PriceNow {
 
 // Text shows the price the way the tables do.
 //
-// Like the messages it is i18n.Encode'd: amounts as plain digits, written
+// Like the messages it is kept as data: amounts as plain digits, written
 // the reader's way when shown.
-func (p PriceNow) Text() string {
+func (p PriceNow) Text() i18n.Msgs {
 	if p.Sale > 0 {
-		return i18n.Encode(i18n.Msg{Text: format.MoneyInput(p.Price)}, i18n.M("mass.sale_of", map[string]any{"Sale": format.MoneyInput(p.Sale)}))
+		return i18n.Of(i18n.Msg{Text: apiclient.Money(p.Price).Decimal()}, i18n.M("mass.sale_of", map[string]any{"Sale": apiclient.Money(p.Sale).Decimal()}))
 	}
-	return i18n.Encode(i18n.Msg{Text: format.MoneyInput(p.Price)})
+	return i18n.Of(i18n.Msg{Text: apiclient.Money(p.Price).Decimal()})
 }
 
 // Text shows the stock the way the tables do.
-func (s StockNow) Text() string {
+func (s StockNow) Text() i18n.Msgs {
 	return newStockText(strconv.Itoa(s.Quantity), s.Status)
 }
 
@@ -179,13 +178,13 @@ func mustJSON(v any) string {
 
 // CurrentChanged compares a row's current value at preview with the
 // catalogue now.
-func CurrentChanged(kind string, it bulkjobs.Item, cat *Catalog) (string, bool) {
+func CurrentChanged(kind string, it bulkjobs.Item, cat *Catalog) (i18n.Msgs, bool) {
 	if kind == "stock" {
 		var was StockNow
 		_ = json.Unmarshal([]byte(it.Current), &was)
 		rec, ok := cat.ByKey[it.Key]
 		if !ok {
-			return i18n.Encode(i18n.M("mass.gone", nil)), true
+			return i18n.Of(i18n.M("mass.gone", nil)), true
 		}
 		now := StockNow{Quantity: rec.Quantity, Status: rec.Status}
 		return now.Text(), now != was
@@ -194,7 +193,7 @@ func CurrentChanged(kind string, it bulkjobs.Item, cat *Catalog) (string, bool) 
 	_ = json.Unmarshal([]byte(it.Current), &was)
 	rec, ok := cat.BySKU[it.Key]
 	if !ok {
-		return i18n.Encode(i18n.M("mass.gone", nil)), true
+		return i18n.Of(i18n.M("mass.gone", nil)), true
 	}
 	now := CurrentPrice(rec)
 	return now.Text(), now != was

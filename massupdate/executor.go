@@ -5,12 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
-	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
@@ -73,7 +71,7 @@ func sendJobChunk[T any](ctx context.Context, e *Engine, acct *apiclient.Account
 	for _, it := range items {
 		var v T
 		if err := json.Unmarshal([]byte(it.Payload), &v); err != nil || kind.Key(v) == "" {
-			return nil, &bulkjobs.StopError{Message: i18n.Encode(i18n.M("mass.stored_row_unreadable", nil))}
+			return nil, &bulkjobs.StopError{Message: i18n.Of(i18n.M("mass.stored_row_unreadable", nil))}
 		}
 		chunk = append(chunk, v)
 		keys = append(keys, kind.Key(v))
@@ -85,11 +83,7 @@ func sendJobChunk[T any](ctx context.Context, e *Engine, acct *apiclient.Account
 	out := make([]bulkjobs.Result, 0, len(items))
 	for i, it := range items {
 		if msgs, ok := rejected[keys[i]]; ok {
-			clean := make([]string, len(msgs))
-			for i, m := range msgs {
-				clean[i] = format.Clean(m)
-			}
-			out = append(out, bulkjobs.Result{Seq: it.Seq, State: bulkjobs.ItemRejected, Message: strings.Join(clean, " ")})
+			out = append(out, bulkjobs.Result{Seq: it.Seq, State: bulkjobs.ItemRejected, Message: msgs})
 			continue
 		}
 		out = append(out, bulkjobs.Result{Seq: it.Seq, State: bulkjobs.ItemAccepted})
@@ -110,7 +104,7 @@ func sendFilteredJobChunk(ctx context.Context, e *Engine, acct *apiclient.Accoun
 	for _, it := range items {
 		var v SKUStock
 		if err := json.Unmarshal([]byte(it.Payload), &v); err != nil || v.Key() == "|" {
-			return nil, &bulkjobs.StopError{Message: i18n.Encode(i18n.M("mass.stored_row_unreadable", nil))}
+			return nil, &bulkjobs.StopError{Message: i18n.Of(i18n.M("mass.stored_row_unreadable", nil))}
 		}
 		rows = append(rows, v)
 		keys = append(keys, v.Key())
@@ -120,15 +114,15 @@ func sendFilteredJobChunk(ctx context.Context, e *Engine, acct *apiclient.Accoun
 	for k, msgs := range refused {
 		parts.add(k, Outcome{State: Rejected, Messages: msgs})
 	}
-	n, err := e.runWrites(ctx, acct, job.SellerID, writes, parts, map[string][]string{})
+	n, err := e.runWrites(ctx, acct, job.SellerID, writes, parts, map[string]i18n.Msgs{})
 	if err != nil && n == 0 && !errors.Is(err, apiclient.ErrOutcomeUnknown) {
 		return nil, e.jobError(err)
 	}
 	rep := &Report{Outcomes: map[string]Outcome{}}
 	parts.fold(rep)
-	why := ""
+	var why i18n.Msgs
 	if err != nil {
-		why = i18n.Encode(i18n.M("mass.sentence", map[string]any{"Reason": StopReason(err)}))
+		why = i18n.Of(i18n.M("mass.sentence", map[string]any{"Reason": StopReason(err)}))
 	}
 	out := make([]bulkjobs.Result, 0, len(items))
 	for i, it := range items {
@@ -136,13 +130,7 @@ func sendFilteredJobChunk(ctx context.Context, e *Engine, acct *apiclient.Accoun
 		res := bulkjobs.Result{Seq: it.Seq}
 		switch o.State {
 		case Rejected:
-			// The dry run's reasons are messages kept as data, the
-			// marketplace's plain text: kept together as one.
-			var ms []i18n.Msg
-			for _, m := range o.Messages {
-				ms = append(ms, i18n.Messages(format.Clean(m))...)
-			}
-			res.State, res.Message = bulkjobs.ItemRejected, i18n.Encode(ms...)
+			res.State, res.Message = bulkjobs.ItemRejected, o.Messages
 		case Unknown:
 			res.State, res.Message = bulkjobs.ItemUnknown, why
 		case Unsent:
@@ -174,11 +162,11 @@ func (e *Engine) jobError(err error) error {
 	case errors.Is(err, apiclient.ErrOutcomeUnknown):
 		return bulkjobs.ErrOutcomeUnknown
 	case errors.Is(err, apiclient.ErrUnauthorized):
-		return &bulkjobs.StopError{Message: i18n.Encode(i18n.M("mass.stop_credentials", nil))}
+		return &bulkjobs.StopError{Message: i18n.Of(i18n.M("mass.stop_credentials", nil))}
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return err
 	}
-	return &bulkjobs.StopError{Message: i18n.Encode(i18n.M("mass.sentence", map[string]any{"Reason": StopReason(err)}))}
+	return &bulkjobs.StopError{Message: i18n.Of(i18n.M("mass.sentence", map[string]any{"Reason": StopReason(err)}))}
 }
 
 // ReadBack re-reads the seller's catalogue and compares each sent row with
@@ -210,7 +198,7 @@ func readBackOne(kind string, it bulkjobs.Item, cat *Catalog) bulkjobs.Result {
 		_ = json.Unmarshal([]byte(it.Payload), &sent)
 		rec, ok := cat.ByKey[it.Key]
 		if !ok {
-			res.State, res.Message = bulkjobs.ReadMissing, i18n.Encode(i18n.M("mass.no_longer", nil))
+			res.State, res.Message = bulkjobs.ReadMissing, i18n.Of(i18n.M("mass.no_longer", nil))
 			return res
 		}
 		now := StockNow{Quantity: rec.Quantity, Status: rec.Status}
@@ -226,14 +214,14 @@ func readBackOne(kind string, it bulkjobs.Item, cat *Catalog) bulkjobs.Result {
 	_ = json.Unmarshal([]byte(it.Payload), &sent)
 	rec, ok := cat.BySKU[it.Key]
 	if !ok {
-		res.State, res.Message = bulkjobs.ReadMissing, i18n.Encode(i18n.M("mass.no_longer", nil))
+		res.State, res.Message = bulkjobs.ReadMissing, i18n.Of(i18n.M("mass.no_longer", nil))
 		return res
 	}
 	now := CurrentPrice(rec)
 	res.Message = now.Text()
 	switch {
 	case rec.PriceUpdateStatus == "PROCESSING":
-		res.State, res.Message = bulkjobs.ReadProcessing, i18n.Encode(i18n.M("mass.still_processing", map[string]any{"Now": now.Text()}))
+		res.State, res.Message = bulkjobs.ReadProcessing, i18n.Of(i18n.M("mass.still_processing", map[string]any{"Now": now.Text()}))
 	case rec.Price == sent.Price && (sent.SalePrice == nil || rec.SalePrice == *sent.SalePrice):
 		res.State = bulkjobs.ReadConfirmed
 	default:

@@ -65,7 +65,7 @@ func TestExecutorSendAndReadBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res) != 2 || res[0].Seq != 1 || res[0].State != bulkjobs.ItemAccepted || res[1].Seq != 2 || res[1].State != bulkjobs.ItemRejected || res[1].Message == "" {
+	if len(res) != 2 || res[0].Seq != 1 || res[0].State != bulkjobs.ItemAccepted || res[1].Seq != 2 || res[1].State != bulkjobs.ItemRejected || len(res[1].Message) == 0 {
 		t.Fatalf("results %+v; want row 1 accepted, row 2 rejected with the marketplace's reason", res)
 	}
 	if len(lk.sellers) != 1 || lk.sellers[0] != seller || lk.held != 0 {

@@ -70,18 +70,18 @@ type filterWrite struct {
 // most size SKUs. A row changing stock and status is in two writes. Rows
 // that cannot be selected (no seller SKU, or the SKU of an earlier row)
 // are refused with why, by row key.
-func planWrites(items []SKUStock, size int) ([]filterWrite, map[string][]string) {
-	refused := map[string][]string{}
+func planWrites(items []SKUStock, size int) ([]filterWrite, map[string]i18n.Msgs) {
+	refused := map[string]i18n.Msgs{}
 	seen := map[string]bool{}
 	stocks := map[int][]SKUStock{}
 	active := map[bool][]SKUStock{}
 	for _, it := range items {
 		switch {
 		case it.SellerSKU == "":
-			refused[it.Key()] = []string{i18n.Encode(i18n.M("mass.filter_no_sku", nil))}
+			refused[it.Key()] = i18n.Of(i18n.M("mass.filter_no_sku", nil))
 			continue
 		case seen[it.SellerSKU]:
-			refused[it.Key()] = []string{i18n.Encode(i18n.M("mass.filter_dup_sku", map[string]any{"SKU": it.SellerSKU}))}
+			refused[it.Key()] = i18n.Of(i18n.M("mass.filter_dup_sku", map[string]any{"SKU": it.SellerSKU}))
 			continue
 		}
 		seen[it.SellerSKU] = true
@@ -118,10 +118,10 @@ func (e *Engine) filterSize() int { return min(e.Size(), MaxFilterSKUs) }
 
 // writeOutcome is what became of one write's rows.
 type writeOutcome struct {
-	rejected map[string][]string // by row key: the dry run's or the marketplace's reasons
+	rejected map[string]i18n.Msgs // by row key: the dry run's or the marketplace's reasons
 	// unmatched are item errors naming a SKU the dry run did not return,
 	// by SizeKey(lamodaSku).
-	unmatched map[string][]string
+	unmatched map[string]i18n.Msgs
 }
 
 // dryRun lists the records the filter selects and compares them with want
@@ -162,7 +162,7 @@ func dryRun(ctx context.Context, acct *apiclient.Account, seller int64, filter [
 // the whole group. wrote reports whether the write was sent (an error
 // after it leaves the rows' outcome unknown).
 func (e *Engine) runWrite(ctx context.Context, acct *apiclient.Account, seller int64, w filterWrite) (out writeOutcome, wrote bool, err error) {
-	out = writeOutcome{rejected: map[string][]string{}}
+	out = writeOutcome{rejected: map[string]i18n.Msgs{}}
 	key := e.filterKey()
 	rows := w.rows
 	var found map[string]string
@@ -180,9 +180,9 @@ func (e *Engine) runWrite(ctx context.Context, acct *apiclient.Account, seller i
 			return out, false, err
 		}
 		if broad || (attempt > 0 && len(found) != len(rows)) {
-			msg := i18n.Encode(i18n.M("mass.dry_run_broad", map[string]any{"Key": key, "Selected": strconv.Itoa(selected), "Meant": strconv.Itoa(len(rows))}))
+			msg := i18n.Of(i18n.M("mass.dry_run_broad", map[string]any{"Key": key, "Selected": strconv.Itoa(selected), "Meant": strconv.Itoa(len(rows))}))
 			for _, r := range rows {
-				out.rejected[r.Key()] = []string{msg}
+				out.rejected[r.Key()] = msg
 			}
 			return out, false, nil
 		}
@@ -195,7 +195,7 @@ func (e *Engine) runWrite(ctx context.Context, acct *apiclient.Account, seller i
 				kept = append(kept, r)
 				continue
 			}
-			out.rejected[r.Key()] = []string{i18n.Encode(i18n.M("mass.dry_run_unknown", map[string]any{"Key": key, "SKU": r.SellerSKU}))}
+			out.rejected[r.Key()] = i18n.Of(i18n.M("mass.dry_run_unknown", map[string]any{"Key": key, "SKU": r.SellerSKU}))
 		}
 		if len(kept) == 0 {
 			return out, false, nil
@@ -219,16 +219,16 @@ func (e *Engine) runWrite(ctx context.Context, acct *apiclient.Account, seller i
 		return out, true, err
 	}
 	for _, ie := range res.Errors {
-		msgs := ie.Messages
+		msgs := marketMessages(ie.Messages)
 		if len(msgs) == 0 {
-			msgs = []string{i18n.Encode(i18n.M("mass.rejected_code", map[string]any{"Code": strconv.Itoa(ie.Code)}))}
+			msgs = i18n.Of(i18n.M("mass.rejected_code", map[string]any{"Code": strconv.Itoa(ie.Code)}))
 		}
 		if k, ok := byMarketplace[ie.MarketplaceSKU]; ok {
 			out.rejected[k] = append(out.rejected[k], msgs...)
 			continue
 		}
 		if out.unmatched == nil {
-			out.unmatched = map[string][]string{}
+			out.unmatched = map[string]i18n.Msgs{}
 		}
 		out.unmatched[SizeKey(ie.MarketplaceSKU)] = append(out.unmatched[SizeKey(ie.MarketplaceSKU)], msgs...)
 	}
@@ -274,7 +274,7 @@ func (p partStates) fold(rep *Report) {
 // unknown when it was sent, not sent otherwise, and every later write's
 // rows are not sent. It returns the index of the failing write (len(writes)
 // when none failed) and its error.
-func (e *Engine) runWrites(ctx context.Context, acct *apiclient.Account, seller int64, writes []filterWrite, parts partStates, unmatched map[string][]string) (int, error) {
+func (e *Engine) runWrites(ctx context.Context, acct *apiclient.Account, seller int64, writes []filterWrite, parts partStates, unmatched map[string]i18n.Msgs) (int, error) {
 	for n, w := range writes {
 		cctx, cancel := context.WithTimeout(ctx, e.chunkTimeout())
 		out, wrote, err := e.runWrite(cctx, acct, seller, w)
@@ -326,7 +326,7 @@ func SendFiltered(ctx context.Context, e *Engine, acct *apiclient.Account, selle
 	for k, msgs := range refused {
 		parts.add(k, Outcome{State: Rejected, Messages: msgs})
 	}
-	unmatched := map[string][]string{}
+	unmatched := map[string]i18n.Msgs{}
 	n, err := e.runWrites(ctx, acct, seller, writes, parts, unmatched)
 	if err != nil {
 		if n == 0 && (errors.Is(err, apiclient.ErrUnauthorized) || (e.StoreFailed != nil && e.StoreFailed(err))) {

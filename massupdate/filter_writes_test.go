@@ -115,7 +115,7 @@ func TestSendFilteredWrongKeyWritesNothing(t *testing.T) {
 		t.Fatalf("report: %+v", rep)
 	}
 	for _, r := range recs {
-		if msg := en(rep.Outcomes[keyOf(r)].Messages[0]); !strings.Contains(msg, "instead of the 2 meant") || !strings.Contains(msg, "article") {
+		if msg := en(rep.Outcomes[keyOf(r)].Messages[:1]); !strings.Contains(msg, "instead of the 2 meant") || !strings.Contains(msg, "article") {
 			t.Errorf("reason: %q", msg)
 		}
 	}
@@ -142,10 +142,10 @@ func TestSendFilteredUnknownSKUAndItemErrors(t *testing.T) {
 	if got[keyOf(recs[0])].State != Accepted || got[keyOf(recs[1])].State != Accepted {
 		t.Errorf("the known SKUs: %+v", got)
 	}
-	if o := got[keyOf(recs[2])]; o.State != Rejected || !strings.Contains(o.Messages[0], "NO-SUCH-SKU") {
+	if o := got[keyOf(recs[2])]; o.State != Rejected || !strings.Contains(en(o.Messages[:1]), "NO-SUCH-SKU") {
 		t.Errorf("the unknown SKU: %+v", o)
 	}
-	if o := got[keyOf(recs[3])]; o.State != Rejected || !strings.Contains(strings.Join(o.Messages, " "), "above the limit") {
+	if o := got[keyOf(recs[3])]; o.State != Rejected || !strings.Contains(en(o.Messages), "above the limit") {
 		t.Errorf("the refused stock: %+v", o)
 	}
 	if w := s.Counters().Written[sandbox.WrittenStock]; w != 2 {

@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
-	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
@@ -27,22 +28,22 @@ func RefusedDrop(current, newKop int64) bool {
 
 // RefusedPrice says why the marketplace's known rule will refuse upd
 // against the current price cur, or "" when it will not.
-func RefusedPrice(cur PriceNow, upd apiclient.PriceUpdate) string {
+func RefusedPrice(cur PriceNow, upd apiclient.PriceUpdate) i18n.Msgs {
 	price := RefusedDrop(cur.Price, int64(upd.Price))
 	sale := upd.SalePrice != nil && RefusedDrop(cur.Price, int64(*upd.SalePrice))
-	args := map[string]any{"Limit": strconv.Itoa(MarketDropLimit), "Current": format.MoneyInput(cur.Price), "Price": format.MoneyInput(int64(upd.Price))}
+	args := map[string]any{"Limit": strconv.Itoa(MarketDropLimit), "Current": apiclient.Money(cur.Price).Decimal(), "Price": apiclient.Money(int64(upd.Price)).Decimal()}
 	if upd.SalePrice != nil {
-		args["Sale"] = format.MoneyInput(int64(*upd.SalePrice))
+		args["Sale"] = apiclient.Money(int64(*upd.SalePrice)).Decimal()
 	}
 	switch {
 	case price && sale:
-		return i18n.Encode(i18n.M("mass.drop_both", args))
+		return i18n.Of(i18n.M("mass.drop_both", args))
 	case price:
-		return i18n.Encode(i18n.M("mass.drop_price", args))
+		return i18n.Of(i18n.M("mass.drop_price", args))
 	case sale:
-		return i18n.Encode(i18n.M("mass.drop_sale", args))
+		return i18n.Of(i18n.M("mass.drop_sale", args))
 	}
-	return ""
+	return nil
 }
 
 // Doomed reports whether a price job row is one the marketplace's known
@@ -58,7 +59,7 @@ func Doomed(kind string, it bulkjobs.Item) bool {
 	if json.Unmarshal([]byte(it.Current), &cur) != nil || json.Unmarshal([]byte(it.Payload), &upd) != nil {
 		return false
 	}
-	return RefusedPrice(cur, upd) != ""
+	return len(RefusedPrice(cur, upd)) > 0
 }
 
 // Named adds each known row's product name to its typed cells (key
@@ -81,13 +82,23 @@ func (p Previewer) Named(items []bulkjobs.Item) {
 		if json.Unmarshal([]byte(it.Typed), &typed) != nil || typed == nil {
 			typed = map[string]string{}
 		}
-		typed["name"], _ = format.Short(rec.Name, maxNameKept)
+		typed["name"] = shortName(rec.Name)
 		it.Typed = mustJSON(typed)
 	}
 }
 
 // maxNameKept bounds the product name kept with a job row.
 const maxNameKept = 200
+
+// shortName is name cleaned of control characters and cut to maxNameKept
+// characters, "…" marking a cut.
+func shortName(name string) string {
+	name = i18n.Clean(name)
+	if utf8.RuneCountInString(name) <= maxNameKept {
+		return name
+	}
+	return strings.TrimRightFunc(string([]rune(name)[:maxNameKept]), unicode.IsSpace) + "…"
+}
 
 // RowName is the product name Named kept with a row, or "".
 func RowName(it bulkjobs.Item) string {

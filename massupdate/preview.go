@@ -7,7 +7,6 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
-	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
@@ -32,18 +31,18 @@ var fieldLabels = map[string]string{
 }
 
 // problemText joins a row's field problems, each labelled with its field,
-// as one encoded message.
-func problemText(errs map[string]string, order ...string) string {
+// as one message.
+func problemText(errs map[string]i18n.Msgs, order ...string) i18n.Msgs {
 	var parts []i18n.Msg
 	for _, k := range order {
-		for i, m := range i18n.Messages(errs[k]) {
+		for i, m := range errs[k] {
 			if i == 0 {
 				m.Label = fieldLabels[k]
 			}
 			parts = append(parts, m)
 		}
 	}
-	return i18n.Encode(parts...)
+	return i18n.Of(parts...)
 }
 
 // WantRows names the records the rows of t concern, read as PriceItems
@@ -89,7 +88,7 @@ func (p Previewer) PriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.
 	return items
 }
 
-func newPriceText(typed map[string]string) string {
+func newPriceText(typed map[string]string) i18n.Msgs {
 	var parts []i18n.Msg
 	if typed["price"] != "" {
 		parts = append(parts, i18n.Msg{Text: typed["price"]})
@@ -101,43 +100,43 @@ func newPriceText(typed map[string]string) string {
 		parts = append(parts, i18n.Msg{Text: typed["start"] + "…" + typed["end"]})
 	}
 	if len(parts) == 0 {
-		return "—"
+		return i18n.Plain("—")
 	}
-	return i18n.Encode(parts...)
+	return i18n.Of(parts...)
 }
 
 func (p Previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen map[string]int) bulkjobs.Item {
 	sku := typed["sku"]
 	switch {
 	case sku == "":
-		it.Message = i18n.Encode(i18n.M("mass.no_sku", nil))
+		it.Message = i18n.Of(i18n.M("mass.no_sku", nil))
 		return it
 	case seen[sku] > 0:
-		it.Message = i18n.Encode(i18n.M("mass.dup_sku", map[string]any{"Row": strconv.Itoa(seen[sku])}))
+		it.Message = i18n.Of(i18n.M("mass.dup_sku", map[string]any{"Row": strconv.Itoa(seen[sku])}))
 		return it
 	}
 	rec, ok := p.Catalog.BySKU[sku]
 	if !ok {
-		it.Message = i18n.Encode(i18n.M("mass.unknown_sku", nil))
+		it.Message = i18n.Of(i18n.M("mass.unknown_sku", nil))
 		return it
 	}
 	cur := CurrentPrice(rec)
 	it.Current, it.OldText = mustJSON(cur), cur.Text()
 	if typed["price"] == "" && typed["sale"] == "" && typed["start"] == "" && typed["end"] == "" {
-		it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Encode(i18n.M("mass.no_new_value", nil))
+		it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Of(i18n.M("mass.no_new_value", nil))
 		return it
 	}
 	// Blank cells keep the current value.
 	in := PriceInput{SKU: sku, Price: typed["price"], Sale: typed["sale"], Start: typed["start"], End: typed["end"]}
 	if in.Price == "" {
-		in.Price = format.MoneyInput(cur.Price)
+		in.Price = apiclient.Money(cur.Price).Decimal()
 	}
 	if in.Sale == "" && cur.Sale > 0 {
 		// A blank sale cell keeps the running sale, unless the new price
 		// is below it: a price under the sale price ends the sale (it
 		// would be refused otherwise, and no cell could say "no sale").
 		if newPrice, err := apiclient.ParseMoney(in.Price); err != nil || int64(newPrice) >= cur.Sale {
-			in.Sale = format.MoneyInput(cur.Sale)
+			in.Sale = apiclient.Money(cur.Sale).Decimal()
 		}
 	}
 	upd, errs := in.Validate()
@@ -151,7 +150,7 @@ func (p Previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen ma
 	}
 	it.Payload = mustJSON(upd)
 	if int64(upd.Price) == cur.Price && newSale == cur.Sale && in.Start == "" && in.End == "" {
-		it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Encode(i18n.M("mass.same_price", nil))
+		it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Of(i18n.M("mass.same_price", nil))
 		return it
 	}
 	it.HasNum = true
@@ -167,13 +166,13 @@ func (p Previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen ma
 	it.Flag = bulkjobs.FlagOK
 	if p.beyondGuard(it.OldNum, it.NewNum) {
 		it.Flag = bulkjobs.FlagGuard
-		it.Message = i18n.Encode(i18n.M("mass.beyond_guard", map[string]any{"Guard": strconv.Itoa(p.Guard)}))
+		it.Message = i18n.Of(i18n.M("mass.beyond_guard", map[string]any{"Guard": strconv.Itoa(p.Guard)}))
 	}
-	if why := RefusedPrice(cur, upd); why != "" {
+	if why := RefusedPrice(cur, upd); len(why) > 0 {
 		// Issue 17 item 7: the marketplace's known rule refuses it; it is
 		// sent only when this row is confirmed on its own.
 		it.Flag = bulkjobs.FlagGuard
-		it.Message = i18n.Encode(append(i18n.Messages(why), i18n.M("mass.confirm_itself", nil))...)
+		it.Message = i18n.Join(why, i18n.Of(i18n.M("mass.confirm_itself", nil)))
 	}
 	return it
 }
@@ -210,7 +209,7 @@ func (p Previewer) stockItems(t *bulkjobs.Table, m bulkjobs.Mapping, noWarehouse
 }
 
 // newStockText is the stock a row asks for, as typed: "5 pcs, online".
-func newStockText(qty, status string) string {
+func newStockText(qty, status string) i18n.Msgs {
 	var parts []i18n.Msg
 	switch {
 	case qty != "" && status != "":
@@ -222,29 +221,29 @@ func newStockText(qty, status string) string {
 		parts = append(parts, i18n.Msg{Status: status})
 	}
 	if len(parts) == 0 {
-		return ""
+		return nil
 	}
-	return i18n.Encode(parts...)
+	return i18n.Of(parts...)
 }
 
 func (p Previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen map[string]int, noWarehouse bool) bulkjobs.Item {
 	switch {
 	case (typed["warehouse"] == "" && !noWarehouse) || typed["barcode"] == "":
-		it.Message = i18n.Encode(i18n.M("mass.no_stock_key", nil))
+		it.Message = i18n.Of(i18n.M("mass.no_stock_key", nil))
 		return it
 	case seen[it.Key] > 0:
-		it.Message = i18n.Encode(i18n.M("mass.dup_stock", map[string]any{"Row": strconv.Itoa(seen[it.Key])}))
+		it.Message = i18n.Of(i18n.M("mass.dup_stock", map[string]any{"Row": strconv.Itoa(seen[it.Key])}))
 		return it
 	}
 	rec, ok := p.Catalog.ByKey[it.Key]
 	if !ok {
-		it.Message = i18n.Encode(i18n.M("mass.unknown_stock", nil))
+		it.Message = i18n.Of(i18n.M("mass.unknown_stock", nil))
 		return it
 	}
 	cur := StockNow{Quantity: rec.Quantity, Status: rec.Status}
 	it.Current, it.OldText = mustJSON(cur), cur.Text()
 	if typed["quantity"] == "" && typed["status"] == "" {
-		it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Encode(i18n.M("mass.no_new_value", nil))
+		it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Of(i18n.M("mass.no_new_value", nil))
 		return it
 	}
 	wh := typed["warehouse"]
@@ -260,7 +259,7 @@ func (p Previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen ma
 		in.Status = in.OrigStatus
 	}
 	if !in.Changed() {
-		it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Encode(i18n.M("mass.same_stock", nil))
+		it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Of(i18n.M("mass.same_stock", nil))
 		return it
 	}
 	item, errs := in.Validate()
@@ -276,7 +275,7 @@ func (p Previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen ma
 		it.HasNum, it.OldNum, it.NewNum = true, int64(cur.Quantity), int64(*item.Quantity)
 		if p.beyondGuard(it.OldNum, it.NewNum) {
 			it.Flag = bulkjobs.FlagGuard
-			it.Message = i18n.Encode(i18n.M("mass.beyond_guard", map[string]any{"Guard": strconv.Itoa(p.Guard)}))
+			it.Message = i18n.Of(i18n.M("mass.beyond_guard", map[string]any{"Guard": strconv.Itoa(p.Guard)}))
 		}
 	}
 	return it

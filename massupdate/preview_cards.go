@@ -50,7 +50,7 @@ func (p Previewer) CardPriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkj
 		}
 		if rec.ParentSKU == "" {
 			items[i].Flag, items[i].Payload, items[i].HasNum = bulkjobs.FlagInvalid, "", false
-			items[i].Message = i18n.Encode(i18n.M("mass.no_card", nil))
+			items[i].Message = i18n.Of(i18n.M("mass.no_card", nil))
 			continue
 		}
 		var typed map[string]string
@@ -75,7 +75,7 @@ func (p Previewer) CardPriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkj
 			for j, r := range rows {
 				lines[j] = fmt.Sprint(items[r.i].Line)
 			}
-			msg := i18n.Encode(i18n.M("mass.card_conflict", map[string]any{"Rows": strings.Join(lines, ", "), "Card": parent}))
+			msg := i18n.Of(i18n.M("mass.card_conflict", map[string]any{"Rows": strings.Join(lines, ", "), "Card": parent}))
 			for _, r := range rows {
 				it := &items[r.i]
 				it.Flag, it.Payload, it.HasNum, it.Message = bulkjobs.FlagInvalid, "", false, msg
@@ -90,7 +90,7 @@ func (p Previewer) CardPriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkj
 			slices.Sort(s)
 			it.Payload = mustJSON(CardPrice{PriceUpdate: upd, Parent: parent, Sizes: s[:min(len(s), maxCardSizes)]})
 			if it.Flag == bulkjobs.FlagOK || it.Flag == bulkjobs.FlagGuard {
-				it.NewText = i18n.Encode(append(i18n.Messages(it.NewText), i18n.M("mass.card_of", map[string]any{"Card": parent}))...)
+				it.NewText = i18n.Join(it.NewText, i18n.Of(i18n.M("mass.card_of", map[string]any{"Card": parent})))
 			}
 		}
 		for _, r := range rows[1:] {
@@ -99,7 +99,7 @@ func (p Previewer) CardPriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkj
 				continue // its own problem (a bad value) stays
 			}
 			it.Flag, it.Payload, it.HasNum = bulkjobs.FlagUnchanged, "", false
-			it.Message = i18n.Encode(i18n.M("mass.same_card", map[string]any{"Card": parent, "Row": strconv.Itoa(items[first.i].Line)}))
+			it.Message = i18n.Of(i18n.M("mass.same_card", map[string]any{"Card": parent, "Row": strconv.Itoa(items[first.i].Line)}))
 		}
 	}
 	return items
@@ -124,7 +124,7 @@ func (p Previewer) FilterStockItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bul
 		rec := p.Catalog.ByKey[it.Key]
 		if rec.SellerSKU == "" {
 			it.Flag, it.Payload, it.HasNum = bulkjobs.FlagInvalid, "", false
-			it.Message = i18n.Encode(i18n.M("mass.filter_no_sku", nil))
+			it.Message = i18n.Of(i18n.M("mass.filter_no_sku", nil))
 			continue
 		}
 		var item apiclient.StoreItem

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
-	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
@@ -32,10 +31,10 @@ const MaxPrice = apiclient.Money(100_000_000_00)
 // MaxQuantity is the largest stock quantity the form accepts.
 const MaxQuantity = 1_000_000
 
-// ErrFormShape reports a form whose parallel fields differ in length. Its
-// text, like the other refusals of a whole form, is a message kept as
-// data (i18n.Encode): the error page reads it in the user's language.
-var ErrFormShape = errors.New(i18n.Encode(i18n.M("mass.form_shape", nil)))
+// ErrFormShape reports a form whose parallel fields differ in length. Like
+// the other refusals of a whole form it is an *i18n.Error: the error page
+// reads its message in the user's language.
+var ErrFormShape = i18n.Err("mass.form_shape", nil)
 
 // columns reads parallel form arrays that must all have the same length.
 func columns(form url.Values, names ...string) ([][]string, int, error) {
@@ -48,7 +47,7 @@ func columns(form url.Values, names ...string) ([][]string, int, error) {
 		}
 	}
 	if n > MaxFormRows {
-		return nil, 0, errors.New(i18n.Encode(i18n.M("mass.form_rows", map[string]any{"Rows": strconv.Itoa(n), "Max": strconv.Itoa(MaxFormRows)})))
+		return nil, 0, i18n.Err("mass.form_rows", map[string]any{"Rows": strconv.Itoa(n), "Max": strconv.Itoa(MaxFormRows)})
 	}
 	return out, n, nil
 }
@@ -98,48 +97,48 @@ func (r PriceInput) Changed() bool {
 // ParsePrice reads a typed amount, or explains why it is refused, in words
 // for the field.
 //
-// Messages here and below are i18n.Encode'd (a catalogue key and its
-// arguments): the handlers and views translate them (i18n.Text).
-func ParsePrice(s string) (apiclient.Money, string) {
+// Messages here and below are i18n.Msgs (catalogue keys and their
+// arguments): the views translate them (format.Message).
+func ParsePrice(s string) (apiclient.Money, i18n.Msgs) {
 	return parseAmount(s, false)
 }
 
 // parseAmount is ParsePrice for the price or, sale set, the sale price.
-func parseAmount(s string, sale bool) (apiclient.Money, string) {
+func parseAmount(s string, sale bool) (apiclient.Money, i18n.Msgs) {
 	m, err := apiclient.ParseMoney(s)
 	switch {
 	case errors.Is(err, apiclient.ErrMoneyEmpty):
-		return 0, i18n.Encode(i18n.M("mass.price_empty", nil))
+		return 0, i18n.Of(i18n.M("mass.price_empty", nil))
 	case errors.Is(err, apiclient.ErrMoneyPrecision):
-		return 0, i18n.Encode(i18n.M("mass.price_decimals", nil))
+		return 0, i18n.Of(i18n.M("mass.price_decimals", nil))
 	case errors.Is(err, apiclient.ErrMoneyRange):
-		return 0, i18n.Encode(i18n.M("mass.price_huge", nil))
+		return 0, i18n.Of(i18n.M("mass.price_huge", nil))
 	case err != nil:
-		return 0, i18n.Encode(i18n.M("mass.price_number", nil))
+		return 0, i18n.Of(i18n.M("mass.price_number", nil))
 	case m <= 0 && sale:
-		return 0, i18n.Encode(i18n.M("mass.sale_positive", nil))
+		return 0, i18n.Of(i18n.M("mass.sale_positive", nil))
 	case m <= 0:
-		return 0, i18n.Encode(i18n.M("mass.price_positive", nil))
+		return 0, i18n.Of(i18n.M("mass.price_positive", nil))
 	case m > MaxPrice && sale:
-		return 0, i18n.Encode(i18n.M("mass.sale_max", map[string]any{"Max": format.MoneyInput(int64(MaxPrice))}))
+		return 0, i18n.Of(i18n.M("mass.sale_max", map[string]any{"Max": apiclient.Money(int64(MaxPrice)).Decimal()}))
 	case m > MaxPrice:
-		return 0, i18n.Encode(i18n.M("mass.price_max", map[string]any{"Max": format.MoneyInput(int64(MaxPrice))}))
+		return 0, i18n.Of(i18n.M("mass.price_max", map[string]any{"Max": apiclient.Money(int64(MaxPrice)).Decimal()}))
 	}
-	return m, ""
+	return m, nil
 }
 
-func parseDate(s string) (time.Time, string) {
+func parseDate(s string) (time.Time, i18n.Msgs) {
 	t, err := time.Parse(time.DateOnly, s)
 	if err != nil {
-		return time.Time{}, i18n.Encode(i18n.M("mass.date_format", nil))
+		return time.Time{}, i18n.Of(i18n.M("mass.date_format", nil))
 	}
-	return t, ""
+	return t, nil
 }
 
 // setErr records a field's problem, making the map on first use.
-func setErr(errs map[string]string, field, msg string) map[string]string {
+func setErr(errs map[string]i18n.Msgs, field string, msg i18n.Msgs) map[string]i18n.Msgs {
 	if errs == nil {
-		errs = make(map[string]string, 2)
+		errs = make(map[string]i18n.Msgs, 2)
 	}
 	errs[field] = msg
 	return errs
@@ -147,48 +146,48 @@ func setErr(errs map[string]string, field, msg string) map[string]string {
 
 // Validate checks a changed row and builds the update to send. Problems are
 // keyed by field: price, sale, start, end.
-func (r PriceInput) Validate() (apiclient.PriceUpdate, map[string]string) {
-	var errs map[string]string // made at the first problem: most rows have none
+func (r PriceInput) Validate() (apiclient.PriceUpdate, map[string]i18n.Msgs) {
+	var errs map[string]i18n.Msgs // made at the first problem: most rows have none
 	upd := apiclient.PriceUpdate{MarketplaceSKU: r.SKU}
 	price, msg := ParsePrice(r.Price)
-	if msg != "" {
+	if len(msg) > 0 {
 		errs = setErr(errs, "price", msg)
 	}
 	upd.Price = price
 	if r.Sale != "" {
 		sale, msg := parseAmount(r.Sale, true)
 		switch {
-		case msg != "":
+		case len(msg) > 0:
 			errs = setErr(errs, "sale", msg)
-		case errs["price"] == "" && sale > price:
-			errs = setErr(errs, "sale", i18n.Encode(i18n.M("mass.sale_above_price", map[string]any{"Price": format.MoneyInput(int64(price))})))
+		case len(errs["price"]) == 0 && sale > price:
+			errs = setErr(errs, "sale", i18n.Of(i18n.M("mass.sale_above_price", map[string]any{"Price": apiclient.Money(int64(price)).Decimal()})))
 		default:
 			upd.SalePrice = &sale
 		}
 	}
 	var start, end time.Time
 	if r.Start != "" {
-		var msg string
-		if start, msg = parseDate(r.Start); msg != "" {
+		var msg i18n.Msgs
+		if start, msg = parseDate(r.Start); len(msg) > 0 {
 			errs = setErr(errs, "start", msg)
 		}
 		upd.SaleStartDate = r.Start
 	}
 	if r.End != "" {
-		var msg string
-		if end, msg = parseDate(r.End); msg != "" {
+		var msg i18n.Msgs
+		if end, msg = parseDate(r.End); len(msg) > 0 {
 			errs = setErr(errs, "end", msg)
 		}
 		upd.SaleEndDate = r.End
 	}
-	if (r.Start != "" || r.End != "") && r.Sale == "" && errs["sale"] == "" {
-		errs = setErr(errs, "sale", i18n.Encode(i18n.M("mass.sale_window", nil)))
+	if (r.Start != "" || r.End != "") && r.Sale == "" && len(errs["sale"]) == 0 {
+		errs = setErr(errs, "sale", i18n.Of(i18n.M("mass.sale_window", nil)))
 	}
 	if !start.IsZero() && !end.IsZero() && end.Before(start) {
-		errs = setErr(errs, "end", i18n.Encode(i18n.M("mass.sale_end_before_start", nil)))
+		errs = setErr(errs, "end", i18n.Of(i18n.M("mass.sale_end_before_start", nil)))
 	}
 	if r.SKU == "" {
-		errs = setErr(errs, "price", i18n.Encode(i18n.M("mass.row_no_sku", nil)))
+		errs = setErr(errs, "price", i18n.Of(i18n.M("mass.row_no_sku", nil)))
 	}
 	if len(errs) > 0 {
 		return apiclient.PriceUpdate{}, errs
@@ -245,33 +244,33 @@ func (r StockInput) QtyChanged() bool {
 func (r StockInput) Changed() bool { return r.QtyChanged() || r.Status != r.OrigStatus }
 
 // ParseQuantity accepts a whole number of pieces, ASCII digits only.
-func ParseQuantity(s string) (int, string) {
+func ParseQuantity(s string) (int, i18n.Msgs) {
 	if s == "" {
-		return 0, i18n.Encode(i18n.M("mass.qty_empty", nil))
+		return 0, i18n.Of(i18n.M("mass.qty_empty", nil))
 	}
 	neg := strings.HasPrefix(s, "-")
 	digits := strings.TrimPrefix(s, "-")
 	if digits == "" || strings.Trim(digits, "0123456789") != "" {
-		return 0, i18n.Encode(i18n.M("mass.qty_whole", nil))
+		return 0, i18n.Of(i18n.M("mass.qty_whole", nil))
 	}
 	if neg {
-		return 0, i18n.Encode(i18n.M("mass.qty_negative", nil))
+		return 0, i18n.Of(i18n.M("mass.qty_negative", nil))
 	}
 	q, _ := strconv.Atoi(digits)
 	if len(digits) > 7 || q > MaxQuantity {
-		return 0, i18n.Encode(i18n.M("mass.qty_max", map[string]any{"Max": strconv.Itoa(MaxQuantity)}))
+		return 0, i18n.Of(i18n.M("mass.qty_max", map[string]any{"Max": strconv.Itoa(MaxQuantity)}))
 	}
-	return q, ""
+	return q, nil
 }
 
 // Validate checks a changed row and builds the item to send. Problems are
 // keyed by field: quantity, status.
-func (r StockInput) Validate() (apiclient.StoreItem, map[string]string) {
-	errs := map[string]string{}
+func (r StockInput) Validate() (apiclient.StoreItem, map[string]i18n.Msgs) {
+	errs := map[string]i18n.Msgs{}
 	item := apiclient.StoreItem{WarehouseCode: r.Warehouse, Barcode: r.Barcode}
 	if r.QtyChanged() {
 		q, msg := ParseQuantity(r.Qty)
-		if msg != "" {
+		if len(msg) > 0 {
 			errs["quantity"] = msg
 		} else {
 			item.Quantity = &q
@@ -279,15 +278,15 @@ func (r StockInput) Validate() (apiclient.StoreItem, map[string]string) {
 	}
 	if r.Status != r.OrigStatus {
 		if !slices.Contains(Statuses, r.Status) {
-			errs["status"] = i18n.Encode(i18n.M("mass.status_unknown", nil))
-		} else if why := StatusRefused(r.OrigStatus, r.Status); why != "" {
+			errs["status"] = i18n.Of(i18n.M("mass.status_unknown", nil))
+		} else if why := StatusRefused(r.OrigStatus, r.Status); len(why) > 0 {
 			errs["status"] = why // issue 17 item 7: never sent to be refused
 		} else {
 			item.Status = r.Status
 		}
 	}
 	if (r.Warehouse == "" && !r.noWarehouse) || r.Barcode == "" {
-		errs["quantity"] = i18n.Encode(i18n.M("mass.row_no_key", nil))
+		errs["quantity"] = i18n.Of(i18n.M("mass.row_no_key", nil))
 	}
 	if len(errs) > 0 {
 		return apiclient.StoreItem{}, errs
@@ -300,7 +299,7 @@ func (r StockInput) Validate() (apiclient.StoreItem, map[string]string) {
 // rest, in form order.
 type Checked[In, Out any] struct {
 	Inputs  map[string]In
-	Invalid map[string]map[string]string
+	Invalid map[string]map[string]i18n.Msgs
 	Send    []Out
 }
 
@@ -308,18 +307,18 @@ type Checked[In, Out any] struct {
 type formRow[Out any] interface {
 	Changed() bool
 	Key() string
-	Validate() (Out, map[string]string)
+	Validate() (Out, map[string]i18n.Msgs)
 }
 
-func check[In formRow[Out], Out any](rows []In, dupField, dupMessage string) Checked[In, Out] {
-	c := Checked[In, Out]{Inputs: make(map[string]In, len(rows)), Invalid: map[string]map[string]string{}, Send: make([]Out, 0, len(rows))}
+func check[In formRow[Out], Out any](rows []In, dupField string, dupMessage i18n.Msgs) Checked[In, Out] {
+	c := Checked[In, Out]{Inputs: make(map[string]In, len(rows)), Invalid: map[string]map[string]i18n.Msgs{}, Send: make([]Out, 0, len(rows))}
 	for _, r := range rows {
 		if !r.Changed() {
 			continue
 		}
 		k := r.Key()
 		if _, dup := c.Inputs[k]; dup {
-			c.Invalid[k] = map[string]string{dupField: dupMessage}
+			c.Invalid[k] = map[string]i18n.Msgs{dupField: dupMessage}
 			continue
 		}
 		c.Inputs[k] = r
@@ -336,13 +335,13 @@ func check[In formRow[Out], Out any](rows []In, dupField, dupMessage string) Che
 // CheckPrices checks the edited rows of a prices form; a SKU edited twice
 // is refused.
 func CheckPrices(rows []PriceInput) Checked[PriceInput, apiclient.PriceUpdate] {
-	return check[PriceInput, apiclient.PriceUpdate](rows, "price", i18n.Encode(i18n.M("mass.form_dup_sku", nil)))
+	return check[PriceInput, apiclient.PriceUpdate](rows, "price", i18n.Of(i18n.M("mass.form_dup_sku", nil)))
 }
 
 // CheckStock checks the edited rows of a nomenclature form; a record
 // edited twice is refused.
 func CheckStock(rows []StockInput) Checked[StockInput, apiclient.StoreItem] {
-	return check[StockInput, apiclient.StoreItem](rows, "quantity", i18n.Encode(i18n.M("mass.form_dup_row", nil)))
+	return check[StockInput, apiclient.StoreItem](rows, "quantity", i18n.Of(i18n.M("mass.form_dup_row", nil)))
 }
 
 // CheckSKUStock is CheckStock where records have no warehouse (the lamoda

@@ -16,10 +16,10 @@ func FuzzParsePrice(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		m, msg := ParsePrice(s)
-		if msg == "" && (m <= 0 || m > MaxPrice) {
+		if len(msg) == 0 && (m <= 0 || m > MaxPrice) {
 			t.Fatalf("ParsePrice(%q) accepted %d", s, m)
 		}
-		if msg != "" && m != 0 {
+		if len(msg) > 0 && m != 0 {
 			t.Fatalf("ParsePrice(%q) refused but returned %d", s, m)
 		}
 	})
@@ -31,7 +31,7 @@ func FuzzParseQuantity(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		q, msg := ParseQuantity(s)
-		if msg != "" {
+		if len(msg) > 0 {
 			return
 		}
 		if q < 0 || q > MaxQuantity || strings.Trim(s, "0123456789") != "" {

@@ -26,7 +26,7 @@ const (
 // rejected.
 type Outcome struct {
 	State    State
-	Messages []string
+	Messages i18n.Msgs
 }
 
 // Report accounts for every row of a mass update exactly once.
@@ -40,7 +40,7 @@ type Report struct {
 	// Unmatched holds item errors keyed in the other shape (a set-prices
 	// error by warehouse and barcode, say), for the caller to resolve
 	// against the catalogue (see Reject).
-	Unmatched map[string][]string
+	Unmatched map[string]i18n.Msgs
 	// Fraud holds the marketplace's price-check findings by product card
 	// (the lamoda profile's set-prices answer), never dropped, at most
 	// maxFindings a card.
@@ -52,7 +52,7 @@ type Report struct {
 const maxFindings = 8
 
 // Reject turns an accepted row into a rejected one (an error matched late).
-func (r *Report) Reject(key string, msgs []string) {
+func (r *Report) Reject(key string, msgs i18n.Msgs) {
 	o, ok := r.Outcomes[key]
 	if !ok {
 		return
@@ -72,11 +72,11 @@ func (r *Report) Complete() bool {
 	return r.Rejected == 0 && r.Unknown == 0 && r.Unsent == 0 && len(r.Unmatched) == 0
 }
 
-// Note says why sending stopped early and what became of the rest, or ""
-// when it did not stop.
-func (r *Report) Note() string {
+// Note says why sending stopped early and what became of the rest, or
+// nothing when it did not stop.
+func (r *Report) Note() i18n.Msgs {
 	if r.Stopped == nil {
-		return ""
+		return nil
 	}
 	out := []i18n.Msg{i18n.M("mass.stopped_early", map[string]any{"Reason": StopReason(r.Stopped)})}
 	if r.Unknown > 0 {
@@ -85,24 +85,24 @@ func (r *Report) Note() string {
 	if r.Unsent > 0 {
 		out = append(out, i18n.M("mass.note_unsent", map[string]any{"Count": r.Unsent}))
 	}
-	return i18n.Encode(out...)
+	return i18n.Of(out...)
 }
 
-// StopReason says in words why the marketplace stopped a mass update
-// (i18n.Encode'd: the pages translate it, format.Message).
-func StopReason(err error) string {
+// StopReason says why the marketplace stopped a mass update (the pages
+// translate it, format.Message).
+func StopReason(err error) i18n.Msgs {
 	var rl *apiclient.RateLimitError
 	switch {
 	case errors.As(err, &rl):
-		return i18n.Encode(i18n.M("mass.busy_until", map[string]any{"RetryAt": rl.RetryAt.UTC().Format(time.RFC3339)}))
+		return i18n.Of(i18n.M("mass.busy_until", map[string]any{"RetryAt": rl.RetryAt.UTC().Format(time.RFC3339)}))
 	case errors.Is(err, apiclient.ErrRateLimited), errors.Is(err, apiclient.ErrUnavailable):
-		return i18n.Encode(i18n.M("mass.busy", nil))
+		return i18n.Of(i18n.M("mass.busy", nil))
 	case errors.Is(err, apiclient.ErrOutcomeUnknown):
-		return i18n.Encode(i18n.M("mass.no_answer", nil))
+		return i18n.Of(i18n.M("mass.no_answer", nil))
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return i18n.Encode(i18n.M("mass.cancelled", nil))
+		return i18n.Of(i18n.M("mass.cancelled", nil))
 	default:
-		return i18n.Encode(i18n.M("mass.refused", nil))
+		return i18n.Of(i18n.M("mass.refused", nil))
 	}
 }
 
@@ -229,7 +229,7 @@ var Stock = Kind[apiclient.StoreItem]{
 // for both paths: the marketplace's messages, or a fallback naming the
 // code when it gave none. An error naming one of a row's aliases is the
 // row's. The answer's price-check findings come back as they are.
-func (k Kind[T]) sendChunk(ctx context.Context, acct *apiclient.Account, seller int64, chunk []T) (map[string][]string, []apiclient.FraudValidation, error) {
+func (k Kind[T]) sendChunk(ctx context.Context, acct *apiclient.Account, seller int64, chunk []T) (map[string]i18n.Msgs, []apiclient.FraudValidation, error) {
 	res, err := k.Send(ctx, acct, seller, chunk)
 	if err != nil {
 		return nil, nil, err
@@ -244,11 +244,11 @@ func (k Kind[T]) sendChunk(ctx context.Context, acct *apiclient.Account, seller 
 			}
 		}
 	}
-	rejected := map[string][]string{}
+	rejected := map[string]i18n.Msgs{}
 	for _, ie := range res.Errors {
-		msgs := ie.Messages
+		msgs := marketMessages(ie.Messages)
 		if len(msgs) == 0 {
-			msgs = []string{i18n.Encode(i18n.M("mass.rejected_code", map[string]any{"Code": strconv.Itoa(ie.Code)}))}
+			msgs = i18n.Of(i18n.M("mass.rejected_code", map[string]any{"Code": strconv.Itoa(ie.Code)}))
 		}
 		key := k.ErrorKey(ie)
 		if to, ok := alias[key]; ok {
@@ -354,11 +354,21 @@ func Send[T any](ctx context.Context, e *Engine, acct *apiclient.Account, seller
 		for k, msgs := range rejected {
 			if _, ok := rep.Outcomes[k]; !ok {
 				if rep.Unmatched == nil {
-					rep.Unmatched = map[string][]string{}
+					rep.Unmatched = map[string]i18n.Msgs{}
 				}
 				rep.Unmatched[k] = append(rep.Unmatched[k], msgs...)
 			}
 		}
 	}
 	return rep, nil
+}
+
+// marketMessages are the marketplace's messages about one item, shown as
+// it sent them.
+func marketMessages(ms []string) i18n.Msgs {
+	var out i18n.Msgs
+	for _, m := range ms {
+		out = append(out, i18n.Plain(m)...)
+	}
+	return out
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // fakeLocker records the sellers locked and whether every lock was
@@ -50,12 +51,11 @@ func testKind(answer func(chunk []string) (*apiclient.UpdateResult, error), sent
 func states(rep *Report) map[string]Outcome {
 	out := make(map[string]Outcome, len(rep.Outcomes))
 	for k, o := range rep.Outcomes {
-		for i, m := range o.Messages {
-			if i == 0 {
-				o.Messages = make([]string, len(o.Messages))
-			}
-			o.Messages[i] = en(m)
+		var shown i18n.Msgs
+		for _, m := range o.Messages {
+			shown = append(shown, i18n.Plain(en(i18n.Of(m)))...)
 		}
+		o.Messages = shown
 		out[k] = o
 	}
 	return out
@@ -92,8 +92,8 @@ func TestSendChunksUnderTheSellerLock(t *testing.T) {
 	}
 	want := map[string]Outcome{
 		"A": {State: Accepted},
-		"B": {State: Rejected, Messages: []string{"Rejected by the marketplace (code 17)."}},
-		"C": {State: Rejected, Messages: []string{"too low", "really"}},
+		"B": {State: Rejected, Messages: i18n.Plain("Rejected by the marketplace (code 17).")},
+		"C": {State: Rejected, Messages: i18n.Join(i18n.Plain("too low"), i18n.Plain("really"))},
 		"D": {State: Accepted},
 		"E": {State: Accepted},
 	}
@@ -103,7 +103,7 @@ func TestSendChunksUnderTheSellerLock(t *testing.T) {
 	if rep.Accepted != 3 || rep.Rejected != 2 || rep.Unsent != 0 || rep.Unknown != 0 {
 		t.Errorf("counts %d accepted, %d rejected, %d unsent, %d unknown", rep.Accepted, rep.Rejected, rep.Unsent, rep.Unknown)
 	}
-	if diff := cmp.Diff(map[string][]string{"W1|123": {"by barcode"}}, rep.Unmatched); diff != "" {
+	if diff := cmp.Diff(map[string]i18n.Msgs{"W1|123": i18n.Plain("by barcode")}, rep.Unmatched); diff != "" {
 		t.Errorf("unmatched (-want +got):\n%s", diff)
 	}
 	if rep.Complete() {
@@ -111,7 +111,7 @@ func TestSendChunksUnderTheSellerLock(t *testing.T) {
 	}
 	// An error matched late (by the caller, against the catalogue) turns an
 	// accepted row into a rejected one, once.
-	rep.Reject("E", []string{"by barcode"})
+	rep.Reject("E", i18n.Plain("by barcode"))
 	rep.Reject("E", nil)
 	if o := rep.Outcomes["E"]; o.State != Rejected || rep.Accepted != 2 || rep.Rejected != 3 {
 		t.Errorf("after Reject: %+v, %d accepted, %d rejected", o, rep.Accepted, rep.Rejected)

@@ -1,20 +1,19 @@
 package massupdate
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
-// en and ru are a message of this package (i18n.Encode'd) as the pages
-// show it in English and Russian.
-func en(s string) string { return format.MessageIn(i18n.EN, s) }
-func ru(s string) string { return format.MessageIn(i18n.RU, s) }
+// en and ru are messages of this package as the pages show them in
+// English and Russian.
+func en(ms i18n.Msgs) string { return format.MessageIn(format.Locale{Lang: i18n.EN}, ms) }
+func ru(ms i18n.Msgs) string { return format.MessageIn(format.Locale{Lang: i18n.RU}, ms) }
 
 // shown is each field problem of invalid as the English page shows it.
-func shown(invalid map[string]map[string]string) map[string]map[string]string {
+func shown(invalid map[string]map[string]i18n.Msgs) map[string]map[string]string {
 	out := make(map[string]map[string]string, len(invalid))
 	for k, errs := range invalid {
 		out[k] = map[string]string{}
@@ -31,8 +30,8 @@ func shown(invalid map[string]map[string]string) map[string]map[string]string {
 // language's way.
 func TestMessagesAreKeptAsDataAndReadInBothLanguages(t *testing.T) {
 	_, msg := PriceInput{SKU: "A", Price: "9", Sale: "11"}.Validate()
-	if _, ok := i18n.Decode(msg["sale"]); !ok {
-		t.Fatalf("sale problem %q is not a message kept as data", msg["sale"])
+	if m := msg["sale"]; len(m) != 1 || m[0].Key != "mass.sale_above_price" || m[0].Args["Price"] != "9.00" {
+		t.Fatalf("sale problem %#v is not the catalogue's message with its amount", m)
 	}
 	if got, want := en(msg["sale"]), "The sale price may not exceed the price (9.00): lower it."; got != want {
 		t.Errorf("en %q, want %q", got, want)
@@ -51,10 +50,8 @@ func TestMessagesAreKeptAsDataAndReadInBothLanguages(t *testing.T) {
 	if got, want := ru(note), "Отправка остановлена раньше времени (маркетплейс отклонил запрос). 5 строк не отправлены: отправьте форму снова."; got != want {
 		t.Errorf("ru note %q, want %q", got, want)
 	}
-	for _, s := range []string{en(note), ru(note)} {
-		if strings.Contains(s, "§i18n") {
-			t.Errorf("an encoded message leaked: %q", s)
-		}
+	if len(note) != 2 || note[0].Key != "mass.stopped_early" || note[1].Key != "mass.note_unsent" {
+		t.Errorf("note %#v, want the stop and the unsent rows as messages", note)
 	}
 }
 
@@ -62,11 +59,11 @@ type errBusy struct{}
 
 func (errBusy) Error() string { return "boom" }
 
-func unmatchedShown(u map[string][]string) map[string][]string {
+func unmatchedShown(u map[string]i18n.Msgs) map[string][]string {
 	out := make(map[string][]string, len(u))
 	for k, ms := range u {
 		for _, m := range ms {
-			out[k] = append(out[k], en(m))
+			out[k] = append(out[k], en(i18n.Of(m)))
 		}
 	}
 	return out

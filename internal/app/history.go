@@ -18,8 +18,8 @@ func jobRecorder(rec audit.Recorder, log *slog.Logger) func(ctx context.Context,
 		e := audit.Entry{At: j.FinishedAt, ClientID: j.ClientID, UserName: j.DisplayName, SellerID: j.SellerID, Environment: j.Environment,
 			// A message kept as data: the history reads it in the
 			// language of whoever opens it.
-			Kind: audit.KindBulk, Ref: j.ID, Message: i18n.Encode(append([]i18n.Msg{i18n.M("jobs.audit_run", map[string]any{"Title": i18n.Encode(bulkjobs.Title(j)), "File": j.FileName})},
-				i18n.Messages(j.StopReason)...)...)}
+			Kind: audit.KindBulk, Ref: j.ID, Message: i18n.Join(i18n.Of(i18n.M("jobs.audit_run", map[string]any{"Title": bulkjobs.Title(j), "File": j.FileName})),
+				j.StopReason)}
 		if event == bulkjobs.EventReadBack {
 			e.At, e.Kind, e.Message = j.ReadBackDoneAt, audit.KindReadBack, bulkjobs.ReadBackLine(j)
 		}
@@ -42,9 +42,9 @@ func jobRecorder(rec audit.Recorder, log *slog.Logger) func(ctx context.Context,
 					continue
 				}
 				state := i18n.Msg{Key: bulkjobs.ReadLabel(it.ReadBack), Text: it.ReadBack} // a state of no label: its code
-				ai.ReadBack = i18n.Encode(state)
-				if it.ReadBackText != "" {
-					ai.ReadBack = i18n.Encode(i18n.M("jobs.read_back_item", map[string]any{"State": ai.ReadBack, "Value": it.ReadBackText}))
+				ai.ReadBack = i18n.Of(state)
+				if len(it.ReadBackText) > 0 {
+					ai.ReadBack = i18n.Of(i18n.M("jobs.read_back_item", map[string]any{"State": ai.ReadBack, "Value": it.ReadBackText}))
 				}
 			}
 			e.Items = append(e.Items, ai)

@@ -16,7 +16,6 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/gctune"
 	"github.com/sellerdesk/sellerdesk/sessions"
-	"github.com/sellerdesk/sellerdesk/views/format"
 )
 
 // Serve reads the settings through getenv, starts the dashboard and serves
@@ -30,7 +29,6 @@ func Serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 		return err
 	}
 	log := newLogger(stdout, cfg)
-	format.SetZone(cfg.Timezone) // SELLERDESK_TIMEZONE
 
 	a, err := New(ctx, cfg.Config(log))
 	if err != nil {
@@ -116,7 +114,7 @@ func (cfg Settings) Config(log *slog.Logger) Config {
 		PurgeEvery: 10 * time.Minute,
 		Jobs: &bulkjobs.RunnerOptions{GuardPercent: cfg.BulkGuardPercent, ReadBackDelay: cfg.BulkReadBackDelay,
 			Logger: log.With("component", "bulkjobs"), Owner: instanceName(cfg)},
-		Dashboard:  handlers.Deps{TrustedProxies: cfg.TrustedProxies, HistoryRetention: cfg.HistoryRetention},
+		Dashboard:  handlers.Deps{TrustedProxies: cfg.TrustedProxies, HistoryRetention: cfg.HistoryRetention, Zone: cfg.Timezone},
 		MassUpdate: MassUpdateOptions{FilterKey: cfg.LamodaFilterKey},
 		History:    &HistoryOptions{Retention: cfg.HistoryRetention, PruneEvery: time.Hour},
 		Catalog:    &CatalogOptions{SyncInterval: cfg.SyncInterval, IdleTimeout: cfg.IdleTimeout},

@@ -14,6 +14,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // twoPoolsEnv makes TestOneWriterPerProcess open the job store on a second
@@ -141,7 +142,7 @@ func TestOneWriterPerProcess(t *testing.T) {
 					failed(fmt.Sprintf("job %d chunk %d in flight", i, c), err)
 				}
 				for k := range items {
-					items[k].State, items[k].Message = bulkjobs.ItemAccepted, "ok"
+					items[k].State, items[k].Message = bulkjobs.ItemAccepted, i18n.Plain("ok")
 				}
 				j.NextChunk, j.InFlight = c+1, 0
 				if c == chunks-1 {
@@ -222,7 +223,7 @@ func TestOneWriterPerProcess(t *testing.T) {
 	if n, want := count(`SELECT COUNT(*) FROM bulk_job_items`), jobRunners*chunks*chunk+historyWriters*historyJobs*historyRows; n != want {
 		t.Errorf("%d job rows, want %d", n, want)
 	}
-	if n := count(`SELECT COUNT(*) FROM bulk_job_items WHERE message = 'ok'`); n != jobRunners*chunks*chunk {
+	if n := count(`SELECT COUNT(*) FROM bulk_job_items WHERE state = 'accepted'`); n != jobRunners*chunks*chunk {
 		t.Errorf("%d job rows saved as answered, want %d", n, jobRunners*chunks*chunk)
 	}
 }

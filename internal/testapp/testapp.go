@@ -72,6 +72,8 @@ type Options struct {
 	NoDemo         bool
 	TrustedProxies []netip.Prefix
 	LoginLimits    loginguard.Limits
+	// Zone is the zone pages show times in (handlers.Deps.Zone).
+	Zone *time.Location
 	// TestHook is served at GET /_test/hook behind the login check.
 	TestHook echo.HandlerFunc
 	// APIOptions adjusts the marketplace client before it is built.
@@ -162,7 +164,7 @@ func New(t testing.TB, opts Options) *App {
 	deps := handlers.Deps{
 		Demo: true, DemoCredentials: demo.Credentials(), Now: sb.Now,
 		PageRetryBudget: opts.PageRetryBudget,
-		UpstreamTimeout: opts.UpstreamTimeout, BodyReadTimeout: opts.BodyReadTimeout, TrustedProxies: opts.TrustedProxies, LoginLimits: opts.LoginLimits,
+		UpstreamTimeout: opts.UpstreamTimeout, BodyReadTimeout: opts.BodyReadTimeout, TrustedProxies: opts.TrustedProxies, LoginLimits: opts.LoginLimits, Zone: opts.Zone,
 		TestHook: opts.TestHook,
 	}
 	if opts.NoDemo {

@@ -1,6 +1,7 @@
 // Package format holds the plain, tested functions that turn values into the
-// text pages show: money, dates, durations, status badges and shortened
-// untrusted strings.
+// text pages show, by locale (the reader's language and, for times, the
+// zone: Locale, LocaleOf): money, dates, messages, durations, status badges
+// and shortened untrusted strings.
 package format
 
 import (
@@ -9,43 +10,9 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
-
-// Money formats an amount in kopecks as roubles with two decimals and a space
-// between thousands: 123450 → "1 234.50".
-func Money(kopecks int64) string {
-	neg := kopecks < 0
-	u := uint64(kopecks)
-	if neg {
-		u = uint64(-kopecks)
-	}
-	whole, frac := u/100, u%100
-	digits := strconv.FormatUint(whole, 10)
-	var b strings.Builder
-	b.Grow(len(digits) + len(digits)/3 + 4)
-	if neg {
-		b.WriteByte('-')
-	}
-	for i, r := range digits {
-		if i > 0 && (len(digits)-i)%3 == 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteRune(r)
-	}
-	b.WriteByte('.')
-	if frac < 10 {
-		b.WriteByte('0')
-	}
-	b.WriteString(strconv.FormatUint(frac, 10))
-	return b.String()
-}
-
-// Thousands formats a count with a space between thousands, as amounts
-// are: 102400 → "102 400".
-func Thousands(n int) string {
-	s := Money(int64(n) * 100)
-	return s[:len(s)-3]
-}
 
 // Currency is the sign of a currency code as lists show it (RUB → ₽); an
 // unknown code is shown as its upper-case code, and none as ₽ (the
@@ -68,21 +35,8 @@ func Currency(code string) string {
 // thousands separator, two decimals ("1234.50"), so the value round-trips
 // through the price parser unchanged.
 func MoneyInput(kopecks int64) string {
-	return strings.ReplaceAll(Money(kopecks), " ", "")
-}
-
-// DateTime formats a time for tables, in UTC so every user of a seller sees
-// the same thing: "2026-11-21 09:53". The zero time is an empty string.
-func DateTime(t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	return t.UTC().Format("2006-01-02 15:04")
-}
-
-// Clock formats a time of day with seconds, for "try again at" messages.
-func Clock(t time.Time) string {
-	return t.UTC().Format("15:04:05 UTC")
+	var buf [32]byte
+	return string(appendMoney(buf[:0], kopecks, "", "."))
 }
 
 // Duration says how long is left in words a person reads at a glance:
@@ -136,14 +90,6 @@ func StatusTone(status string) Tone {
 	return tones[status]
 }
 
-// StatusLabel turns a status value into words: "to_delivery" → "to delivery".
-func StatusLabel(status string) string {
-	if status == "" {
-		return "—"
-	}
-	return strings.ReplaceAll(strings.ToLower(status), "_", " ")
-}
-
 // Short returns s cleaned for display and cut to at most max runes (an
 // ellipsis marks the cut), and whether it was cut. Control characters become
 // spaces so they cannot break a layout; markup needs no treatment here
@@ -176,38 +122,6 @@ func Bounded(s string) (shown string, chars int, cut bool) {
 	return shown, chars, cut
 }
 
-// Clean replaces control, bidi-control and invalid characters with spaces, keeping the
-// rest of the string as it is.
-func Clean(s string) string {
-	ok := true
-	for _, r := range s {
-		if r == utf8.RuneError || (unicode.IsControl(r) && r != ' ') || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
-			ok = false
-			break
-		}
-	}
-	if ok {
-		return s
-	}
-	return strings.Map(func(r rune) rune {
-		// Bidi controls (U+202E and friends) would reorder what the
-		// user reads, e.g. make "exe.txt" read "txt.exe".
-		if r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r) {
-			return ' '
-		}
-		return r
-	}, s)
-}
-
-// Plural picks the singular or plural noun for n: Plural(1, "row", "rows").
-func Plural(n int, one, many string) string {
-	if n == 1 || n == -1 {
-		return one
-	}
-	return many
-}
-
-// Count formats "n noun" with the right plural.
-func Count(n int, one, many string) string {
-	return strconv.Itoa(n) + " " + Plural(n, one, many)
-}
+// Clean replaces control, bidi-control and invalid characters with spaces,
+// keeping the rest of the string as it is (i18n.Clean).
+func Clean(s string) string { return i18n.Clean(s) }

@@ -4,9 +4,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
-func TestMoney(t *testing.T) {
+func TestGridMoney(t *testing.T) {
 	tests := []struct {
 		in   int64
 		want string
@@ -15,8 +17,8 @@ func TestMoney(t *testing.T) {
 		{100000000, "1 000 000.00"}, {-123456, "-1 234.56"}, {99, "0.99"},
 	}
 	for _, tt := range tests {
-		if got := Money(tt.in); got != tt.want {
-			t.Errorf("Money(%d) = %q, want %q", tt.in, got, tt.want)
+		if got := GridMoneyIn(i18n.EN, tt.in); got != tt.want {
+			t.Errorf("GridMoneyIn(en, %d) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 	if got := MoneyInput(123450); got != "1234.50" {
@@ -66,15 +68,6 @@ func TestShort(t *testing.T) {
 func TestStatus(t *testing.T) {
 	if StatusTone("delivered") != ToneOK || StatusTone("never-seen") != ToneNeutral {
 		t.Error("StatusTone mapping broken")
-	}
-	if StatusLabel("to_delivery") != "to delivery" || StatusLabel("") != "—" || StatusLabel("PROCESSING") != "processing" {
-		t.Error("StatusLabel broken")
-	}
-	if Count(1, "row", "rows") != "1 row" || Count(3, "row", "rows") != "3 rows" {
-		t.Error("Count broken")
-	}
-	if DateTime(time.Time{}) != "" || DateTime(time.Date(2026, 11, 21, 9, 53, 0, 0, time.UTC)) != "2026-11-21 09:53" {
-		t.Error("DateTime broken")
 	}
 }
 

@@ -8,14 +8,13 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
-// MessageIn is s as a reader of l reads it: a message kept as data
-// (i18n.Encode: massupdate's checks, a job row's stored message)
-// translated, with the amounts of its arguments written l's way
+// MessageIn is ms as a reader of l reads it: messages kept as data
+// (massupdate's checks, a job row's stored message) translated, with the amounts of its arguments written l's way
 // ("1,299.50" in English, "1 299,50" in Russian) and its times (arguments named …At,
-// RFC 3339) as labelled clock times; any other string (an old row's
-// English sentence, a marketplace message) as it is.
-func MessageIn(l i18n.Lang, s string) string {
-	return i18n.TextIn(l, s, func(name, v string) string {
+// RFC 3339) as labelled clock times; a plain text part (an old row's English
+// sentence, a marketplace message) as it is, its numbers written l's way.
+func MessageIn(l Locale, ms i18n.Msgs) string {
+	return ms.In(l.Lang, func(name, v string) string {
 		switch {
 		case name == "Card": // a product card's id is no amount
 			return v
@@ -25,11 +24,11 @@ func MessageIn(l i18n.Lang, s string) string {
 			}
 			return v
 		}
-		return MessageNumbersIn(l, v)
+		return MessageNumbersIn(l.Lang, v)
 	})
 }
 
 // Message is MessageIn in the language of ctx.
-func Message(ctx context.Context, s string) string {
-	return MessageIn(i18n.LangOf(ctx), s)
+func Message(ctx context.Context, ms i18n.Msgs) string {
+	return MessageIn(LocaleOf(ctx), ms)
 }

@@ -1,10 +1,11 @@
 package format
 
 import (
+	"context"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync/atomic"
+	"sync"
 	"time"
 	// Zone data in the binary: a machine (or container) without
 	// /usr/share/zoneinfo still knows Europe/Moscow.
@@ -17,14 +18,46 @@ import (
 // names another: the marketplace's and its sellers' working day.
 const DefaultZone = "Europe/Moscow"
 
-var zone atomic.Pointer[time.Location]
-
-func init() {
+// defaultZone is DefaultZone loaded (the zone data is in the binary).
+var defaultZone = sync.OnceValue(func() *time.Location {
 	loc, err := time.LoadLocation(DefaultZone)
 	if err != nil {
 		panic("format: " + err.Error())
 	}
-	zone.Store(loc)
+	return loc
+})
+
+// Locale is how a reader reads numbers and times: the language, and the
+// zone times are shown in (nil is DefaultZone).
+type Locale struct {
+	Lang i18n.Lang
+	Zone *time.Location
+}
+
+// zone is the locale's zone.
+func (l Locale) zone() *time.Location {
+	if l.Zone == nil {
+		return defaultZone()
+	}
+	return l.Zone
+}
+
+type zoneKey struct{}
+
+// WithZone returns ctx carrying the zone the request's pages show times in
+// (the dashboard's setting, put there by its locale middleware).
+func WithZone(ctx context.Context, loc *time.Location) context.Context {
+	if loc == nil {
+		return ctx
+	}
+	return context.WithValue(ctx, zoneKey{}, loc)
+}
+
+// LocaleOf is the locale of a request: the language i18n.WithLang put in
+// ctx and the zone WithZone put there (DefaultZone without one).
+func LocaleOf(ctx context.Context) Locale {
+	loc, _ := ctx.Value(zoneKey{}).(*time.Location)
+	return Locale{Lang: i18n.LangOf(ctx), Zone: loc}
 }
 
 // LoadZone resolves a zone name (SELLERDESK_TIMEZONE); an empty name is
@@ -40,25 +73,14 @@ func LoadZone(name string) (*time.Location, error) {
 	return loc, nil
 }
 
-// SetZone sets the one zone every page shows times in (cmd/web calls it at
-// start, from SELLERDESK_TIMEZONE).
-func SetZone(loc *time.Location) {
-	if loc != nil {
-		zone.Store(loc)
-	}
-}
-
-// Zone returns the zone times are shown in.
-func Zone() *time.Location { return zone.Load() }
-
 // ZoneLabel names the zone of t as a reader expects it: МСК / MSK for
 // Moscow, UTC for UTC, else the zone's abbreviation (CET) or, where it has
 // none, its offset (UTC+05:00).
-func ZoneLabel(l i18n.Lang, t time.Time) string {
-	loc := Zone()
+func ZoneLabel(l Locale, t time.Time) string {
+	loc := l.zone()
 	switch loc.String() {
 	case "Europe/Moscow":
-		if l == i18n.RU {
+		if l.Lang == i18n.RU {
 			return "МСК"
 		}
 		return "MSK"
@@ -90,6 +112,17 @@ func MoneyIn(l i18n.Lang, kopecks int64) string {
 	return string(appendMoney(buf[:0], kopecks, group, decimal))
 }
 
+// GridMoneyIn is an amount as the job grid and its files write it: as
+// MoneyIn, but English groups thousands with a space ("1 799.50"), so a
+// comma never reads as a separator between values.
+func GridMoneyIn(l i18n.Lang, kopecks int64) string {
+	if l != i18n.EN {
+		return MoneyIn(l, kopecks)
+	}
+	var buf [48]byte
+	return string(appendMoney(buf[:0], kopecks, " ", "."))
+}
+
 // AppendMoneyIn appends MoneyIn(l, kopecks) to b, for a caller that
 // writes many amounts into one buffer.
 func AppendMoneyIn(b []byte, l i18n.Lang, kopecks int64) []byte {
@@ -97,9 +130,8 @@ func AppendMoneyIn(b []byte, l i18n.Lang, kopecks int64) []byte {
 	return appendMoney(b, kopecks, group, decimal)
 }
 
-// appendMoney appends kopecks as Money writes them, with group between
-// thousands and decimal before the kopecks: one string a call, where
-// replacing Money's separators made four.
+// appendMoney appends kopecks as roubles with two decimals, with group
+// between thousands and decimal before the kopecks.
 func appendMoney(b []byte, kopecks int64, group, decimal string) []byte {
 	u := uint64(kopecks)
 	if kopecks < 0 {
@@ -129,36 +161,38 @@ func PriceIn(l i18n.Lang, kopecks int64, currency string) string {
 // (ru, U+202F) / "102,400" (en).
 func ThousandsIn(l i18n.Lang, n int) string {
 	group, _ := seps(l)
-	return strings.ReplaceAll(Thousands(n), " ", group)
+	var buf [48]byte
+	b := appendMoney(buf[:0], int64(n)*100, group, ".")
+	return string(b[:len(b)-3])
 }
 
 var enMonths = [...]string{"Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"}
 
-// DateIn formats the day of t in the configured zone: "22.11.2026" (ru) /
+// DateIn formats the day of t in the locale's zone: "22.11.2026" (ru) /
 // "Nov 22, 2026" (en). The zero time is an empty string.
-func DateIn(l i18n.Lang, t time.Time) string {
+func DateIn(l Locale, t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	t = t.In(Zone())
-	if l == i18n.EN {
+	t = t.In(l.zone())
+	if l.Lang == i18n.EN {
 		return fmt.Sprintf("%s %d, %d", enMonths[t.Month()-1], t.Day(), t.Year())
 	}
 	return t.Format("02.01.2006")
 }
 
-// TimeIn formats the time of day of t in the configured zone, 24-hour in
+// TimeIn formats the time of day of t in the locale's zone, 24-hour in
 // both languages and always labelled: "14:05 МСК" / "14:05 MSK".
-func TimeIn(l i18n.Lang, t time.Time) string {
+func TimeIn(l Locale, t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return t.In(Zone()).Format("15:04") + "\u00a0" + ZoneLabel(l, t)
+	return t.In(l.zone()).Format("15:04") + "\u00a0" + ZoneLabel(l, t)
 }
 
 // DateTimeIn is the date and the labelled time: "22.11.2026 14:05 МСК" /
 // "Nov 22, 2026 14:05 MSK".
-func DateTimeIn(l i18n.Lang, t time.Time) string {
+func DateTimeIn(l Locale, t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
@@ -167,6 +201,6 @@ func DateTimeIn(l i18n.Lang, t time.Time) string {
 
 // ClockIn is the time of day with seconds, labelled, for "try again at"
 // messages: "14:05:09 МСК".
-func ClockIn(l i18n.Lang, t time.Time) string {
-	return t.In(Zone()).Format("15:04:05") + "\u00a0" + ZoneLabel(l, t)
+func ClockIn(l Locale, t time.Time) string {
+	return t.In(l.zone()).Format("15:04:05") + "\u00a0" + ZoneLabel(l, t)
 }

@@ -12,21 +12,21 @@ import (
 // as sent, and no amount overflows kopecks.
 const maxMessageNumberDigits = 13
 
-// MessageNumbers rewrites the plain decimal amounts in a marketplace
-// message ("current price 25499.00") the way the pages format money
-// ("current price 25 499.00"), keeping the rest of the message as sent,
-// cleaned and bounded to MaxShown characters. Only numbers with a decimal
-// point and one or two decimals that stand alone (not inside an SKU, a
-// date, a version or a longer number) are rewritten: integers such as
-// barcodes, quantities and percentages stay as they are.
-func MessageNumbers(s string) string {
-	return messageNumbers(s, Money)
-}
-
-// MessageNumbersIn is MessageNumbers in the way l writes money:
-// "25 499,00" (ru, U+202F) / "25,499.00" (en).
+// MessageNumbersIn rewrites the plain decimal amounts in a marketplace
+// message ("current price 25499.00") the way l writes money ("25 499,00"
+// in Russian, U+202F; "25,499.00" in English), keeping the rest of the
+// message as sent, cleaned and bounded to MaxShown characters. Only
+// numbers with a decimal point and one or two decimals that stand alone
+// (not inside an SKU, a date, a version or a longer number) are rewritten:
+// integers such as barcodes, quantities and percentages stay as they are.
 func MessageNumbersIn(l i18n.Lang, s string) string {
 	return messageNumbers(s, func(k int64) string { return MoneyIn(l, k) })
+}
+
+// GridNumbersIn is MessageNumbersIn with amounts written as GridMoneyIn
+// writes them.
+func GridNumbersIn(l i18n.Lang, s string) string {
+	return messageNumbers(s, func(k int64) string { return GridMoneyIn(l, k) })
 }
 
 func messageNumbers(s string, money func(int64) string) string {

@@ -25,8 +25,8 @@ func TestMessageNumbers(t *testing.T) {
 		{"", ""},
 	}
 	for _, c := range cases {
-		if got := MessageNumbers(c.in); got != c.want {
-			t.Errorf("MessageNumbers(%q) = %q, want %q", c.in, got, c.want)
+		if got := GridNumbersIn(i18n.EN, c.in); got != c.want {
+			t.Errorf("GridNumbersIn(i18n.EN, %q) = %q, want %q", c.in, got, c.want)
 		}
 	}
 	if got, want := MessageNumbersIn(i18n.RU, "current price 25499.00"), "current price 25"+nnbsp+"499,00"; got != want {
@@ -39,7 +39,7 @@ func TestMessageNumbers(t *testing.T) {
 
 func TestMessageNumbersBounded(t *testing.T) {
 	long := strings.Repeat("1234.00 ", 2000) + "\u202e"
-	got := MessageNumbers(long)
+	got := GridNumbersIn(i18n.EN, long)
 	if n := utf8.RuneCountInString(got); n > MaxShown+MaxShown/2 {
 		t.Fatalf("%d characters shown of a %d-byte message", n, len(long))
 	}
@@ -52,7 +52,7 @@ func FuzzMessageNumbers(f *testing.F) {
 	f.Add("current price 25499.00")
 	f.Add("-1.5.")
 	f.Fuzz(func(t *testing.T, s string) {
-		got := MessageNumbers(s)
+		got := GridNumbersIn(i18n.EN, s)
 		// Only digits, separators and signs are ever inserted or moved:
 		// the letters of the message survive in order.
 		strip := func(x string) string {

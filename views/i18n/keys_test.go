@@ -14,13 +14,14 @@ import (
 
 // keyUse finds catalogue keys in Go and templ sources: the first argument
 // after the context of i18n.T / TD / N, or the first argument of i18n.K (a
-// key kept in data) or i18n.M (a message kept as data), e.g.
-// i18n.T(ctx, "nav.orders"), i18n.K("nav.orders"), i18n.M("mass.no_sku", nil).
-var keyUse = regexp.MustCompile(`\bi18n\.(?:(?:T|TD|N|ND)\(\s*[A-Za-z_][A-Za-z0-9_.()]*\s*,\s*|(?:K|M)\(\s*)"([^"\\]+)"`)
+// key kept in data), i18n.M (a message kept as data) or i18n.Err (an error
+// carrying one), e.g. i18n.T(ctx, "nav.orders"), i18n.K("nav.orders"),
+// i18n.M("mass.no_sku", nil).
+var keyUse = regexp.MustCompile(`\bi18n\.(?:(?:T|TD|N|ND)\(\s*[A-Za-z_][A-Za-z0-9_.()]*\s*,\s*|(?:K|M|Err)\(\s*)"([^"\\]+)"`)
 
 // dynamicUse finds calls whose key is not a literal: the scan could not
 // check them, so they are refused (use a literal, or i18n.K in a table).
-var dynamicUse = regexp.MustCompile(`\bi18n\.(?:(?:T|TD|N|ND)\(\s*[A-Za-z_][A-Za-z0-9_.()]*\s*,\s*|(?:K|M)\(\s*)([^"\s][^),]*)`)
+var dynamicUse = regexp.MustCompile(`\bi18n\.(?:(?:T|TD|N|ND)\(\s*[A-Za-z_][A-Za-z0-9_.()]*\s*,\s*|(?:K|M|Err)\(\s*)([^"\s][^),]*)`)
 
 // dataKeys are the non-literal key arguments allowed, each naming a table
 // whose keys are written with i18n.K (and so are checked).
@@ -111,7 +112,12 @@ func missing(used map[string][]string, langs ...Lang) []string {
 }
 
 func TestEveryUsedKeyIsInBothCatalogues(t *testing.T) {
-	used, dynamic := usedKeys(t, "..", "../../handlers", "../../internal/demo", "../../internal/app", "../../massupdate", "../../bulkjobs")
+	root := moduleRoot(t)
+	var dirs []string
+	for _, d := range []string{"views", "handlers", "internal/demo", "internal/app", "massupdate", "bulkjobs"} {
+		dirs = append(dirs, filepath.Join(root, d))
+	}
+	used, dynamic := usedKeys(t, dirs...)
 	if len(used) < 20 {
 		t.Fatalf("found only %d keys in views/ and handlers/: is the scan broken?", len(used))
 	}
@@ -131,9 +137,28 @@ func TestEveryUsedKeyIsInBothCatalogues(t *testing.T) {
 	}
 }
 
+// moduleRoot is the directory of the module's go.mod, above the test's.
+func moduleRoot(t *testing.T) string {
+	t.Helper()
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			t.Fatal("no go.mod above the test")
+		}
+		dir = up
+	}
+}
+
 func TestScanFindsAMissingKey(t *testing.T) {
 	dir := t.TempDir()
-	src := "package x\n\nfunc f() { _ = i18n.T(ctx, \"nav.orders\"); _ = i18n.N(r.Context(), \"no.such.plural\", 3); _ = i18n.K(\"no.such.key\"); _ = i18n.M(\"no.such.msg\", nil) }\n"
+	src := "package x\n\nfunc f() { _ = i18n.T(ctx, \"nav.orders\"); _ = i18n.N(r.Context(), \"no.such.plural\", 3); _ = i18n.K(\"no.such.key\"); _ = i18n.M(\"no.such.msg\", nil); _ = i18n.Err(\"no.such.err\", nil) }\n"
 	if err := os.WriteFile(filepath.Join(dir, "x.go"), []byte(src), 0o600); err != nil {
 		t.Fatal(err)
 	}
@@ -144,10 +169,12 @@ func TestScanFindsAMissingKey(t *testing.T) {
 	used, dynamic := usedKeys(t, dir)
 	got := missing(used, Langs...)
 	want := []string{
+		"en: no.such.err (used in " + filepath.Join(dir, "x.go") + ")",
 		"en: no.such.key (used in " + filepath.Join(dir, "x.go") + ")",
 		"en: no.such.msg (used in " + filepath.Join(dir, "x.go") + ")",
 		"en: no.such.plural (used in " + filepath.Join(dir, "x.go") + ")",
 		"en: no.such.templ (used in " + filepath.Join(dir, "x.templ") + ")",
+		"ru: no.such.err (used in " + filepath.Join(dir, "x.go") + ")",
 		"ru: no.such.key (used in " + filepath.Join(dir, "x.go") + ")",
 		"ru: no.such.msg (used in " + filepath.Join(dir, "x.go") + ")",
 		"ru: no.such.plural (used in " + filepath.Join(dir, "x.go") + ")",

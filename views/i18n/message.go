@@ -1,10 +1,16 @@
 package i18n
 
 import (
+	"bytes"
 	"context"
+	"database/sql/driver"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // Msg is a message for the user kept as data rather than as a sentence:
@@ -14,81 +20,71 @@ import (
 // job started in English reads Russian once the user switches.
 //
 // Args are text (numbers already written as plain digits, amounts as
-// "1299.50"), or an encoded message of their own (translated in turn); an
-// int Args["Count"] chooses the plural form. Label, when set, is the key of
-// a field name put before the message ("Quantity: …"). Without a Key,
-// Status is a marketplace status shown with its label (Status), and Text
-// is shown as it is (a marketplace message, a typed value).
+// "1299.50"), or messages of their own (a Msg or Msgs, translated in
+// turn); an int Args["Count"] chooses the plural form. Label, when set, is
+// the key of a field name put before the message ("Quantity: …"). Without
+// a Key, Status is a marketplace status shown with its label (Status), and
+// Text is a value (an amount, a date, written the reader's way when shown)
+// or, Verbatim, words shown exactly as written (a marketplace message).
 type Msg struct {
-	Key    string         `json:"k,omitempty"`
-	Args   map[string]any `json:"a,omitempty"`
-	Label  string         `json:"l,omitempty"`
-	Status string         `json:"s,omitempty"`
-	Text   string         `json:"t,omitempty"`
+	Key      string         `json:"k,omitempty"`
+	Args     map[string]any `json:"a,omitempty"`
+	Label    string         `json:"l,omitempty"`
+	Status   string         `json:"s,omitempty"`
+	Text     string         `json:"t,omitempty"`
+	Verbatim bool           `json:"v,omitempty"`
 }
 
 // M is the message key with args; write the key as a literal so the key
 // test finds it: i18n.M("mass.no_sku", nil).
 func M(key string, args map[string]any) Msg { return Msg{Key: key, Args: args} }
 
-// msgMark starts an encoded message. It is printable, so the stores that
-// clean control characters out of what they keep (the history,
-// format.Clean) keep it; no marketplace message or sentence starts with it,
-// and a string that did would at worst read as one of our catalogue's
-// messages, its arguments inserted as text.
-const msgMark = "§i18n:"
+// Msgs is a sequence of messages shown together, their translations joined
+// by a space: a job row's outcome, a field's problem, a history entry's
+// message. The zero value is no message. Stored in a database column it is
+// a JSON array ("" for none): see Value and Scan.
+type Msgs []Msg
 
-// Encode writes messages as one string to keep (a job row's message, a
-// field's problem); shown, they read as their translations joined by a
-// space. No messages are "".
-func Encode(ms ...Msg) string {
+// Of is the messages ms as one Msgs.
+func Of(ms ...Msg) Msgs {
 	if len(ms) == 0 {
-		return ""
+		return nil
 	}
-	b, err := json.Marshal(ms)
-	if err != nil { // only text and numbers go in
-		return ""
-	}
-	return msgMark + string(b)
+	return Msgs(ms)
 }
 
-// Decode reads a string Encode wrote. A plain string (an old job row's
-// English sentence, a marketplace message) is not encoded: ok is false.
-func Decode(s string) (ms []Msg, ok bool) {
-	if !strings.HasPrefix(s, msgMark) {
-		return nil, false
-	}
-	if json.Unmarshal([]byte(s[len(msgMark):]), &ms) != nil {
-		return nil, false
-	}
-	return ms, true
-}
-
-// Messages is the parts of s: the messages Encode wrote, or s itself as
-// one plain text (shown as it is).
-func Messages(s string) []Msg {
-	if ms, ok := Decode(s); ok {
-		return ms
-	}
+// Plain is s shown exactly as it is (a marketplace message, an old stored
+// sentence), its control characters made spaces; "" is no message.
+func Plain(s string) Msgs {
 	if s == "" {
 		return nil
 	}
-	return []Msg{{Text: s}}
+	return Msgs{{Text: Clean(s), Verbatim: true}}
 }
 
-// Text is s as the user reads it in the language of ctx: an encoded
-// message translated, any other string as it is.
-func Text(ctx context.Context, s string) string {
-	return TextIn(LangOf(ctx), s, nil)
+// Join is the messages of every part, in order.
+func Join(parts ...Msgs) Msgs {
+	var out Msgs
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
 }
 
-// TextIn is s in language l. arg, when not nil, rewrites each text
-// argument (by its name; "" for a Text part) before it is put in: format
-// writes amounts and times the way l does (format.MessageIn).
-func TextIn(l Lang, s string, arg func(name, value string) string) string {
-	ms, ok := Decode(s)
-	if !ok {
-		return s
+// Text is ms as the user reads it in the language of ctx.
+func Text(ctx context.Context, ms Msgs) string {
+	return ms.In(LangOf(ctx), nil)
+}
+
+// In is ms in language l. arg, when not nil, rewrites each text argument
+// (by its name; "" for a Text part) before it is put in: format writes
+// amounts and times the way l does (format.Message).
+func (ms Msgs) In(l Lang, arg func(name, value string) string) string {
+	switch len(ms) {
+	case 0:
+		return ""
+	case 1:
+		return ms[0].In(l, arg)
 	}
 	parts := make([]string, 0, len(ms))
 	for _, m := range ms {
@@ -99,13 +95,116 @@ func TextIn(l Lang, s string, arg func(name, value string) string) string {
 	return strings.Join(parts, " ")
 }
 
-// In is one message in language l (see TextIn for arg).
+// String is ms in English, for logs and error strings.
+func (ms Msgs) String() string { return ms.In(EN, nil) }
+
+// Value stores ms as a JSON array, "" for no message.
+func (ms Msgs) Value() (driver.Value, error) {
+	if len(ms) == 0 {
+		return "", nil
+	}
+	b, err := json.Marshal(ms)
+	if err != nil {
+		return nil, fmt.Errorf("i18n: storing messages: %w", err)
+	}
+	return string(b), nil
+}
+
+// Scan reads what Value stored.
+func (ms *Msgs) Scan(src any) error {
+	var b []byte
+	switch v := src.(type) {
+	case nil:
+	case string:
+		b = []byte(v)
+	case []byte:
+		b = v
+	default:
+		return fmt.Errorf("i18n: cannot read messages from %T", src)
+	}
+	*ms = nil
+	if len(bytes.TrimSpace(b)) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(b, ms); err != nil {
+		return fmt.Errorf("i18n: reading stored messages: %w", err)
+	}
+	return nil
+}
+
+// UnmarshalJSON reads a message MarshalJSON wrote, its message arguments
+// (a JSON object or array) read back as Msg and Msgs.
+func (m *Msg) UnmarshalJSON(b []byte) error {
+	var raw struct {
+		Key    string                     `json:"k"`
+		Args   map[string]json.RawMessage `json:"a"`
+		Label  string                     `json:"l"`
+		Status string                     `json:"s"`
+		Text   string                     `json:"t"`
+		Verb   bool                       `json:"v"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return err
+	}
+	*m = Msg{Key: raw.Key, Label: raw.Label, Status: raw.Status, Text: raw.Text, Verbatim: raw.Verb}
+	if raw.Args == nil {
+		return nil
+	}
+	m.Args = make(map[string]any, len(raw.Args))
+	for k, v := range raw.Args {
+		var err error
+		switch t := bytes.TrimSpace(v); {
+		case len(t) > 0 && t[0] == '{':
+			var sub Msg
+			err = json.Unmarshal(t, &sub)
+			m.Args[k] = sub
+		case len(t) > 0 && t[0] == '[':
+			var sub Msgs
+			err = json.Unmarshal(t, &sub)
+			m.Args[k] = sub
+		default:
+			var x any
+			err = json.Unmarshal(t, &x)
+			if str, ok := x.(string); ok && strings.HasPrefix(str, legacyMark) {
+				var sub Msgs
+				if json.Unmarshal([]byte(str[len(legacyMark):]), &sub) == nil {
+					x = sub
+				}
+			}
+			m.Args[k] = x
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// legacyMark started a message encoded into a string by earlier versions,
+// which stored messages as text. MigrateSQL rewrites such columns; a
+// message argument encoded this way inside one is read here.
+const legacyMark = "\u00a7i18n:"
+
+// MigrateSQL is the statement that rewrites column of table from the
+// text earlier versions stored to what Msgs.Value stores: an encoded
+// message loses its mark, a plain sentence becomes one Verbatim message, and
+// "" stays no message.
+func MigrateSQL(postgres bool, table, column string) string {
+	mark, plain := "char(167) || 'i18n:'", "json_array(json_object('t', "+column+", 'v', json('true')))"
+	if postgres {
+		mark, plain = "chr(167) || 'i18n:'", "json_build_array(json_build_object('t', "+column+", 'v', true))::text"
+	}
+	return "UPDATE " + table + " SET " + column + " = CASE WHEN substr(" + column + ", 1, 6) = " + mark +
+		" THEN substr(" + column + ", 7) ELSE " + plain + " END WHERE " + column + " <> '';"
+}
+
+// In is one message in language l (see Msgs.In for arg).
 func (m Msg) In(l Lang, arg func(name, value string) string) string {
 	if m.Key == "" {
 		if m.Status != "" {
 			return statusIn(l, m.Status)
 		}
-		if arg != nil {
+		if arg != nil && !m.Verbatim {
 			return arg("", m.Text)
 		}
 		return m.Text
@@ -113,11 +212,14 @@ func (m Msg) In(l Lang, arg func(name, value string) string) string {
 	data := make(map[string]any, len(m.Args)+1)
 	var count any
 	for k, v := range m.Args {
-		if s, ok := v.(string); ok {
-			if _, enc := Decode(s); enc {
-				v = TextIn(l, s, arg)
-			} else if arg != nil {
-				v = arg(k, s)
+		switch a := v.(type) {
+		case Msgs:
+			v = a.In(l, arg)
+		case Msg:
+			v = a.In(l, arg)
+		case string:
+			if arg != nil {
+				v = arg(k, a)
 			}
 		}
 		if k == "Count" {
@@ -148,4 +250,51 @@ func whole(v any) (int, bool) {
 		return i, err == nil
 	}
 	return 0, false
+}
+
+// Error is an error whose words are messages: domain code returns it, and
+// the view finds it with errors.As and shows its messages in the reader's
+// language.
+type Error struct{ Msgs Msgs }
+
+// Err is an *Error of the message key with args.
+func Err(key string, args map[string]any) error { return &Error{Msgs: Of(M(key, args))} }
+
+// Error is the messages in English, for logs.
+func (e *Error) Error() string { return e.Msgs.String() }
+
+// MsgsOf is the messages err carries (an *Error in its chain), or nil.
+func MsgsOf(err error) Msgs {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Msgs
+	}
+	return nil
+}
+
+// Clean replaces control, bidi-control and invalid characters with spaces,
+// keeping the rest of the string as it is: text from outside (a
+// marketplace message, a file's cell) is shown on one line and cannot
+// reorder what follows it.
+func Clean(s string) string {
+	ok := true
+	for _, r := range s {
+		if bad(r) {
+			ok = false
+			break
+		}
+	}
+	if ok {
+		return s
+	}
+	return strings.Map(func(r rune) rune {
+		if bad(r) {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+func bad(r rune) bool {
+	return r == utf8.RuneError || unicode.IsControl(r) || r == '\u2028' || r == '\u2029' || unicode.Is(unicode.Bidi_Control, r)
 }

@@ -14,8 +14,8 @@ func TestSummaryText(t *testing.T) {
 		want string
 	}{
 		{Summary{Updated: 17, Rejected: 3}, "17 updated, 3 rejected."},
-		{Summary{Invalid: 4, Note: "Nothing was sent: fix the marked fields first"}, "0 updated, 0 rejected, 4 to fix. Nothing was sent: fix the marked fields first."},
-		{Summary{Updated: 2, Note: "Sending stopped early."}, "2 updated, 0 rejected. Sending stopped early."},
+		{Summary{Invalid: 4, Note: i18n.Of(i18n.M("prices.fix_first", nil))}, "0 updated, 0 rejected, 4 to fix. Nothing was sent: fix the marked fields first."},
+		{Summary{Updated: 2, Note: i18n.Plain("Sending stopped early.")}, "2 updated, 0 rejected. Sending stopped early."},
 	}
 	for _, tt := range tests {
 		if got := summaryText(context.Background(), &tt.in); got != tt.want {
@@ -35,7 +35,7 @@ func TestSummaryTextInRussian(t *testing.T) {
 // TestSummaryNoteKeptAsData: massupdate's note (a message kept as data)
 // reads in the page's language.
 func TestSummaryNoteKeptAsData(t *testing.T) {
-	note := i18n.Encode(i18n.M("mass.stopped_early", map[string]any{"Reason": i18n.Encode(i18n.M("mass.busy", nil))}),
+	note := i18n.Of(i18n.M("mass.stopped_early", map[string]any{"Reason": i18n.Of(i18n.M("mass.busy", nil))}),
 		i18n.M("mass.note_unsent", map[string]any{"Count": 2}))
 	ctx := i18n.WithLang(context.Background(), i18n.RU)
 	if got, want := summaryText(ctx, &Summary{Updated: 1, Note: note}), "Обновлено: 1, отклонено: 0. Отправка остановлена раньше времени (маркетплейс занят). 2 строки не отправлены: отправьте форму снова."; got != want {

@@ -3,7 +3,10 @@
 // handlers map marketplace data into them.
 package pages
 
-import "github.com/sellerdesk/sellerdesk/views/components"
+import (
+	"github.com/sellerdesk/sellerdesk/views/components"
+	"github.com/sellerdesk/sellerdesk/views/i18n"
+)
 
 // DemoCredential is a sandbox account offered on the login page in demo mode.
 type DemoCredential struct {
@@ -116,7 +119,7 @@ type OrderDetail struct {
 // after a submit.
 type RowResult struct {
 	State    string // "", "accepted", "rejected", "invalid"
-	Messages []string
+	Messages i18n.Msgs
 	Before   string // accepted rows: the old value
 	After    string // accepted rows: the new value
 }
@@ -126,7 +129,7 @@ type RowResult struct {
 // an answer and unchanged.
 type Summary struct {
 	Updated, Rejected, Invalid, Unsent, Unknown, Unchanged int
-	Note                                                   string
+	Note                                                   i18n.Msgs
 	// Shown and NotShown, after a submit larger than a page, are how many
 	// of the rows that need attention the table lists and how many more
 	// there are.
@@ -140,8 +143,8 @@ type NomenclatureRow struct {
 	Warehouse, Barcode, SKU, Name, Brand, Size             string
 	Price, SalePrice                                       string
 	Quantity, OrigQuantity, Status, OrigStatus, LiveStatus string
-	StatusOptions                                          []Option          // what the seller may choose, plus the current status
-	Errors                                                 map[string]string // "quantity", "status"
+	StatusOptions                                          []Option             // what the seller may choose, plus the current status
+	Errors                                                 map[string]i18n.Msgs // "quantity", "status"
 	Result                                                 RowResult
 }
 
@@ -171,7 +174,7 @@ type PriceRow struct {
 	Current, CurrentSale, UpdateStatus      string
 	OrigPrice, OrigSale, OrigStart, OrigEnd string
 	Price, Sale, Start, End                 string
-	Errors                                  map[string]string // "price", "sale", "start", "end"
+	Errors                                  map[string]i18n.Msgs // "price", "sale", "start", "end"
 	Result                                  RowResult
 }
 

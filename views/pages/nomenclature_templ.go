@@ -773,7 +773,7 @@ func rowResult(r RowResult) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				templ_7745c5c3_Err = components.Text(format.Message(ctx, m), 200).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = components.Text(format.Message(ctx, i18n.Of(m)), 200).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
@@ -1110,7 +1110,7 @@ func nomenclatureRows(rows []NomenclatureRow, from int) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if r.Errors["quantity"] != "" {
+			if len(format.Message(ctx, r.Errors["quantity"])) > 0 {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 77, " aria-invalid=\"true\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -1133,7 +1133,7 @@ func nomenclatureRows(rows []NomenclatureRow, from int) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = components.FieldError("qty-"+strconv.Itoa(i)+"-error", r.Errors["quantity"]).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = components.FieldError("qty-"+strconv.Itoa(i)+"-error", format.Message(ctx, r.Errors["quantity"])).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -1167,7 +1167,7 @@ func nomenclatureRows(rows []NomenclatureRow, from int) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			if r.Errors["status"] != "" {
+			if len(format.Message(ctx, r.Errors["status"])) > 0 {
 				templ_7745c5c3_Err = templruntime.WriteString(templ_7745c5c3_Buffer, 83, " aria-invalid=\"true\"")
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -1236,7 +1236,7 @@ func nomenclatureRows(rows []NomenclatureRow, from int) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = components.FieldError("status-"+strconv.Itoa(i)+"-error", r.Errors["status"]).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = components.FieldError("status-"+strconv.Itoa(i)+"-error", format.Message(ctx, r.Errors["status"])).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}

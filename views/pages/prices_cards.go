@@ -32,7 +32,7 @@ type CardRow struct {
 	Mixed                                   bool
 	OrigPrice, OrigSale, OrigStart, OrigEnd string
 	Price, Sale, Start, End                 string
-	Errors                                  map[string]string // "price", "sale", "start", "end"
+	Errors                                  map[string]i18n.Msgs // "price", "sale", "start", "end"
 	Result                                  RowResult
 	Sizes                                   []CardSize
 	Fraud                                   []FraudNote
