@@ -21,7 +21,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
 // Kinds of change.

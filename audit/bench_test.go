@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/audit"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
 // BenchmarkRecordBulkJob10k: recording a 10,000-row bulk job, the

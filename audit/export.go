@@ -4,8 +4,8 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sheets"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // CSVHeader is the first line of an export: one line per item.

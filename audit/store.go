@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // Store keeps the audit trail in the dashboard's database (the SQLite file

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // stores runs f on a new SQLite database and, when

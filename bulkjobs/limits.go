@@ -3,8 +3,8 @@ package bulkjobs
 import (
 	"errors"
 
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sheets"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // LimitError is a file refused for going past one of the limits of

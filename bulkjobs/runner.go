@@ -9,7 +9,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
 // Executor talks to the marketplace for the runner. The dashboard provides

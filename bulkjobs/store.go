@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // Job states.

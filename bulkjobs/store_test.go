@@ -11,9 +11,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // eachBackend runs fn against a fresh SQLite file and, when

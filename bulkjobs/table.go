@@ -16,8 +16,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sheets"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // MaxImportRows bounds the data rows of one imported file.

@@ -4,7 +4,7 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
 // Title is the kind of job as a message kept as data: the job page shows

@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sheets"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // TestRefusalsInBothLanguages: why a file is refused is kept as a

@@ -10,8 +10,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // TestJourneyRussianHistoryAndError (issue 18): switched to Russian, one sees the

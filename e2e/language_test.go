@@ -7,8 +7,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // TestJourneyRussian (issue 18): the browser asks for English; the header's

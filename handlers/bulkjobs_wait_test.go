@@ -11,8 +11,8 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sandbox"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // priceCSV raises the first n products by one rouble.

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // TestReportItemsKeepMessagesAsData: the dashboard's own words recorded

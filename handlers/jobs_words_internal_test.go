@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
 // TestJobRowReadsStoredWords: a row stored with a message key reads in

@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
 type ctxKey int

@@ -5,8 +5,8 @@ import (
 	"strings"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/format"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // writeRowKey writes rowKey(warehouse + "|" + barcode) to b: never more

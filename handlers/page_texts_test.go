@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // TestPageTextsMatch: the texts written into one buffer for a page are

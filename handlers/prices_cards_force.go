@@ -12,9 +12,9 @@ import (
 	"strconv"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // fraudText says what a price-check finding is about, in words, with the

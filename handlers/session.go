@@ -7,8 +7,8 @@ import (
 	gsessions "github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sessions"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 	"github.com/sellerdesk/sellerdesk/views/layouts"
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
 // A pass stopped by a refusal shows its reason, in the reader's language,

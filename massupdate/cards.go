@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
 // CardPrice is one product card's price update, where the marketplace keys

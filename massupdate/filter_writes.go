@@ -20,7 +20,7 @@ import (
 	"strconv"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
 // DefaultFilterKey is the FilterItem key the filtered writes select records

@@ -1,6 +1,6 @@
 package massupdate
 
-import "github.com/sellerdesk/sellerdesk/views/i18n"
+import "github.com/sellerdesk/sellerdesk/i18n"
 
 // StatusRefused says why the marketplace refuses a seller's change of a
 // record's status from one value to another, or nothing when it allows

@@ -3,8 +3,8 @@ package massupdate
 import (
 	"testing"
 
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/format"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // en and ru are messages of this package as the pages show them in

@@ -6,7 +6,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
 // jobRecorder is the job runner's audit observer: it records every

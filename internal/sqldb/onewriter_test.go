@@ -12,9 +12,9 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sessions"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // twoPoolsEnv makes TestOneWriterPerProcess open the job store on a second

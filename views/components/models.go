@@ -6,8 +6,8 @@ import (
 	"context"
 	"strconv"
 
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/format"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // Pager is a list's page navigation with every link already built, so a

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
 // MessageIn is ms as a reader of l reads it: messages kept as data

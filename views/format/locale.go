@@ -11,7 +11,7 @@ import (
 	// /usr/share/zoneinfo still knows Europe/Moscow.
 	_ "time/tzdata"
 
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
 // DefaultZone is the zone times are shown in unless SELLERDESK_TIMEZONE

@@ -4,7 +4,7 @@ package layouts
 import (
 	"context"
 
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
@@ -46,7 +46,7 @@ type Flash struct {
 }
 
 // NavItem is one entry of the main navigation. Label is a catalogue key
-// (views/i18n), translated when the header is drawn.
+// (i18n), translated when the header is drawn.
 type NavItem struct {
 	Key, Label, Href string
 }

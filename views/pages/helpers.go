@@ -3,8 +3,8 @@ package pages
 import (
 	"context"
 
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/format"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // summaryText is the sentence above a table after a submit, in the

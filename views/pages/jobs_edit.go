@@ -4,7 +4,7 @@ import (
 	"context"
 	"strconv"
 
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
 // editLabel is the label of an editable cell in a retry's preview (issue

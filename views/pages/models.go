@@ -4,8 +4,8 @@
 package pages
 
 import (
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/components"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // DemoCredential is a sandbox account offered on the login page in demo mode.

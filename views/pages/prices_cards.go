@@ -3,8 +3,8 @@ package pages
 import (
 	"context"
 
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/components"
-	"github.com/sellerdesk/sellerdesk/views/i18n"
 )
 
 // The prices page of a marketplace that keys prices by product card (the

@@ -3,7 +3,7 @@ package pages
 import (
 	"context"
 
-	"github.com/sellerdesk/sellerdesk/views/i18n"
+	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
 // SyncView is the freshness line of a page served from the local copy of
