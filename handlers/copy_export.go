@@ -3,8 +3,10 @@ package handlers
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
+	"time"
 
 	"github.com/labstack/echo/v4"
 
@@ -33,7 +35,36 @@ const (
 	// exportRetryAfter is the Retry-After, in seconds, of an export
 	// refused for want of a place.
 	exportRetryAfter = 5
+	// exportStall is how long a download may go without the client taking
+	// any of it. The export has no deadline of its own: a slow link that
+	// keeps reading gets the whole catalogue, a client that stops reading
+	// is cut off and its place given back.
+	exportStall = time.Minute
 )
+
+// stallWriter is the response of a long download: before each write it
+// moves the connection's write deadline exportStall ahead, so the
+// server's WriteTimeout bounds a stall rather than the whole download.
+type stallWriter struct {
+	w     io.Writer
+	rc    *http.ResponseController
+	moved time.Time
+}
+
+func (s *stallWriter) Write(p []byte) (int, error) {
+	if now := time.Now(); now.Sub(s.moved) > time.Second {
+		// Without a connection that takes deadlines (a test recorder)
+		// the server's timeouts are all there is.
+		_ = s.rc.SetWriteDeadline(now.Add(exportStall))
+		s.moved = now
+	}
+	return s.w.Write(p)
+}
+
+// progressWriter is c's response as a stallWriter.
+func progressWriter(c echo.Context) io.Writer {
+	return &stallWriter{w: c.Response(), rc: http.NewResponseController(c.Response().Writer)}
+}
 
 // exportBusy answers an export refused for want of a place: 429 with
 // Retry-After, as a page (which tries again by itself) or a flash
@@ -135,7 +166,7 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 }
 
 func (a *App) streamCSV(c echo.Context, k copystore.Key, cq copystore.Query) error {
-	w := sheets.NewCSV(c.Response())
+	w := sheets.NewCSV(progressWriter(c))
 	if err := w.Header(copyExportHeader(c.Request().Context())); err != nil {
 		return err
 	}
@@ -151,7 +182,7 @@ func (a *App) streamCSV(c echo.Context, k copystore.Key, cq copystore.Query) err
 }
 
 func (a *App) streamXLSX(c echo.Context, k copystore.Key, cq copystore.Query) error {
-	w, err := sheets.NewWriter(c.Response(), sheets.XLSX, i18n.T(c.Request().Context(), "export.copy.sheet"))
+	w, err := sheets.NewWriter(progressWriter(c), sheets.XLSX, i18n.T(c.Request().Context(), "export.copy.sheet"))
 	if err != nil {
 		return err
 	}

@@ -207,3 +207,32 @@ func TestExportBusyPage(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowDownloadOutlivesTheRequestBudget: a whole-catalogue export reads
+// the local copy, not the marketplace, so the budget of a marketplace call
+// does not cut it: a client on a slow link that takes nothing for a while
+// and then reads on gets every line, long after that budget has run out.
+func TestSlowDownloadOutlivesTheRequestBudget(t *testing.T) {
+	const budget = 300 * time.Millisecond
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: slowExportProducts}, Catalog: true, UpstreamTimeout: budget})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyComplete(t, app, copyKey1001)
+	start := time.Now()
+	resp, conn := stalledGet(t, app, b, "/nomenclature/export-all.csv")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("export: %d", resp.StatusCode)
+	}
+	// The export waits on the client, past the budget.
+	waitUntil(t, "the export waiting on its client past the budget", func() bool {
+		return time.Since(start) > 3*budget && handlers.ExportsRunning(app.Handler) == 1
+	})
+	_ = conn.SetReadDeadline(time.Now().Add(time.Minute))
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("after %d bytes: %v", len(body), err)
+	}
+	if n := strings.Count(string(body), "\r\n"); n != 3*slowExportProducts+1 {
+		t.Errorf("the slow download has %d lines, want %d (cut short?)", n, 3*slowExportProducts+1)
+	}
+}

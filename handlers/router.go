@@ -84,8 +84,11 @@ func (a *App) routes() *echo.Echo {
 	app.GET(paths.SyncStatus, a.SyncStatus)
 	app.POST(paths.SyncRefresh, a.SyncRefresh)
 	app.POST(paths.SyncForget, a.SyncForget)
-	app.GET(paths.ExportAll("csv"), func(c echo.Context) error { return a.NomenclatureExportAll(c, "csv") })
-	app.GET(paths.ExportAll("xlsx"), func(c echo.Context) error { return a.NomenclatureExportAll(c, "xlsx") })
+	// Whole-catalogue downloads read the local copy, not the marketplace:
+	// no request budget, only a bound on a stalled client (exportStall).
+	downloads := body.Group("", a.boundPerChunk, a.loadSession, a.requireLogin)
+	downloads.GET(paths.ExportAll("csv"), func(c echo.Context) error { return a.NomenclatureExportAll(c, "csv") })
+	downloads.GET(paths.ExportAll("xlsx"), func(c echo.Context) error { return a.NomenclatureExportAll(c, "xlsx") })
 	if a.deps.TestHook != nil {
 		app.GET("/_test/hook", a.deps.TestHook)
 	}
