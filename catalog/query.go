@@ -149,6 +149,35 @@ func (s *Store) checkAccess(ctx context.Context, k Key) error {
 	return nil
 }
 
+// ErrCopyGone ends an export whose copy was forgotten (or replaced by a
+// new one) while it read it: what it has not read yet is gone, and the
+// file must not pass for a whole one.
+var ErrCopyGone = errors.New("catalog: the copy was forgotten during the export")
+
+// exportAccess is checkAccess for each page of an export, which also
+// needs the copy it started on: epoch, -1 on the first page, is set to
+// the copy's epoch then and must stay it.
+func (s *Store) exportAccess(ctx context.Context, k Key, epoch *int64) error {
+	var revoked, forgotten int
+	var e int64
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT revoked, forgotten, epoch FROM catalog_copies WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&revoked, &forgotten, &e)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		if *epoch >= 0 {
+			return ErrCopyGone
+		}
+		return nil
+	case err != nil:
+		return fmt.Errorf("catalog: %w", err)
+	case revoked != 0:
+		return ErrRevoked
+	case forgotten != 0 || *epoch >= 0 && e != *epoch:
+		return ErrCopyGone
+	}
+	*epoch = e
+	return nil
+}
+
 // nomenclatureWhere builds the WHERE clause of q. A page (sorted, not a
 // count) passes its ORDER BY column as sortCol and broad reports a search
 // whose words match many records (broadMatch); both steer SQLite's plan
@@ -404,8 +433,9 @@ func (s *Store) ExportNomenclature(ctx context.Context, k Key, q Query, fn func(
 	}
 	page := make([]Record, 0, size)
 	var after *Record // the last record of the previous page
+	epoch := int64(-1)
 	for {
-		if err := s.checkAccess(ctx, k); err != nil {
+		if err := s.exportAccess(ctx, k, &epoch); err != nil {
 			return err
 		}
 		w := s.nomenclatureWhere(k, q, sortCol, broad)

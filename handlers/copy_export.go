@@ -159,8 +159,13 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 		err = a.streamCSV(c, k, cq)
 	}
 	if err != nil {
-		// The status is out: the download ends short, and the log says why.
 		a.logger(c.Request().Context()).Warn("catalogue export stopped", "err", err)
+		if c.Request().Context().Err() == nil {
+			// The status is out: the connection is dropped unfinished, so
+			// the browser reports a failed download instead of keeping a
+			// file that silently lacks its end.
+			panic(http.ErrAbortHandler)
+		}
 	}
 	return nil
 }

@@ -236,3 +236,32 @@ func TestSlowDownloadOutlivesTheRequestBudget(t *testing.T) {
 		t.Errorf("the slow download has %d lines, want %d (cut short?)", n, 3*slowExportProducts+1)
 	}
 }
+
+// TestStoppedDownloadFailsVisibly: an export that cannot go on once its
+// status is out (here the seller's data is forgotten meanwhile) drops the
+// connection unfinished, so the browser says the download failed instead
+// of keeping a file that silently lacks its end.
+func TestStoppedDownloadFailsVisibly(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: slowExportProducts}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyComplete(t, app, copyKey1001)
+	resp, conn := stalledGet(t, app, b, "/nomenclature/export-all.csv")
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("export: %d", resp.StatusCode)
+	}
+	waitUntil(t, "the export waiting on its client", func() bool { return handlers.ExportsRunning(app.Handler) == 1 })
+	colleague := app.Browser(t)
+	colleague.LoginDemo()
+	if p := colleague.Post("/sync/forget", url.Values{}); p.Status != http.StatusSeeOther && p.Header.Get("HX-Redirect") == "" {
+		t.Fatalf("forget: %d", p.Status)
+	}
+	_ = conn.SetReadDeadline(time.Now().Add(time.Minute))
+	body, err := io.ReadAll(resp.Body)
+	if err == nil {
+		t.Fatalf("the stopped download ended cleanly after %d lines: a short file the user cannot tell from a whole one", strings.Count(string(body), "\r\n"))
+	}
+	if n := strings.Count(string(body), "\r\n"); n >= 3*slowExportProducts+1 {
+		t.Errorf("the download has all %d lines: the forget did not stop it", n)
+	}
+}

@@ -83,11 +83,16 @@ func (a *App) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // recoverPanics turns a panic into a 500 page; the log gets the stack, the
-// user a request id.
+// user a request id. http.ErrAbortHandler is no failure but the way to
+// drop a response whose status is already out (see NomenclatureExportAll):
+// it goes on to net/http, which closes the connection unfinished.
 func (a *App) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) (err error) {
 		defer func() {
 			if p := recover(); p != nil {
+				if p == http.ErrAbortHandler {
+					panic(p)
+				}
 				a.logger(c.Request().Context()).Error("panic", "panic", fmt.Sprintf("%T", p), "stack", string(debug.Stack()))
 				err = fmt.Errorf("handlers: recovered from a panic")
 			}
