@@ -98,6 +98,19 @@ var StockColumns = []Column{
 	{Field: "status", Names: []string{"status", "new status", "статус"}},
 }
 
+// StockColumnsNoWarehouse are StockColumns for a marketplace that keeps no
+// warehouse (the lamoda profile): the warehouse column may be left out,
+// and its cells are not read.
+func StockColumnsNoWarehouse() []Column {
+	cols := slices.Clone(StockColumns)
+	for i := range cols {
+		if cols[i].Field == "warehouse" {
+			cols[i].Required = false
+		}
+	}
+	return cols
+}
+
 // localName is the first Russian name of a column (the one the Russian
 // export writes), or its first name.
 func localName(names []string) string {

@@ -147,3 +147,27 @@ func TestBulkCardPriceRetry(t *testing.T) {
 		t.Errorf("retry job: %s %+v (%s); want done with the card rejected again", rj.State, rj.Counts, rj.StopReason)
 	}
 }
+
+// TestBulkStockFileWithoutWarehouse (lamoda profile): the marketplace keeps
+// no warehouse, so a stock file need not name one; told from a price file
+// by its barcode and quantity, it is previewed as stock and sent by filter.
+func TestBulkStockFileWithoutWarehouse(t *testing.T) {
+	e := newBulkEnv(t, sandbox.Options{Profile: sandbox.ProfileLamoda}, 25, bulkjobs.RunnerOptions{})
+	b := e.browser()
+	prods := e.sb.Products(1001)
+	csv := fmt.Sprintf("Barcode;Quantity\n%s;11\n%s;11\n", prods[0].Barcode, prods[1].Barcode)
+	id := jobIDOf(t, upload(t, e, b, "stock.csv", []byte(csv), ""))
+	j, err := e.jobs.Job(context.Background(), id)
+	if err != nil || j.Kind != "stock" {
+		t.Fatalf("the file was taken as %q (%v), want stock", j.Kind, err)
+	}
+	e.sb.ResetCounters()
+	b.Post("/bulk/jobs/"+id+"/submit", url.Values{"confirm_all": {"1"}})
+	j = waitJob(t, e, id, "done", func(j bulkjobs.Job) bool { return !j.Active() })
+	if j.State != bulkjobs.StateDone || j.Counts.Accepted != 2 {
+		t.Fatalf("job: %s %+v", j.State, j.Counts)
+	}
+	if c := e.sb.Counters(); c.Requests[sandbox.RouteRPCUpdateStock] != 1 || c.Written[sandbox.WrittenStock] != 2 {
+		t.Errorf("calls %v, written %v; want one update-stock of 2", c.Requests, c.Written)
+	}
+}

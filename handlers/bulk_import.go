@@ -69,11 +69,11 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 		return a.importFailed(c, kind, i18n.TD(ctx, "import.unreadable_why", map[string]any{"Why": bulkjobs.Words(i18n.LangOf(ctx), err)}))
 	}
 	if kind != "prices" && kind != "stock" {
-		kind = detectKind(table.Header)
+		kind = a.detectKind(table.Header)
 	}
 	cols := bulkjobs.PriceColumns
 	if kind == "stock" {
-		cols = bulkjobs.StockColumns
+		cols = a.stockColumns()
 	}
 	m, probs := bulkjobs.MapColumns(table.Header, cols)
 	if len(probs) > 0 {
@@ -117,8 +117,19 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	return a.redirect(c, paths.Job(job.ID))
 }
 
-func detectKind(header []string) string {
-	if m, probs := bulkjobs.MapColumns(header, bulkjobs.StockColumns); len(probs) == 0 && m.Has("barcode") {
+// stockColumns are the columns of a stock file: without a warehouse where
+// the marketplace keeps none.
+func (a *App) stockColumns() []bulkjobs.Column {
+	if a.deps.API.FilterWrites() {
+		return bulkjobs.StockColumnsNoWarehouse()
+	}
+	return bulkjobs.StockColumns
+}
+
+// detectKind tells a stock file (a barcode and the stock columns) from a
+// price file.
+func (a *App) detectKind(header []string) string {
+	if m, probs := bulkjobs.MapColumns(header, a.stockColumns()); len(probs) == 0 && m.Has("barcode") {
 		return "stock"
 	}
 	return "prices"
