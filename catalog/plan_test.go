@@ -86,6 +86,12 @@ func TestSortedPagePlans(t *testing.T) {
 		{Query{Status: "online", Offset: 100},
 			func(r *apiclient.Nomenclature) bool { return r.Status == "online" },
 			func(a, b *apiclient.Nomenclature) int { return 0 }, "catalog_nomenclature_status_list"},
+		// A broad search in the list order walks the full-text matches in
+		// id order and stops after the page, rather than collecting every
+		// match first.
+		{Query{Q: "чёрн", Offset: 50},
+			func(r *apiclient.Nomenclature) bool { return strings.HasPrefix(r.Name, "Hoodie") },
+			func(a, b *apiclient.Nomenclature) int { return 0 }, "catalog_nomenclature_fts"},
 		{Query{Q: "460" + fmt.Sprintf("%010d", 42), Sort: "-price"},
 			func(r *apiclient.Nomenclature) bool { return r.Barcode == fmt.Sprintf("460%010d", 42) },
 			func(a, b *apiclient.Nomenclature) int { return -int(a.Price - b.Price) }, "catalog_nomenclature_fts"},
@@ -138,6 +144,9 @@ func TestSortedPagePlans(t *testing.T) {
 				if cp := queryPlan(t, s, query, args); !strings.Contains(cp, "COVERING INDEX catalog_nomenclature_owner") {
 					t.Errorf("the count reads the rows:\n%s", cp)
 				}
+			}
+			if c.q.Q != "" && c.q.Sort == "" && (strings.Contains(p, "SUBQUERY") || strings.Contains(p, "TEMP B-TREE")) {
+				t.Errorf("the search collects every match before its page:\n%s", p)
 			}
 			if !strings.Contains(p, c.plan) || (c.plan != "catalog_nomenclature_fts" && strings.Contains(p, "TEMP B-TREE FOR ORDER BY")) {
 				t.Errorf("plan does not use %s without sorting every match:\n%s", c.plan, p)

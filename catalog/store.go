@@ -13,6 +13,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
@@ -37,6 +38,8 @@ type Store struct {
 	// beforeCommit, when set (tests), runs inside the transaction storing
 	// pages first to last, after their rows, and fails it if it fails.
 	beforeCommit func(first, last int) error
+	// counted remembers the counts no kept count answers, by version.
+	counted countCache
 }
 
 // New builds the store on the app's database and migrates the catalogue
@@ -138,7 +141,68 @@ var migrations = sqldb.Migrations(
 		Postgres: `CREATE INDEX catalog_nomenclature_list ON catalog_nomenclature (seller_id, env, id);
 	CREATE INDEX catalog_nomenclature_status_list ON catalog_nomenclature (seller_id, env, status, id)`,
 	},
+	// 9: the copy's write version (catalog_versions), bumped by row
+	// triggers in the transaction of every write that can change which
+	// records a filter selects: a count remembered with the version it
+	// was taken at stays exact while the version holds (countCache).
+	sqldb.Step{
+		SQLite: migrationVersionsTable + `;
+	CREATE TRIGGER catalog_nomenclature_version_ai AFTER INSERT ON catalog_nomenclature BEGIN ` + sqliteBumpVersion("new") + ` END;
+	CREATE TRIGGER catalog_nomenclature_version_ad AFTER DELETE ON catalog_nomenclature BEGIN ` + sqliteBumpVersion("old") + ` END;
+	CREATE TRIGGER catalog_nomenclature_version_au AFTER UPDATE ON catalog_nomenclature
+		WHEN ` + versionedChange("IS NOT") + ` BEGIN ` + sqliteBumpVersion("new") + ` END`,
+		Postgres: migrationVersionsTable + `;
+	CREATE FUNCTION catalog_version_row() RETURNS trigger AS $$
+	BEGIN
+		IF TG_OP = 'DELETE' THEN
+			INSERT INTO catalog_versions (seller_id, env, v) VALUES (OLD.seller_id, OLD.env, 1)
+			ON CONFLICT (seller_id, env) DO UPDATE SET v = catalog_versions.v + 1;
+		ELSE
+			INSERT INTO catalog_versions (seller_id, env, v) VALUES (NEW.seller_id, NEW.env, 1)
+			ON CONFLICT (seller_id, env) DO UPDATE SET v = catalog_versions.v + 1;
+		END IF;
+		RETURN NULL;
+	END
+	$$ LANGUAGE plpgsql;
+	CREATE TRIGGER catalog_nomenclature_version AFTER INSERT OR DELETE ON catalog_nomenclature FOR EACH ROW EXECUTE FUNCTION catalog_version_row();
+	CREATE TRIGGER catalog_nomenclature_version_au AFTER UPDATE ON catalog_nomenclature FOR EACH ROW
+		WHEN (` + versionedChange("IS DISTINCT FROM") + `) EXECUTE FUNCTION catalog_version_row()`,
+	},
 )
+
+// migrationVersionsTable holds one row per copy (seller, environment)
+// whose version v counts the writes to its records that a filter can see.
+// A row is never deleted (forget included), so a version never comes back
+// to a value an earlier state of the copy had; a copy without a row is at
+// version 0.
+const migrationVersionsTable = `CREATE TABLE catalog_versions (
+		seller_id BIGINT NOT NULL,
+		env       TEXT   NOT NULL,
+		v         BIGINT NOT NULL,
+		PRIMARY KEY (seller_id, env)
+	)`
+
+// versionedChange is the condition, with the dialect's "differs"
+// operator, under which an updated record changes what a filter selects:
+// its search document or a filtered column (Query) changed. A pass
+// rewriting an unchanged record leaves the version alone.
+func versionedChange(differs string) string {
+	var b strings.Builder
+	for i, c := range []string{"search", "status", "warehouse", "quantity", "price"} {
+		if i > 0 {
+			b.WriteString(" OR ")
+		}
+		b.WriteString("OLD." + c + " " + differs + " NEW." + c)
+	}
+	return b.String()
+}
+
+// sqliteBumpVersion is the SQLite statement bumping the version of the
+// copy of row ("new" or "old").
+func sqliteBumpVersion(row string) string {
+	return `INSERT INTO catalog_versions VALUES (` + row + `.seller_id, ` + row + `.env, 1)
+			ON CONFLICT (seller_id, env) DO UPDATE SET v = v + 1;`
+}
 
 // step1SQLite is step 1 on SQLite: the copy's tables, FTS5 over the
 // records' search documents kept by triggers.
