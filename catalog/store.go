@@ -14,6 +14,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
@@ -40,6 +41,9 @@ type Store struct {
 	beforeCommit func(first, last int) error
 	// counted remembers the counts no kept count answers, by version.
 	counted countCache
+	// touched is when Touch last wrote each copy's use (touchEvery).
+	touchMu sync.Mutex
+	touched map[Key]time.Time
 }
 
 // New builds the store on the app's database and migrates the catalogue
