@@ -154,23 +154,34 @@ var migrations = sqldb.Migrations(
 	CREATE TRIGGER catalog_nomenclature_version_ai AFTER INSERT ON catalog_nomenclature BEGIN ` + sqliteBumpVersion("new") + ` END;
 	CREATE TRIGGER catalog_nomenclature_version_ad AFTER DELETE ON catalog_nomenclature BEGIN ` + sqliteBumpVersion("old") + ` END;
 	CREATE TRIGGER catalog_nomenclature_version_au AFTER UPDATE ON catalog_nomenclature
-		WHEN ` + versionedChange("IS NOT") + ` BEGIN ` + sqliteBumpVersion("new") + ` END`,
+		WHEN ` + versionedChange("old", "new", "IS NOT") + ` BEGIN ` + sqliteBumpVersion("new") + ` END`,
+		// Statement triggers: a row trigger would update the copy's one
+		// version row once per record, and a forget or a pass deleting
+		// 100,000 records in one statement would make that row's
+		// versions a chain every next update walks.
 		Postgres: migrationVersionsTable + `;
-	CREATE FUNCTION catalog_version_row() RETURNS trigger AS $$
+	CREATE FUNCTION catalog_version_rows() RETURNS trigger AS $$
 	BEGIN
-		IF TG_OP = 'DELETE' THEN
-			INSERT INTO catalog_versions (seller_id, env, v) VALUES (OLD.seller_id, OLD.env, 1)
-			ON CONFLICT (seller_id, env) DO UPDATE SET v = catalog_versions.v + 1;
-		ELSE
-			INSERT INTO catalog_versions (seller_id, env, v) VALUES (NEW.seller_id, NEW.env, 1)
-			ON CONFLICT (seller_id, env) DO UPDATE SET v = catalog_versions.v + 1;
-		END IF;
+		INSERT INTO catalog_versions (seller_id, env, v) SELECT DISTINCT seller_id, env, 1 FROM changed
+		ON CONFLICT (seller_id, env) DO UPDATE SET v = catalog_versions.v + 1;
 		RETURN NULL;
 	END
 	$$ LANGUAGE plpgsql;
-	CREATE TRIGGER catalog_nomenclature_version AFTER INSERT OR DELETE ON catalog_nomenclature FOR EACH ROW EXECUTE FUNCTION catalog_version_row();
-	CREATE TRIGGER catalog_nomenclature_version_au AFTER UPDATE ON catalog_nomenclature FOR EACH ROW
-		WHEN (` + versionedChange("IS DISTINCT FROM") + `) EXECUTE FUNCTION catalog_version_row()`,
+	CREATE FUNCTION catalog_version_updated() RETURNS trigger AS $$
+	BEGIN
+		INSERT INTO catalog_versions (seller_id, env, v)
+		SELECT DISTINCT new_rows.seller_id, new_rows.env, 1 FROM new_rows JOIN old_rows ON old_rows.id = new_rows.id
+		WHERE ` + versionedChange("old_rows", "new_rows", "IS DISTINCT FROM") + `
+		ON CONFLICT (seller_id, env) DO UPDATE SET v = catalog_versions.v + 1;
+		RETURN NULL;
+	END
+	$$ LANGUAGE plpgsql;
+	CREATE TRIGGER catalog_nomenclature_version_ai AFTER INSERT ON catalog_nomenclature REFERENCING NEW TABLE AS changed
+		FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_rows();
+	CREATE TRIGGER catalog_nomenclature_version_ad AFTER DELETE ON catalog_nomenclature REFERENCING OLD TABLE AS changed
+		FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_rows();
+	CREATE TRIGGER catalog_nomenclature_version_au AFTER UPDATE ON catalog_nomenclature REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+		FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_updated()`,
 	},
 )
 
@@ -187,16 +198,17 @@ const migrationVersionsTable = `CREATE TABLE catalog_versions (
 	)`
 
 // versionedChange is the condition, with the dialect's "differs"
-// operator, under which an updated record changes what a filter selects:
-// its search document or a filtered column (Query) changed. A pass
-// rewriting an unchanged record leaves the version alone.
-func versionedChange(differs string) string {
+// operator, under which an updated record (old and new: its two rows'
+// names) changes what a filter selects: its search document or a filtered
+// column (Query) changed. A pass rewriting an unchanged record leaves the
+// version alone.
+func versionedChange(old, new, differs string) string {
 	var b strings.Builder
 	for i, c := range []string{"search", "status", "warehouse", "quantity", "price"} {
 		if i > 0 {
 			b.WriteString(" OR ")
 		}
-		b.WriteString("OLD." + c + " " + differs + " NEW." + c)
+		b.WriteString(old + "." + c + " " + differs + " " + new + "." + c)
 	}
 	return b.String()
 }
