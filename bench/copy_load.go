@@ -151,15 +151,40 @@ func copyLoad(s Sizes, id, dbName, dbURL string) (Result, error) {
 	stat.m.Close()
 	calls := upstreamCalls(ce.Sandbox) - callsBefore
 
+	// The dashboard alone, as a child process on its own database: the
+	// figure the memory target is held to. Without it (smoke sizes) the
+	// process's RSS, an upper bound, stands in.
+	child := childRSS{PeakRSS: -1}
+	if s.ChildRSS {
+		childDB := ""
+		if dbURL != "" {
+			var drop func()
+			if childDB, drop, err = postgresSchema(); err != nil {
+				return r, err
+			}
+			defer drop()
+		}
+		if child, err = measureChildRSS(ce.Env, childDB, s.CopyUsers, s.CopySlice, s.CopySlices); err != nil {
+			return r, fmt.Errorf("the dashboard as a child process: %w", err)
+		}
+	}
+
 	thr := func(sd *side) float64 { return float64(sd.m.StatusCodes["200"]) / sd.total.Seconds() }
 	errs := func(sd *side) int { return int(sd.m.Requests) - sd.m.StatusCodes["200"] }
 	p99 := dash.m.Latencies.P99
 	ratio := thr(dash) / thr(stat)
 	perHour := float64(ce.syncCalls) * float64(time.Hour) / float64(copystore.DefaultInterval)
-	rss := peakRSS.Load()
+	rss, rssOf := peakRSS.Load(), "process, upper bound"
+	if child.PeakRSS >= 0 {
+		rss, rssOf = child.PeakRSS, "dashboard alone"
+	}
 	r.Holds = p99 <= 100*time.Millisecond && errs(dash) == 0 && ratio >= 0.1 && rss <= 256<<20 && calls == 0
-	r.Figure = fmt.Sprintf("%s, %d records, %d clients: p99 %s, %d err, %.0f/s = %.3fx static %.0f/s; RSS %d MB; %d marketplace calls; refresh %.0f calls/h",
-		dbName, ce.records, s.CopyUsers, p99.Round(100*time.Microsecond), errs(dash), thr(dash), ratio, thr(stat), rss>>20, calls, perHour)
+	r.Figure = fmt.Sprintf("%s, %d records, %d clients: p99 %s, %d err, %.0f/s = %.3fx static %.0f/s (static p99 %s); RSS %d MB (%s); %d marketplace calls; refresh %.0f calls/h",
+		dbName, ce.records, s.CopyUsers, p99.Round(100*time.Microsecond), errs(dash), thr(dash), ratio, thr(stat), stat.m.Latencies.P99.Round(100*time.Microsecond), rss>>20, rssOf, calls, perHour)
+	if child.PeakRSS >= 0 {
+		r.Detail = append(r.Detail, fmt.Sprintf("dashboard alone: cmd/web built and run as a child process against the same sandbox, on its own %s database, %d sessions, its copy of %d records filled by a first sync, then %s of the same closed-loop load (%d requests, %d answered 200, p99 %s): VmRSS peak %d MB (sampled every 100 ms), VmHWM %d MB (the kernel's peak, the first sync included), from /proc/<pid>/status",
+			dbName, s.CopyUsers, child.Records, s.CopySlice*time.Duration(s.CopySlices), child.Requests, child.OK, child.P99.Round(100*time.Microsecond), child.PeakRSS>>20, child.HWM>>20))
+	}
 	r.Detail = append(r.Detail,
 		fmt.Sprintf("%s copy of %d records built (sandbox, first sync, no latency) in %s", dbName, ce.records, built.Round(time.Second)),
 		fmt.Sprintf("vegeta (library), closed loop: %d workers, %d sessions, pages %v; %d slices of %s per side, alternating which goes first", s.CopyUsers, len(users), loadPages, s.CopySlices, s.CopySlice),
@@ -167,8 +192,8 @@ func copyLoad(s Sizes, id, dbName, dbURL string) (Result, error) {
 			dash.m.Requests, dash.m.StatusCodes, firstErrs(dash.m.Errors), dash.m.Latencies.P50, dash.m.Latencies.P90, dash.m.Latencies.P99, dash.m.Latencies.Max),
 		fmt.Sprintf("static: the same pages' bytes as files served by net/http's FileServer on its own loopback server, same cores: %d requests, %d errors, p50 %s p99 %s",
 			stat.m.Requests, errs(stat), stat.m.Latencies.P50, stat.m.Latencies.P99),
-		fmt.Sprintf("RSS: VmRSS of this process (/proc/self/status), peak sampled every 100 ms during the dashboard's slices: %d MB; %d MB before the sandbox and dashboard were built. It is an upper bound for the dashboard: the in-process sandbox (holding the %d products) and the load generator are counted in it",
-			rss>>20, rssBefore>>20, s.CopyLarge),
+		fmt.Sprintf("RSS of this process (/proc/self/status), peak sampled every 100 ms during the dashboard's slices: %d MB; %d MB before the sandbox and dashboard were built: an upper bound, the in-process sandbox (holding the %d products) and the load generator are counted in it",
+			peakRSS.Load()>>20, rssBefore>>20, s.CopyLarge),
 		fmt.Sprintf("marketplace calls during the load (sandbox request counters, token issues excluded): %d", calls),
 		fmt.Sprintf("steady-state refresh: a full pass of the copy made %d marketplace calls (nomenclature, orders and return boxes at %d a page); a copy in use is refreshed every %s, so %.0f calls an hour per seller",
 			ce.syncCalls, copystore.PageLimit, copystore.DefaultInterval, perHour))

@@ -43,6 +43,10 @@ type Sizes struct {
 	CopyUsers            int           // load: concurrent clients
 	CopySlice            time.Duration // load: one slice of one side
 	CopySlices           int           // load: slices per side
+	// ChildRSS also measures the resident memory of the dashboard alone:
+	// cmd/web built and run as a child process under the same load
+	// (measureChildRSS; it needs the go command and the module root).
+	ChildRSS bool
 }
 
 // Full are the sizes of the targets.
@@ -53,6 +57,7 @@ var Full = Sizes{
 	ProductsForP4: 10_000,
 	P8Products:    10_000, P8Latency: 50 * time.Millisecond, P8Views: 30, P8SearchProducts: 33_334, P8Queries: 60,
 	CopySmall: 334, CopyLarge: 33_334, CopyViews: 41, CopyUsers: 64, CopySlice: 5 * time.Second, CopySlices: 3,
+	ChildRSS: true,
 }
 
 // Smoke runs every code path once, in seconds.

@@ -500,3 +500,34 @@ func TestAccess(t *testing.T) {
 		}
 	})
 }
+
+// TestTouchWritesOncePerMinute: page views record the copy's use at most
+// once per touchEvery, so they do not each queue for the writer; a view
+// after that writes the new time.
+func TestTouchWritesOncePerMinute(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		s := b.open()
+		k := testKey(7001)
+		t0 := time.UnixMilli(1_800_000_000_000)
+		usedAt := func() time.Time {
+			t.Helper()
+			var ms int64
+			if err := s.r.QueryRowContext(ctx, s.q(`SELECT used_at FROM catalog_copies WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&ms); err != nil {
+				t.Fatal(err)
+			}
+			return time.UnixMilli(ms)
+		}
+		for _, c := range []struct {
+			at, want time.Time
+		}{{t0, t0}, {t0.Add(30 * time.Second), t0}, {t0.Add(touchEvery - time.Millisecond), t0}, {t0.Add(touchEvery), t0.Add(touchEvery)}} {
+			s.SetClock(func() time.Time { return c.at })
+			if err := s.Touch(ctx, k); err != nil {
+				t.Fatal(err)
+			}
+			if got := usedAt(); !got.Equal(c.want) {
+				t.Errorf("touched at %v: used at %v, want %v", c.at, got, c.want)
+			}
+		}
+	})
+}

@@ -107,8 +107,9 @@ func sum(m map[string]int) int {
 
 // checkCounts compares every count the overview and the lists show with a
 // fresh recount: the overview's per-status counts and "needs action
-// today", and the totals of the nomenclature (every status, with and
-// without the out-of-stock filter), orders and return boxes lists.
+// today", the totals of the nomenclature (every status, with and without
+// the out-of-stock filter; searches, a warehouse, a price range), orders
+// and return boxes lists.
 func checkCounts(t *testing.T, s *Store, k Key, when string) {
 	t.Helper()
 	ctx := context.Background()
@@ -152,6 +153,23 @@ func checkCounts(t *testing.T, s *Store, k Key, when string) {
 			total, err := s.NomenclaturePage(ctx, k, Query{Status: st, StockMax: stock, Limit: 1}, func(*Record) error { rows++; return nil })
 			if err != nil || total != w {
 				t.Errorf("%s: the %s page of status %q says %d (%v), recount %d", when, list, st, total, err, w)
+			}
+		}
+	}
+	// Counts no kept count answers (a search, a warehouse, a price range)
+	// are remembered by the copy's version: asked twice, the second from
+	// memory, both equal a count made now.
+	two := 2
+	for _, q := range []Query{{Q: "кросс"}, {Q: "Кроссовки 1"}, {Q: "кросс", Status: "online"}, {Warehouse: "WH1"},
+		{PriceMin: 1100, PriceMax: 1300}, {Q: "кросс", StockMax: &two}} {
+		query, args := s.nomenclatureCount(k, q)
+		var w int
+		if err := s.r.QueryRowContext(ctx, query, args...).Scan(&w); err != nil {
+			t.Fatal(err)
+		}
+		for range 2 {
+			if got, err := s.CountNomenclature(ctx, k, q); err != nil || got != w {
+				t.Errorf("%s: count of %+v: %d (%v), recount %d", when, q, got, err, w)
 			}
 		}
 	}

@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -86,6 +87,12 @@ func TestSortedPagePlans(t *testing.T) {
 		{Query{Status: "online", Offset: 100},
 			func(r *apiclient.Nomenclature) bool { return r.Status == "online" },
 			func(a, b *apiclient.Nomenclature) int { return 0 }, "catalog_nomenclature_status_list"},
+		// A broad search in the list order walks the full-text matches in
+		// id order and stops after the page, rather than collecting every
+		// match first.
+		{Query{Q: "чёрн", Offset: 50},
+			func(r *apiclient.Nomenclature) bool { return strings.HasPrefix(r.Name, "Hoodie") },
+			func(a, b *apiclient.Nomenclature) int { return 0 }, "catalog_nomenclature_fts"},
 		{Query{Q: "460" + fmt.Sprintf("%010d", 42), Sort: "-price"},
 			func(r *apiclient.Nomenclature) bool { return r.Barcode == fmt.Sprintf("460%010d", 42) },
 			func(a, b *apiclient.Nomenclature) int { return -int(a.Price - b.Price) }, "catalog_nomenclature_fts"},
@@ -139,6 +146,9 @@ func TestSortedPagePlans(t *testing.T) {
 					t.Errorf("the count reads the rows:\n%s", cp)
 				}
 			}
+			if c.q.Q != "" && c.q.Sort == "" && (strings.Contains(p, "SUBQUERY") || strings.Contains(p, "TEMP B-TREE")) {
+				t.Errorf("the search collects every match before its page:\n%s", p)
+			}
 			if !strings.Contains(p, c.plan) || (c.plan != "catalog_nomenclature_fts" && strings.Contains(p, "TEMP B-TREE FOR ORDER BY")) {
 				t.Errorf("plan does not use %s without sorting every match:\n%s", c.plan, p)
 			}
@@ -166,4 +176,24 @@ func queryPlan(t *testing.T, s *Store, query string, args []any) string {
 		t.Fatal(err)
 	}
 	return strings.Join(plan, "\n")
+}
+
+// TestFirstPassAnalyzes: on PostgreSQL a copy's first complete pass leaves
+// its table analyzed, so the planner knows the rows it just filled (a
+// status page then walks the status's id index instead of sorting every
+// record of the status).
+func TestFirstPassAnalyzes(t *testing.T) {
+	url := os.Getenv("SELLERDESK_TEST_POSTGRES_URL")
+	if url == "" {
+		t.Skip("SELLERDESK_TEST_POSTGRES_URL is not set")
+	}
+	s := newBackend(t, url).open()
+	fillPlanCopy(t, s, Key{SellerID: 1001, Env: "test"}, 2000)
+	var tuples float64
+	if err := s.r.QueryRow(`SELECT reltuples FROM pg_class WHERE oid = 'catalog_nomenclature'::regclass`).Scan(&tuples); err != nil {
+		t.Fatal(err)
+	}
+	if tuples < 2000 {
+		t.Errorf("after the first pass the planner counts %v rows, want 2000 (analyzed)", tuples)
+	}
 }

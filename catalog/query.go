@@ -206,6 +206,29 @@ func (s *Store) nomenclatureWhere(k Key, q Query, sortCol string, broad bool) *w
 			w.add(id+" IN (SELECT rowid FROM catalog_nomenclature_fts WHERE catalog_nomenclature_fts MATCH ?)", ftsMatch(words))
 		}
 	}
+	s.addFilters(w, q, sortCol)
+	return w
+}
+
+// ftsJoined is the FROM clause of a SQLite search read in the list order
+// (id): the full-text matches, which FTS5 yields in row id order, each
+// joined to its record.
+const ftsJoined = ` FROM catalog_nomenclature_fts CROSS JOIN catalog_nomenclature ON catalog_nomenclature.id = catalog_nomenclature_fts.rowid`
+
+// joinedWhere is the WHERE clause of q, a search, under ftsJoined: the
+// page walks the matches in id order and stops after it, where the IN
+// form of nomenclatureWhere collects every match before the first row.
+func (s *Store) joinedWhere(k Key, q Query) *where {
+	w := &where{}
+	w.sql.WriteString(" WHERE catalog_nomenclature_fts MATCH ? AND seller_id = ? AND env = ?")
+	w.args = append(w.args, ftsMatch(queryWords(q.Q)), k.SellerID, k.Env)
+	s.addFilters(w, q, "")
+	return w
+}
+
+// addFilters adds q's filters but the search to w (sortCol as for
+// nomenclatureWhere).
+func (s *Store) addFilters(w *where, q Query, sortCol string) {
 	if q.Status != "" {
 		w.add("status = ?", q.Status)
 	}
@@ -227,7 +250,6 @@ func (s *Store) nomenclatureWhere(k Key, q Query, sortCol string, broad bool) *w
 	if q.PriceMax > 0 {
 		w.add("price <= ?", q.PriceMax)
 	}
-	return w
 }
 
 // nomenclatureCols are the columns of a Record, in the order scan reads
@@ -391,8 +413,13 @@ func (s *Store) nomenclatureQuery(ctx context.Context, k Key, q Query) (string, 
 			return "", nil, err
 		}
 	}
-	w := s.nomenclatureWhere(k, q, sortCol, broad)
 	limit, offset := q.limits()
+	if sortCol == "" && !s.pg && len(queryWords(q.Q)) > 0 {
+		w := s.joinedWhere(k, q)
+		query := `SELECT ` + packedRecord + ftsJoined + w.sql.String() + ` ORDER BY catalog_nomenclature_fts.rowid LIMIT ? OFFSET ?`
+		return query, append(w.args, limit, offset), nil
+	}
+	w := s.nomenclatureWhere(k, q, sortCol, broad)
 	query := `SELECT ` + packedRecord + ` FROM catalog_nomenclature` + w.sql.String() + ob + ` LIMIT ? OFFSET ?`
 	return s.q(query), append(w.args, limit, offset), nil
 }
@@ -581,17 +608,13 @@ func (s *Store) CountNomenclature(ctx context.Context, k Key, q Query) (int, err
 }
 
 // countNomenclature counts the records of k that q selects: from the kept
-// counts when q filters by status and out-of-stock only, else by a query.
+// counts when q filters by status and out-of-stock only, else by a query
+// remembered while the copy's version holds (countCache).
 func (s *Store) countNomenclature(ctx context.Context, k Key, q Query) (int, error) {
 	if list, ok := nomenclatureFacet(q); ok {
 		return s.keptCount(ctx, k, list, q.Status)
 	}
-	query, args := s.nomenclatureCount(k, q)
-	var n int
-	if err := s.r.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("catalog: %w", err)
-	}
-	return n, nil
+	return s.rememberedCount(ctx, k, q)
 }
 
 // prefixRange adds a prefix match of q's folded words on a one-word search

@@ -13,6 +13,8 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
@@ -37,12 +39,17 @@ type Store struct {
 	// beforeCommit, when set (tests), runs inside the transaction storing
 	// pages first to last, after their rows, and fails it if it fails.
 	beforeCommit func(first, last int) error
+	// counted remembers the counts no kept count answers, by version.
+	counted countCache
+	// touched is when Touch last wrote each copy's use (touchEvery).
+	touchMu sync.Mutex
+	touched map[Key]time.Time
 }
 
 // New builds the store on the app's database and migrates the catalogue
 // tables (component "catalog"). The database stays the caller's to close.
 func New(ctx context.Context, db *sqldb.DB) (*Store, error) {
-	if err := db.Migrate(ctx, "catalog", sqldb.Steps{SQLite: migrationsSQLite, Postgres: migrationsPostgres}); err != nil {
+	if err := db.Migrate(ctx, "catalog", migrations); err != nil {
 		return nil, fmt.Errorf("catalog: %w", err)
 	}
 	return &Store{db: db, w: db.Writer(), r: db.Reader(), bulk: db.Bulk(), pg: db.Postgres(), now: time.Now}, nil
@@ -57,12 +64,165 @@ func (s *Store) Postgres() bool { return s.pg }
 // q rewrites ? placeholders for the database.
 func (s *Store) q(query string) string { return s.db.Rebind(query) }
 
-// migrationsSQLite and migrationsPostgres are the steps of the component
-// "catalog" (sqldb.DB.Migrate); both lists have the same length. Never
-// edit one that shipped: append. Times are Unix milliseconds, money is
-// kopecks.
-var migrationsSQLite = []string{
-	`CREATE TABLE catalog_nomenclature (
+// migrations are the steps of the component "catalog" (sqldb.DB.Migrate),
+// written once; a step has a text per dialect only where the SQL differs.
+// Never edit one that shipped: append. Times are Unix milliseconds, money
+// is kopecks.
+var migrations = sqldb.Migrations(
+	// 1: the copy's tables. The dialects differ in their types, SQLite's
+	// FTS5 table and its triggers against PostgreSQL's generated tsvector
+	// and GIN index, and PostgreSQL's byte-order collation of the sorted
+	// text columns (SQLite's is byte order already).
+	sqldb.Step{SQLite: step1SQLite, Postgres: step1Postgres},
+	// 2: the filtered, sorted pages (status and stock, name, warehouse).
+	sqldb.Step{SQL: `CREATE INDEX catalog_nomenclature_status_quantity ON catalog_nomenclature (seller_id, env, status, quantity);
+	CREATE INDEX catalog_nomenclature_name ON catalog_nomenclature (seller_id, env, name);
+	CREATE INDEX catalog_nomenclature_warehouse ON catalog_nomenclature (seller_id, env, warehouse, quantity)`},
+	// 3: a status-filtered page sorted by price or name walks these in
+	// order and stops after the page instead of sorting every match; the
+	// status index alone is a prefix of status_quantity's.
+	sqldb.Step{SQL: `CREATE INDEX catalog_nomenclature_status_price ON catalog_nomenclature (seller_id, env, status, price);
+	CREATE INDEX catalog_nomenclature_status_name ON catalog_nomenclature (seller_id, env, status, name);
+	DROP INDEX catalog_nomenclature_status`},
+	// 4: a search's count tests the copy of each full-text match in this
+	// narrow index, not in the wide rows (countOwners).
+	sqldb.Step{SQL: `CREATE INDEX catalog_nomenclature_owner ON catalog_nomenclature (id, seller_id, env)`},
+	// 5: the pass number is not indexed (finishPass reads it from the
+	// rows once a pass; every pass rewrites it on every row). On SQLite
+	// the full-text index is also rewritten only for a row whose search
+	// text changed (PostgreSQL's generated column is recomputed anyway).
+	sqldb.Step{
+		SQLite: `DROP INDEX catalog_nomenclature_gen;
+	DROP TRIGGER catalog_nomenclature_au;
+	CREATE TRIGGER catalog_nomenclature_au AFTER UPDATE OF search ON catalog_nomenclature WHEN old.search IS NOT new.search BEGIN
+		INSERT INTO catalog_nomenclature_fts (catalog_nomenclature_fts, rowid, search) VALUES ('delete', old.id, old.search);
+		INSERT INTO catalog_nomenclature_fts (rowid, search) VALUES (new.id, new.search);
+	END`,
+		Postgres: `DROP INDEX catalog_nomenclature_gen`,
+	},
+	// 6: forget leaves a tombstone (forgotten) whose epoch the passes
+	// begun before it no longer match, and the credentials the
+	// marketplace rejected are kept by fingerprint (CredentialOf), never
+	// by secret.
+	sqldb.Step{SQL: `ALTER TABLE catalog_copies ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
+	ALTER TABLE catalog_copies ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0;
+	CREATE TABLE catalog_credentials (
+		fingerprint TEXT   PRIMARY KEY,
+		revoked_at  BIGINT NOT NULL
+	)`},
+	// 7: the counts the overview and the lists show, kept by triggers in
+	// the transaction of every write (catalog_counts). The table is
+	// common; SQLite's triggers are SQL, PostgreSQL's a plpgsql function.
+	sqldb.Step{
+		SQLite: migrationCountsTable + `;
+	CREATE TRIGGER catalog_nomenclature_count_ai AFTER INSERT ON catalog_nomenclature BEGIN
+		INSERT INTO catalog_counts VALUES (new.seller_id, new.env, 'nomenclature', new.status, 1)
+			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;
+		INSERT INTO catalog_counts SELECT new.seller_id, new.env, 'zero_stock', new.status, 1 WHERE new.quantity <= 0
+			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;
+	END;
+	CREATE TRIGGER catalog_nomenclature_count_ad AFTER DELETE ON catalog_nomenclature BEGIN
+		UPDATE catalog_counts SET n = n - 1 WHERE seller_id = old.seller_id AND env = old.env AND list = 'nomenclature' AND status = old.status;
+		UPDATE catalog_counts SET n = n - 1 WHERE old.quantity <= 0 AND seller_id = old.seller_id AND env = old.env AND list = 'zero_stock' AND status = old.status;
+	END;
+	CREATE TRIGGER catalog_nomenclature_count_au AFTER UPDATE OF status, quantity ON catalog_nomenclature
+		WHEN old.status IS NOT new.status OR (old.quantity <= 0) IS NOT (new.quantity <= 0) BEGIN
+		UPDATE catalog_counts SET n = n - 1 WHERE seller_id = old.seller_id AND env = old.env AND list = 'nomenclature' AND status = old.status;
+		UPDATE catalog_counts SET n = n - 1 WHERE old.quantity <= 0 AND seller_id = old.seller_id AND env = old.env AND list = 'zero_stock' AND status = old.status;
+		INSERT INTO catalog_counts VALUES (new.seller_id, new.env, 'nomenclature', new.status, 1)
+			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;
+		INSERT INTO catalog_counts SELECT new.seller_id, new.env, 'zero_stock', new.status, 1 WHERE new.quantity <= 0
+			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;
+	END;` + sqliteStatusCounter("orders") + sqliteStatusCounter("boxes"),
+		Postgres: migrationCountsPostgres,
+	},
+	// 8: a page in the list order (id), whole or of one status, walks
+	// these and stops after the page instead of sorting every record.
+	// SQLite appends the row id to every index; PostgreSQL's name it.
+	sqldb.Step{
+		SQLite: `CREATE INDEX catalog_nomenclature_list ON catalog_nomenclature (seller_id, env);
+	CREATE INDEX catalog_nomenclature_status_list ON catalog_nomenclature (seller_id, env, status)`,
+		Postgres: `CREATE INDEX catalog_nomenclature_list ON catalog_nomenclature (seller_id, env, id);
+	CREATE INDEX catalog_nomenclature_status_list ON catalog_nomenclature (seller_id, env, status, id)`,
+	},
+	// 9: the copy's write version (catalog_versions), bumped by row
+	// triggers in the transaction of every write that can change which
+	// records a filter selects: a count remembered with the version it
+	// was taken at stays exact while the version holds (countCache).
+	sqldb.Step{
+		SQLite: migrationVersionsTable + `;
+	CREATE TRIGGER catalog_nomenclature_version_ai AFTER INSERT ON catalog_nomenclature BEGIN ` + sqliteBumpVersion("new") + ` END;
+	CREATE TRIGGER catalog_nomenclature_version_ad AFTER DELETE ON catalog_nomenclature BEGIN ` + sqliteBumpVersion("old") + ` END;
+	CREATE TRIGGER catalog_nomenclature_version_au AFTER UPDATE ON catalog_nomenclature
+		WHEN ` + versionedChange("old", "new", "IS NOT") + ` BEGIN ` + sqliteBumpVersion("new") + ` END`,
+		// Statement triggers: a row trigger would update the copy's one
+		// version row once per record, and a forget or a pass deleting
+		// 100,000 records in one statement would make that row's
+		// versions a chain every next update walks.
+		Postgres: migrationVersionsTable + `;
+	CREATE FUNCTION catalog_version_rows() RETURNS trigger AS $$
+	BEGIN
+		INSERT INTO catalog_versions (seller_id, env, v) SELECT DISTINCT seller_id, env, 1 FROM changed
+		ON CONFLICT (seller_id, env) DO UPDATE SET v = catalog_versions.v + 1;
+		RETURN NULL;
+	END
+	$$ LANGUAGE plpgsql;
+	CREATE FUNCTION catalog_version_updated() RETURNS trigger AS $$
+	BEGIN
+		INSERT INTO catalog_versions (seller_id, env, v)
+		SELECT DISTINCT new_rows.seller_id, new_rows.env, 1 FROM new_rows JOIN old_rows ON old_rows.id = new_rows.id
+		WHERE ` + versionedChange("old_rows", "new_rows", "IS DISTINCT FROM") + `
+		ON CONFLICT (seller_id, env) DO UPDATE SET v = catalog_versions.v + 1;
+		RETURN NULL;
+	END
+	$$ LANGUAGE plpgsql;
+	CREATE TRIGGER catalog_nomenclature_version_ai AFTER INSERT ON catalog_nomenclature REFERENCING NEW TABLE AS changed
+		FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_rows();
+	CREATE TRIGGER catalog_nomenclature_version_ad AFTER DELETE ON catalog_nomenclature REFERENCING OLD TABLE AS changed
+		FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_rows();
+	CREATE TRIGGER catalog_nomenclature_version_au AFTER UPDATE ON catalog_nomenclature REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+		FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_updated()`,
+	},
+)
+
+// migrationVersionsTable holds one row per copy (seller, environment)
+// whose version v counts the writes to its records that a filter can see.
+// A row is never deleted (forget included), so a version never comes back
+// to a value an earlier state of the copy had; a copy without a row is at
+// version 0.
+const migrationVersionsTable = `CREATE TABLE catalog_versions (
+		seller_id BIGINT NOT NULL,
+		env       TEXT   NOT NULL,
+		v         BIGINT NOT NULL,
+		PRIMARY KEY (seller_id, env)
+	)`
+
+// versionedChange is the condition, with the dialect's "differs"
+// operator, under which an updated record (old and new: its two rows'
+// names) changes what a filter selects: its search document or a filtered
+// column (Query) changed. A pass rewriting an unchanged record leaves the
+// version alone.
+func versionedChange(old, new, differs string) string {
+	var b strings.Builder
+	for i, c := range []string{"search", "status", "warehouse", "quantity", "price"} {
+		if i > 0 {
+			b.WriteString(" OR ")
+		}
+		b.WriteString(old + "." + c + " " + differs + " " + new + "." + c)
+	}
+	return b.String()
+}
+
+// sqliteBumpVersion is the SQLite statement bumping the version of the
+// copy of row ("new" or "old").
+func sqliteBumpVersion(row string) string {
+	return `INSERT INTO catalog_versions VALUES (` + row + `.seller_id, ` + row + `.env, 1)
+			ON CONFLICT (seller_id, env) DO UPDATE SET v = v + 1;`
+}
+
+// step1SQLite is step 1 on SQLite: the copy's tables, FTS5 over the
+// records' search documents kept by triggers.
+const step1SQLite = `CREATE TABLE catalog_nomenclature (
 		id              INTEGER PRIMARY KEY,
 		seller_id       INTEGER NOT NULL,
 		env             TEXT    NOT NULL,
@@ -164,132 +324,11 @@ var migrationsSQLite = []string{
 		used_at    INTEGER NOT NULL,
 		revoked    INTEGER NOT NULL,
 		PRIMARY KEY (seller_id, env)
-	)`,
-	// 2: the filtered, sorted pages (status and stock, name, warehouse).
-	`CREATE INDEX catalog_nomenclature_status_quantity ON catalog_nomenclature (seller_id, env, status, quantity);
-	CREATE INDEX catalog_nomenclature_name ON catalog_nomenclature (seller_id, env, name);
-	CREATE INDEX catalog_nomenclature_warehouse ON catalog_nomenclature (seller_id, env, warehouse, quantity)`,
-	// 3: a status-filtered page sorted by price or name walks these in
-	// order and stops after the page instead of sorting every match; the
-	// status index alone is a prefix of status_quantity's.
-	migrationStatusSorts,
-	// 4: a search's count tests the copy of each full-text match in this
-	// narrow index, not in the wide rows (countOwners).
-	`CREATE INDEX catalog_nomenclature_owner ON catalog_nomenclature (id, seller_id, env)`,
-	// 5: a pass rewrites every row; the full-text index is rewritten only
-	// for a row whose search text changed, and the pass number is not
-	// indexed (finishPass reads it from the rows once a pass).
-	`DROP INDEX catalog_nomenclature_gen;
-	DROP TRIGGER catalog_nomenclature_au;
-	CREATE TRIGGER catalog_nomenclature_au AFTER UPDATE OF search ON catalog_nomenclature WHEN old.search IS NOT new.search BEGIN
-		INSERT INTO catalog_nomenclature_fts (catalog_nomenclature_fts, rowid, search) VALUES ('delete', old.id, old.search);
-		INSERT INTO catalog_nomenclature_fts (rowid, search) VALUES (new.id, new.search);
-	END`,
-	// 6: forget leaves a tombstone (forgotten) and ends the passes begun
-	// before it (epoch); credentials the marketplace rejected, by
-	// fingerprint.
-	migrationForgetRevoke,
-	// 7: the counts the overview and the lists show, kept by triggers in
-	// the transaction of every write (catalog_counts).
-	migrationCountsTable + `;
-	CREATE TRIGGER catalog_nomenclature_count_ai AFTER INSERT ON catalog_nomenclature BEGIN
-		INSERT INTO catalog_counts VALUES (new.seller_id, new.env, 'nomenclature', new.status, 1)
-			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;
-		INSERT INTO catalog_counts SELECT new.seller_id, new.env, 'zero_stock', new.status, 1 WHERE new.quantity <= 0
-			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;
-	END;
-	CREATE TRIGGER catalog_nomenclature_count_ad AFTER DELETE ON catalog_nomenclature BEGIN
-		UPDATE catalog_counts SET n = n - 1 WHERE seller_id = old.seller_id AND env = old.env AND list = 'nomenclature' AND status = old.status;
-		UPDATE catalog_counts SET n = n - 1 WHERE old.quantity <= 0 AND seller_id = old.seller_id AND env = old.env AND list = 'zero_stock' AND status = old.status;
-	END;
-	CREATE TRIGGER catalog_nomenclature_count_au AFTER UPDATE OF status, quantity ON catalog_nomenclature
-		WHEN old.status IS NOT new.status OR (old.quantity <= 0) IS NOT (new.quantity <= 0) BEGIN
-		UPDATE catalog_counts SET n = n - 1 WHERE seller_id = old.seller_id AND env = old.env AND list = 'nomenclature' AND status = old.status;
-		UPDATE catalog_counts SET n = n - 1 WHERE old.quantity <= 0 AND seller_id = old.seller_id AND env = old.env AND list = 'zero_stock' AND status = old.status;
-		INSERT INTO catalog_counts VALUES (new.seller_id, new.env, 'nomenclature', new.status, 1)
-			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;
-		INSERT INTO catalog_counts SELECT new.seller_id, new.env, 'zero_stock', new.status, 1 WHERE new.quantity <= 0
-			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;
-	END;` + sqliteStatusCounter("orders") + sqliteStatusCounter("boxes"),
-	// 8: a page in the list order (id), whole or of one status, walks
-	// these (SQLite appends the row id to every index) and stops after
-	// the page instead of sorting every record.
-	`CREATE INDEX catalog_nomenclature_list ON catalog_nomenclature (seller_id, env);
-	CREATE INDEX catalog_nomenclature_status_list ON catalog_nomenclature (seller_id, env, status)`,
-}
+	)`
 
-// sqliteStatusCounter is the SQLite triggers keeping the per-status
-// counts of catalog_<list> in catalog_counts.
-func sqliteStatusCounter(list string) string {
-	t := "catalog_" + list
-	inc := `INSERT INTO catalog_counts VALUES (new.seller_id, new.env, '` + list + `', new.status, 1)
-			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;`
-	dec := `UPDATE catalog_counts SET n = n - 1 WHERE seller_id = old.seller_id AND env = old.env AND list = '` + list + `' AND status = old.status;`
-	return `;
-	CREATE TRIGGER ` + t + `_count_ai AFTER INSERT ON ` + t + ` BEGIN ` + inc + ` END;
-	CREATE TRIGGER ` + t + `_count_ad AFTER DELETE ON ` + t + ` BEGIN ` + dec + ` END;
-	CREATE TRIGGER ` + t + `_count_au AFTER UPDATE OF status ON ` + t + ` WHEN old.status IS NOT new.status BEGIN ` + dec + inc + ` END`
-}
-
-// migrationCountsTable creates catalog_counts and fills it from the rows
-// already copied (both dialects). A row counts the rows of one copy
-// (seller, environment) in one list ("nomenclature", "orders", "boxes")
-// with one status; "zero_stock" counts the nomenclature records with a
-// quantity of at most 0, by status. A count that fell to 0 stays as a
-// row of 0.
-const migrationCountsTable = `CREATE TABLE catalog_counts (
-		seller_id BIGINT  NOT NULL,
-		env       TEXT    NOT NULL,
-		list      TEXT    NOT NULL,
-		status    TEXT    NOT NULL,
-		n         BIGINT  NOT NULL,
-		PRIMARY KEY (seller_id, env, list, status)
-	);
-	INSERT INTO catalog_counts SELECT seller_id, env, 'nomenclature', status, COUNT(*) FROM catalog_nomenclature GROUP BY seller_id, env, status;
-	INSERT INTO catalog_counts SELECT seller_id, env, 'zero_stock', status, COUNT(*) FROM catalog_nomenclature WHERE quantity <= 0 GROUP BY seller_id, env, status;
-	INSERT INTO catalog_counts SELECT seller_id, env, 'orders', status, COUNT(*) FROM catalog_orders GROUP BY seller_id, env, status;
-	INSERT INTO catalog_counts SELECT seller_id, env, 'boxes', status, COUNT(*) FROM catalog_boxes GROUP BY seller_id, env, status`
-
-// migrationCountsPostgres is step 7 on PostgreSQL: catalog_counts and the
-// row triggers keeping it, in the transaction of every write.
-const migrationCountsPostgres = migrationCountsTable + `;
-	CREATE FUNCTION catalog_count_add(s BIGINT, e TEXT, l TEXT, st TEXT, d INTEGER) RETURNS void AS $$
-		INSERT INTO catalog_counts (seller_id, env, list, status, n) VALUES (s, e, l, st, d)
-		ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = catalog_counts.n + d
-	$$ LANGUAGE sql;
-	CREATE FUNCTION catalog_count_row() RETURNS trigger AS $$
-	BEGIN
-		IF TG_OP <> 'INSERT' THEN
-			PERFORM catalog_count_add(OLD.seller_id, OLD.env, TG_ARGV[0], OLD.status, -1);
-			IF TG_ARGV[0] = 'nomenclature' THEN
-				IF OLD.quantity <= 0 THEN
-					PERFORM catalog_count_add(OLD.seller_id, OLD.env, 'zero_stock', OLD.status, -1);
-				END IF;
-			END IF;
-		END IF;
-		IF TG_OP <> 'DELETE' THEN
-			PERFORM catalog_count_add(NEW.seller_id, NEW.env, TG_ARGV[0], NEW.status, 1);
-			IF TG_ARGV[0] = 'nomenclature' THEN
-				IF NEW.quantity <= 0 THEN
-					PERFORM catalog_count_add(NEW.seller_id, NEW.env, 'zero_stock', NEW.status, 1);
-				END IF;
-			END IF;
-		END IF;
-		RETURN NULL;
-	END
-	$$ LANGUAGE plpgsql;
-	CREATE TRIGGER catalog_nomenclature_count AFTER INSERT OR DELETE ON catalog_nomenclature FOR EACH ROW EXECUTE FUNCTION catalog_count_row('nomenclature');
-	CREATE TRIGGER catalog_nomenclature_count_au AFTER UPDATE OF status, quantity ON catalog_nomenclature FOR EACH ROW
-		WHEN (OLD.status IS DISTINCT FROM NEW.status OR (OLD.quantity <= 0) IS DISTINCT FROM (NEW.quantity <= 0)) EXECUTE FUNCTION catalog_count_row('nomenclature');
-	CREATE TRIGGER catalog_orders_count AFTER INSERT OR DELETE ON catalog_orders FOR EACH ROW EXECUTE FUNCTION catalog_count_row('orders');
-	CREATE TRIGGER catalog_orders_count_au AFTER UPDATE OF status ON catalog_orders FOR EACH ROW
-		WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION catalog_count_row('orders');
-	CREATE TRIGGER catalog_boxes_count AFTER INSERT OR DELETE ON catalog_boxes FOR EACH ROW EXECUTE FUNCTION catalog_count_row('boxes');
-	CREATE TRIGGER catalog_boxes_count_au AFTER UPDATE OF status ON catalog_boxes FOR EACH ROW
-		WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION catalog_count_row('boxes')`
-
-var migrationsPostgres = []string{
-	`CREATE TABLE catalog_nomenclature (
+// step1Postgres is step 1 on PostgreSQL: the copy's tables, a generated
+// tsvector of the records' search documents under a GIN index.
+const step1Postgres = `CREATE TABLE catalog_nomenclature (
 		id              BIGSERIAL PRIMARY KEY,
 		seller_id       BIGINT  NOT NULL,
 		env             TEXT    NOT NULL,
@@ -382,35 +421,74 @@ var migrationsPostgres = []string{
 		used_at    BIGINT  NOT NULL,
 		revoked    INTEGER NOT NULL,
 		PRIMARY KEY (seller_id, env)
-	)`,
-	`CREATE INDEX catalog_nomenclature_status_quantity ON catalog_nomenclature (seller_id, env, status, quantity);
-	CREATE INDEX catalog_nomenclature_name ON catalog_nomenclature (seller_id, env, name);
-	CREATE INDEX catalog_nomenclature_warehouse ON catalog_nomenclature (seller_id, env, warehouse, quantity)`,
-	// 3: a status-filtered page sorted by price or name walks these in
-	// order and stops after the page instead of sorting every match; the
-	// status index alone is a prefix of status_quantity's.
-	migrationStatusSorts,
-	`CREATE INDEX catalog_nomenclature_owner ON catalog_nomenclature (id, seller_id, env)`,
-	// 5: the pass number is not indexed (finishPass reads it from the
-	// rows once a pass; every pass rewrites it on every row).
-	`DROP INDEX catalog_nomenclature_gen`,
-	migrationForgetRevoke,
-	migrationCountsPostgres,
-	`CREATE INDEX catalog_nomenclature_list ON catalog_nomenclature (seller_id, env, id);
-	CREATE INDEX catalog_nomenclature_status_list ON catalog_nomenclature (seller_id, env, status, id)`,
-}
-
-// migrationForgetRevoke is step 6 of both dialects: a copy's record
-// outlives a forget as a tombstone (forgotten) whose epoch the passes
-// begun before it no longer match, and the credentials the marketplace
-// rejected are kept by fingerprint (CredentialOf), never by secret.
-const migrationForgetRevoke = `ALTER TABLE catalog_copies ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
-	ALTER TABLE catalog_copies ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0;
-	CREATE TABLE catalog_credentials (
-		fingerprint TEXT   PRIMARY KEY,
-		revoked_at  BIGINT NOT NULL
 	)`
 
-const migrationStatusSorts = `CREATE INDEX catalog_nomenclature_status_price ON catalog_nomenclature (seller_id, env, status, price);
-	CREATE INDEX catalog_nomenclature_status_name ON catalog_nomenclature (seller_id, env, status, name);
-	DROP INDEX catalog_nomenclature_status`
+// sqliteStatusCounter is the SQLite triggers keeping the per-status
+// counts of catalog_<list> in catalog_counts.
+func sqliteStatusCounter(list string) string {
+	t := "catalog_" + list
+	inc := `INSERT INTO catalog_counts VALUES (new.seller_id, new.env, '` + list + `', new.status, 1)
+			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = n + 1;`
+	dec := `UPDATE catalog_counts SET n = n - 1 WHERE seller_id = old.seller_id AND env = old.env AND list = '` + list + `' AND status = old.status;`
+	return `;
+	CREATE TRIGGER ` + t + `_count_ai AFTER INSERT ON ` + t + ` BEGIN ` + inc + ` END;
+	CREATE TRIGGER ` + t + `_count_ad AFTER DELETE ON ` + t + ` BEGIN ` + dec + ` END;
+	CREATE TRIGGER ` + t + `_count_au AFTER UPDATE OF status ON ` + t + ` WHEN old.status IS NOT new.status BEGIN ` + dec + inc + ` END`
+}
+
+// migrationCountsTable creates catalog_counts and fills it from the rows
+// already copied (both dialects). A row counts the rows of one copy
+// (seller, environment) in one list ("nomenclature", "orders", "boxes")
+// with one status; "zero_stock" counts the nomenclature records with a
+// quantity of at most 0, by status. A count that fell to 0 stays as a
+// row of 0.
+const migrationCountsTable = `CREATE TABLE catalog_counts (
+		seller_id BIGINT  NOT NULL,
+		env       TEXT    NOT NULL,
+		list      TEXT    NOT NULL,
+		status    TEXT    NOT NULL,
+		n         BIGINT  NOT NULL,
+		PRIMARY KEY (seller_id, env, list, status)
+	);
+	INSERT INTO catalog_counts SELECT seller_id, env, 'nomenclature', status, COUNT(*) FROM catalog_nomenclature GROUP BY seller_id, env, status;
+	INSERT INTO catalog_counts SELECT seller_id, env, 'zero_stock', status, COUNT(*) FROM catalog_nomenclature WHERE quantity <= 0 GROUP BY seller_id, env, status;
+	INSERT INTO catalog_counts SELECT seller_id, env, 'orders', status, COUNT(*) FROM catalog_orders GROUP BY seller_id, env, status;
+	INSERT INTO catalog_counts SELECT seller_id, env, 'boxes', status, COUNT(*) FROM catalog_boxes GROUP BY seller_id, env, status`
+
+// migrationCountsPostgres is step 7 on PostgreSQL: catalog_counts and the
+// row triggers keeping it, in the transaction of every write.
+const migrationCountsPostgres = migrationCountsTable + `;
+	CREATE FUNCTION catalog_count_add(s BIGINT, e TEXT, l TEXT, st TEXT, d INTEGER) RETURNS void AS $$
+		INSERT INTO catalog_counts (seller_id, env, list, status, n) VALUES (s, e, l, st, d)
+		ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = catalog_counts.n + d
+	$$ LANGUAGE sql;
+	CREATE FUNCTION catalog_count_row() RETURNS trigger AS $$
+	BEGIN
+		IF TG_OP <> 'INSERT' THEN
+			PERFORM catalog_count_add(OLD.seller_id, OLD.env, TG_ARGV[0], OLD.status, -1);
+			IF TG_ARGV[0] = 'nomenclature' THEN
+				IF OLD.quantity <= 0 THEN
+					PERFORM catalog_count_add(OLD.seller_id, OLD.env, 'zero_stock', OLD.status, -1);
+				END IF;
+			END IF;
+		END IF;
+		IF TG_OP <> 'DELETE' THEN
+			PERFORM catalog_count_add(NEW.seller_id, NEW.env, TG_ARGV[0], NEW.status, 1);
+			IF TG_ARGV[0] = 'nomenclature' THEN
+				IF NEW.quantity <= 0 THEN
+					PERFORM catalog_count_add(NEW.seller_id, NEW.env, 'zero_stock', NEW.status, 1);
+				END IF;
+			END IF;
+		END IF;
+		RETURN NULL;
+	END
+	$$ LANGUAGE plpgsql;
+	CREATE TRIGGER catalog_nomenclature_count AFTER INSERT OR DELETE ON catalog_nomenclature FOR EACH ROW EXECUTE FUNCTION catalog_count_row('nomenclature');
+	CREATE TRIGGER catalog_nomenclature_count_au AFTER UPDATE OF status, quantity ON catalog_nomenclature FOR EACH ROW
+		WHEN (OLD.status IS DISTINCT FROM NEW.status OR (OLD.quantity <= 0) IS DISTINCT FROM (NEW.quantity <= 0)) EXECUTE FUNCTION catalog_count_row('nomenclature');
+	CREATE TRIGGER catalog_orders_count AFTER INSERT OR DELETE ON catalog_orders FOR EACH ROW EXECUTE FUNCTION catalog_count_row('orders');
+	CREATE TRIGGER catalog_orders_count_au AFTER UPDATE OF status ON catalog_orders FOR EACH ROW
+		WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION catalog_count_row('orders');
+	CREATE TRIGGER catalog_boxes_count AFTER INSERT OR DELETE ON catalog_boxes FOR EACH ROW EXECUTE FUNCTION catalog_count_row('boxes');
+	CREATE TRIGGER catalog_boxes_count_au AFTER UPDATE OF status ON catalog_boxes FOR EACH ROW
+		WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION catalog_count_row('boxes')`

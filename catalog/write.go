@@ -255,14 +255,41 @@ func (s *Store) Remember(ctx context.Context, k Key) error {
 	return nil
 }
 
-// Touch records that a session of k used the copy now.
+// touchEvery is how often a copy's use is written: the use time serves
+// the expiry of unused copies (UnusedFor), so a page view within
+// touchEvery of the last use this store wrote writes nothing, and page
+// views do not queue for the database's writer.
+const touchEvery = time.Minute
+
+// Touch records that a session of k used the copy now, at most once per
+// touchEvery for each copy.
 func (s *Store) Touch(ctx context.Context, k Key) error {
+	now := s.now()
+	s.touchMu.Lock()
+	last, ok := s.touched[k]
+	s.touchMu.Unlock()
+	if ok && !now.Before(last) && now.Sub(last) < touchEvery {
+		return nil
+	}
 	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 0)
-		ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at`), k.SellerID, k.Env, sqldb.Millis(s.now()))
+		ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at`), k.SellerID, k.Env, sqldb.Millis(now))
 	if err != nil {
 		return fmt.Errorf("catalog: touch: %w", err)
 	}
+	s.touchMu.Lock()
+	if s.touched == nil {
+		s.touched = make(map[Key]time.Time)
+	}
+	s.touched[k] = now
+	s.touchMu.Unlock()
 	return nil
+}
+
+// untouch forgets when k's use was last written: its record was deleted.
+func (s *Store) untouch(k Key) {
+	s.touchMu.Lock()
+	delete(s.touched, k)
+	s.touchMu.Unlock()
 }
 
 // Grant records a login the marketplace accepted for k with cred: the
@@ -354,6 +381,7 @@ func (s *Store) DeleteUnused(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("catalog: %w", err)
 	}
 	for _, k := range keys {
+		s.untouch(k)
 		err := s.tx(ctx, func(tx *sql.Tx) error {
 			// The record goes first, so a running pass stops (guard).
 			return s.deleteRows(ctx, tx, k, "catalog_copies", "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts")
