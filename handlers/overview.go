@@ -76,11 +76,11 @@ func (a *App) Overview(c echo.Context) error {
 		return err
 	}
 	for i, s := range orderStatuses {
-		v.Orders = append(v.Orders, pages.Count{Status: s, Count: orderCounts[i], Href: paths.Filtered(paths.Orders, "status", s)})
+		v.Orders = append(v.Orders, pages.Count{Status: s, Count: orderCounts[i], Href: paths.Filtered(at(c, paths.Orders), "status", s)})
 		v.OrdersTotal += orderCounts[i]
 	}
 	for i, s := range boxStatuses {
-		v.Boxes = append(v.Boxes, pages.Count{Status: s, Count: boxCounts[i], Href: paths.Filtered(paths.ReturnBoxes, "status", s)})
+		v.Boxes = append(v.Boxes, pages.Count{Status: s, Count: boxCounts[i], Href: paths.Filtered(at(c, paths.ReturnBoxes), "status", s)})
 		v.BoxesTotal += boxCounts[i]
 	}
 	for _, s := range nomenclatureStatuses {
@@ -108,7 +108,7 @@ func (a *App) tokenStates(c echo.Context, v *pages.Overview) error {
 	}
 	now := a.deps.Now()
 	for _, name := range []string{"b2b/" + sess.Data().Environment, "seller"} {
-		t, ok := tokens[name]
+		t, ok := tokens[sess.Data().Current().ID()+"/"+name]
 		label := "Seller API"
 		if name != "seller" {
 			label = "B2B API"
@@ -137,19 +137,19 @@ func (a *App) overviewFromCopy(c echo.Context) error {
 		return err
 	}
 	v := pages.Overview{ClientID: d.ClientID, Environment: d.Environment, SellerID: d.SellerID}
-	v.Orders, v.OrdersTotal = countsOf(orderStatuses, ov.OrdersByStatus, paths.Orders)
-	v.Nomenclature, v.NomenclatureTotal = countsOf(nomenclatureStatuses, ov.RecordsByStatus, paths.Nomenclature)
-	v.Boxes, v.BoxesTotal = countsOf(boxStatuses, ov.BoxesByStatus, paths.ReturnBoxes)
+	v.Orders, v.OrdersTotal = countsOf(orderStatuses, ov.OrdersByStatus, at(c, paths.Orders))
+	v.Nomenclature, v.NomenclatureTotal = countsOf(nomenclatureStatuses, ov.RecordsByStatus, at(c, paths.Nomenclature))
+	v.Boxes, v.BoxesTotal = countsOf(boxStatuses, ov.BoxesByStatus, at(c, paths.ReturnBoxes))
 	if err := a.tokenStates(c, &v); err != nil {
 		return err
 	}
 	sv := a.syncView(c.Request().Context(), ov.Sync, false)
 	ctx := c.Request().Context()
 	actions := []pages.NeedsAction{
-		{Label: i18n.T(ctx, "overview.new_orders"), Href: paths.Filtered(paths.Orders, "status", "new"), Count: ov.NewOrders},
-		{Label: i18n.T(ctx, "overview.rejected"), Href: paths.Filtered(paths.Nomenclature, "status", "rejected"), Count: ov.Rejected},
-		{Label: i18n.T(ctx, "overview.out_of_stock"), Href: paths.Filtered(paths.Nomenclature, "stock", "0"), Count: ov.ZeroStock},
-		{Label: i18n.T(ctx, "overview.boxes_loading"), Href: paths.Filtered(paths.ReturnBoxes, "status", "loading"), Count: ov.BoxesLoading},
+		{Label: i18n.T(ctx, "overview.new_orders"), Href: paths.Filtered(at(c, paths.Orders), "status", "new"), Count: ov.NewOrders},
+		{Label: i18n.T(ctx, "overview.rejected"), Href: paths.Filtered(at(c, paths.Nomenclature), "status", "rejected"), Count: ov.Rejected},
+		{Label: i18n.T(ctx, "overview.out_of_stock"), Href: paths.Filtered(at(c, paths.Nomenclature), "stock", "0"), Count: ov.ZeroStock},
+		{Label: i18n.T(ctx, "overview.boxes_loading"), Href: paths.Filtered(at(c, paths.ReturnBoxes), "status", "loading"), Count: ov.BoxesLoading},
 	}
 	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, i18n.T(c.Request().Context(), "overview.title"), "overview"), v, &sv, actions), nil)
 }

@@ -21,6 +21,9 @@ type Data struct {
 	Environment  string `json:"en,omitempty"`
 	DisplayName  string `json:"dn,omitempty"`
 	SellerID     int64  `json:"si,omitempty"`
+	// Accounts are every account the session holds (see AccountList);
+	// the fields above are a copy of the current one.
+	Accounts []Account `json:"ac,omitempty"`
 	// Flashes are one-shot messages shown on the next page.
 	Flashes []Flash `json:"fl,omitempty"`
 	// ReturnTo is the local path to go back to after logging in.

@@ -3,7 +3,10 @@
 // handlers map marketplace data into them.
 package pages
 
-import "github.com/sellerdesk/sellerdesk/views/components"
+import (
+	"github.com/sellerdesk/sellerdesk/views/components"
+	"github.com/sellerdesk/sellerdesk/views/paths"
+)
 
 // DemoCredential is a sandbox account offered on the login page in demo mode.
 type DemoCredential struct {
@@ -21,6 +24,25 @@ type LoginForm struct {
 	FormError                                    string
 	FormNote                                     string
 	Demo                                         []DemoCredential
+	// Adding marks the form adding an account to a logged-in session;
+	// Accounts are the session's accounts it lists above the form.
+	Adding   bool
+	Accounts []AccountRow
+}
+
+// action is where the form posts: the login, or the session's accounts.
+func (f LoginForm) action() string {
+	if f.Adding {
+		return paths.Accounts
+	}
+	return paths.Login
+}
+
+// AccountRow is one account of the session on the accounts page.
+type AccountRow struct {
+	Label, Environment string
+	Href, RemoveURL    string
+	Current            bool
 }
 
 // Count is one line of a per-status count list.

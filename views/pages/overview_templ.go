@@ -297,15 +297,15 @@ func OverviewPage(c layouts.Chrome, o Overview, sync *SyncView, actions []NeedsA
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = countCard(i18n.T(ctx, "overview.orders"), "orders", o.OrdersTotal, o.Orders, paths.Orders).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = countCard(i18n.T(ctx, "overview.orders"), "orders", o.OrdersTotal, o.Orders, paths.In(ctx, paths.Orders)).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = countCard(i18n.T(ctx, "overview.nomenclature"), "nomenclature", o.NomenclatureTotal, o.Nomenclature, paths.Nomenclature).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = countCard(i18n.T(ctx, "overview.nomenclature"), "nomenclature", o.NomenclatureTotal, o.Nomenclature, paths.In(ctx, paths.Nomenclature)).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = countCard(i18n.T(ctx, "overview.boxes"), "boxes", o.BoxesTotal, o.Boxes, paths.ReturnBoxes).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = countCard(i18n.T(ctx, "overview.boxes"), "boxes", o.BoxesTotal, o.Boxes, paths.In(ctx, paths.ReturnBoxes)).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -345,9 +345,9 @@ func OverviewPage(c layouts.Chrome, o Overview, sync *SyncView, actions []NeedsA
 					return templ_7745c5c3_Err
 				}
 				var templ_7745c5c3_Var20 templ.SafeURL
-				templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinURLErrs(paths.SyncForget)
+				templ_7745c5c3_Var20, templ_7745c5c3_Err = templ.JoinURLErrs(paths.In(ctx, paths.SyncForget))
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/overview.templ`, Line: 64, Col: 49}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/overview.templ`, Line: 64, Col: 64}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ.EscapeString(templ_7745c5c3_Var20))
 				if templ_7745c5c3_Err != nil {
