@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 	"io"
 	"log/slog"
 	"mime/multipart"
@@ -154,7 +155,7 @@ func postUpload(t *testing.T, e *bulkEnv, b *testapp.Browser, name string, data 
 	fw, _ := mw.CreateFormFile("file", name)
 	fw.Write(data)
 	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+b.InAccount("/bulk/import"), &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Origin", e.srv.URL)
 	resp, err := b.Client.Do(req)
@@ -166,7 +167,7 @@ func postUpload(t *testing.T, e *bulkEnv, b *testapp.Browser, name string, data 
 
 func download(t *testing.T, e *bulkEnv, b *testapp.Browser, path string) (*http.Response, []byte) {
 	t.Helper()
-	resp, err := b.Client.Get(e.srv.URL + path)
+	resp, err := b.Client.Get(e.srv.URL + b.InAccount(path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,6 +198,9 @@ func waitJob(t *testing.T, e *bulkEnv, id string, what string, ok func(bulkjobs.
 func jobIDOf(t *testing.T, resp *http.Response) string {
 	t.Helper()
 	loc := resp.Header.Get("Location")
+	if _, rest, ok := paths.Split(loc); ok {
+		loc = rest
+	}
 	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/bulk/jobs/") {
 		t.Fatalf("upload: status %d to %q, want 303 to a job", resp.StatusCode, loc)
 	}
@@ -706,7 +710,7 @@ func TestImportBombRefused(t *testing.T) {
 	part, _ := mw.CreateFormFile("file", "prices.xlsx")
 	part.Write(bomb.Bytes())
 	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+b.InAccount("/bulk/import"), &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Origin", e.srv.URL)
 	resp, err := b.Client.Do(req)
@@ -745,7 +749,7 @@ func TestImportOneAtATime(t *testing.T) {
 		fw, _ := mw.CreateFormFile("file", "prices.csv")
 		fw.Write(file)
 		mw.Close()
-		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+b1.InAccount("/bulk/import"), &body)
 		req.Header.Set("Content-Type", mw.FormDataContentType())
 		req.Header.Set("Origin", e.srv.URL)
 		resp, err := b1.Client.Do(req)
@@ -764,7 +768,7 @@ func TestImportOneAtATime(t *testing.T) {
 	fw, _ := mw.CreateFormFile("file", "stock.csv")
 	fw.Write(file)
 	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+b2.InAccount("/bulk/import"), &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Origin", e.srv.URL)
 	resp, err := b2.Client.Do(req)
@@ -827,7 +831,7 @@ func TestImportXMLBombRefused(t *testing.T) {
 	part, _ := mw.CreateFormFile("file", "stock.xlsx")
 	part.Write(bomb.Bytes())
 	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+b.InAccount("/bulk/import"), &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Origin", e.srv.URL)
 	resp, err := b.Client.Do(req)

@@ -157,7 +157,7 @@ func TestSlowExportsLeaveDashboardServing(t *testing.T) {
 		c.Close()
 	}
 	waitUntil(t, "places given back", func() bool { return handlers.ExportsRunning(app.Handler) == 0 })
-	resp, err := a2.Client.Get(app.URL + "/nomenclature/export-all.csv")
+	resp, err := a2.Client.Get(app.URL + a2.InAccount("/nomenclature/export-all.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestExportBusyPage(t *testing.T) {
 		{"ru", "Выгрузка уже идёт", false},
 		{"ru", "Выгрузка всего каталога этого продавца уже идёт", true},
 	} {
-		req, _ := http.NewRequest(http.MethodGet, app.URL+"/nomenclature/export-all.xlsx", nil)
+		req, _ := http.NewRequest(http.MethodGet, app.URL+colleague.InAccount("/nomenclature/export-all.xlsx"), nil)
 		req.Header.Set("Accept-Language", c.lang)
 		if c.htmx {
 			req.Header.Set("HX-Request", "true")

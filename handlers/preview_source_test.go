@@ -32,7 +32,7 @@ func importFile(t *testing.T, app *testapp.App, b *testapp.Browser, data string,
 	fw, _ := mw.CreateFormFile("file", "prices.csv")
 	fw.Write([]byte(data))
 	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, app.URL+"/bulk/import", &body)
+	req, _ := http.NewRequest(http.MethodPost, app.URL+b.InAccount("/bulk/import"), &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Origin", app.URL)
 	resp, err := b.Client.Do(req)

@@ -110,8 +110,12 @@ type accountRoute struct {
 
 // accountRoutes lists the routes of an account's pages.
 func (a *App) accountRoutes() []accountRoute {
-	get := func(p string, h echo.HandlerFunc) accountRoute { return accountRoute{method: http.MethodGet, path: p, handler: h} }
-	post := func(p string, h echo.HandlerFunc) accountRoute { return accountRoute{method: http.MethodPost, path: p, handler: h} }
+	get := func(p string, h echo.HandlerFunc) accountRoute {
+		return accountRoute{method: http.MethodGet, path: p, handler: h}
+	}
+	post := func(p string, h echo.HandlerFunc) accountRoute {
+		return accountRoute{method: http.MethodPost, path: p, handler: h}
+	}
 	rs := []accountRoute{
 		get(paths.Overview, a.Overview),
 		get(paths.Orders, a.OrdersList),

@@ -243,7 +243,7 @@ func uploadImport(t *testing.T, app *testapp.App, b *testapp.Browser, data []byt
 	fw, _ := mw.CreateFormFile("file", "week-47.csv") // a code: see codeToken
 	_, _ = fw.Write(data)
 	_ = mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, app.URL+"/bulk/import", &body)
+	req, _ := http.NewRequest(http.MethodPost, app.URL+b.InAccount("/bulk/import"), &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	resp, err := b.Client.Do(req)
 	if err != nil {

@@ -274,7 +274,7 @@ func (b *Browser) Do(method, path string, form url.Values) *Page {
 	if form != nil {
 		body = strings.NewReader(form.Encode())
 	}
-	req, err := http.NewRequest(method, b.app.URL+b.inAccount(path), body)
+	req, err := http.NewRequest(method, b.app.URL+b.InAccount(path), body)
 	if err != nil {
 		b.t.Fatal(err)
 	}
@@ -318,9 +318,9 @@ func accountOf(p string) (id, rest string, ok bool) {
 // sessionPaths are the paths outside every account.
 var sessionPaths = []string{"/login", "/logout", "/settings/", "/accounts", "/static/", "/healthz", "/favicon.ico", "/_test/", "/a/"}
 
-// inAccount is path as the dashboard's links name it: an account's page
+// InAccount is path as the dashboard's links name it: an account's page
 // under the account the browser is on.
-func (b *Browser) inAccount(path string) string {
+func (b *Browser) InAccount(path string) string {
 	if b.Account == "" || !strings.HasPrefix(path, "/") {
 		return path
 	}

@@ -169,13 +169,13 @@ type NomenclatureRow struct {
 
 // NomenclatureView is the nomenclature list with its mass-update form.
 type NomenclatureView struct {
-	Limit   string
-	Limits  []Option
-	Rows    []NomenclatureRow
+	Limit  string
+	Limits []Option
+	Rows   []NomenclatureRow
 	// Kept, after a submit larger than a page, are the edited rows not
 	// listed that the marketplace has not answered: the form carries them
 	// hidden, so the next submit sends them again.
-	Kept []NomenclatureRow
+	Kept    []NomenclatureRow
 	Pager   components.Pager
 	Action  string
 	Summary *Summary
@@ -213,10 +213,10 @@ type PricesView struct {
 	// Kept, after a submit larger than a page, are the edited rows not
 	// listed that the marketplace has not answered: the form carries them
 	// hidden, so the next submit sends them again.
-	Kept []PriceRow
-	Pager     components.Pager
-	Action    string
-	Summary   *Summary
+	Kept    []PriceRow
+	Pager   components.Pager
+	Action  string
+	Summary *Summary
 	// ExportQuery: as in NomenclatureView.
 	ExportQuery string
 	// Copy is the search and filters of the local copy; nil
