@@ -203,7 +203,7 @@ func (m *Manager) schedule() {
 	}
 }
 
-// tick starts the refresh of every copy used within keepFor.
+// tick starts the refresh of every copy used within the last interval.
 func (m *Manager) tick() {
 	now := m.syncer.now()
 	m.mu.Lock()
@@ -212,6 +212,12 @@ func (m *Manager) tick() {
 	for k, u := range m.used {
 		if now.Sub(u.at) > m.keepFor {
 			delete(m.used, k)
+			continue
+		}
+		// Only the copies used within the last interval are refreshed on
+		// schedule: a session holding many accounts keeps syncing just
+		// those it works on (the others catch up when next opened).
+		if now.Sub(u.at) > m.interval {
 			continue
 		}
 		due = append(due, k)
