@@ -191,3 +191,29 @@ func TestBulkJobStopsWhenItsAccountIsRemoved(t *testing.T) {
 		t.Errorf("%d stock requests after the stop", n-sent)
 	}
 }
+
+// The overview of a session holding several accounts leads with a line per
+// account, from the local copies, each count linking to that account's
+// filtered list.
+func TestAccountsOverviewLines(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	first := b.Account
+	if p := b.Get(paths.Overview); p.Has("[data-testid=all-accounts]") {
+		t.Error("a session with one account shows the lines of all accounts")
+	}
+	second := addAccount(t, b, "demo-1002", "sandbox-secret-1002", "1002", "production")
+	b.Account = ""
+	p := b.Get(paths.Of(first, paths.Overview))
+	lines := p.Doc.Find("[data-testid=account-line]")
+	if lines.Length() != 2 {
+		t.Fatalf("%d account lines, want 2", lines.Length())
+	}
+	for i, id := range []string{first, second} {
+		want := paths.Filtered(paths.Of(id, paths.Orders), "status", "new")
+		if !lines.Eq(i).Find("a[href='" + want + "']").Is("a") {
+			t.Errorf("line %d lacks the link %s: %s", i, want, lines.Eq(i).Text())
+		}
+	}
+}

@@ -151,7 +151,45 @@ func (a *App) overviewFromCopy(c echo.Context) error {
 		{Label: i18n.T(ctx, "overview.out_of_stock"), Href: paths.Filtered(at(c, paths.Nomenclature), "stock", "0"), Count: ov.ZeroStock},
 		{Label: i18n.T(ctx, "overview.boxes_loading"), Href: paths.Filtered(at(c, paths.ReturnBoxes), "status", "loading"), Count: ov.BoxesLoading},
 	}
+	v.Accounts, err = a.accountLines(c)
+	if err != nil {
+		return err
+	}
 	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, i18n.T(c.Request().Context(), "overview.title"), "overview"), v, &sv, actions), nil)
+}
+
+// accountLines is the overview's line per account of a session holding
+// several: what needs action today and how fresh its copy is, from the
+// local copies only (no marketplace call), each count linked to that
+// account's filtered list.
+func (a *App) accountLines(c echo.Context) ([]pages.AccountLine, error) {
+	list := session(c).Data().AccountList()
+	if len(list) < 2 {
+		return nil, nil
+	}
+	ctx := c.Request().Context()
+	out := make([]pages.AccountLine, 0, len(list))
+	for _, acct := range list {
+		id := acct.ID()
+		line := pages.AccountLine{Label: accountLabel(c, acct), Environment: acct.Environment, Href: paths.Of(id, paths.Overview)}
+		ov, err := a.deps.Catalog.Store().Overview(ctx, copystore.Key{SellerID: acct.SellerID, Env: acct.Environment})
+		switch {
+		case errors.Is(err, copystore.ErrRevoked):
+			line.Unavailable = true
+		case err != nil:
+			return nil, err
+		default:
+			line.AsOf = a.syncView(ctx, ov.Sync, false).AsOf
+			line.Actions = []pages.NeedsAction{
+				{Label: i18n.T(ctx, "overview.new_orders"), Href: paths.Filtered(paths.Of(id, paths.Orders), "status", "new"), Count: ov.NewOrders},
+				{Label: i18n.T(ctx, "overview.rejected"), Href: paths.Filtered(paths.Of(id, paths.Nomenclature), "status", "rejected"), Count: ov.Rejected},
+				{Label: i18n.T(ctx, "overview.out_of_stock"), Href: paths.Filtered(paths.Of(id, paths.Nomenclature), "stock", "0"), Count: ov.ZeroStock},
+				{Label: i18n.T(ctx, "overview.boxes_loading"), Href: paths.Filtered(paths.Of(id, paths.ReturnBoxes), "status", "loading"), Count: ov.BoxesLoading},
+			}
+		}
+		out = append(out, line)
+	}
+	return out, nil
 }
 
 // countsOf lists the counts of the known statuses in their order, then any

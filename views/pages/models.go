@@ -70,6 +70,18 @@ type Overview struct {
 	NomenclatureTotal     int
 	Boxes                 []Count
 	BoxesTotal            int
+	// Accounts are the lines of a session holding several accounts.
+	Accounts []AccountLine
+}
+
+// AccountLine is one account on the overview of a session holding several:
+// what needs action today and the freshness of its copy ("" while it has
+// no full copy), from the local copy.
+type AccountLine struct {
+	Label, Environment, Href string
+	AsOf                     string
+	Actions                  []NeedsAction
+	Unavailable              bool // the marketplace refused its credentials
 }
 
 // Option is one choice of a select.
