@@ -413,7 +413,7 @@ func TestBulkPriceImportFlow(t *testing.T) {
 	if p.Status != http.StatusSeeOther {
 		t.Fatalf("retry: %d", p.Status)
 	}
-	retryID := strings.TrimPrefix(p.Location, "/bulk/jobs/")
+	retryID := strings.TrimPrefix(p.Location, b.InAccount("/bulk/jobs/"))
 	rj, err := e.jobs.Job(context.Background(), retryID)
 	if err != nil || rj.Counts.Rows != 5 || rj.Counts.Guard != 5 || rj.ParentID != id {
 		t.Fatalf("retry job: %+v %v", rj, err)
@@ -440,7 +440,7 @@ func TestBulkPriceImportFlow(t *testing.T) {
 		return recorded(audit.KindBulk, id) && recorded(audit.KindReadBack, id)
 	})
 	h := b.Get("/history?kind=bulk")
-	if !h.Has(`#history-table a[href="/bulk/jobs/`+id+`"]`) || h.Has(`#history-table a[href="/bulk/jobs/`+retryID+`"]`) {
+	if !h.Has(`#history-table a[href="`+b.InAccount("/bulk/jobs/"+id)+`"]`) || h.Has(`#history-table a[href="`+b.InAccount("/bulk/jobs/"+retryID)+`"]`) {
 		t.Errorf("history of the bulk runs: %q", h.Text("#history-table"))
 	}
 	if got := h.Text("#history-table"); !strings.Contains(got, "demo-1001") || !strings.Contains(got, "test · seller 1001") || !strings.Contains(got, "accepted") || !strings.Contains(got, "partly done") {

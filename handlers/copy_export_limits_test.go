@@ -59,6 +59,7 @@ func copyComplete(t *testing.T, app *testapp.App, k copystore.Key) {
 // writes soon block. The connection closes when the test ends.
 func stalledGet(t *testing.T, app *testapp.App, b *testapp.Browser, path string) (*http.Response, net.Conn) {
 	t.Helper()
+	path = b.InAccount(path)
 	u, _ := url.Parse(app.URL)
 	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
 		var serr error
