@@ -55,3 +55,24 @@ func TestAccounts(t *testing.T) {
 		t.Fatalf("removing every account left credentials: %v", d)
 	}
 }
+
+// A draft kept for one account is not another's.
+func TestDraftsPerAccount(t *testing.T) {
+	s := &Session{data: &Data{}}
+	a := Account{ClientID: "c1", ClientSecret: "s1", Environment: "production", SellerID: 1}
+	b := Account{ClientID: "c2", ClientSecret: "s2", Environment: "production", SellerID: 2}
+	s.data.SetOnlyAccount(a)
+	if err := s.data.AddAccount(b); err != nil {
+		t.Fatal(err)
+	}
+	s.data.SwitchAccount(a.ID())
+	s.SetDraft("prices", map[string][]string{"sku": {"A-1"}})
+	s.data.SwitchAccount(b.ID())
+	if d := s.PopDraft("prices"); d != nil {
+		t.Fatalf("account B sees A's draft %v", d)
+	}
+	s.data.SwitchAccount(a.ID())
+	if d := s.PopDraft("prices"); d.Get("sku") != "A-1" {
+		t.Fatalf("A's draft %v", d)
+	}
+}
