@@ -1,6 +1,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -23,6 +24,14 @@ import (
 // does not hold: nothing is read or sent.
 var errAccountNotInSession = echo.NewHTTPError(http.StatusForbidden, "this account is not in the session").
 	SetInternal(errors.New("account not in session"))
+
+// accountRefusal is v describing errAccountNotInSession in the reader's
+// language.
+func accountRefusal(ctx context.Context, v pages.ErrorView) pages.ErrorView {
+	v.Status, v.Title, v.Message = http.StatusForbidden, statusTitle(ctx, http.StatusForbidden), i18n.T(ctx, "accounts.not_in_session")
+	v.LinkHref, v.LinkText = paths.Accounts, i18n.T(ctx, "chrome.manage_accounts")
+	return v
+}
 
 // requireAccount makes the account the path names the request's account:
 // the session acts on it (it becomes current, the account the paths

@@ -217,3 +217,16 @@ func TestAccountsOverviewLines(t *testing.T) {
 		}
 	}
 }
+
+// The refusal of an account not in the session says why, in the reader's
+// language, and leads to the accounts page.
+func TestAccountsRefusalExplained(t *testing.T) {
+	app := testapp.New(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	b.Account = ""
+	p := b.Get(paths.Of("000000000000", paths.Orders))
+	if p.Status != http.StatusForbidden || !strings.Contains(p.Text("main"), "not in your session") || !p.Has(`main a[href="`+paths.Accounts+`"]`) {
+		t.Errorf("refusal: %d %q", p.Status, p.Text("main"))
+	}
+}

@@ -147,8 +147,7 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 		v.Status, v.Title = http.StatusBadGateway, i18n.T(ctx, "error.no_answer_title")
 		v.Message = i18n.T(ctx, "error.connection_failed")
 	case errors.Is(err, errAccountNotInSession):
-		v.Status, v.Title, v.Message = http.StatusForbidden, statusTitle(ctx, http.StatusForbidden), i18n.T(ctx, "accounts.not_in_session")
-		v.LinkHref, v.LinkText = paths.Accounts, i18n.T(ctx, "chrome.manage_accounts")
+		v = accountRefusal(ctx, v)
 	case errors.Is(err, errCopyRevoked):
 		v.Status, v.Title = http.StatusForbidden, statusTitle(ctx, http.StatusForbidden)
 		v.Message = i18n.T(ctx, "error.copy_revoked")
