@@ -13,6 +13,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	copystore "github.com/sellerdesk/sellerdesk/catalog"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -203,12 +204,15 @@ func TestAccountsOverviewLines(t *testing.T) {
 	if p := b.Get(paths.Overview); p.Has("[data-testid=all-accounts]") {
 		t.Error("a session with one account shows the lines of all accounts")
 	}
+	// One copy at a time: the database has one writer.
+	copyComplete(t, app, copyKey1001)
 	second := addAccount(t, b, "demo-1002", "sandbox-secret-1002", "1002", "production")
+	copyComplete(t, app, copystore.Key{SellerID: 1002, Env: "production"})
 	b.Account = ""
 	p := b.Get(paths.Of(first, paths.Overview))
 	lines := p.Doc.Find("[data-testid=account-line]")
 	if lines.Length() != 2 {
-		t.Fatalf("%d account lines, want 2", lines.Length())
+		t.Fatalf("%d account lines, want 2 (status %d: %q)", lines.Length(), p.Status, p.Text("main"))
 	}
 	for i, id := range []string{first, second} {
 		want := paths.Filtered(paths.Of(id, paths.Orders), "status", "new")
