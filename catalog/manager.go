@@ -30,6 +30,9 @@ type Manager struct {
 	again   map[Key]bool               // a refresh asked for while one ran
 	stop    map[Key]context.CancelFunc // ends the run of a key (Forget)
 	used    map[Key]use
+	// lastTick is when the previous scheduled pass ran (zero before the
+	// first): a pass refreshes the copies used since.
+	lastTick time.Time
 }
 
 type use struct {
@@ -203,15 +206,24 @@ func (m *Manager) schedule() {
 	}
 }
 
-// tick starts the refresh of every copy used within keepFor.
+// tick starts the refresh of every copy used within the last interval.
 func (m *Manager) tick() {
 	now := m.syncer.now()
 	m.mu.Lock()
+	since := m.lastTick
+	m.lastTick = now
 	var due []Key
 	var srcs []Source
 	for k, u := range m.used {
 		if now.Sub(u.at) > m.keepFor {
 			delete(m.used, k)
+			continue
+		}
+		// Only the copies used since the previous pass (within the last
+		// interval) are refreshed on schedule: a session holding many
+		// accounts keeps syncing just those it works on; the others catch
+		// up when next opened (Use).
+		if u.at.Before(since) {
 			continue
 		}
 		due = append(due, k)

@@ -84,6 +84,13 @@ func TestManager(t *testing.T) {
 		if n, _ := s.CountNomenclature(ctx, k, Query{}); n != 150 {
 			t.Errorf("%d records", n)
 		}
+		// Not used since that pass: the next one leaves it alone (it
+		// catches up when next opened).
+		offset.Store(int64(2 * time.Hour))
+		m.tick()
+		if m.Running(k) || gen() != 3 {
+			t.Errorf("a copy unused for an interval was refreshed on schedule (gen %d)", gen())
+		}
 		if err := m.Forget(ctx, k); err != nil {
 			t.Fatal(err)
 		}

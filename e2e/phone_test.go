@@ -48,7 +48,7 @@ func TestJourneyPhoneAndDark(t *testing.T) {
 	j.untilNewPage("the overview after a one-click demo login", `document.querySelector("#logout")`)
 
 	j.open("/orders")
-	order := eval[string](j, `(document.querySelector("#orders-table a[href^='/orders/']") || {getAttribute: () => ""}).getAttribute("href")`)
+	order := eval[string](j, `(document.querySelector("#orders-table a[href*='/orders/']") || {getAttribute: () => ""}).getAttribute("href")`)
 	pages := []string{"/", "/orders", "/nomenclature?limit=20", "/prices?limit=20", "/return-boxes", "/bulk/import", "/history", "/no-such-page"}
 	if order == "" {
 		t.Fatal("no order to open on /orders")

@@ -13,6 +13,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/loginguard"
+	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -24,7 +25,7 @@ func (a *App) account(c echo.Context) *apiclient.Account {
 	sess := session(c)
 	d := sess.Data()
 	creds := apiclient.Credentials{ClientID: d.ClientID, ClientSecret: d.ClientSecret, Environment: apiclient.Environment(d.Environment)}
-	return a.deps.API.Account(creds, sessionTokens{store: a.deps.Sessions, id: sess.ID(), sess: sess})
+	return a.deps.API.Account(creds, sessionTokens{store: a.deps.Sessions, id: sess.ID(), account: d.Current().ID(), sess: sess})
 }
 
 // pageContext bounds how long a page waits out a busy marketplace before it
@@ -65,6 +66,12 @@ type loginInput struct {
 	form     pages.LoginForm
 	secret   string
 	sellerID int64
+}
+
+// account is the account the input names.
+func (in loginInput) account() sessions.Account {
+	f := in.form
+	return sessions.Account{ClientID: f.ClientID, ClientSecret: in.secret, Environment: f.Environment, DisplayName: f.DisplayName, SellerID: in.sellerID}
 }
 
 func bindLogin(c echo.Context) loginInput {
@@ -120,6 +127,26 @@ func (a *App) LoginSubmit(c echo.Context) error {
 		f.FormError = i18n.T(c.Request().Context(), "auth.check_fields")
 		return a.renderLogin(c, http.StatusUnprocessableEntity, f)
 	}
+	captured, status := a.verifyCredentials(c, in, &f)
+	if status != 0 {
+		return a.renderLogin(c, status, f)
+	}
+
+	sess := session(c)
+	sess.Renew()
+	acct := in.account()
+	sess.Data().SetOnlyAccount(acct)
+	captured.handTo(sess, acct.ID())
+	a.logger(c.Request().Context()).Info("logged in", "client_id", f.ClientID, "seller_id", in.sellerID, "environment", f.Environment)
+	a.catalogLogin(c) // issue 16: the copy's sync starts (handlers/sync.go)
+	return a.redirect(c, sess.PopReturnTo(localOr(f.Next, paths.Of(acct.ID(), paths.Overview))))
+}
+
+// verifyCredentials checks in's credentials against the marketplace (both
+// tokens, and access to the seller), throttled per client IP and client
+// id. On success it returns the tokens obtained and status 0; otherwise the
+// status to answer with, the reason written into f.
+func (a *App) verifyCredentials(c echo.Context, in loginInput, f *pages.LoginForm) (*capturedTokens, int) {
 	// Throttle before the marketplace sees the guess: per client IP and per
 	// client id, counted as failed until it succeeds.
 	keys := loginguard.NewKeys(clientIP(c.Request(), a.deps.TrustedProxies), f.ClientID)
@@ -127,7 +154,7 @@ func (a *App) LoginSubmit(c echo.Context) error {
 		a.logger(c.Request().Context()).Warn("login throttled", "client_id", f.ClientID, "ip", clientIP(c.Request(), a.deps.TrustedProxies).String())
 		f.FormError = i18n.TD(c.Request().Context(), "auth.throttled", map[string]any{"At": format.ClockIn(format.LocaleOf(c.Request().Context()), until)})
 		c.Response().Header().Set("Retry-After", strconv.Itoa(secondsUntil(a.deps.Now(), until)))
-		return a.renderLogin(c, http.StatusTooManyRequests, f)
+		return nil, http.StatusTooManyRequests
 	}
 	creds := apiclient.Credentials{ClientID: f.ClientID, ClientSecret: in.secret, Environment: apiclient.Environment(f.Environment)}
 	captured := newCapturedTokens()
@@ -140,7 +167,7 @@ func (a *App) LoginSubmit(c echo.Context) error {
 			a.guard.Uncount(keys)
 			f.Errors["seller_id"] = i18n.TD(ctx, "auth.no_access", map[string]any{"ID": strconv.FormatInt(in.sellerID, 10)})
 			f.FormError = i18n.T(ctx, "auth.check_seller")
-			return a.renderLogin(c, http.StatusUnprocessableEntity, f)
+			return nil, http.StatusUnprocessableEntity
 		}
 	}
 	if err != nil {
@@ -160,22 +187,10 @@ func (a *App) LoginSubmit(c echo.Context) error {
 			msg = i18n.TD(ctx, "auth.login_service_failed", map[string]any{"Problem": strings.ToLower(strings.TrimSuffix(v.Title, ".")), "RequestID": v.RequestID})
 		}
 		f.FormError = msg
-		return a.renderLogin(c, status, f)
+		return nil, status
 	}
 	a.guard.Succeeded(keys)
-
-	sess := session(c)
-	sess.Renew()
-	d := sess.Data()
-	d.ClientID, d.ClientSecret, d.Environment, d.SellerID, d.DisplayName = f.ClientID, in.secret, f.Environment, in.sellerID, f.DisplayName
-	captured.mu.Lock()
-	for name, t := range captured.tokens {
-		sess.SetToken(name, storedToken(t))
-	}
-	captured.mu.Unlock()
-	a.logger(c.Request().Context()).Info("logged in", "client_id", f.ClientID, "seller_id", in.sellerID, "environment", f.Environment)
-	a.catalogLogin(c) // issue 16: the copy's sync starts (handlers/sync.go)
-	return a.redirect(c, sess.PopReturnTo(localOr(f.Next, paths.Overview)))
+	return captured, 0
 }
 
 // loginFailure explains a refused login; status 0 means "not a login

@@ -32,7 +32,7 @@ func (a *App) ReturnBoxesList(c echo.Context) error {
 		Limit:    strconv.Itoa(q.Limit),
 		Statuses: localStatusOptions(ctx, boxStatuses, i18n.T(ctx, "boxes.all_statuses")),
 		Limits:   limitOptions(boxLimits),
-		Pager:    q.pager(paths.ReturnBoxes, list.Pages, list.Total),
+		Pager:    q.pager(at(c, paths.ReturnBoxes), list.Pages, list.Total),
 		Rows:     make([]pages.BoxRow, 0, len(list.Boxes)),
 		Copy:     toolbar,
 	}

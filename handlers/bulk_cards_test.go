@@ -132,7 +132,7 @@ func TestBulkCardPriceRetry(t *testing.T) {
 	if p.Status != http.StatusSeeOther {
 		t.Fatalf("retry: %d", p.Status)
 	}
-	retryID := strings.TrimPrefix(p.Location, "/bulk/jobs/")
+	retryID := strings.TrimPrefix(p.Location, b.InAccount("/bulk/jobs/"))
 	items, err := e.jobs.Items(context.Background(), retryID)
 	if err != nil || len(items) != 1 {
 		t.Fatalf("retry items: %d, %v", len(items), err)

@@ -114,7 +114,7 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 		return errSessionStore(err)
 	}
 	a.logger(c.Request().Context()).Info("bulk import previewed", "job", job.ID, "kind", kind, "rows", len(items))
-	return a.redirect(c, paths.Job(job.ID))
+	return a.redirect(c, at(c, paths.Job(job.ID)))
 }
 
 // stockColumns are the columns of a stock file: without a warehouse where

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 	"io"
 	"log/slog"
 	"mime/multipart"
@@ -153,7 +154,7 @@ func postUpload(t *testing.T, e *bulkEnv, b *testapp.Browser, name string, data 
 	fw, _ := mw.CreateFormFile("file", name)
 	fw.Write(data)
 	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+b.InAccount("/bulk/import"), &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Origin", e.srv.URL)
 	resp, err := b.Client.Do(req)
@@ -165,7 +166,7 @@ func postUpload(t *testing.T, e *bulkEnv, b *testapp.Browser, name string, data 
 
 func download(t *testing.T, e *bulkEnv, b *testapp.Browser, path string) (*http.Response, []byte) {
 	t.Helper()
-	resp, err := b.Client.Get(e.srv.URL + path)
+	resp, err := b.Client.Get(e.srv.URL + b.InAccount(path))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,6 +197,9 @@ func waitJob(t *testing.T, e *bulkEnv, id string, what string, ok func(bulkjobs.
 func jobIDOf(t *testing.T, resp *http.Response) string {
 	t.Helper()
 	loc := resp.Header.Get("Location")
+	if _, rest, ok := paths.Split(loc); ok {
+		loc = rest
+	}
 	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/bulk/jobs/") {
 		t.Fatalf("upload: status %d to %q, want 303 to a job", resp.StatusCode, loc)
 	}
@@ -408,7 +412,7 @@ func TestBulkPriceImportFlow(t *testing.T) {
 	if p.Status != http.StatusSeeOther {
 		t.Fatalf("retry: %d", p.Status)
 	}
-	retryID := strings.TrimPrefix(p.Location, "/bulk/jobs/")
+	retryID := strings.TrimPrefix(p.Location, b.InAccount("/bulk/jobs/"))
 	rj, err := e.jobs.Job(context.Background(), retryID)
 	if err != nil || rj.Counts.Rows != 5 || rj.Counts.Guard != 5 || rj.ParentID != id {
 		t.Fatalf("retry job: %+v %v", rj, err)
@@ -435,7 +439,7 @@ func TestBulkPriceImportFlow(t *testing.T) {
 		return recorded(audit.KindBulk, id) && recorded(audit.KindReadBack, id)
 	})
 	h := b.Get("/history?kind=bulk")
-	if !h.Has(`#history-table a[href="/bulk/jobs/`+id+`"]`) || h.Has(`#history-table a[href="/bulk/jobs/`+retryID+`"]`) {
+	if !h.Has(`#history-table a[href="`+b.InAccount("/bulk/jobs/"+id)+`"]`) || h.Has(`#history-table a[href="`+b.InAccount("/bulk/jobs/"+retryID)+`"]`) {
 		t.Errorf("history of the bulk runs: %q", h.Text("#history-table"))
 	}
 	if got := h.Text("#history-table"); !strings.Contains(got, "demo-1001") || !strings.Contains(got, "test · seller 1001") || !strings.Contains(got, "accepted") || !strings.Contains(got, "partly done") {
@@ -705,7 +709,7 @@ func TestImportBombRefused(t *testing.T) {
 	part, _ := mw.CreateFormFile("file", "prices.xlsx")
 	part.Write(bomb.Bytes())
 	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+b.InAccount("/bulk/import"), &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Origin", e.srv.URL)
 	resp, err := b.Client.Do(req)
@@ -744,7 +748,7 @@ func TestImportOneAtATime(t *testing.T) {
 		fw, _ := mw.CreateFormFile("file", "prices.csv")
 		fw.Write(file)
 		mw.Close()
-		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+		req, _ := http.NewRequest(http.MethodPost, e.srv.URL+b1.InAccount("/bulk/import"), &body)
 		req.Header.Set("Content-Type", mw.FormDataContentType())
 		req.Header.Set("Origin", e.srv.URL)
 		resp, err := b1.Client.Do(req)
@@ -763,7 +767,7 @@ func TestImportOneAtATime(t *testing.T) {
 	fw, _ := mw.CreateFormFile("file", "stock.csv")
 	fw.Write(file)
 	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+b2.InAccount("/bulk/import"), &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Origin", e.srv.URL)
 	resp, err := b2.Client.Do(req)
@@ -826,7 +830,7 @@ func TestImportXMLBombRefused(t *testing.T) {
 	part, _ := mw.CreateFormFile("file", "stock.xlsx")
 	part.Write(bomb.Bytes())
 	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+"/bulk/import", &body)
+	req, _ := http.NewRequest(http.MethodPost, e.srv.URL+b.InAccount("/bulk/import"), &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Origin", e.srv.URL)
 	resp, err := b.Client.Do(req)

@@ -59,6 +59,7 @@ func copyComplete(t *testing.T, app *testapp.App, k copystore.Key) {
 // writes soon block. The connection closes when the test ends.
 func stalledGet(t *testing.T, app *testapp.App, b *testapp.Browser, path string) (*http.Response, net.Conn) {
 	t.Helper()
+	path = b.InAccount(path)
 	u, _ := url.Parse(app.URL)
 	d := net.Dialer{Control: func(_, _ string, rc syscall.RawConn) error {
 		var serr error
@@ -157,7 +158,7 @@ func TestSlowExportsLeaveDashboardServing(t *testing.T) {
 		c.Close()
 	}
 	waitUntil(t, "places given back", func() bool { return handlers.ExportsRunning(app.Handler) == 0 })
-	resp, err := a2.Client.Get(app.URL + "/nomenclature/export-all.csv")
+	resp, err := a2.Client.Get(app.URL + a2.InAccount("/nomenclature/export-all.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +189,7 @@ func TestExportBusyPage(t *testing.T) {
 		{"ru", "Выгрузка уже идёт", false},
 		{"ru", "Выгрузка всего каталога этого продавца уже идёт", true},
 	} {
-		req, _ := http.NewRequest(http.MethodGet, app.URL+"/nomenclature/export-all.xlsx", nil)
+		req, _ := http.NewRequest(http.MethodGet, app.URL+colleague.InAccount("/nomenclature/export-all.xlsx"), nil)
 		req.Header.Set("Accept-Language", c.lang)
 		if c.htmx {
 			req.Header.Set("HX-Request", "true")

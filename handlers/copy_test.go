@@ -149,7 +149,7 @@ func TestOverviewFromCopy(t *testing.T) {
 		{"/nomenclature?stock=0", ""},
 		{"/return-boxes?status=loading", ""},
 	} {
-		a := p.Doc.Find(`[data-testid=needs-action] a[href="` + want.href + `"]`)
+		a := p.Doc.Find(`[data-testid=needs-action] a[href="` + b.InAccount(want.href) + `"]`)
 		if a.Length() != 1 {
 			t.Errorf("needs action: no link to %s", want.href)
 			continue
@@ -159,7 +159,7 @@ func TestOverviewFromCopy(t *testing.T) {
 			t.Errorf("needs action %s: %q, want %s (not 0)", want.href, got, want.count)
 		}
 	}
-	if got := p.Doc.Find(`[data-testid=counts-orders] a[href="/orders?status=new"]`).Length(); got != 1 {
+	if got := p.Doc.Find(`[data-testid=counts-orders] a[href="` + b.InAccount("/orders?status=new") + `"]`).Length(); got != 1 {
 		t.Error("orders per status are not linked")
 	}
 }
@@ -499,7 +499,7 @@ func TestExportAllFromCopy(t *testing.T) {
 	}
 	p := b.Get("/nomenclature?q=" + url.QueryEscape("крос") + "&sort=-price")
 	href, _ := p.Doc.Find("[data-testid=copy-export] a").First().Attr("href")
-	if !strings.HasPrefix(href, "/nomenclature/export-all.csv?") || !strings.Contains(href, "sort=-price") || !strings.Contains(href, "q=") {
+	if !strings.HasPrefix(href, b.InAccount("/nomenclature/export-all.csv?")) || !strings.Contains(href, "sort=-price") || !strings.Contains(href, "q=") {
 		t.Fatalf("export link %q", href)
 	}
 	csv := b.Get(href)

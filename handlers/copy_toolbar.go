@@ -65,7 +65,7 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 	l := i18n.LangOf(ctx)
 	sv := a.syncView(ctx, states, false)
 	sorts = a.localSorts(l, sorts)
-	tb := &pages.CopyToolbar{Action: path, Sync: sv, Live: !copyComplete(states), Q: q.copy.Q, Sort: q.copy.Sort, Sorts: sorts,
+	tb := &pages.CopyToolbar{Action: at(c, path), Sync: sv, Live: !copyComplete(states), Q: q.copy.Q, Sort: q.copy.Sort, Sorts: sorts,
 		Warehouse: q.copy.Warehouse, Stock: q.copy.Stock, PriceMin: q.copy.PriceMin, PriceMax: q.copy.PriceMax,
 		From: q.copy.From, To: q.copy.To, KeepStatus: q.Status}
 	switch path {
@@ -75,7 +75,7 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 		// The whole filtered list, prices included, from either screen.
 		all := q
 		all.Page, all.Limit = 1, all.def
-		tb.ExportCSV, tb.ExportXLSX = all.link(paths.ExportAll("csv")), all.link(paths.ExportAll("xlsx"))
+		tb.ExportCSV, tb.ExportXLSX = all.link(at(c, paths.ExportAll("csv"))), all.link(at(c, paths.ExportAll("xlsx")))
 	case paths.Orders:
 		tb.Dates, tb.Placeholder = true, i18n.T(ctx, "copy.placeholder_orders")
 	default:

@@ -146,6 +146,8 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 		// DNS): a read, since writes with an unknown outcome are caught above.
 		v.Status, v.Title = http.StatusBadGateway, i18n.T(ctx, "error.no_answer_title")
 		v.Message = i18n.T(ctx, "error.connection_failed")
+	case errors.Is(err, errAccountNotInSession):
+		v = accountRefusal(ctx, v)
 	case errors.Is(err, errCopyRevoked):
 		v.Status, v.Title = http.StatusForbidden, statusTitle(ctx, http.StatusForbidden)
 		v.Message = i18n.T(ctx, "error.copy_revoked")
@@ -227,8 +229,8 @@ func (a *App) credentialsRejected(c echo.Context) error {
 		if form := draftForm(c); form != "" && r.PostForm != nil {
 			sess.SetDraft(form, changedRowsOnly(form, r.PostForm))
 		}
-		if r.URL.Path == paths.OrdersResend {
-			back = localOr(r.PostForm.Get("return"), paths.Orders)
+		if r.URL.Path == at(c, paths.OrdersResend) {
+			back = localOr(r.PostForm.Get("return"), at(c, paths.Orders))
 		}
 	}
 	sess.SetReturnTo(back)

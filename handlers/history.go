@@ -99,13 +99,13 @@ func (a *App) HistoryList(c echo.Context) error {
 	v := pages.HistoryView{
 		Text: q.text, Kind: q.kind, From: q.from, To: q.to, Total: total, Problems: q.problems,
 		Kinds:      append([]pages.Option{{Value: "", Label: i18n.T(ctx, "history.kind_all")}}, kindOptions(ctx)...),
-		ExportHref: paths.WithQuery(paths.HistoryExportCSV, q.values(1)),
+		ExportHref: paths.WithQuery(at(c, paths.HistoryExportCSV), q.values(1)),
 		Retention:  retentionText(ctx, retention),
 		Zone:       format.ZoneLabel(format.LocaleOf(ctx), a.deps.Now()),
 		Filtered:   q.text != "" || q.kind != "" || q.from != "" || q.to != "",
 	}
 	npages := (total + historyPageSize - 1) / historyPageSize
-	v.Pager = components.NewPager(q.page, npages, total, func(p int) string { return paths.WithQuery(paths.History, q.values(p)) })
+	v.Pager = components.NewPager(q.page, npages, total, func(p int) string { return paths.WithQuery(at(c, paths.History), q.values(p)) })
 	for _, e := range entries {
 		v.Entries = append(v.Entries, historyEntry(ctx, e))
 	}
@@ -186,7 +186,7 @@ func historyEntry(ctx context.Context, e audit.Entry) pages.HistoryEntry {
 		Count: e.ItemCount, More: e.ItemCount - len(e.Items), Dropped: e.Dropped,
 	}
 	if (e.Kind == audit.KindBulk || e.Kind == audit.KindReadBack) && e.Ref != "" {
-		h.Href = paths.Job(e.Ref)
+		h.Href = paths.In(ctx, paths.Job(e.Ref))
 	}
 	for _, it := range e.Items {
 		l, t := outcomeLabel(ctx, it.Outcome)

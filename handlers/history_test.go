@@ -22,7 +22,7 @@ func loginAs(t *testing.T, b *testapp.Browser, client, secret, seller, env, name
 
 func getCSV(t *testing.T, app *testapp.App, b *testapp.Browser, path string) (*http.Response, string) {
 	t.Helper()
-	resp, err := b.Client.Get(app.URL + path)
+	resp, err := b.Client.Get(app.URL + b.InAccount(path))
 	if err != nil {
 		t.Fatal(err)
 	}

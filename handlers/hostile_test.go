@@ -103,7 +103,7 @@ func TestHostileMarketplaceData(t *testing.T) {
 	list := b.Get("/orders")
 	assertInert(t, "/orders", list)
 	seen := 0
-	list.Doc.Find("#orders-table tbody tr a[href^='/orders/']").EachWithBreak(func(i int, s *goquery.Selection) bool {
+	list.Doc.Find("#orders-table tbody tr a[href^='" + b.InAccount("/orders/") + "']").EachWithBreak(func(i int, s *goquery.Selection) bool {
 		href, _ := s.Attr("href")
 		p := b.Get(href)
 		assertInert(t, href, p)

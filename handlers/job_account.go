@@ -7,6 +7,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
@@ -23,9 +24,16 @@ func (a *App) JobAccount(ctx context.Context, job bulkjobs.Job) (*apiclient.Acco
 	if err != nil {
 		return nil, &bulkjobs.RetryLater{At: time.Now().Add(5 * time.Second)}
 	}
-	if d.ClientID == "" || d.ClientSecret == "" || d.SellerID != job.SellerID || d.Environment != job.Environment {
+	if d.ClientID == "" || d.ClientSecret == "" {
 		return nil, bulkjobs.ErrLoggedOut
 	}
-	creds := apiclient.Credentials{ClientID: d.ClientID, ClientSecret: d.ClientSecret, Environment: apiclient.Environment(d.Environment)}
-	return a.deps.API.Account(creds, sessionTokens{store: a.deps.Sessions, id: job.SessionRef}), nil
+	// The job's account is the session's account of its seller in its
+	// environment; one removed from the session sends nothing more.
+	for _, acct := range d.AccountList() {
+		if acct.SellerID == job.SellerID && acct.Environment == job.Environment && acct.ClientSecret != "" {
+			creds := apiclient.Credentials{ClientID: acct.ClientID, ClientSecret: acct.ClientSecret, Environment: apiclient.Environment(acct.Environment)}
+			return a.deps.API.Account(creds, sessionTokens{store: a.deps.Sessions, id: job.SessionRef, account: acct.ID()}), nil
+		}
+	}
+	return nil, &bulkjobs.StopError{Message: i18n.Of(i18n.M("accounts.job_account_removed", nil))}
 }

@@ -19,7 +19,7 @@ func (a *App) BulkJobCancel(c echo.Context) error {
 		}
 		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_cancelling"))
 	}
-	return a.redirect(c, paths.Job(job.ID))
+	return a.redirect(c, at(c, paths.Job(job.ID)))
 }
 
 // BulkJobReadBack re-reads the job's rows from the marketplace now.
@@ -32,5 +32,5 @@ func (a *App) BulkJobReadBack(c echo.Context) error {
 		return errSessionStore(err)
 	}
 	session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_reading_back"))
-	return a.redirect(c, paths.Job(job.ID))
+	return a.redirect(c, at(c, paths.Job(job.ID)))
 }

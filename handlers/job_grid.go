@@ -47,7 +47,7 @@ func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item
 		v.Finished = format.DateTimeIn(l, j.FinishedAt)
 	}
 	if j.ParentID != "" {
-		v.ParentHref = paths.Job(j.ParentID)
+		v.ParentHref = paths.In(ctx, paths.Job(j.ParentID))
 	}
 	finished := !v.Preview && !v.Active
 	v.CanRetry = finished && (c.Rejected > 0 || c.Unsent > 0)

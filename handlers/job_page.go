@@ -58,7 +58,7 @@ func (a *App) progress(ctx context.Context, j bulkjobs.Job) pages.JobProgress {
 		ID: j.ID, Active: j.Active(), Done: done, Total: total,
 		Sent: c.Sent(), Accepted: c.Accepted, Rejected: c.Rejected, Unsent: c.Unsent, Unknown: c.Unknown,
 		CancelRequested: j.CancelRequested,
-		PollURL:         paths.JobProgress(j.ID) + "?polling=1", CancelURL: paths.JobCancel(j.ID),
+		PollURL:         paths.In(ctx, paths.JobProgress(j.ID)) + "?polling=1", CancelURL: paths.In(ctx, paths.JobCancel(j.ID)),
 	}
 	if total > 0 {
 		p.Percent = done * 100 / total

@@ -34,10 +34,10 @@ func (a *App) BulkJobRetry(c echo.Context) error {
 	}
 	if n == 0 {
 		session(c).AddFlash("info", i18n.T(ctx, "jobs.flash_nothing_to_retry"))
-		return a.redirect(c, paths.Job(job.ID))
+		return a.redirect(c, at(c, paths.Job(job.ID)))
 	}
 	session(c).AddFlash("info", i18n.N(ctx, "jobs.flash_retry_ready", n))
-	return a.redirect(c, paths.Job(retry))
+	return a.redirect(c, at(c, paths.Job(retry)))
 }
 
 // maxEditedCell bounds one value edited in a retry's preview.
@@ -63,7 +63,7 @@ func (a *App) BulkJobRevise(c echo.Context) error {
 	}
 	if job.State != bulkjobs.StatePreview || job.ParentID == "" {
 		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_only_retry"))
-		return a.redirect(c, paths.Job(job.ID))
+		return a.redirect(c, at(c, paths.Job(job.ID)))
 	}
 	form, err := c.FormParams()
 	if err != nil {
@@ -91,7 +91,7 @@ func (a *App) BulkJobRevise(c echo.Context) error {
 		return err
 	}
 	session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_revised"))
-	return a.redirect(c, paths.Job(next))
+	return a.redirect(c, at(c, paths.Job(next)))
 }
 
 // previewAgain makes a new preview job of the rows of job that keep

@@ -24,7 +24,7 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 	}
 	if job.State != bulkjobs.StatePreview {
 		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_already"))
-		return a.redirect(c, paths.Job(job.ID))
+		return a.redirect(c, at(c, paths.Job(job.ID)))
 	}
 	form, err := c.FormParams()
 	if err != nil {
@@ -89,7 +89,7 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 	}
 	a.deps.Jobs.Kick(job.ID)
 	a.logger(ctx).Info("bulk job submitted", "job", job.ID, "kind", job.Kind, "queued", queued, "chunks", job.Chunks)
-	return a.redirect(c, paths.Job(job.ID))
+	return a.redirect(c, at(c, paths.Job(job.ID)))
 }
 
 // errJobNotFound is a job that is not there or not the seller's.

@@ -35,7 +35,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 	q := catalogQuery(c)
 	filtered := a.deps.API.FilterWrites() // records without a warehouse, written by filter (nomenclature_profile.go)
 	return submitMass(a, c, massKind[massupdate.StockInput, apiclient.StoreItem]{
-		name: "nomenclature", back: q.link(paths.Nomenclature),
+		name: "nomenclature", back: q.link(at(c, paths.Nomenclature)),
 		unreadable: i18n.K("nomenclature.form_unreadable"), fixFirst: i18n.K("nomenclature.fix_first"), nothingChanged: i18n.K("nomenclature.nothing_changed"), updated: i18n.K("nomenclature.rows_updated"),
 		bind: massupdate.BindStockInputs,
 		check: func(_ url.Values, rows []massupdate.StockInput) (massupdate.Checked[massupdate.StockInput, apiclient.StoreItem], error) {
@@ -122,8 +122,8 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 		Copy:   toolbar,
 		Limit:  strconv.Itoa(q.Limit),
 		Limits: limitOptions(catalogLimits),
-		Pager:  q.pager(paths.Nomenclature, npages, total),
-		Action: q.link(paths.Nomenclature),
+		Pager:  q.pager(at(c, paths.Nomenclature), npages, total),
+		Action: q.link(at(c, paths.Nomenclature)),
 
 		ExportQuery: a.exportQuery(q),
 	}

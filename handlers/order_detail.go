@@ -35,7 +35,7 @@ func (a *App) OrderDetail(c echo.Context) error {
 		return fmt.Errorf("order %s: %w", nr, apiclient.ErrNotFound)
 	}
 	o := found
-	back := localOr(c.QueryParam("back"), paths.Orders)
+	back := localOr(c.QueryParam("back"), at(c, paths.Orders))
 	ctx := c.Request().Context()
 	l := format.LocaleOf(ctx)
 	v := pages.OrderDetail{
@@ -50,7 +50,7 @@ func (a *App) OrderDetail(c echo.Context) error {
 		Confirmed:    o.IsConfirmed,
 		ItemQuantity: o.ItemQuantity,
 		Back:         back,
-		Resend:       resendView("resend-"+o.OrderNr, []string{o.OrderNr}, i18n.T(ctx, "orders.resend_notifications"), paths.Order(o.OrderNr)),
+		Resend:       resendView("resend-"+o.OrderNr, []string{o.OrderNr}, i18n.T(ctx, "orders.resend_notifications"), at(c, paths.Order(o.OrderNr))),
 	}
 	showResendState(ctx, loadResendStates(session(c)), &v.Resend, a.deps.Now()) // what was queued, and whether a resend can succeed now
 	for _, it := range o.Items {

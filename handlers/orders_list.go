@@ -29,7 +29,7 @@ func (a *App) OrdersList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	here := q.link(paths.Orders)
+	here := q.link(at(c, paths.Orders))
 	states := loadResendStates(session(c))
 	now := a.deps.Now()
 	ctx := c.Request().Context()
@@ -40,7 +40,7 @@ func (a *App) OrdersList(c echo.Context) error {
 		Limit:       strconv.Itoa(q.Limit),
 		Statuses:    localStatusOptions(ctx, orderStatuses, i18n.T(ctx, "orders.all_statuses")),
 		Limits:      limitOptions(orderLimits),
-		Pager:       q.pager(paths.Orders, list.Pages, list.Total),
+		Pager:       q.pager(at(c, paths.Orders), list.Pages, list.Total),
 		Bulk:        resendView("resend-bulk", nil, i18n.T(ctx, "orders.resend_selected"), here),
 		Rows:        make([]pages.OrderRow, 0, len(list.Orders)),
 		Copy:        toolbar,
@@ -61,7 +61,7 @@ func (a *App) OrdersList(c echo.Context) error {
 			Items:     o.ItemQuantity,
 			Confirmed: o.IsConfirmed,
 		}
-		r.Href = paths.Order(o.OrderNr) + back
+		r.Href = at(c, paths.Order(o.OrderNr)) + back
 		if resend.ValidOrderNr(o.OrderNr) {
 			nrs[i] = o.OrderNr
 			r.Resend = resendView("resend-"+o.OrderNr, nrs[i:i+1:i+1], resendLabel, here)

@@ -37,12 +37,12 @@ func (a *App) OrdersResend(c echo.Context) error {
 	if !validFormID.MatchString(formID) {
 		formID = "resend-bulk"
 	}
-	ret := localOr(form.Get("return"), paths.Orders)
+	ret := localOr(form.Get("return"), at(c, paths.Orders))
 	label := i18n.T(ctx, "orders.resend")
 	switch {
 	case formID == "resend-bulk":
 		label = i18n.T(ctx, "orders.resend_selected")
-	case strings.HasPrefix(ret, paths.Orders+"/"):
+	case strings.HasPrefix(ret, at(c, paths.Orders)+"/"):
 		label = i18n.T(ctx, "orders.resend_notifications")
 	}
 	var nrs []string

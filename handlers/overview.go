@@ -76,11 +76,11 @@ func (a *App) Overview(c echo.Context) error {
 		return err
 	}
 	for i, s := range orderStatuses {
-		v.Orders = append(v.Orders, pages.Count{Status: s, Count: orderCounts[i], Href: paths.Filtered(paths.Orders, "status", s)})
+		v.Orders = append(v.Orders, pages.Count{Status: s, Count: orderCounts[i], Href: paths.Filtered(at(c, paths.Orders), "status", s)})
 		v.OrdersTotal += orderCounts[i]
 	}
 	for i, s := range boxStatuses {
-		v.Boxes = append(v.Boxes, pages.Count{Status: s, Count: boxCounts[i], Href: paths.Filtered(paths.ReturnBoxes, "status", s)})
+		v.Boxes = append(v.Boxes, pages.Count{Status: s, Count: boxCounts[i], Href: paths.Filtered(at(c, paths.ReturnBoxes), "status", s)})
 		v.BoxesTotal += boxCounts[i]
 	}
 	for _, s := range nomenclatureStatuses {
@@ -108,7 +108,7 @@ func (a *App) tokenStates(c echo.Context, v *pages.Overview) error {
 	}
 	now := a.deps.Now()
 	for _, name := range []string{"b2b/" + sess.Data().Environment, "seller"} {
-		t, ok := tokens[name]
+		t, ok := tokens[sess.Data().Current().ID()+"/"+name]
 		label := "Seller API"
 		if name != "seller" {
 			label = "B2B API"
@@ -137,21 +137,59 @@ func (a *App) overviewFromCopy(c echo.Context) error {
 		return err
 	}
 	v := pages.Overview{ClientID: d.ClientID, Environment: d.Environment, SellerID: d.SellerID}
-	v.Orders, v.OrdersTotal = countsOf(orderStatuses, ov.OrdersByStatus, paths.Orders)
-	v.Nomenclature, v.NomenclatureTotal = countsOf(nomenclatureStatuses, ov.RecordsByStatus, paths.Nomenclature)
-	v.Boxes, v.BoxesTotal = countsOf(boxStatuses, ov.BoxesByStatus, paths.ReturnBoxes)
+	v.Orders, v.OrdersTotal = countsOf(orderStatuses, ov.OrdersByStatus, at(c, paths.Orders))
+	v.Nomenclature, v.NomenclatureTotal = countsOf(nomenclatureStatuses, ov.RecordsByStatus, at(c, paths.Nomenclature))
+	v.Boxes, v.BoxesTotal = countsOf(boxStatuses, ov.BoxesByStatus, at(c, paths.ReturnBoxes))
 	if err := a.tokenStates(c, &v); err != nil {
 		return err
 	}
 	sv := a.syncView(c.Request().Context(), ov.Sync, false)
 	ctx := c.Request().Context()
 	actions := []pages.NeedsAction{
-		{Label: i18n.T(ctx, "overview.new_orders"), Href: paths.Filtered(paths.Orders, "status", "new"), Count: ov.NewOrders},
-		{Label: i18n.T(ctx, "overview.rejected"), Href: paths.Filtered(paths.Nomenclature, "status", "rejected"), Count: ov.Rejected},
-		{Label: i18n.T(ctx, "overview.out_of_stock"), Href: paths.Filtered(paths.Nomenclature, "stock", "0"), Count: ov.ZeroStock},
-		{Label: i18n.T(ctx, "overview.boxes_loading"), Href: paths.Filtered(paths.ReturnBoxes, "status", "loading"), Count: ov.BoxesLoading},
+		{Label: i18n.T(ctx, "overview.new_orders"), Href: paths.Filtered(at(c, paths.Orders), "status", "new"), Count: ov.NewOrders},
+		{Label: i18n.T(ctx, "overview.rejected"), Href: paths.Filtered(at(c, paths.Nomenclature), "status", "rejected"), Count: ov.Rejected},
+		{Label: i18n.T(ctx, "overview.out_of_stock"), Href: paths.Filtered(at(c, paths.Nomenclature), "stock", "0"), Count: ov.ZeroStock},
+		{Label: i18n.T(ctx, "overview.boxes_loading"), Href: paths.Filtered(at(c, paths.ReturnBoxes), "status", "loading"), Count: ov.BoxesLoading},
+	}
+	v.Accounts, err = a.accountLines(c)
+	if err != nil {
+		return err
 	}
 	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, i18n.T(c.Request().Context(), "overview.title"), "overview"), v, &sv, actions), nil)
+}
+
+// accountLines is the overview's line per account of a session holding
+// several: what needs action today and how fresh its copy is, from the
+// local copies only (no marketplace call), each count linked to that
+// account's filtered list.
+func (a *App) accountLines(c echo.Context) ([]pages.AccountLine, error) {
+	list := session(c).Data().AccountList()
+	if len(list) < 2 {
+		return nil, nil
+	}
+	ctx := c.Request().Context()
+	out := make([]pages.AccountLine, 0, len(list))
+	for _, acct := range list {
+		id := acct.ID()
+		line := pages.AccountLine{Label: accountLabel(c, acct), Environment: acct.Environment, Href: paths.Of(id, paths.Overview)}
+		ov, err := a.deps.Catalog.Store().Overview(ctx, copystore.Key{SellerID: acct.SellerID, Env: acct.Environment})
+		switch {
+		case errors.Is(err, copystore.ErrRevoked):
+			line.Unavailable = true
+		case err != nil:
+			return nil, err
+		default:
+			line.AsOf = a.syncView(ctx, ov.Sync, false).AsOf
+			line.Actions = []pages.NeedsAction{
+				{Label: i18n.T(ctx, "overview.new_orders"), Href: paths.Filtered(paths.Of(id, paths.Orders), "status", "new"), Count: ov.NewOrders},
+				{Label: i18n.T(ctx, "overview.rejected"), Href: paths.Filtered(paths.Of(id, paths.Nomenclature), "status", "rejected"), Count: ov.Rejected},
+				{Label: i18n.T(ctx, "overview.out_of_stock"), Href: paths.Filtered(paths.Of(id, paths.Nomenclature), "stock", "0"), Count: ov.ZeroStock},
+				{Label: i18n.T(ctx, "overview.boxes_loading"), Href: paths.Filtered(paths.Of(id, paths.ReturnBoxes), "status", "loading"), Count: ov.BoxesLoading},
+			}
+		}
+		out = append(out, line)
+	}
+	return out, nil
 }
 
 // countsOf lists the counts of the known statuses in their order, then any

@@ -32,7 +32,7 @@ func importFile(t *testing.T, app *testapp.App, b *testapp.Browser, data string,
 	fw, _ := mw.CreateFormFile("file", "prices.csv")
 	fw.Write([]byte(data))
 	mw.Close()
-	req, _ := http.NewRequest(http.MethodPost, app.URL+"/bulk/import", &body)
+	req, _ := http.NewRequest(http.MethodPost, app.URL+b.InAccount("/bulk/import"), &body)
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Origin", app.URL)
 	resp, err := b.Client.Do(req)
@@ -101,10 +101,10 @@ func TestPreviewsReadTheCopy(t *testing.T) {
 	}
 
 	p := b.Post("/bulk/jobs/"+id+"/retry", url.Values{})
-	if p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Location, "/bulk/jobs/") {
+	if p.Status != http.StatusSeeOther || !strings.HasPrefix(p.Location, b.InAccount("/bulk/jobs/")) {
 		t.Fatalf("retry: %d to %q", p.Status, p.Location)
 	}
-	retry := strings.TrimPrefix(p.Location, "/bulk/jobs/")
+	retry := strings.TrimPrefix(p.Location, b.InAccount("/bulk/jobs/"))
 	if n := listCalls(app.Sandbox); n != 0 {
 		t.Fatalf("the retry made %d list calls", n)
 	}
@@ -120,7 +120,7 @@ func TestPreviewsReadTheCopy(t *testing.T) {
 	if n := listCalls(app.Sandbox); n != 0 {
 		t.Fatalf("the revise made %d list calls", n)
 	}
-	revised, err := app.JobStore.Items(context.Background(), strings.TrimPrefix(p.Location, "/bulk/jobs/"))
+	revised, err := app.JobStore.Items(context.Background(), strings.TrimPrefix(p.Location, b.InAccount("/bulk/jobs/")))
 	if err != nil || len(revised) != 1 || revised[0].Flag != bulkjobs.FlagOK {
 		t.Fatalf("revised items %+v, %v; want the row to send", revised, err)
 	}

@@ -52,7 +52,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	// accepted prices are in it then, pending.
 	var pre catalogPage
 	return submitMass(a, c, massKind[massupdate.PriceInput, apiclient.PriceUpdate]{
-		name: "prices", back: q.link(paths.Prices),
+		name: "prices", back: q.link(at(c, paths.Prices)),
 		unreadable: i18n.K("prices.form_unreadable"), fixFirst: i18n.K("prices.fix_first"), nothingChanged: i18n.K("prices.nothing_changed"), updated: i18n.K("prices.updated"),
 		bind: massupdate.BindPriceInputs,
 		check: func(_ url.Values, rows []massupdate.PriceInput) (massupdate.Checked[massupdate.PriceInput, apiclient.PriceUpdate], error) {
@@ -179,13 +179,13 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 		DropLimit: massupdate.MarketDropLimit,
 		Limit:     strconv.Itoa(q.Limit),
 		Limits:    limitOptions(catalogLimits),
-		Pager:     q.pager(paths.Prices, npages, total),
-		Action:    q.link(paths.Prices),
+		Pager:     q.pager(at(c, paths.Prices), npages, total),
+		Action:    q.link(at(c, paths.Prices)),
 
 		ExportQuery: a.exportQuery(q),
 	}
 	if toolbar != nil && !toolbar.Live {
-		v.Heads = pages.PriceHeads{SKU: q.sortHead(paths.Prices, "sku"), Name: q.sortHead(paths.Prices, "name"), Current: q.sortHead(paths.Prices, "price")}
+		v.Heads = pages.PriceHeads{SKU: q.sortHead(at(c, paths.Prices), "sku"), Name: q.sortHead(at(c, paths.Prices), "name"), Current: q.sortHead(at(c, paths.Prices), "price")}
 	}
 	index := map[string]int{}
 	for _, n := range recs {

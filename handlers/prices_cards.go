@@ -57,7 +57,7 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 	q := pricesQuery(c)
 	sess := session(c)
 	return submitMass(a, c, massKind[massupdate.PriceInput, massupdate.CardPrice]{
-		name: "card prices", back: q.link(paths.Prices),
+		name: "card prices", back: q.link(at(c, paths.Prices)),
 		unreadable: i18n.K("prices.form_unreadable"), fixFirst: i18n.K("prices.fix_first"), nothingChanged: i18n.K("prices.nothing_changed"), updated: i18n.K("prices.cards_updated"),
 		bind: massupdate.BindPriceInputs,
 		check: func(form url.Values, rows []massupdate.PriceInput) (massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice], error) {
@@ -131,8 +131,8 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		Copy:   toolbar,
 		Limit:  strconv.Itoa(q.Limit),
 		Limits: limitOptions(catalogLimits),
-		Pager:  q.pager(paths.Prices, npages, total),
-		Action: q.link(paths.Prices),
+		Pager:  q.pager(at(c, paths.Prices), npages, total),
+		Action: q.link(at(c, paths.Prices)),
 
 		ExportQuery: a.exportQuery(q),
 		DropLimit:   massupdate.MarketDropLimit,

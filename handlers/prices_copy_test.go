@@ -141,7 +141,7 @@ func TestPricesFromCopy(t *testing.T) {
 	}
 	// Nothing found: said so, with a link that clears the search.
 	p = get("q=zzqqxx&sort=-price")
-	if p.Has("#prices-table") || p.Doc.Find("[data-testid=copy-clear]").AttrOr("href", "") != "/prices" || !strings.Contains(p.Text("[data-testid=empty]"), "Nothing matches") {
+	if p.Has("#prices-table") || p.Doc.Find("[data-testid=copy-clear]").AttrOr("href", "") != b.InAccount("/prices") || !strings.Contains(p.Text("[data-testid=empty]"), "Nothing matches") {
 		t.Errorf("a search without matches: table %v, empty %q", p.Has("#prices-table"), p.Text("[data-testid=empty]"))
 	}
 	// A SKU, in lower case.
@@ -284,7 +284,7 @@ func TestPriceChangeOnFilteredPrices(t *testing.T) {
 	view := "/prices?q=" + url.QueryEscape("кросс") + "&sort=-price"
 	page := b.Get(view)
 	action, _ := page.Doc.Find("#prices-form").Attr("action")
-	if action != view {
+	if action != b.InAccount(view) {
 		t.Fatalf("form action %q, want %q", action, view)
 	}
 	if got := priceSKUs(page); !sameSet(got, kross) {
@@ -306,7 +306,7 @@ func TestPriceChangeOnFilteredPrices(t *testing.T) {
 	if msg := res.Text("[data-testid=price-" + sku + "] .field-error"); msg == "" {
 		t.Errorf("no error beside %s: %q", sku, res.Text("[data-testid=price-"+sku+"]"))
 	}
-	if a, _ := res.Doc.Find("#prices-form").Attr("action"); a != view {
+	if a, _ := res.Doc.Find("#prices-form").Attr("action"); a != b.InAccount(view) {
 		t.Errorf("the answer's form action %q loses the search", a)
 	}
 
@@ -315,7 +315,7 @@ func TestPriceChangeOnFilteredPrices(t *testing.T) {
 	newPrice := money(t, form["orig_price"][1]) + 45600
 	form["price"][1], form["sale"][1] = newPrice.Decimal(), ""
 	res = b.Post(action, form)
-	if res.Status != http.StatusSeeOther || res.Location != view {
+	if res.Status != http.StatusSeeOther || res.Location != b.InAccount(view) {
 		t.Fatalf("submit: %d to %q, want 303 to %q", res.Status, res.Location, view)
 	}
 	p := b.Follow(res)
@@ -388,7 +388,7 @@ func TestCardPricesFromCopy(t *testing.T) {
 	form["price"][0], form["sale"][0] = newPrice.Decimal(), ""
 	action, _ := p.Doc.Find("#prices-form").Attr("action")
 	res := b.Post(action, form)
-	if res.Status != http.StatusSeeOther || res.Location != view {
+	if res.Status != http.StatusSeeOther || res.Location != b.InAccount(view) {
 		t.Fatalf("submit: %d to %q, want 303 to %q", res.Status, res.Location, view)
 	}
 	recs, err := app.Catalog.Store().Nomenclature(context.Background(), copyKey1001, copystore.Query{Limit: copystore.MaxLimit})

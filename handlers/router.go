@@ -40,57 +40,29 @@ func (a *App) routes() *echo.Echo {
 	pagesGroup.POST(paths.Logout, a.Logout)
 	a.registerLanguage(e, pagesGroup) // i18n: locale middleware and POST /settings/language (issue 18, handlers/language.go)
 
-	app := pagesGroup.Group("", a.requireLogin)
-	app.GET(paths.Overview, a.Overview)
-	app.GET(paths.Orders, a.OrdersList)
-	app.GET(paths.Order(":orderNr"), a.OrderDetail)
-	app.POST(paths.OrdersResend, a.OrdersResend)
-	app.GET(paths.Nomenclature, a.NomenclatureList)
-	app.GET(paths.Prices, a.PricesList)
-	app.GET(paths.ReturnBoxes, a.ReturnBoxesList)
+	// The session's accounts: listed, added and removed outside any one.
+	accounts := pagesGroup.Group("", a.requireLogin)
+	accounts.GET(paths.Accounts, a.AccountsPage)
+	accounts.POST(paths.Accounts, a.AccountAdd)
+	accounts.POST(paths.AccountRemove(":account"), a.AccountRemove)
 
-	// The mass-update forms: bounded per chunk rather than per request
-	// (see boundPerChunk), and their unsent edits survive a detour through
-	// the login page (keepDraft).
-	forms := body.Group("", a.boundPerChunk, a.loadSession, a.requireLogin)
-	forms.POST(paths.Nomenclature, a.NomenclatureSubmit, keepDraft(draftNomenclature))
-	forms.POST(paths.Prices, a.PricesSubmit, keepDraft(draftPrices))
-
-	// Bulk import, jobs, exports and history: absent without a job runner.
-	if a.deps.Jobs != nil {
-		app.GET(paths.Export(paths.Prices, "csv"), func(c echo.Context) error { return a.exportView(c, "prices", "csv") })
-		app.GET(paths.Export(paths.Prices, "xlsx"), func(c echo.Context) error { return a.exportView(c, "prices", "xlsx") })
-		app.GET(paths.Export(paths.Nomenclature, "csv"), func(c echo.Context) error { return a.exportView(c, "nomenclature", "csv") })
-		app.GET(paths.Export(paths.Nomenclature, "xlsx"), func(c echo.Context) error { return a.exportView(c, "nomenclature", "xlsx") })
-		app.GET(paths.BulkImport, a.BulkImportForm)
-		app.POST(paths.BulkImport, a.BulkImportUpload)
-		app.GET(paths.Job(":id"), a.BulkJobPage)
-		app.GET(paths.JobProgress(":id"), a.BulkJobProgress)
-		app.POST(paths.JobSubmit(":id"), a.BulkJobSubmit)
-		app.POST(paths.JobCancel(":id"), a.BulkJobCancel)
-		app.POST(paths.JobRetry(":id"), a.BulkJobRetry)
-		app.POST(paths.JobRevise(":id"), a.BulkJobRevise) // issue 17 item 8: a retry's values edited in its preview
-		app.POST(paths.JobReadBack(":id"), a.BulkJobReadBack)
-		app.GET(paths.JobErrorsCSV(":id"), a.BulkJobErrorsCSV)
-		app.GET(paths.JobExportCSV(":id"), a.BulkJobExportCSV)
+	// Every page and form of an account lives under a path naming it
+	// (paths.AccountPrefix): requireAccount refuses an account the session
+	// does not hold before anything else runs. The same paths without the
+	// prefix lead to the current account's (accountRedirect).
+	app := pagesGroup.Group(paths.AccountPrefix, a.requireAccount, a.requireLogin)
+	forms := body.Group(paths.AccountPrefix, a.boundPerChunk, a.loadSession, a.requireAccount, a.requireLogin)
+	legacy := pagesGroup.Group("", a.requireLogin)
+	for _, r := range a.accountRoutes() {
+		g := app
+		if r.ownBound {
+			g = forms
+		}
+		g.Add(r.method, r.path, r.handler, r.middleware...)
+		legacy.Add(r.method, r.path, a.accountRedirect)
 	}
-	// The audit trail: read-only, no delete route (retention prunes it).
-	if a.deps.Audit != nil {
-		app.GET(paths.History, a.HistoryList)
-		app.GET(paths.HistoryExportCSV, a.HistoryExportCSV)
-	}
-
-	// The local copy of the catalogue (issue 16, handlers/sync.go).
-	app.GET(paths.SyncStatus, a.SyncStatus)
-	app.POST(paths.SyncRefresh, a.SyncRefresh)
-	app.POST(paths.SyncForget, a.SyncForget)
-	// Whole-catalogue downloads read the local copy, not the marketplace:
-	// no request budget, only a bound on a stalled client (exportStall).
-	downloads := body.Group("", a.boundPerChunk, a.loadSession, a.requireLogin)
-	downloads.GET(paths.ExportAll("csv"), func(c echo.Context) error { return a.NomenclatureExportAll(c, "csv") })
-	downloads.GET(paths.ExportAll("xlsx"), func(c echo.Context) error { return a.NomenclatureExportAll(c, "xlsx") })
 	if a.deps.TestHook != nil {
-		app.GET("/_test/hook", a.deps.TestHook)
+		pagesGroup.GET("/_test/hook", a.deps.TestHook, a.requireLogin)
 	}
 
 	e.RouteNotFound("/*", func(c echo.Context) error { return echo.ErrNotFound })
@@ -123,4 +95,72 @@ func (a *App) protect(h http.Handler) http.Handler {
 		}
 		h.ServeHTTP(w, r)
 	})
+}
+
+// accountRoute is one route of an account's pages, registered under
+// paths.AccountPrefix.
+type accountRoute struct {
+	method, path string
+	handler      echo.HandlerFunc
+	middleware   []echo.MiddlewareFunc
+	// ownBound marks the routes bounded by their own means rather than
+	// the request's marketplace budget (see boundPerChunk): the
+	// mass-update forms per chunk, the whole-catalogue downloads, which
+	// read the local copy, by a stalled client (exportStall).
+	ownBound bool
+}
+
+// accountRoutes lists the routes of an account's pages.
+func (a *App) accountRoutes() []accountRoute {
+	get := func(p string, h echo.HandlerFunc) accountRoute {
+		return accountRoute{method: http.MethodGet, path: p, handler: h}
+	}
+	post := func(p string, h echo.HandlerFunc) accountRoute {
+		return accountRoute{method: http.MethodPost, path: p, handler: h}
+	}
+	rs := []accountRoute{
+		get(paths.Overview, a.Overview),
+		get(paths.Orders, a.OrdersList),
+		get(paths.Order(":orderNr"), a.OrderDetail),
+		post(paths.OrdersResend, a.OrdersResend),
+		get(paths.Nomenclature, a.NomenclatureList),
+		get(paths.Prices, a.PricesList),
+		get(paths.ReturnBoxes, a.ReturnBoxesList),
+		// The mass-update forms keep their unsent edits through a detour
+		// via the login page (keepDraft).
+		{method: http.MethodPost, path: paths.Nomenclature, handler: a.NomenclatureSubmit, middleware: []echo.MiddlewareFunc{keepDraft(draftNomenclature)}, ownBound: true},
+		{method: http.MethodPost, path: paths.Prices, handler: a.PricesSubmit, middleware: []echo.MiddlewareFunc{keepDraft(draftPrices)}, ownBound: true},
+	}
+	// Bulk import, jobs and exports: absent without a job runner.
+	if a.deps.Jobs != nil {
+		rs = append(rs,
+			get(paths.Export(paths.Prices, "csv"), func(c echo.Context) error { return a.exportView(c, "prices", "csv") }),
+			get(paths.Export(paths.Prices, "xlsx"), func(c echo.Context) error { return a.exportView(c, "prices", "xlsx") }),
+			get(paths.Export(paths.Nomenclature, "csv"), func(c echo.Context) error { return a.exportView(c, "nomenclature", "csv") }),
+			get(paths.Export(paths.Nomenclature, "xlsx"), func(c echo.Context) error { return a.exportView(c, "nomenclature", "xlsx") }),
+			get(paths.BulkImport, a.BulkImportForm),
+			post(paths.BulkImport, a.BulkImportUpload),
+			get(paths.Job(":id"), a.BulkJobPage),
+			get(paths.JobProgress(":id"), a.BulkJobProgress),
+			post(paths.JobSubmit(":id"), a.BulkJobSubmit),
+			post(paths.JobCancel(":id"), a.BulkJobCancel),
+			post(paths.JobRetry(":id"), a.BulkJobRetry),
+			post(paths.JobRevise(":id"), a.BulkJobRevise), // a retry's values edited in its preview
+			post(paths.JobReadBack(":id"), a.BulkJobReadBack),
+			get(paths.JobErrorsCSV(":id"), a.BulkJobErrorsCSV),
+			get(paths.JobExportCSV(":id"), a.BulkJobExportCSV),
+		)
+	}
+	// The audit trail: read-only, no delete route (retention prunes it).
+	if a.deps.Audit != nil {
+		rs = append(rs, get(paths.History, a.HistoryList), get(paths.HistoryExportCSV, a.HistoryExportCSV))
+	}
+	// The local copy of the catalogue (handlers/sync.go).
+	return append(rs,
+		get(paths.SyncStatus, a.SyncStatus),
+		post(paths.SyncRefresh, a.SyncRefresh),
+		post(paths.SyncForget, a.SyncForget),
+		accountRoute{method: http.MethodGet, path: paths.ExportAll("csv"), handler: func(c echo.Context) error { return a.NomenclatureExportAll(c, "csv") }, ownBound: true},
+		accountRoute{method: http.MethodGet, path: paths.ExportAll("xlsx"), handler: func(c echo.Context) error { return a.NomenclatureExportAll(c, "xlsx") }, ownBound: true},
+	)
 }

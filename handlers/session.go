@@ -117,6 +117,7 @@ func (a *App) chrome(c echo.Context, title, active string) layouts.Chrome {
 	if loggedIn(sess) {
 		d := sess.Data()
 		ch.User = &layouts.User{ClientID: d.ClientID, DisplayName: d.DisplayName, SellerID: d.SellerID, Environment: d.Environment}
+		ch.Accounts = switchLinks(c, active)
 		// Where prices and stock are changed, say that "test" is live.
 		ch.LiveInTest = d.Environment == "test" && !a.deps.API.SellerTestSeparate() &&
 			(active == "prices" || active == "nomenclature" || active == "bulk")
@@ -136,3 +137,7 @@ func localOr(target, fallback string) string {
 	}
 	return fallback
 }
+
+// at is path p of the account whose page c serves (paths.In), so that the
+// links and redirects of an account's page keep naming that account.
+func at(c echo.Context, p string) string { return paths.In(c.Request().Context(), p) }

@@ -155,7 +155,7 @@ var kindLabels = map[string]string{copystore.KindNomenclature: i18n.K("copy.kind
 // syncView is the freshness line of the session's copy.
 func (a *App) syncView(ctx context.Context, states map[string]copystore.SyncState, running bool) pages.SyncView {
 	l := i18n.LangOf(ctx)
-	v := pages.SyncView{Poll: paths.SyncStatus}
+	v := pages.SyncView{Poll: paths.In(ctx, paths.SyncStatus)}
 	var asOf time.Time
 	complete := true
 	for _, kind := range copystore.Kinds {

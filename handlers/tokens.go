@@ -15,6 +15,9 @@ import (
 type sessionTokens struct {
 	store *sessions.Store
 	id    string
+	// account is the ID of the session's account the tokens belong to:
+	// each account of a session keeps its own (see name).
+	account string
 	// sess, when set, is the request's session: its tokens were read with
 	// it, and the first look at a token uses that read.
 	sess *sessions.Session
@@ -34,6 +37,17 @@ func tokenName(key apiclient.TokenKey) string {
 	return string(key.Kind)
 }
 
+// name is the session's name for the account's token of key.
+func (s sessionTokens) name(key apiclient.TokenKey) string {
+	return accountTokenName(s.account, key)
+}
+
+// accountTokenName is the session's name for the token of key of the
+// account whose ID is account.
+func accountTokenName(account string, key apiclient.TokenKey) string {
+	return account + "/" + tokenName(key)
+}
+
 // LoadToken returns the token read with the request's session, if there is
 // one and it was not forgotten; otherwise it reads the session store. A
 // token is forgotten when its refresh begins (LockTokenRefresh), so the
@@ -41,7 +55,7 @@ func tokenName(key apiclient.TokenKey) string {
 // meanwhile by another request or instance is used, not requested again.
 func (s sessionTokens) LoadToken(ctx context.Context, key apiclient.TokenKey) (apiclient.Token, bool, error) {
 	if s.sess != nil {
-		if t, ok := s.sess.ReadToken(ctx, tokenName(key)); ok {
+		if t, ok := s.sess.ReadToken(ctx, s.name(key)); ok {
 			return apiToken(t), true, nil
 		}
 	}
@@ -52,7 +66,7 @@ func (s sessionTokens) LoadToken(ctx context.Context, key apiclient.TokenKey) (a
 		}
 		return apiclient.Token{}, false, errSessionStore(err)
 	}
-	t, ok := all[tokenName(key)]
+	t, ok := all[s.name(key)]
 	if !ok {
 		return apiclient.Token{}, false, nil
 	}
@@ -68,9 +82,9 @@ func apiToken(t sessions.StoredToken) apiclient.Token {
 // simply dropped.
 func (s sessionTokens) SaveToken(ctx context.Context, key apiclient.TokenKey, t apiclient.Token) error {
 	if s.sess != nil {
-		s.sess.ForgetReadToken(tokenName(key))
+		s.sess.ForgetReadToken(s.name(key))
 	}
-	err := s.store.SaveToken(ctx, s.id, tokenName(key), storedToken(t))
+	err := s.store.SaveToken(ctx, s.id, s.name(key), storedToken(t))
 	if err != nil && !errors.Is(err, sessions.ErrNotFound) {
 		return errSessionStore(err)
 	}
@@ -81,9 +95,9 @@ func (s sessionTokens) SaveToken(ctx context.Context, key apiclient.TokenKey, t 
 // requests (and, with a shared database, across instances).
 func (s sessionTokens) LockTokenRefresh(ctx context.Context, key apiclient.TokenKey) (func(), error) {
 	if s.sess != nil {
-		s.sess.ForgetReadToken(tokenName(key))
+		s.sess.ForgetReadToken(s.name(key))
 	}
-	unlock, err := s.store.LockTokenRefresh(ctx, s.id, tokenName(key))
+	unlock, err := s.store.LockTokenRefresh(ctx, s.id, s.name(key))
 	if err != nil {
 		return nil, errSessionStore(err)
 	}
@@ -118,4 +132,14 @@ func (c *capturedTokens) SaveToken(_ context.Context, key apiclient.TokenKey, t 
 	defer c.mu.Unlock()
 	c.tokens[tokenName(key)] = t
 	return nil
+}
+
+// handTo stages the captured tokens in sess as the tokens of the account
+// whose ID is account (stored by the session's next Save).
+func (c *capturedTokens) handTo(sess *sessions.Session, account string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for name, t := range c.tokens {
+		sess.SetToken(account+"/"+name, storedToken(t)) // accountTokenName
+	}
 }

@@ -21,6 +21,9 @@ type Data struct {
 	Environment  string `json:"en,omitempty"`
 	DisplayName  string `json:"dn,omitempty"`
 	SellerID     int64  `json:"si,omitempty"`
+	// Accounts are every account the session holds (see AccountList);
+	// the fields above are a copy of the current one.
+	Accounts []Account `json:"ac,omitempty"`
 	// Flashes are one-shot messages shown on the next page.
 	Flashes []Flash `json:"fl,omitempty"`
 	// ReturnTo is the local path to go back to after logging in.
@@ -198,7 +201,8 @@ func (s *Session) PopReturnTo(fallback string) string {
 // every later request's session.
 const MaxDraftBytes = 32 << 10
 
-// SetDraft keeps the values of a form under its name. A draft larger than
+// SetDraft keeps the values of a form under its name, for the current
+// account. A draft larger than
 // MaxDraftBytes once encoded is not kept; SetDraft reports whether it was.
 func (s *Session) SetDraft(form string, v url.Values) bool {
 	if len(v.Encode()) > MaxDraftBytes {
@@ -207,15 +211,26 @@ func (s *Session) SetDraft(form string, v url.Values) bool {
 	if s.data.Drafts == nil {
 		s.data.Drafts = make(map[string]url.Values)
 	}
-	s.data.Drafts[form] = v
+	s.data.Drafts[s.draftName(form)] = v
 	return true
 }
 
+// draftName is the name a form's draft is kept under: the form's, of the
+// current account, so that one account's unsent edits or outcomes never
+// show on another's page.
+func (s *Session) draftName(form string) string {
+	if s.data.ClientID == "" {
+		return form
+	}
+	return s.data.Current().ID() + "/" + form
+}
+
 // Draft returns the kept values of a form, or nil.
-func (s *Session) Draft(form string) url.Values { return s.data.Drafts[form] }
+func (s *Session) Draft(form string) url.Values { return s.data.Drafts[s.draftName(form)] }
 
 // PopDraft returns the kept values of a form, or nil, and forgets them.
 func (s *Session) PopDraft(form string) url.Values {
+	form = s.draftName(form)
 	v := s.data.Drafts[form]
 	delete(s.data.Drafts, form)
 	if len(s.data.Drafts) == 0 {

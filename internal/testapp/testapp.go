@@ -234,6 +234,11 @@ type Browser struct {
 	app    *App
 	Client *http.Client
 	HTMX   bool // send HX-Request: true, like htmx does
+	// Account is the account id the last login or visit named: a path
+	// outside every account ("/orders") is sent as that account's
+	// ("/a/{Account}/orders"), as a browser following the dashboard's own
+	// links would. Set it to "" to send paths as given.
+	Account string
 }
 
 // Browser returns a new visitor with an empty cookie jar.
@@ -271,7 +276,7 @@ func (b *Browser) Do(method, path string, form url.Values) *Page {
 	if form != nil {
 		body = strings.NewReader(form.Encode())
 	}
-	req, err := http.NewRequest(method, b.app.URL+path, body)
+	req, err := http.NewRequest(method, b.app.URL+b.InAccount(path), body)
 	if err != nil {
 		b.t.Fatal(err)
 	}
@@ -294,7 +299,39 @@ func (b *Browser) Do(method, path string, form url.Values) *Page {
 	if err != nil {
 		b.t.Fatal(err)
 	}
+	if id, _, ok := accountOf(resp.Header.Get("Location")); ok {
+		b.Account = id
+	} else if id, _, ok := accountOf(req.URL.Path); ok && resp.StatusCode < 300 {
+		b.Account = id
+	}
 	return &Page{Status: resp.StatusCode, Header: resp.Header, Body: string(raw), Doc: doc, Location: resp.Header.Get("Location")}
+}
+
+// accountOf parses an account's path.
+func accountOf(p string) (id, rest string, ok bool) {
+	tail, found := strings.CutPrefix(p, "/a/")
+	if !found {
+		return "", "", false
+	}
+	id, rest, _ = strings.Cut(tail, "/")
+	return id, "/" + rest, id != ""
+}
+
+// sessionPaths are the paths outside every account.
+var sessionPaths = []string{"/login", "/logout", "/settings/", "/accounts", "/static/", "/healthz", "/favicon.ico", "/_test/", "/a/"}
+
+// InAccount is path as the dashboard's links name it: an account's page
+// under the account the browser is on.
+func (b *Browser) InAccount(path string) string {
+	if b.Account == "" || !strings.HasPrefix(path, "/") {
+		return path
+	}
+	for _, p := range sessionPaths {
+		if strings.HasPrefix(path, p) {
+			return path
+		}
+	}
+	return "/a/" + b.Account + path
 }
 
 // Get fetches a page.

@@ -24,6 +24,17 @@ type Chrome struct {
 	// to the test environment, whose seller calls reach the live catalogue
 	// (the marketplace has no seller test host, or none is configured).
 	LiveInTest bool
+	// Accounts are the session's accounts for the header's switcher.
+	Accounts []AccountLink
+}
+
+// AccountLink is one account in the header's switcher: Href is the screen
+// on show, of that account.
+type AccountLink struct {
+	Label       string // name, or client id, and seller
+	Environment string
+	Href        string
+	Current     bool
 }
 
 // Assets are the cache-busted URLs of the stylesheet and scripts.
@@ -53,7 +64,7 @@ type NavItem struct {
 
 // Nav lists the sections in the order the header shows them.
 var Nav = []NavItem{
-	{"overview", i18n.K("nav.overview"), "/"},
+	{"overview", i18n.K("nav.overview"), paths.Overview},
 	{"orders", i18n.K("nav.orders"), paths.Orders},
 	{"nomenclature", i18n.K("nav.nomenclature"), paths.Nomenclature},
 	{"prices", i18n.K("nav.prices"), paths.Prices},

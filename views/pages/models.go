@@ -6,6 +6,7 @@ package pages
 import (
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/components"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // DemoCredential is a sandbox account offered on the login page in demo mode.
@@ -24,6 +25,25 @@ type LoginForm struct {
 	FormError                                    string
 	FormNote                                     string
 	Demo                                         []DemoCredential
+	// Adding marks the form adding an account to a logged-in session;
+	// Accounts are the session's accounts it lists above the form.
+	Adding   bool
+	Accounts []AccountRow
+}
+
+// action is where the form posts: the login, or the session's accounts.
+func (f LoginForm) action() string {
+	if f.Adding {
+		return paths.Accounts
+	}
+	return paths.Login
+}
+
+// AccountRow is one account of the session on the accounts page.
+type AccountRow struct {
+	Label, Environment string
+	Href, RemoveURL    string
+	Current            bool
 }
 
 // Count is one line of a per-status count list.
@@ -51,6 +71,18 @@ type Overview struct {
 	NomenclatureTotal     int
 	Boxes                 []Count
 	BoxesTotal            int
+	// Accounts are the lines of a session holding several accounts.
+	Accounts []AccountLine
+}
+
+// AccountLine is one account on the overview of a session holding several:
+// what needs action today and the freshness of its copy ("" while it has
+// no full copy), from the local copy.
+type AccountLine struct {
+	Label, Environment, Href string
+	AsOf                     string
+	Actions                  []NeedsAction
+	Unavailable              bool // the marketplace refused its credentials
 }
 
 // Option is one choice of a select.

@@ -68,7 +68,7 @@ func NomenclaturePage(c layouts.Chrome, v NomenclatureView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = recordListHead(paths.Nomenclature, v.Copy, v.Limit, v.Limits, v.ExportQuery).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = recordListHead(paths.In(ctx, paths.Nomenclature), v.Copy, v.Limit, v.Limits, v.ExportQuery).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -77,7 +77,7 @@ func NomenclaturePage(c layouts.Chrome, v NomenclatureView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if len(v.Rows) == 0 {
-				templ_7745c5c3_Err = recordsEmpty(paths.Nomenclature, v.Copy, i18n.T(ctx, "nomenclature.empty"), i18n.T(ctx, "nomenclature.empty_hint"), i18n.T(ctx, "nomenclature.first_page")).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = recordsEmpty(paths.In(ctx, paths.Nomenclature), v.Copy, i18n.T(ctx, "nomenclature.empty"), i18n.T(ctx, "nomenclature.empty_hint"), i18n.T(ctx, "nomenclature.first_page")).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

@@ -68,7 +68,7 @@ func CardPricesPage(c layouts.Chrome, v CardPricesView) templ.Component {
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
-			templ_7745c5c3_Err = recordListHead(paths.Prices, v.Copy, v.Limit, v.Limits, v.ExportQuery).Render(ctx, templ_7745c5c3_Buffer)
+			templ_7745c5c3_Err = recordListHead(paths.In(ctx, paths.Prices), v.Copy, v.Limit, v.Limits, v.ExportQuery).Render(ctx, templ_7745c5c3_Buffer)
 			if templ_7745c5c3_Err != nil {
 				return templ_7745c5c3_Err
 			}
@@ -90,7 +90,7 @@ func CardPricesPage(c layouts.Chrome, v CardPricesView) templ.Component {
 				return templ_7745c5c3_Err
 			}
 			if len(v.Rows) == 0 {
-				templ_7745c5c3_Err = recordsEmpty(paths.Prices, v.Copy, i18n.T(ctx, "prices.empty"), i18n.T(ctx, "prices.empty_hint"), i18n.T(ctx, "prices.first_page")).Render(ctx, templ_7745c5c3_Buffer)
+				templ_7745c5c3_Err = recordsEmpty(paths.In(ctx, paths.Prices), v.Copy, i18n.T(ctx, "prices.empty"), i18n.T(ctx, "prices.empty_hint"), i18n.T(ctx, "prices.first_page")).Render(ctx, templ_7745c5c3_Buffer)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}

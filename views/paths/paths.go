@@ -9,7 +9,9 @@
 package paths
 
 import (
+	"context"
 	"net/url"
+	"strings"
 )
 
 // The dashboard's fixed paths.
@@ -86,4 +88,55 @@ func WithQuery(path string, q url.Values) string {
 		return path + "?" + enc
 	}
 	return path
+}
+
+// Accounts is the page listing the session's accounts, where one is added;
+// AccountRemove(id) removes one.
+const Accounts = "/accounts"
+
+// AccountRemove removes the account id from the session.
+func AccountRemove(id string) string { return Accounts + "/" + url.PathEscape(id) + "/remove" }
+
+// AccountPrefix is the route prefix of an account's pages; the router
+// registers every account path under it.
+const AccountPrefix = "/a/:account"
+
+// Of is path p of the account id: "/a/{id}/orders".
+func Of(id, p string) string { return "/a/" + url.PathEscape(id) + p }
+
+type accountKey struct{}
+
+// WithAccount returns ctx naming the account id whose page is being served:
+// In builds that account's links.
+func WithAccount(ctx context.Context, id string) context.Context {
+	return context.WithValue(ctx, accountKey{}, id)
+}
+
+// AccountOf returns the account WithAccount put in ctx, or "".
+func AccountOf(ctx context.Context) string {
+	id, _ := ctx.Value(accountKey{}).(string)
+	return id
+}
+
+// In is path p of the account whose page ctx serves, so that a link or a
+// form of an account's page names that account; without one it is p.
+func In(ctx context.Context, p string) string {
+	if id := AccountOf(ctx); id != "" {
+		return Of(id, p)
+	}
+	return p
+}
+
+// Split parses an account's path into its account and the path within it;
+// ok is false for a path outside every account.
+func Split(p string) (id, rest string, ok bool) {
+	tail, found := strings.CutPrefix(p, "/a/")
+	if !found {
+		return "", "", false
+	}
+	id, rest, _ = strings.Cut(tail, "/")
+	if id == "" {
+		return "", "", false
+	}
+	return id, "/" + rest, true
 }

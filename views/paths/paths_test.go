@@ -1,6 +1,7 @@
 package paths
 
 import (
+	"context"
 	"net/url"
 	"testing"
 )
@@ -34,5 +35,21 @@ func TestPatterns(t *testing.T) {
 	}
 	if got := Order(":orderNr"); got != "/orders/:orderNr" {
 		t.Errorf("Order(:orderNr) = %q", got)
+	}
+}
+
+func TestAccountPaths(t *testing.T) {
+	ctx := WithAccount(context.Background(), "ab12")
+	if got := In(ctx, Orders); got != "/a/ab12/orders" {
+		t.Errorf("In = %q", got)
+	}
+	if got := In(context.Background(), Orders); got != Orders {
+		t.Errorf("In without an account = %q", got)
+	}
+	if id, rest, ok := Split("/a/ab12/bulk/jobs/x"); !ok || id != "ab12" || rest != "/bulk/jobs/x" {
+		t.Errorf("Split = %q %q %v", id, rest, ok)
+	}
+	if _, _, ok := Split("/orders"); ok {
+		t.Error("Split of a path outside every account")
 	}
 }
