@@ -33,6 +33,21 @@ type Manager struct {
 	// lastTick is when the previous scheduled pass ran (zero before the
 	// first): a pass refreshes the copies used since.
 	lastTick time.Time
+	// passes bounds the passes that run at once (see maxPasses); the
+	// others wait their turn.
+	passes chan struct{}
+}
+
+// maxPasses is how many copies are synced at once. A pass is mostly
+// writes, and SQLite has one writer: a second pass beside the first only
+// queues every session save of every user behind two passes' batches (a
+// session with several accounts starts one first copy each). PostgreSQL
+// takes a few side by side.
+func maxPasses(postgres bool) int {
+	if postgres {
+		return 4
+	}
+	return 1
 }
 
 type use struct {
@@ -55,7 +70,8 @@ func NewManager(y *Syncer, interval, keepFor time.Duration, log *slog.Logger) *M
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{syncer: y, interval: interval, keepFor: keepFor, log: log, ctx: ctx, cancel: cancel,
-		running: map[Key]bool{}, again: map[Key]bool{}, stop: map[Key]context.CancelFunc{}, used: map[Key]use{}}
+		running: map[Key]bool{}, again: map[Key]bool{}, stop: map[Key]context.CancelFunc{}, used: map[Key]use{},
+		passes: make(chan struct{}, maxPasses(y.Store.Postgres()))}
 	m.wg.Add(1)
 	go m.schedule()
 	return m
@@ -162,8 +178,13 @@ func (m *Manager) start(k Key, src Source, minAge time.Duration) {
 			m.mu.Unlock()
 			y := *m.syncer
 			y.MinAge = minAge
-			if err := y.Run(ctx, k, src); err != nil && ctx.Err() == nil {
-				m.log.Warn("catalogue sync stopped", "seller_id", k.SellerID, "environment", k.Env, "err", err)
+			select {
+			case m.passes <- struct{}{}:
+				if err := y.Run(ctx, k, src); err != nil && ctx.Err() == nil {
+					m.log.Warn("catalogue sync stopped", "seller_id", k.SellerID, "environment", k.Env, "err", err)
+				}
+				<-m.passes
+			case <-ctx.Done(): // forgotten or closed while waiting its turn
 			}
 			cancel()
 			m.mu.Lock()
