@@ -21,7 +21,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 
-// CatalogCopy (target P8, issue 16) measures the local copy:
+// CatalogCopy (target P8) measures the local copy:
 //   - the first full sync of P8Products x 3 records at P8Latency per
 //     upstream request, against pages x latency (one request in flight);
 //   - the overview from the copy (median of P8Views views);
@@ -81,7 +81,7 @@ func copySyncAndOverview(s Sizes) (ratio float64, overview time.Duration, detail
 		}
 	}
 	overview = median(times)
-	detail = append(detail, fmt.Sprintf("overview from the copy of %d records at %s upstream latency: median %s of %d views (the live walk took 15.6 s at 30,000 records, issue 16)",
+	detail = append(detail, fmt.Sprintf("overview from the copy of %d records at %s upstream latency: median %s of %d views (the live walk took 15.6 s at 30,000 records)",
 		3*s.P8Products, s.P8Latency, overview.Round(time.Millisecond), s.P8Views))
 	return ratio, overview, detail, nil
 }

@@ -19,10 +19,10 @@ import (
 	copystore "github.com/sellerdesk/sellerdesk/catalog"
 )
 
-// CopyLoadSQLite (target P10, issue 25) is copyLoad on SQLite.
+// CopyLoadSQLite (target P10) is copyLoad on SQLite.
 func CopyLoadSQLite(s Sizes) (Result, error) { return copyLoad(s, "P10", "SQLite", "") }
 
-// CopyLoadPostgres (target P11, issue 25) is copyLoad on PostgreSQL
+// CopyLoadPostgres (target P11) is copyLoad on PostgreSQL
 // (SELLERDESK_TEST_POSTGRES_URL, a new schema dropped after); without it
 // the figure says so and is kept for information.
 func CopyLoadPostgres(s Sizes) (Result, error) {

@@ -128,7 +128,7 @@ func pageMedians(u *User, pages []string, views int) ([]time.Duration, error) {
 	return out, nil
 }
 
-// CopyPagesFlat (target P9, issue 25) measures each catalogue page from the
+// CopyPagesFlat (target P9) measures each catalogue page from the
 // copy, one client, median of CopyViews views, on a copy of CopySmall x 3
 // records and one of CopyLarge x 3 (1,000 and 100,000 with the full
 // sizes), both on SQLite, and holds when none costs more than 2x at the

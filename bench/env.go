@@ -105,7 +105,7 @@ func Start(o EnvOptions) (*Env, error) {
 	}
 	var catalogOpts *app.CatalogOptions
 	var history *app.HistoryOptions
-	if o.Catalog { // issue 16 (P8); the history beside it, as cmd/web runs
+	if o.Catalog { // P8; the history beside it, as cmd/web runs
 		catalogOpts, history = &app.CatalogOptions{}, &app.HistoryOptions{}
 	}
 	if e.built, err = app.New(context.Background(), app.Config{

@@ -27,7 +27,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
-// Import-to-preview target (issue 9): a 10,000-row price file, uploaded
+// Import-to-preview target: a 10,000-row price file, uploaded
 // and shown as the preview grid, against parsing the same file alone.
 //
 // What the preview does beyond parsing is proportional work that cannot be

@@ -30,13 +30,13 @@ type Sizes struct {
 	P7Runs          int           // AllocsPerRun runs
 	ChunkSize       int           // mass-update chunk size (0 = dashboard default)
 	ProductsForP4   int           // products per seller in the P4 sandbox
-	// P8 (issue 16): the local copy.
+	// P8: the local copy.
 	P8Products       int           // products per seller (x 3 warehouses) of the sync and overview run
 	P8Latency        time.Duration // injected per upstream request there
 	P8Views          int           // overview views from the copy
 	P8SearchProducts int           // products per seller of the search run (x 3 = records)
 	P8Queries        int           // queries of each kind
-	// P9..P11 (issue 25): the copy's pages at two catalogue sizes and
+	// P9..P11: the copy's pages at two catalogue sizes and
 	// under load.
 	CopySmall, CopyLarge int           // products per seller (x 3 warehouses) of the small and large copy
 	CopyViews            int           // one-client views of each page at each size (median)

@@ -2,7 +2,7 @@
 // nomenclature records, orders at list level and return boxes, per seller
 // and environment, in the app's database (SQLite by default, PostgreSQL
 // when configured). The marketplace's list calls offer no search, so the
-// copy is what search, sort, filters and the overview read (issue 16).
+// copy is what search, sort, filters and the overview read.
 //
 // The copy is filled page by page by a Syncer (sync.go) and read by
 // queries (query.go). Full-text search is SQLite FTS5 or PostgreSQL

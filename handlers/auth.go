@@ -138,7 +138,7 @@ func (a *App) LoginSubmit(c echo.Context) error {
 	sess.Data().SetOnlyAccount(acct)
 	captured.handTo(sess, acct.ID())
 	a.logger(c.Request().Context()).Info("logged in", "client_id", f.ClientID, "seller_id", in.sellerID, "environment", f.Environment)
-	a.catalogLogin(c) // issue 16: the copy's sync starts (handlers/sync.go)
+	a.catalogLogin(c) // the copy's sync starts (handlers/sync.go)
 	return a.redirect(c, sess.PopReturnTo(localOr(f.Next, paths.Of(acct.ID(), paths.Overview))))
 }
 

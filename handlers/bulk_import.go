@@ -91,7 +91,7 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	}
 	p := massupdate.Previewer{Guard: a.deps.Jobs.GuardPercent(), Catalog: catalog}
 	var items []bulkjobs.Item
-	switch { // issue 15: the lamoda profile's cards and stock (massupdate/preview_cards.go)
+	switch { // the lamoda profile's cards and stock (massupdate/preview_cards.go)
 	case kind == "stock" && a.deps.API.FilterWrites():
 		items = p.FilterStockItems(table, m)
 	case kind == "stock":
@@ -101,7 +101,7 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	default:
 		items = p.PriceItems(table, m)
 	}
-	p.Named(items) // issue 17 item 8: the product's name beside its key
+	p.Named(items) // the product's name beside its key
 	job := &bulkjobs.Job{
 		ID: newJobID(), Kind: kind, State: bulkjobs.StatePreview,
 		ClientID: d.ClientID, DisplayName: d.DisplayName, Environment: d.Environment, SellerID: d.SellerID,

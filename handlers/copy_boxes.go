@@ -19,7 +19,7 @@ var boxSorts = []pages.Option{
 
 // boxesPage is the dispatch point of the return boxes list (boxes.go): a
 // page from the copy with the URL's search and sort once a full copy
-// exists, else from the marketplace as before.
+// exists, else live from the marketplace.
 func (a *App) boxesPage(c echo.Context, q listQuery) (*apiclient.ReturnBoxList, error) {
 	ok, _, err := a.fromCopy(c)
 	if err != nil {

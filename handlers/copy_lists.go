@@ -11,9 +11,9 @@ import (
 	"github.com/sellerdesk/sellerdesk/massupdate"
 )
 
-// Lists served from the local copy (issue 16): search, sort and filters in
+// Lists served from the local copy: search, sort and filters in
 // the URL, so a link reproduces the view. Until the first full copy of the
-// seller exists, lists read the marketplace live, as before.
+// seller exists, lists read the marketplace live.
 
 // fromCopy reports whether the session's lists are served from the copy:
 // the copy is on, a first full copy exists, and it is not revoked. It
@@ -63,7 +63,7 @@ func (a *App) copyStates(c echo.Context) (map[string]copystore.SyncState, error)
 // nomenclaturePage is the dispatch point of the nomenclature and prices
 // screens (catalog.go): one page of records from the copy with the URL's
 // search, sort and filters once a full copy exists, else from the
-// marketplace as before. It returns the records, their total and the
+// marketplace. It returns the records, their total and the
 // number of pages.
 func (a *App) nomenclaturePage(c echo.Context, ctx context.Context, acct func() *apiclient.Account, seller int64, q listQuery) ([]apiclient.Nomenclature, int, int, error) {
 	ok, _, err := a.fromCopy(c)

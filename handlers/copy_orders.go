@@ -20,7 +20,7 @@ var orderSorts = []pages.Option{
 
 // ordersPage is the dispatch point of the orders list (orders.go): a page
 // from the copy with the URL's search, sort and dates once a full copy
-// exists, else from the marketplace as before.
+// exists, else live from the marketplace.
 func (a *App) ordersPage(c echo.Context, q listQuery) (*apiclient.OrderList, error) {
 	ok, _, err := a.fromCopy(c)
 	if err != nil {

@@ -122,7 +122,7 @@ var kindKeys = map[string]string{
 }
 
 // kindLabel names a kind of change in the language of ctx; a kind without
-// a key (none today) shows as stored.
+// a key shows as stored.
 func kindLabel(ctx context.Context, kind string) string {
 	if key, ok := kindKeys[kind]; ok {
 		return i18n.In(i18n.LangOf(ctx), key, nil, nil)

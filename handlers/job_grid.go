@@ -120,8 +120,7 @@ func label(ctx context.Context, table map[string]string, code string) string {
 
 // gridText is a stored text of a row (a message, a value) as the grid
 // shows it: the dashboard's words in the reader's language, the
-// marketplace's as sent, amounts written the reader's way (issue 17 item
-// 7).
+// marketplace's as sent, amounts written the reader's way.
 func gridText(l format.Locale, ms i18n.Msgs) string {
 	return format.GridNumbersIn(l.Lang, format.MessageIn(l, ms))
 }

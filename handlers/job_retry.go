@@ -44,7 +44,7 @@ func (a *App) BulkJobRetry(c echo.Context) error {
 const maxEditedCell = 64
 
 // editFields are the cells of a kind the retry preview lets the user
-// change (issue 17 item 8).
+// change.
 func editFields(kind string) []string {
 	if kind == "stock" {
 		return []string{"quantity", "status"}
@@ -52,8 +52,8 @@ func editFields(kind string) []string {
 	return []string{"price", "sale"}
 }
 
-// BulkJobRevise checks the values edited in a retry's preview (issue 17
-// item 8: a retried row is not re-sent as it was refused): its rows, with
+// BulkJobRevise checks the values edited in a retry's preview (a
+// retried row is not re-sent as it was refused): its rows, with
 // the edited cells, become a new preview, checked against the catalogue as
 // it is now; nothing is sent until that preview is confirmed.
 func (a *App) BulkJobRevise(c echo.Context) error {
@@ -138,7 +138,7 @@ func (a *App) previewAgain(c echo.Context, job bulkjobs.Job, items []bulkjobs.It
 	}
 	p := massupdate.Previewer{Guard: a.deps.Jobs.GuardPercent(), Catalog: cat}
 	var rows []bulkjobs.Item
-	switch { // issue 15: as the import previews them (bulk_import.go)
+	switch { // as the import previews them (bulk_import.go)
 	case job.Kind == "stock" && a.deps.API.FilterWrites():
 		rows = p.FilterStockItems(t, m)
 	case job.Kind == "stock":
@@ -148,7 +148,7 @@ func (a *App) previewAgain(c echo.Context, job bulkjobs.Job, items []bulkjobs.It
 	default:
 		rows = p.PriceItems(t, m)
 	}
-	p.Named(rows) // issue 17 item 8
+	p.Named(rows)
 	next := &bulkjobs.Job{
 		ID: newJobID(), Kind: job.Kind, State: bulkjobs.StatePreview, ClientID: d.ClientID, DisplayName: d.DisplayName,
 		Environment: d.Environment, SellerID: d.SellerID, FileName: job.FileName, ParentID: parent,

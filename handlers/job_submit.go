@@ -58,7 +58,7 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 			continue
 		}
 		if massupdate.Doomed(job.Kind, *it) && !confirmed[it.Seq] {
-			// Issue 17 item 7: the marketplace's known rule refuses it;
+			// The marketplace's known rule refuses it;
 			// "confirm all" does not cover it, only its own checkbox.
 			it.State, it.Message = bulkjobs.ItemSkipped, i18n.Of(i18n.M("jobs.skip_doomed", map[string]any{"Limit": strconv.Itoa(massupdate.MarketDropLimit)}))
 			continue

@@ -14,7 +14,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
-// The interface language (issue 18) is chosen, in order, by the preference
+// The interface language is chosen, in order, by the preference
 // cookie the header's switch sets, the browser's Accept-Language on a first
 // visit, and otherwise Russian. The switch also keeps the choice in a
 // logged-in session (Values["lang"]).
@@ -120,7 +120,7 @@ func servedOverTLS(r *http.Request) bool {
 }
 
 // registerLanguage adds the locale middleware and the language switch's
-// route (issue 18).
+// route.
 func (a *App) registerLanguage(e *echo.Echo, pages *echo.Group) {
 	e.Use(a.locale) // Echo-level: also for 404s and errors outside pages
 	pages.POST(paths.Language, a.SetLanguage)

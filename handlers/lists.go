@@ -26,7 +26,7 @@ type listQuery struct {
 	Status      string
 	def         int // the default limit, left out of links
 	// copy is the search, sort and filters of a list served from the
-	// local copy (issue 16, handlers/copy_lists.go).
+	// local copy (handlers/copy_lists.go).
 	copy copyFilter
 }
 
@@ -44,7 +44,7 @@ func parseListQuery(c echo.Context, limits []int, def int, statuses []string) li
 	if s := c.QueryParam("status"); slices.Contains(statuses, s) {
 		q.Status = s
 	}
-	q.copy = parseCopyFilter(c, q.Status != "") // issue 16
+	q.copy = parseCopyFilter(c, q.Status != "")
 	return q
 }
 
@@ -60,7 +60,7 @@ func (q listQuery) values() url.Values {
 	if q.Page > 1 {
 		v.Set("page", strconv.Itoa(q.Page))
 	}
-	q.copy.setValues(v) // issue 16
+	q.copy.setValues(v)
 	return v
 }
 
@@ -82,7 +82,7 @@ func (q listQuery) link(path string) string {
 		sep = '&'
 	}
 	var num [20]byte
-	f := &q.copy // issue 16: its keys interleave in sorted order
+	f := &q.copy // its keys interleave in sorted order
 	if f.From != "" {
 		add("from", f.From)
 	}

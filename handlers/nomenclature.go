@@ -107,7 +107,7 @@ func stockRows(ctx context.Context) rowOverlay[massupdate.StockInput, pages.Nome
 // each row's outcome over it.
 func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupdate.StockInput]) (pages.NomenclatureView, error) {
 	sess := session(c)
-	// issue 16: from the local copy once it exists (handlers/copy_lists.go)
+	// From the local copy once it exists (handlers/copy_lists.go)
 	recs, total, npages, err := a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, q)
 	if err != nil {
 		return pages.NomenclatureView{}, err

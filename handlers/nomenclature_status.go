@@ -15,7 +15,7 @@ var sellerStatuses = []string{"online", "disabled"}
 // sellerStatusOptions lists what the seller may choose for a record, plus
 // its current status so an untouched select submits it unchanged.
 func sellerStatusOptions(ctx context.Context, current string) []pages.Option {
-	// issue 17 item 7: only the changes the marketplace allows
+	// Only the changes the marketplace allows
 	allowed := slices.DeleteFunc(slices.Clone(sellerStatuses), func(s string) bool { return len(massupdate.StatusRefused(current, s)) > 0 })
 	opts := localStatusOptions(ctx, allowed, "")
 	if current != "" && !slices.Contains(sellerStatuses, current) {

@@ -118,7 +118,7 @@ func (a *App) tokenStates(c echo.Context, v *pages.Overview) error {
 	return nil
 }
 
-// overviewFromCopy is the start page from the local copy (issue 16): it
+// overviewFromCopy is the start page from the local copy: it
 // never reads the marketplace, answers at once with what the copy holds so
 // far, and says how fresh that is. Opening it starts a sync when the copy
 // is older than the interval.

@@ -20,7 +20,7 @@ import (
 
 // PricesList shows the price editor for a page of products.
 func (a *App) PricesList(c echo.Context) error {
-	if a.deps.API.PricesByCard() { // issue 15: prices by product card (prices_cards.go)
+	if a.deps.API.PricesByCard() { // prices by product card (prices_cards.go)
 		return a.cardPricesList(c)
 	}
 	q := pricesQuery(c)
@@ -41,14 +41,14 @@ func (a *App) PricesList(c echo.Context) error {
 // set-prices, and shows each row's fate in place: accepted old → new,
 // rejected with the marketplace's reason and the typed value kept.
 func (a *App) PricesSubmit(c echo.Context) error {
-	if a.deps.API.PricesByCard() { // issue 15: prices by product card (prices_cards.go)
+	if a.deps.API.PricesByCard() { // prices by product card (prices_cards.go)
 		return a.cardPricesSubmit(c)
 	}
 	q := pricesQuery(c)
 	// The result page's list call overlaps with the last chunk (see
 	// massupdate.Send); its answer is used unless it lists a row of that
 	// chunk, whose update may not have been applied when the list was read.
-	// A page from the copy (issue 16) is read after the send instead: the
+	// A page from the copy is read after the send instead: the
 	// accepted prices are in it then, pending.
 	var pre catalogPage
 	return submitMass(a, c, massKind[massupdate.PriceInput, apiclient.PriceUpdate]{
@@ -162,7 +162,7 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 	if x.pre != nil && x.pre.done {
 		recs, total, npages, err = x.pre.recs, x.pre.total, x.pre.npages, x.pre.err
 	} else {
-		// issue 16: from the local copy once it exists (handlers/copy_lists.go)
+		// From the local copy once it exists (handlers/copy_lists.go)
 		recs, total, npages, err = a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, q)
 	}
 	if err != nil {

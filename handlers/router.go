@@ -38,7 +38,7 @@ func (a *App) routes() *echo.Echo {
 	pagesGroup.GET(paths.Login, a.LoginForm)
 	pagesGroup.POST(paths.Login, a.LoginSubmit)
 	pagesGroup.POST(paths.Logout, a.Logout)
-	a.registerLanguage(e, pagesGroup) // i18n: locale middleware and POST /settings/language (issue 18, handlers/language.go)
+	a.registerLanguage(e, pagesGroup) // i18n: locale middleware and POST /settings/language (handlers/language.go)
 
 	// The session's accounts: listed, added and removed outside any one.
 	accounts := pagesGroup.Group("", a.requireLogin)

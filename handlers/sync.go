@@ -16,7 +16,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
-// The local copy of the catalogue (issue 16): the session's key into it,
+// The local copy of the catalogue: the session's key into it,
 // the sync's start at login, "refresh now", "forget", and the freshness
 // line every page served from the copy shows.
 

@@ -64,7 +64,7 @@ func Doomed(kind string, it bulkjobs.Item) bool {
 
 // Named adds each known row's product name to its typed cells (key
 // "name", bounded), so the grids can show it beside the SKU or the
-// warehouse|barcode key (issue 17 item 8).
+// warehouse|barcode key.
 func (p Previewer) Named(items []bulkjobs.Item) {
 	if p.Catalog == nil {
 		return

@@ -169,7 +169,7 @@ func (p Previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen ma
 		it.Message = i18n.Of(i18n.M("mass.beyond_guard", map[string]any{"Guard": strconv.Itoa(p.Guard)}))
 	}
 	if why := RefusedPrice(cur, upd); len(why) > 0 {
-		// Issue 17 item 7: the marketplace's known rule refuses it; it is
+		// The marketplace's known rule refuses it; it is
 		// sent only when this row is confirmed on its own.
 		it.Flag = bulkjobs.FlagGuard
 		it.Message = i18n.Join(why, i18n.Of(i18n.M("mass.confirm_itself", nil)))

@@ -280,7 +280,7 @@ func (r StockInput) Validate() (apiclient.StoreItem, map[string]i18n.Msgs) {
 		if !slices.Contains(Statuses, r.Status) {
 			errs["status"] = i18n.Of(i18n.M("mass.status_unknown", nil))
 		} else if why := StatusRefused(r.OrigStatus, r.Status); len(why) > 0 {
-			errs["status"] = why // issue 17 item 7: never sent to be refused
+			errs["status"] = why // Never sent to be refused
 		} else {
 			item.Status = r.Status
 		}

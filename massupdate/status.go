@@ -8,7 +8,7 @@ import "github.com/sellerdesk/sellerdesk/i18n"
 // rule (field notes: statuses online, in_moderation, rejected, disabled;
 // the sandbox's moderationRule): moderation alone sets in_moderation and
 // rejected, and a product moderation rejected or has not approved yet
-// cannot go online. Issue 17 item 7: the form offers only what can
+// cannot go online. The form offers only what can
 // succeed, and the preview and the form refuse the rest with this reason.
 func StatusRefused(from, to string) i18n.Msgs {
 	switch {

@@ -2,7 +2,8 @@ package sessions
 
 import (
 	"errors"
-	"regexp"
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
 // ErrNotFound reports that a session does not exist (any more): it expired,
@@ -26,7 +27,7 @@ type unavailableError struct {
 }
 
 func (e *unavailableError) Error() string {
-	return "sessions: " + e.op + ": " + ErrUnavailable.Error() + ": " + redact(e.cause.Error())
+	return "sessions: " + e.op + ": " + ErrUnavailable.Error() + ": " + sqldb.Redact(e.cause.Error())
 }
 
 // Unwrap lets errors.Is match both ErrUnavailable and the cause (for
@@ -43,20 +44,4 @@ func unavailable(op string, err error) error {
 		return err
 	}
 	return &unavailableError{op: op, cause: err}
-}
-
-var (
-	// userinfoPassword matches the password part of a URL's userinfo.
-	userinfoPassword = regexp.MustCompile(`(://[^:/@\s]*:)[^@\s]*@`)
-	// keywordPassword matches password=... in a libpq keyword/value DSN or
-	// a URL query.
-	keywordPassword = regexp.MustCompile(`(?i)(password=)('[^']*'|[^\s&]*)`)
-)
-
-// redact removes passwords from a driver's error text. pgx does not put the
-// password in its errors today; this keeps it that way if a future version
-// quotes the DSN.
-func redact(s string) string {
-	s = userinfoPassword.ReplaceAllString(s, "${1}xxxxx@")
-	return keywordPassword.ReplaceAllString(s, "${1}xxxxx")
 }

@@ -254,8 +254,8 @@ func TestRedact(t *testing.T) {
 		"host=h password='s3 cret' user=u":           "s3 cret",
 		"postgresql://h/db?user=u&password=s3cret&x": "s3cret",
 	} {
-		if got := redact(in); strings.Contains(got, secret) {
-			t.Errorf("redact(%q) = %q", in, got)
+		if got := sqldb.Redact(in); strings.Contains(got, secret) {
+			t.Errorf("sqldb.Redact(%q) = %q", in, got)
 		}
 	}
 }

@@ -303,9 +303,9 @@ var (
 	keywordPassword = regexp.MustCompile(`(?i)(password=)('[^']*'|[^\s&]*)`)
 )
 
-// Redact removes passwords from a driver's error text. pgx does not put
-// the password in its errors today; this keeps it that way if a future
-// version quotes the DSN.
+// Redact removes passwords from a driver's error text: pgx does not put
+// the password in its errors, and this keeps it so should a version quote
+// the DSN.
 func Redact(s string) string {
 	s = userinfoPassword.ReplaceAllString(s, "${1}xxxxx@")
 	return keywordPassword.ReplaceAllString(s, "${1}xxxxx")

@@ -79,7 +79,7 @@ type Options struct {
 	// APIOptions adjusts the marketplace client before it is built.
 	APIOptions func(*apiclient.Options)
 	// Catalog serves the overview and lists from the local copy of the
-	// catalogue, synced in the background (issue 16), on the dashboard's
+	// catalogue, synced in the background, on the dashboard's
 	// database; CatalogSync adjusts its syncer.
 	Catalog     bool
 	CatalogSync func(*copystore.Syncer)

@@ -45,7 +45,7 @@ func main() {
 		defer pprof.StopCPUProfile()
 	}
 
-	bench.All = append(bench.All, bench.Measurement{ID: "I1", Run: bench.ImportPreview}) // issue 9: import to preview, bench/import.go
+	bench.All = append(bench.All, bench.Measurement{ID: "I1", Run: bench.ImportPreview}) // import to preview, bench/import.go
 	if strings.Contains(","+*only+",", ",P8S,") {
 		bench.All = append(bench.All, bench.Measurement{ID: "P8S", Run: bench.CopyFirstSync}) // P8's first sync alone
 	}
