@@ -16,7 +16,7 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/copystore"
 )
 
 // CopyLoadSQLite (target P10) is copyLoad on SQLite.

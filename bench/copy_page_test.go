@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 

@@ -23,7 +23,7 @@ import (
 
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
-	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 

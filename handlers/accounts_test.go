@@ -13,7 +13,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
-	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"

@@ -10,7 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sheets"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -19,7 +19,7 @@ import (
 
 // The export of the whole filtered catalogue from the local copy: every
 // record the URL's search and filters select, in its sort, read page by
-// page (catalog.Store.ExportNomenclature: no database connection is held
+// page (copystore.Store.ExportNomenclature: no database connection is held
 // while the client takes a page) and written to the response through a
 // sheets.Writer (CSV, or XLSX streamed), never the whole catalogue in
 // memory. Whole-catalogue exports are few at once (a placeGate by copy): each walks

@@ -10,7 +10,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/views/format"
 )
 

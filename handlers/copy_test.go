@@ -17,7 +17,7 @@ import (
 	"github.com/xuri/excelize/v2"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
-	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )

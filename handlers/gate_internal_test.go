@@ -3,7 +3,7 @@ package handlers
 import (
 	"testing"
 
-	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/copystore"
 )
 
 // TestPlaceGate: one place per key (here a copy: seller and environment,

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/copystore"
 )
 
 // TestPriceSortsKnown: every sort the prices toolbar offers is a column of

@@ -12,7 +12,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
-	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )

@@ -14,7 +14,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
-	copystore "github.com/sellerdesk/sellerdesk/catalog"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
@@ -92,7 +92,7 @@ type Config struct {
 	Dashboard handlers.Deps
 }
 
-// CatalogOptions configure the local copy (catalog.NewManager): how often
+// CatalogOptions configure the local copy (copystore.NewManager): how often
 // a copy in use is refreshed, and how long a copy may go unused (a session's
 // idle timeout) before its syncs stop. Zero values take the package's
 // defaults.

@@ -7,7 +7,7 @@
 // The copy is filled page by page by a Syncer (sync.go) and read by
 // queries (query.go). Full-text search is SQLite FTS5 or PostgreSQL
 // tsvector over one folded search document per row (search.go).
-package catalog
+package copystore
 
 import (
 	"context"
@@ -50,7 +50,7 @@ type Store struct {
 // tables (component "catalog"). The database stays the caller's to close.
 func New(ctx context.Context, db *sqldb.DB) (*Store, error) {
 	if err := db.Migrate(ctx, "catalog", migrations); err != nil {
-		return nil, fmt.Errorf("catalog: %w", err)
+		return nil, fmt.Errorf("copystore: %w", err)
 	}
 	return &Store{db: db, w: db.Writer(), r: db.Reader(), bulk: db.Bulk(), pg: db.Postgres(), now: time.Now}, nil
 }

@@ -1,4 +1,4 @@
-package catalog
+package copystore
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 
 // ErrRevoked is returned by reads of a copy whose credential the
 // marketplace refused (403) since the last login.
-var ErrRevoked = errors.New("catalog: access to this seller's copy was revoked")
+var ErrRevoked = errors.New("copystore: access to this seller's copy was revoked")
 
 // Record is one nomenclature record of the copy: a product at a warehouse.
 type Record struct {
@@ -97,7 +97,7 @@ var (
 )
 
 // ErrBadSort is returned for a sort key the list does not have.
-var ErrBadSort = errors.New("catalog: unknown sort column")
+var ErrBadSort = errors.New("copystore: unknown sort column")
 
 // orderBy turns a sort parameter into an ORDER BY clause; the id breaks
 // ties so pages never overlap. def is the list order.
@@ -141,7 +141,7 @@ func (s *Store) checkAccess(ctx context.Context, k Key) error {
 	var revoked int
 	err := s.r.QueryRowContext(ctx, s.q(`SELECT revoked FROM catalog_copies WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&revoked)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("catalog: %w", err)
+		return fmt.Errorf("copystore: %w", err)
 	}
 	if revoked != 0 {
 		return ErrRevoked
@@ -152,7 +152,7 @@ func (s *Store) checkAccess(ctx context.Context, k Key) error {
 // ErrCopyGone ends an export whose copy was forgotten (or replaced by a
 // new one) while it read it: what it has not read yet is gone, and the
 // file must not pass for a whole one.
-var ErrCopyGone = errors.New("catalog: the copy was forgotten during the export")
+var ErrCopyGone = errors.New("copystore: the copy was forgotten during the export")
 
 // exportAccess is checkAccess for each page of an export, which also
 // needs the copy it started on: epoch, -1 on the first page, is set to
@@ -168,7 +168,7 @@ func (s *Store) exportAccess(ctx context.Context, k Key, epoch *int64) error {
 		}
 		return nil
 	case err != nil:
-		return fmt.Errorf("catalog: %w", err)
+		return fmt.Errorf("copystore: %w", err)
 	case revoked != 0:
 		return ErrRevoked
 	case forgotten != 0 || *epoch >= 0 && e != *epoch:
@@ -287,11 +287,11 @@ type recordScanner struct {
 func newRecordScanner() *recordScanner { return &recordScanner{} }
 
 // errPacked reports a packed row that does not split into its columns.
-var errPacked = errors.New("catalog: a stored record does not read back")
+var errPacked = errors.New("copystore: a stored record does not read back")
 
 func (sc *recordScanner) scan(rows *sql.Rows) error {
 	if err := rows.Scan(&sc.packed); err != nil {
-		return fmt.Errorf("catalog: %w", err)
+		return fmt.Errorf("copystore: %w", err)
 	}
 	return sc.unpack(sc.packed)
 }
@@ -381,7 +381,7 @@ func (s *Store) eachNomenclature(ctx context.Context, k Key, q Query, fn func(r 
 	}
 	rows, err := s.r.QueryContext(ctx, query, args...)
 	if err != nil {
-		return fmt.Errorf("catalog: %w", err)
+		return fmt.Errorf("copystore: %w", err)
 	}
 	defer rows.Close()
 	sc := newRecordScanner()
@@ -394,7 +394,7 @@ func (s *Store) eachNomenclature(ctx context.Context, k Key, q Query, fn func(r 
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("catalog: %w", err)
+		return fmt.Errorf("copystore: %w", err)
 	}
 	return nil
 }
@@ -492,7 +492,7 @@ func (s *Store) ExportNomenclature(ctx context.Context, k Key, q Query, fn func(
 func (s *Store) readPage(ctx context.Context, query string, args []any, page []Record) ([]Record, error) {
 	rows, err := s.bulk.QueryContext(ctx, query, args...)
 	if err != nil {
-		return page, fmt.Errorf("catalog: %w", err)
+		return page, fmt.Errorf("copystore: %w", err)
 	}
 	defer rows.Close()
 	sc := newRecordScanner()
@@ -503,7 +503,7 @@ func (s *Store) readPage(ctx context.Context, query string, args []any, page []R
 		page = append(page, sc.r)
 	}
 	if err := rows.Err(); err != nil {
-		return page, fmt.Errorf("catalog: %w", err)
+		return page, fmt.Errorf("copystore: %w", err)
 	}
 	return page, nil
 }
@@ -561,7 +561,7 @@ func sortValue(col string, r *Record) (any, error) {
 	case "updated_at":
 		return sqldb.Millis(r.UpdatedAt), nil
 	}
-	return nil, fmt.Errorf("catalog: no keyset value for column %q", col)
+	return nil, fmt.Errorf("copystore: no keyset value for column %q", col)
 }
 
 // broadLimit is how many full-text matches make a search broad: a sorted
@@ -580,7 +580,7 @@ func (s *Store) broadMatch(ctx context.Context, q string) (bool, error) {
 	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM (SELECT 1 FROM catalog_nomenclature_fts WHERE catalog_nomenclature_fts MATCH ? LIMIT ?)`,
 		ftsMatch(words), broadLimit).Scan(&n)
 	if err != nil {
-		return false, fmt.Errorf("catalog: %w", err)
+		return false, fmt.Errorf("copystore: %w", err)
 	}
 	return n >= broadLimit, nil
 }
@@ -663,7 +663,7 @@ func (s *Store) Orders(ctx context.Context, k Key, q Query) ([]Order, error) {
 	rows, err := s.r.QueryContext(ctx, s.q(`SELECT order_nr, status, payment_method, currency, full_sum, delivery_price, item_quantity,
 		is_confirmed, created_at, updated_at FROM catalog_orders`+w.sql.String()+ob+` LIMIT ? OFFSET ?`), append(w.args, limit, offset)...)
 	if err != nil {
-		return nil, fmt.Errorf("catalog: %w", err)
+		return nil, fmt.Errorf("copystore: %w", err)
 	}
 	defer rows.Close()
 	out := make([]Order, 0, min(limit, 64))
@@ -673,13 +673,13 @@ func (s *Store) Orders(ctx context.Context, k Key, q Query) ([]Order, error) {
 		var created, updated int64
 		if err := rows.Scan(&o.OrderNr, &o.Status, &o.PaymentMethod, &o.Currency, &o.FullSum, &o.DeliveryPrice, &o.ItemQuantity,
 			&confirmed, &created, &updated); err != nil {
-			return nil, fmt.Errorf("catalog: %w", err)
+			return nil, fmt.Errorf("copystore: %w", err)
 		}
 		o.IsConfirmed, o.CreatedAt, o.UpdatedAt = confirmed != 0, sqldb.FromMillis(created), sqldb.FromMillis(updated)
 		out = append(out, o)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("catalog: %w", err)
+		return nil, fmt.Errorf("copystore: %w", err)
 	}
 	return out, nil
 }
@@ -695,7 +695,7 @@ func (s *Store) CountOrders(ctx context.Context, k Key, q Query) (int, error) {
 	w := s.ordersWhere(k, q)
 	var n int
 	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM catalog_orders`+w.sql.String()), w.args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("catalog: %w", err)
+		return 0, fmt.Errorf("copystore: %w", err)
 	}
 	return n, nil
 }
@@ -715,7 +715,7 @@ func (s *Store) Boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
 	rows, err := s.r.QueryContext(ctx, s.q(`SELECT code, status, dimension, item_quantity, created_at, updated_at, shipped_at
 		FROM catalog_boxes`+w.sql.String()+ob+` LIMIT ? OFFSET ?`), append(w.args, limit, offset)...)
 	if err != nil {
-		return nil, fmt.Errorf("catalog: %w", err)
+		return nil, fmt.Errorf("copystore: %w", err)
 	}
 	defer rows.Close()
 	var out []Box
@@ -724,13 +724,13 @@ func (s *Store) Boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
 		var created, updated int64
 		var shipped sql.NullInt64
 		if err := rows.Scan(&b.Code, &b.Status, &b.Dimension, &b.ItemQuantity, &created, &updated, &shipped); err != nil {
-			return nil, fmt.Errorf("catalog: %w", err)
+			return nil, fmt.Errorf("copystore: %w", err)
 		}
 		b.CreatedAt, b.UpdatedAt, b.ShippedAt = sqldb.FromMillis(created), sqldb.FromMillis(updated), sqldb.FromMillis(shipped.Int64)
 		out = append(out, b)
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("catalog: %w", err)
+		return nil, fmt.Errorf("copystore: %w", err)
 	}
 	return out, nil
 }
@@ -757,7 +757,7 @@ func (s *Store) CountBoxes(ctx context.Context, k Key, q Query) (int, error) {
 	w := boxesWhere(k, q)
 	var n int
 	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM catalog_boxes`+w.sql.String()), w.args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("catalog: %w", err)
+		return 0, fmt.Errorf("copystore: %w", err)
 	}
 	return n, nil
 }
@@ -779,7 +779,7 @@ func (s *Store) Overview(ctx context.Context, k Key) (*Overview, error) {
 	}
 	c, err := s.counts(ctx, k)
 	if err != nil {
-		return nil, fmt.Errorf("catalog: overview: %w", err)
+		return nil, fmt.Errorf("copystore: overview: %w", err)
 	}
 	ov := &Overview{RecordsByStatus: c[countNomenclature], OrdersByStatus: c[countOrders], BoxesByStatus: c[countBoxes]}
 	for _, n := range c[countZeroStock] {

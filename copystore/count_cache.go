@@ -1,4 +1,4 @@
-package catalog
+package copystore
 
 import (
 	"context"
@@ -79,7 +79,7 @@ func (s *Store) version(ctx context.Context, k Key) (int64, error) {
 	var v int64
 	err := s.r.QueryRowContext(ctx, s.q(`SELECT v FROM catalog_versions WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&v)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("catalog: version: %w", err)
+		return 0, fmt.Errorf("copystore: version: %w", err)
 	}
 	return v, nil
 }
@@ -100,7 +100,7 @@ func (s *Store) rememberedCount(ctx context.Context, k Key, q Query) (int, error
 	query, args := s.nomenclatureCount(k, q)
 	var n int
 	if err := s.r.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("catalog: %w", err)
+		return 0, fmt.Errorf("copystore: %w", err)
 	}
 	s.counted.put(ck, countEntry{version: v, n: n})
 	return n, nil

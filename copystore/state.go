@@ -1,4 +1,4 @@
-package catalog
+package copystore
 
 import (
 	"context"
@@ -63,7 +63,7 @@ func (st SyncState) Stopped() bool {
 
 // errPassGone ends a pass whose copy was forgotten (or deleted) after it
 // began: its writes are rolled back, and it stops quietly.
-var errPassGone = errors.New("catalog: the copy was forgotten during the pass")
+var errPassGone = errors.New("copystore: the copy was forgotten during the pass")
 
 // Complete reports whether a full pass ever finished.
 func (st SyncState) Complete() bool { return !st.CompletedAt.IsZero() }
@@ -127,14 +127,14 @@ func (s *Store) SyncStates(ctx context.Context, k Key) (map[string]SyncState, er
 	// (packedRecord says why), not twelve.
 	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+packedState+` FROM catalog_sync WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env)
 	if err != nil {
-		return nil, fmt.Errorf("catalog: %w", err)
+		return nil, fmt.Errorf("copystore: %w", err)
 	}
 	defer rows.Close()
 	out := make(map[string]SyncState, len(Kinds))
 	var packed string
 	for rows.Next() {
 		if err := rows.Scan(&packed); err != nil {
-			return nil, fmt.Errorf("catalog: %w", err)
+			return nil, fmt.Errorf("copystore: %w", err)
 		}
 		st, err := unpackState(packed)
 		if err != nil {
@@ -143,7 +143,7 @@ func (s *Store) SyncStates(ctx context.Context, k Key) (map[string]SyncState, er
 		out[st.Kind] = st
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("catalog: %w", err)
+		return nil, fmt.Errorf("copystore: %w", err)
 	}
 	return out, nil
 }
@@ -163,16 +163,16 @@ func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.D
 		// waits for the pass's sync row or deletes it after.
 		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked, epoch, forgotten)
 			VALUES (?, ?, ?, 0, 0, 0) ON CONFLICT (seller_id, env) DO NOTHING`), k.SellerID, k.Env, now); err != nil {
-			return fmt.Errorf("catalog: begin sync: %w", err)
+			return fmt.Errorf("copystore: begin sync: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_copies SET epoch = epoch WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env); err != nil {
-			return fmt.Errorf("catalog: begin sync: %w", err)
+			return fmt.Errorf("copystore: begin sync: %w", err)
 		}
 		var epoch int64
 		var forgotten, revoked int
 		if err := tx.QueryRowContext(ctx, s.q(`SELECT epoch, forgotten, revoked FROM catalog_copies WHERE seller_id = ? AND env = ?`),
 			k.SellerID, k.Env).Scan(&epoch, &forgotten, &revoked); err != nil {
-			return fmt.Errorf("catalog: begin sync: %w", err)
+			return fmt.Errorf("copystore: begin sync: %w", err)
 		}
 		if forgotten != 0 || revoked != 0 {
 			skip = true
@@ -201,7 +201,7 @@ func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.D
 			st, err = s.newPass(ctx, tx, k, kind, st, now)
 		}
 		if err != nil {
-			return fmt.Errorf("catalog: begin sync: %w", err)
+			return fmt.Errorf("copystore: begin sync: %w", err)
 		}
 		return nil
 	})
@@ -226,7 +226,7 @@ func (s *Store) guard(ctx context.Context, tx *sql.Tx, k Key, epoch int64) error
 	res, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_copies SET epoch = epoch WHERE seller_id = ? AND env = ? AND epoch = ? AND forgotten = 0`),
 		k.SellerID, k.Env, epoch)
 	if err != nil {
-		return fmt.Errorf("catalog: %w", err)
+		return fmt.Errorf("copystore: %w", err)
 	}
 	if n, err := res.RowsAffected(); err != nil || n != 1 {
 		return errPassGone
@@ -256,7 +256,7 @@ func (s *Store) putPages(ctx context.Context, k Key, st *SyncState, pages []page
 				err = s.putBoxes(ctx, tx, k, st.Gen, d)
 			case nil:
 			default:
-				err = fmt.Errorf("catalog: unknown page %T", p.data)
+				err = fmt.Errorf("copystore: unknown page %T", p.data)
 			}
 			if err != nil {
 				return err
@@ -265,7 +265,7 @@ func (s *Store) putPages(ctx context.Context, k Key, st *SyncState, pages []page
 		_, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET next_page = ?, pages = ?, total = ?, progress_at = ?, wait_until = 0
 			WHERE seller_id = ? AND env = ? AND kind = ? AND gen = ?`), last.num+1, last.pages, last.total, sqldb.Millis(s.now()), k.SellerID, k.Env, st.Kind, st.Gen)
 		if err != nil {
-			return fmt.Errorf("catalog: sync state: %w", err)
+			return fmt.Errorf("copystore: sync state: %w", err)
 		}
 		if s.beforeCommit != nil {
 			return s.beforeCommit(pages[0].num, last.num)
@@ -298,7 +298,7 @@ func (s *Store) finishPass(ctx context.Context, k Key, st SyncState) error {
 	}
 	if s.pg && !st.Complete() {
 		if _, err := s.w.ExecContext(ctx, `ANALYZE `+kindTable[st.Kind]); err != nil {
-			return fmt.Errorf("catalog: analyze after the first pass: %w", err)
+			return fmt.Errorf("copystore: analyze after the first pass: %w", err)
 		}
 	}
 	return nil
@@ -311,12 +311,12 @@ func (s *Store) recordFinish(ctx context.Context, k Key, st SyncState) error {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM `+kindTable[st.Kind]+` WHERE seller_id = ? AND env = ? AND seen_gen < ?`), k.SellerID, k.Env, st.Gen); err != nil {
-			return fmt.Errorf("catalog: finish sync: %w", err)
+			return fmt.Errorf("copystore: finish sync: %w", err)
 		}
 		now := sqldb.Millis(s.now())
 		if _, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET running = 0, completed_at = ?, progress_at = ?, wait_until = 0
 			WHERE seller_id = ? AND env = ? AND kind = ? AND gen = ?`), now, now, k.SellerID, k.Env, st.Kind, st.Gen); err != nil {
-			return fmt.Errorf("catalog: finish sync: %w", err)
+			return fmt.Errorf("copystore: finish sync: %w", err)
 		}
 		return nil
 	})
@@ -327,7 +327,7 @@ func (s *Store) recordWait(ctx context.Context, k Key, kind string, until time.T
 	_, err := s.w.ExecContext(ctx, s.q(`UPDATE catalog_sync SET wait_until = ?, waits = waits + 1 WHERE seller_id = ? AND env = ? AND kind = ?`),
 		sqldb.Millis(until), k.SellerID, k.Env, kind)
 	if err != nil {
-		return fmt.Errorf("catalog: %w", err)
+		return fmt.Errorf("copystore: %w", err)
 	}
 	return nil
 }
@@ -337,7 +337,7 @@ func (s *Store) recordError(ctx context.Context, k Key, kind, msg string) error 
 	_, err := s.w.ExecContext(ctx, s.q(`UPDATE catalog_sync SET last_error = ?, wait_until = 0 WHERE seller_id = ? AND env = ? AND kind = ?`),
 		bound(msg, maxFieldBytes), k.SellerID, k.Env, kind)
 	if err != nil {
-		return fmt.Errorf("catalog: %w", err)
+		return fmt.Errorf("copystore: %w", err)
 	}
 	return nil
 }
@@ -352,7 +352,7 @@ func (s *Store) stopPass(ctx context.Context, k Key, st SyncState, reason string
 		}
 		if _, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_sync SET running = 0, last_error = ?, wait_until = 0, progress_at = ?
 			WHERE seller_id = ? AND env = ? AND kind = ? AND gen = ?`), reason, sqldb.Millis(s.now()), k.SellerID, k.Env, st.Kind, st.Gen); err != nil {
-			return fmt.Errorf("catalog: stop sync: %w", err)
+			return fmt.Errorf("copystore: stop sync: %w", err)
 		}
 		return nil
 	})

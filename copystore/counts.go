@@ -1,4 +1,4 @@
-package catalog
+package copystore
 
 import (
 	"context"
@@ -19,7 +19,7 @@ const (
 func (s *Store) counts(ctx context.Context, k Key) (map[string]map[string]int, error) {
 	rows, err := s.r.QueryContext(ctx, s.q(`SELECT list, status, n FROM catalog_counts WHERE seller_id = ? AND env = ? AND n > 0`), k.SellerID, k.Env)
 	if err != nil {
-		return nil, fmt.Errorf("catalog: counts: %w", err)
+		return nil, fmt.Errorf("copystore: counts: %w", err)
 	}
 	defer rows.Close()
 	out := map[string]map[string]int{countNomenclature: {}, countZeroStock: {}, countOrders: {}, countBoxes: {}}
@@ -27,7 +27,7 @@ func (s *Store) counts(ctx context.Context, k Key) (map[string]map[string]int, e
 		var list, status string
 		var n int
 		if err := rows.Scan(&list, &status, &n); err != nil {
-			return nil, fmt.Errorf("catalog: counts: %w", err)
+			return nil, fmt.Errorf("copystore: counts: %w", err)
 		}
 		if out[list] == nil {
 			out[list] = map[string]int{}
@@ -35,7 +35,7 @@ func (s *Store) counts(ctx context.Context, k Key) (map[string]map[string]int, e
 		out[list][status] = n
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("catalog: counts: %w", err)
+		return nil, fmt.Errorf("copystore: counts: %w", err)
 	}
 	return out, nil
 }
@@ -49,7 +49,7 @@ func (s *Store) keptCount(ctx context.Context, k Key, list, status string) (int,
 	}
 	var n int
 	if err := s.r.QueryRowContext(ctx, s.q(query), args...).Scan(&n); err != nil {
-		return 0, fmt.Errorf("catalog: count: %w", err)
+		return 0, fmt.Errorf("copystore: count: %w", err)
 	}
 	return n, nil
 }

@@ -1,4 +1,4 @@
-package catalog
+package copystore
 
 import (
 	"context"
@@ -28,14 +28,14 @@ var Kinds = []string{KindNomenclature, KindOrders, KindBoxes}
 func (s *Store) tx(ctx context.Context, fn func(*sql.Tx) error) error {
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("catalog: %w", err)
+		return fmt.Errorf("copystore: %w", err)
 	}
 	defer tx.Rollback()
 	if err := fn(tx); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("catalog: %w", err)
+		return fmt.Errorf("copystore: %w", err)
 	}
 	return nil
 }
@@ -74,7 +74,7 @@ func (s *Store) putNomenclatureWith(ctx context.Context, tx *sql.Tx, u upserts, 
 		}
 		if u == nil {
 			if _, err := tx.ExecContext(ctx, s.q(nomenclatureUpsert(len(chunk), sqldb.Millis(passStart))), args...); err != nil {
-				return fmt.Errorf("catalog: store records: %w", err)
+				return fmt.Errorf("copystore: store records: %w", err)
 			}
 			continue
 		}
@@ -82,12 +82,12 @@ func (s *Store) putNomenclatureWith(ctx context.Context, tx *sql.Tx, u upserts, 
 		if st == nil {
 			var err error
 			if st, err = tx.PrepareContext(ctx, s.q(nomenclatureUpsert(len(chunk), sqldb.Millis(passStart)))); err != nil {
-				return fmt.Errorf("catalog: store records: %w", err)
+				return fmt.Errorf("copystore: store records: %w", err)
 			}
 			u[len(chunk)] = st
 		}
 		if _, err := st.ExecContext(ctx, args...); err != nil {
-			return fmt.Errorf("catalog: store records: %w", err)
+			return fmt.Errorf("copystore: store records: %w", err)
 		}
 	}
 	return nil
@@ -140,7 +140,7 @@ func (s *Store) putOrders(ctx context.Context, tx *sql.Tx, k Key, gen int64, ord
 		 is_confirmed = excluded.is_confirmed, created_at = excluded.created_at, updated_at = excluded.updated_at,
 		 seen_gen = excluded.seen_gen, search = excluded.search`))
 	if err != nil {
-		return fmt.Errorf("catalog: %w", err)
+		return fmt.Errorf("copystore: %w", err)
 	}
 	defer stmt.Close()
 	for i := range orders {
@@ -154,7 +154,7 @@ func (s *Store) putOrders(ctx context.Context, tx *sql.Tx, k Key, gen int64, ord
 			bound(o.PaymentMethod, maxFieldBytes), bound(o.Currency, maxFieldBytes), o.FullSum.Kopecks(),
 			o.DeliveryPrice.Kopecks(), o.ItemQuantity, confirmed, sqldb.Millis(o.CreatedAt), sqldb.Millis(o.UpdatedAt), gen,
 			strings.TrimSpace(string(appendFolded(nil, nr)))); err != nil {
-			return fmt.Errorf("catalog: store order: %w", err)
+			return fmt.Errorf("copystore: store order: %w", err)
 		}
 	}
 	return nil
@@ -169,7 +169,7 @@ func (s *Store) putBoxes(ctx context.Context, tx *sql.Tx, k Key, gen int64, boxe
 		 created_at = excluded.created_at, updated_at = excluded.updated_at, shipped_at = excluded.shipped_at,
 		 seen_gen = excluded.seen_gen, search = excluded.search`))
 	if err != nil {
-		return fmt.Errorf("catalog: %w", err)
+		return fmt.Errorf("copystore: %w", err)
 	}
 	defer stmt.Close()
 	for i := range boxes {
@@ -182,7 +182,7 @@ func (s *Store) putBoxes(ctx context.Context, tx *sql.Tx, k Key, gen int64, boxe
 		if _, err := stmt.ExecContext(ctx, k.SellerID, k.Env, code, bound(b.Status, maxFieldBytes),
 			bound(b.DimensionSymbol, maxFieldBytes), b.ItemQuantity, sqldb.Millis(b.CreatedAt), sqldb.Millis(b.UpdatedAt), shipped, gen,
 			strings.TrimSpace(string(appendFolded(nil, code)))); err != nil {
-			return fmt.Errorf("catalog: store box: %w", err)
+			return fmt.Errorf("copystore: store box: %w", err)
 		}
 	}
 	return nil
@@ -197,7 +197,7 @@ func (s *Store) MarkPending(ctx context.Context, k Key, changes []PriceChange) e
 		stmt, err := tx.PrepareContext(ctx, s.q(`UPDATE catalog_nomenclature SET pending_price = ?, pending_sale = ?, pending_at = ?
 			WHERE seller_id = ? AND env = ? AND (marketplace_sku = ? OR parent_sku = ?)`))
 		if err != nil {
-			return fmt.Errorf("catalog: %w", err)
+			return fmt.Errorf("copystore: %w", err)
 		}
 		defer stmt.Close()
 		for _, c := range changes {
@@ -205,7 +205,7 @@ func (s *Store) MarkPending(ctx context.Context, k Key, changes []PriceChange) e
 				continue
 			}
 			if _, err := stmt.ExecContext(ctx, c.Price, c.SalePrice, at, k.SellerID, k.Env, c.SKU, c.SKU); err != nil {
-				return fmt.Errorf("catalog: mark pending: %w", err)
+				return fmt.Errorf("copystore: mark pending: %w", err)
 			}
 		}
 		return nil
@@ -229,7 +229,7 @@ func (s *Store) Forget(ctx context.Context, k Key) error {
 		// The record first: it waits for (or ends) a pass's transaction.
 		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked, epoch, forgotten) VALUES (?, ?, ?, 0, 1, 1)
 			ON CONFLICT (seller_id, env) DO UPDATE SET forgotten = 1, epoch = catalog_copies.epoch + 1`), k.SellerID, k.Env, sqldb.Millis(s.now())); err != nil {
-			return fmt.Errorf("catalog: forget: %w", err)
+			return fmt.Errorf("copystore: forget: %w", err)
 		}
 		return s.deleteRows(ctx, tx, k, "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts")
 	})
@@ -239,7 +239,7 @@ func (s *Store) Forget(ctx context.Context, k Key) error {
 func (s *Store) deleteRows(ctx context.Context, tx *sql.Tx, k Key, tables ...string) error {
 	for _, t := range tables {
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM `+t+` WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env); err != nil {
-			return fmt.Errorf("catalog: forget: %w", err)
+			return fmt.Errorf("copystore: forget: %w", err)
 		}
 	}
 	return nil
@@ -250,7 +250,7 @@ func (s *Store) deleteRows(ctx context.Context, tx *sql.Tx, k Key, tables ...str
 func (s *Store) Remember(ctx context.Context, k Key) error {
 	_, err := s.w.ExecContext(ctx, s.q(`UPDATE catalog_copies SET forgotten = 0 WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env)
 	if err != nil {
-		return fmt.Errorf("catalog: remember: %w", err)
+		return fmt.Errorf("copystore: remember: %w", err)
 	}
 	return nil
 }
@@ -274,7 +274,7 @@ func (s *Store) Touch(ctx context.Context, k Key) error {
 	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 0)
 		ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at`), k.SellerID, k.Env, sqldb.Millis(now))
 	if err != nil {
-		return fmt.Errorf("catalog: touch: %w", err)
+		return fmt.Errorf("copystore: touch: %w", err)
 	}
 	s.touchMu.Lock()
 	if s.touched == nil {
@@ -299,10 +299,10 @@ func (s *Store) Grant(ctx context.Context, k Key, cred Credential) error {
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 0)
 			ON CONFLICT (seller_id, env) DO UPDATE SET used_at = excluded.used_at, revoked = 0, forgotten = 0`), k.SellerID, k.Env, sqldb.Millis(s.now())); err != nil {
-			return fmt.Errorf("catalog: grant: %w", err)
+			return fmt.Errorf("copystore: grant: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, s.q(`DELETE FROM catalog_credentials WHERE fingerprint = ?`), string(cred)); err != nil {
-			return fmt.Errorf("catalog: grant: %w", err)
+			return fmt.Errorf("copystore: grant: %w", err)
 		}
 		return nil
 	})
@@ -320,7 +320,7 @@ func CredentialOf(clientID, env string) Credential {
 
 // ErrCredentialRejected is returned for credentials the marketplace
 // rejected (RejectCredential): nothing is sent with them again.
-var ErrCredentialRejected = errors.New("catalog: the marketplace rejected these credentials")
+var ErrCredentialRejected = errors.New("copystore: the marketplace rejected these credentials")
 
 // RejectCredential records that the marketplace rejected cred (a 401 a
 // new token did not cure): every session holding it loses access at once,
@@ -329,7 +329,7 @@ func (s *Store) RejectCredential(ctx context.Context, cred Credential) error {
 	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_credentials (fingerprint, revoked_at) VALUES (?, ?)
 		ON CONFLICT (fingerprint) DO UPDATE SET revoked_at = excluded.revoked_at`), string(cred), sqldb.Millis(s.now()))
 	if err != nil {
-		return fmt.Errorf("catalog: reject credential: %w", err)
+		return fmt.Errorf("copystore: reject credential: %w", err)
 	}
 	return nil
 }
@@ -340,7 +340,7 @@ func (s *Store) CredentialRejected(ctx context.Context, cred Credential) (bool, 
 	var n int
 	err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM catalog_credentials WHERE fingerprint = ?`), string(cred)).Scan(&n)
 	if err != nil {
-		return false, fmt.Errorf("catalog: %w", err)
+		return false, fmt.Errorf("copystore: %w", err)
 	}
 	return n > 0, nil
 }
@@ -352,7 +352,7 @@ func (s *Store) Revoke(ctx context.Context, k Key) error {
 	_, err := s.w.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked) VALUES (?, ?, ?, 1)
 		ON CONFLICT (seller_id, env) DO UPDATE SET revoked = 1`), k.SellerID, k.Env, sqldb.Millis(s.now()))
 	if err != nil {
-		return fmt.Errorf("catalog: revoke: %w", err)
+		return fmt.Errorf("copystore: revoke: %w", err)
 	}
 	return nil
 }
@@ -365,20 +365,20 @@ const UnusedFor = 30 * 24 * time.Hour
 func (s *Store) DeleteUnused(ctx context.Context) (int, error) {
 	rows, err := s.w.QueryContext(ctx, s.q(`SELECT seller_id, env FROM catalog_copies WHERE used_at < ?`), sqldb.Millis(s.now().Add(-UnusedFor)))
 	if err != nil {
-		return 0, fmt.Errorf("catalog: %w", err)
+		return 0, fmt.Errorf("copystore: %w", err)
 	}
 	var keys []Key
 	for rows.Next() {
 		var k Key
 		if err := rows.Scan(&k.SellerID, &k.Env); err != nil {
 			rows.Close()
-			return 0, fmt.Errorf("catalog: %w", err)
+			return 0, fmt.Errorf("copystore: %w", err)
 		}
 		keys = append(keys, k)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return 0, fmt.Errorf("catalog: %w", err)
+		return 0, fmt.Errorf("copystore: %w", err)
 	}
 	for _, k := range keys {
 		s.untouch(k)

@@ -1,4 +1,4 @@
-package catalog
+package copystore
 
 import (
 	"context"
@@ -218,7 +218,7 @@ const (
 func (y *Syncer) step(ctx context.Context, k Key, kind string, pass *SyncState, src Source, since time.Time) (done bool, st SyncState, err error) {
 	unlock, err := y.Lock.LockSeller(ctx, k.SellerID)
 	if err != nil {
-		return false, st, fmt.Errorf("catalog: sync lock: %w", err)
+		return false, st, fmt.Errorf("copystore: sync lock: %w", err)
 	}
 	defer unlock()
 	if pass == nil {

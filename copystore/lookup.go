@@ -1,4 +1,4 @@
-package catalog
+package copystore
 
 import (
 	"context"
@@ -77,7 +77,7 @@ func (s *Store) lookupIn(ctx context.Context, k Key, col, warehouse string, valu
 func (s *Store) eachRecord(ctx context.Context, query string, args []any, fn func(r *Record) error) error {
 	rows, err := s.r.QueryContext(ctx, query, args...)
 	if err != nil {
-		return fmt.Errorf("catalog: %w", err)
+		return fmt.Errorf("copystore: %w", err)
 	}
 	defer rows.Close()
 	sc := newRecordScanner()
@@ -90,7 +90,7 @@ func (s *Store) eachRecord(ctx context.Context, query string, args []any, fn fun
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return fmt.Errorf("catalog: %w", err)
+		return fmt.Errorf("copystore: %w", err)
 	}
 	return nil
 }
