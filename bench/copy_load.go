@@ -91,7 +91,7 @@ func copyLoad(s Sizes, id, dbName, dbURL string) (Result, error) {
 	for k := range loadPages {
 		for u := range users {
 			p := (k + u) % len(loadPages)
-			dashTargets = append(dashTargets, vegeta.Target{Method: http.MethodGet, URL: ce.URL + loadPages[p],
+			dashTargets = append(dashTargets, vegeta.Target{Method: http.MethodGet, URL: ce.URL + dash(loadPages[p]),
 				Header: http.Header{"Cookie": {users[u].Cookie}}})
 		}
 		staticTargets = append(staticTargets, vegeta.Target{Method: http.MethodGet, URL: staticURL + "/page" + strconv.Itoa(k) + ".html"})

@@ -33,6 +33,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 // Seller 1001's demo credentials in the sandbox's test environment.
@@ -212,9 +213,19 @@ func (e *Env) Login() (*User, error) {
 	return u, nil
 }
 
-// Get fetches a dashboard page and reads it whole.
+// dash is a page of the bench seller's account: every page of an account
+// lives under a path naming it (paths.Of), and the bench logs in one
+// account, whose id the credentials decide.
+func dash(p string) string {
+	if _, _, ok := paths.Split(p); ok {
+		return p
+	}
+	return paths.Of(sessions.Account{ClientID: clientID, SellerID: sellerID, Environment: env}.ID(), p)
+}
+
+// Get fetches a page of the bench seller's account and reads it whole.
 func (u *User) Get(path string) (int, []byte, error) {
-	resp, err := u.Client.Get(u.e.URL + path)
+	resp, err := u.Client.Get(u.e.URL + dash(path))
 	if err != nil {
 		return 0, nil, err
 	}
@@ -223,9 +234,10 @@ func (u *User) Get(path string) (int, []byte, error) {
 	return resp.StatusCode, b, err
 }
 
-// PostForm submits a form and reads the answer whole.
+// PostForm submits a form of the bench seller's account and reads the
+// answer whole.
 func (u *User) PostForm(path string, form url.Values) (int, []byte, error) {
-	resp, err := u.Client.PostForm(u.e.URL+path, form)
+	resp, err := u.Client.PostForm(u.e.URL+dash(path), form)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -202,8 +202,8 @@ func (g *ImportRig) Preview() (int, error) {
 	fw, _ := mw.CreateFormFile("file", "prices.csv")
 	_, _ = fw.Write(g.CSV)
 	_ = mw.Close()
-	st, loc, err := g.do(http.MethodPost, "/bulk/import", &body, mw.FormDataContentType())
-	if err != nil || st != http.StatusSeeOther || !bytes.HasPrefix(loc, []byte("/bulk/jobs/")) {
+	st, loc, err := g.do(http.MethodPost, dash("/bulk/import"), &body, mw.FormDataContentType())
+	if err != nil || st != http.StatusSeeOther || !bytes.HasPrefix(loc, []byte(dash("/bulk/jobs/"))) {
 		return 0, fmt.Errorf("upload: %d %v", st, err)
 	}
 	st, page, err := g.do(http.MethodGet, string(loc), nil, "")
@@ -221,7 +221,7 @@ func (g *ImportRig) PreviewRows() (int, error) {
 	fw, _ := mw.CreateFormFile("file", "prices.csv")
 	_, _ = fw.Write(g.CSV)
 	_ = mw.Close()
-	st, loc, err := g.do(http.MethodPost, "/bulk/import", &body, mw.FormDataContentType())
+	st, loc, err := g.do(http.MethodPost, dash("/bulk/import"), &body, mw.FormDataContentType())
 	if err != nil || st != http.StatusSeeOther {
 		return 0, fmt.Errorf("upload: %d %v", st, err)
 	}

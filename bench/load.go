@@ -34,7 +34,7 @@ func LoadThroughput(s Sizes) (Result, error) {
 			return r, err
 		}
 		for _, p := range pages {
-			dashTargets = append(dashTargets, vegeta.Target{Method: http.MethodGet, URL: e.URL + p,
+			dashTargets = append(dashTargets, vegeta.Target{Method: http.MethodGet, URL: e.URL + dash(p),
 				Header: http.Header{"Cookie": {u.Cookie}}})
 		}
 	}

@@ -48,7 +48,7 @@ func newPageRig(market sandbox.Options, path string, rows func([]byte) int) (*Or
 		return nil, err
 	}
 	g := &OrdersPageRig{e: e, Cookie: u.Cookie, rows: rows}
-	g.req = httptest.NewRequest(http.MethodGet, path, nil)
+	g.req = httptest.NewRequest(http.MethodGet, dash(path), nil)
 	g.req.Header.Set("Cookie", u.Cookie)
 	if n, err := g.Serve(); err != nil || n == 0 { // records the upstream answers
 		e.Close()
