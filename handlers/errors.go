@@ -15,7 +15,6 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/i18n"
-	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -36,16 +35,6 @@ func errSessionStore(err error) error { return &sessionStoreError{err: err} }
 func IsSessionStoreError(err error) bool {
 	var ss *sessionStoreError
 	return errors.As(err, &ss)
-}
-
-// massUpdateError maps a mass update's error: the per-seller lock failing
-// is the session database failing.
-func massUpdateError(err error) error {
-	var le *massupdate.LockError
-	if errors.As(err, &le) {
-		return errSessionStore(le.Err)
-	}
-	return err
 }
 
 // handleError is the one place errors become answers: a page for full

@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"net/http"
 	"net/url"
 
@@ -115,4 +116,14 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 		return a.redirect(c, k.back)
 	}
 	return k.answer(c, checked, rep, &pages.Summary{Unchanged: unchanged, Note: rep.Note()})
+}
+
+// massUpdateError maps a mass update's error: the per-seller lock failing
+// is the session database failing.
+func massUpdateError(err error) error {
+	var le *massupdate.LockError
+	if errors.As(err, &le) {
+		return errSessionStore(le.Err)
+	}
+	return err
 }
