@@ -268,7 +268,7 @@ func TestJourneyBulkImport(t *testing.T) {
 		}
 	}
 	j.open("/history?kind=bulk")
-	if j.count(`#history-table a[href="/bulk/jobs/`+id+`"]`) == 0 || j.count(`#history-table a[href="/bulk/jobs/`+retryID+`"]`) == 0 {
+	if j.count(`#history-table a[href$="/bulk/jobs/`+id+`"]`) == 0 || j.count(`#history-table a[href$="/bulk/jobs/`+retryID+`"]`) == 0 {
 		t.Errorf("history lacks a job: %s", j.visibleText())
 	}
 	j.open("/bulk/jobs/" + id)
