@@ -86,7 +86,7 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 			v.Status = http.StatusTooManyRequests
 		}
 		v.Title = i18n.T(ctx, "error.busy_title")
-		// RetryAt is on the wall clock (see retryWait).
+		// RetryAt is on the wall clock, as apiclient states it.
 		v.RetryIn = secondsUntil(time.Now(), rl.RetryAt)
 		v.Message = i18n.TD(ctx, "error.slow_down_until", map[string]any{"At": format.ClockIn(format.LocaleOf(ctx), rl.RetryAt)})
 	case errors.Is(err, apiclient.ErrRateLimited):
@@ -274,13 +274,6 @@ func statusTitle(ctx context.Context, code int) string {
 		return i18n.In(i18n.LangOf(ctx), key, nil, nil)
 	}
 	return http.StatusText(code)
-}
-
-// retryWait is how long a rate-limited call asks us to wait. apiclient
-// states RetryAt on the wall clock; the dashboard's own clock may differ
-// (tests run it on the sandbox's), so waits travel as durations.
-func retryWait(rl *apiclient.RateLimitError) time.Duration {
-	return time.Until(rl.RetryAt)
 }
 
 // secondsUntil is the whole number of seconds from now to t, at least 1.
