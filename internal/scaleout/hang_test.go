@@ -131,7 +131,7 @@ func TestDatabaseHangs(t *testing.T) {
 		url string
 	}{"A": {a, p.A.URL}, "B": {b, p.B.URL}} {
 		start := time.Now()
-		r := fetch(client(c.br), http.MethodGet, c.url+"/orders", nil)
+		r := fetch(client(c.br), http.MethodGet, c.url+c.br.InAccount("/orders"), nil)
 		took := time.Since(start)
 		if r.err != nil {
 			t.Errorf("%s with the database hanging: %v (want a 503 from the store's operation timeout)", name, r.err)
@@ -150,7 +150,7 @@ func TestDatabaseHangs(t *testing.T) {
 	}{"A": {a, p.A.URL}, "B": {b, p.B.URL}} {
 		var r result
 		if !waitFor(15*time.Second, func() bool {
-			r = fetch(client(c.br), http.MethodGet, c.url+"/orders", nil)
+			r = fetch(client(c.br), http.MethodGet, c.url+c.br.InAccount("/orders"), nil)
 			return r.err == nil && r.status == http.StatusOK
 		}) {
 			t.Errorf("%s once the database answers again: status %d, err %v; want 200 within 15 s", name, r.status, r.err)

@@ -132,6 +132,7 @@ func on(t *testing.T, from *testapp.Browser, fromApp, app *testapp.App) *testapp
 	}
 	b := app.Browser(t)
 	b.Client.Jar.SetCookies(dst, cookies)
+	b.Account = from.Account // the same session's current account
 	return b
 }
 

@@ -218,10 +218,10 @@ func TestDatabaseStoppedAndRestarted(t *testing.T) {
 		}
 	}
 	for _, path := range []string{"/orders", "/prices", "/"} {
-		check503("A "+path, fetch(ca, http.MethodGet, p.A.URL+path, nil))
-		check503("B "+path, fetch(cb, http.MethodGet, p.B.URL+path, nil))
+		check503("A "+path, fetch(ca, http.MethodGet, p.A.URL+a.InAccount(path), nil))
+		check503("B "+path, fetch(cb, http.MethodGet, p.B.URL+b.InAccount(path), nil))
 	}
-	htmx, _ := http.NewRequest(http.MethodGet, p.A.URL+"/orders", nil)
+	htmx, _ := http.NewRequest(http.MethodGet, p.A.URL+a.InAccount("/orders"), nil)
 	htmx.Header.Set("HX-Request", "true")
 	if resp, err := ca.Do(htmx); err != nil {
 		t.Errorf("htmx request with the database down: %v", err)
@@ -249,7 +249,7 @@ func TestDatabaseStoppedAndRestarted(t *testing.T) {
 			c, url = cb, p.B.URL
 		}
 		wg.Go(func() {
-			r := fetch(c, http.MethodGet, url+"/orders", nil)
+			r := fetch(c, http.MethodGet, url+a.InAccount("/orders"), nil)
 			mu.Lock()
 			defer mu.Unlock()
 			check503(fmt.Sprintf("burst request %d", i), r)
@@ -275,7 +275,7 @@ func TestDatabaseStoppedAndRestarted(t *testing.T) {
 		attempts := 0
 		if !waitFor(15*time.Second, func() bool {
 			attempts++
-			r = fetch(bounded(c.br), http.MethodGet, c.url+"/orders", nil)
+			r = fetch(bounded(c.br), http.MethodGet, c.url+c.br.InAccount("/orders"), nil)
 			return r.err == nil && r.status == http.StatusOK
 		}) {
 			t.Fatalf("%s after the restart: status %d, err %v; want 200 within 15 s", name, r.status, r.err)

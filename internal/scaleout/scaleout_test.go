@@ -111,7 +111,7 @@ func TestConcurrentRefreshOneTokenRequest(t *testing.T) {
 		path := paths[(i/2)%len(paths)]
 		wg.Go(func() {
 			<-start
-			r := fetch(br.Client, http.MethodGet, app.URL+path, nil)
+			r := fetch(br.Client, http.MethodGet, app.URL+br.InAccount(path), nil)
 			switch {
 			case r.err != nil:
 				results <- path + ": " + r.err.Error()
@@ -200,7 +200,7 @@ func TestLogoutDuringSlowRequest(t *testing.T) {
 			seen := p.Sandbox.Counters().Requests[tt.route]
 
 			done := make(chan result, 1)
-			go func() { done <- fetch(a.Client, method, p.A.URL+path, form) }()
+			go func() { done <- fetch(a.Client, method, p.A.URL+a.InAccount(path), form) }()
 			if !waitFor(10*time.Second, func() bool { return p.Sandbox.Counters().Requests[tt.route] > seen }) {
 				t.Fatalf("A's request never reached %s", tt.route)
 			}
@@ -275,8 +275,8 @@ func TestMassUpdateLockAcrossInstances(t *testing.T) {
 	start := make(chan struct{})
 	var ra, rb result
 	var wg sync.WaitGroup
-	wg.Go(func() { <-start; ra = fetch(a.Client, http.MethodPost, p.A.URL+"/prices", formA) })
-	wg.Go(func() { <-start; rb = fetch(b.Client, http.MethodPost, p.B.URL+"/prices", formB) })
+	wg.Go(func() { <-start; ra = fetch(a.Client, http.MethodPost, p.A.URL+a.InAccount("/prices"), formA) })
+	wg.Go(func() { <-start; rb = fetch(b.Client, http.MethodPost, p.B.URL+b.InAccount("/prices"), formB) })
 	close(start)
 	wg.Wait()
 
