@@ -1,12 +1,9 @@
 package handlers
 
 import (
-	"errors"
-
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
-	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -40,18 +37,12 @@ func (a *App) boxesPage(c echo.Context, q listQuery) (*apiclient.ReturnBoxList, 
 	cq.Status = q.Status
 	k := copyKey(c)
 	cs := a.deps.Catalog.Store()
-	total, err := cs.CountBoxes(c.Request().Context(), k, cq)
-	var boxes []copystore.Box
-	if err == nil {
-		boxes, err = cs.Boxes(c.Request().Context(), k, cq)
-	}
-	switch {
-	case errors.Is(err, copystore.ErrRevoked):
-		return nil, copyRevoked()
-	case errors.Is(err, copystore.ErrBadSort):
+	total, boxes, badSort, err := copyListPage(c.Request().Context(), k, cq, cs.CountBoxes, cs.Boxes)
+	if badSort {
 		q.copy.Sort = ""
 		return a.boxesPage(c, q)
-	case err != nil:
+	}
+	if err != nil {
 		return nil, err
 	}
 	list := &apiclient.ReturnBoxList{Page: q.Page, Limit: q.Limit, Total: total, Pages: max(1, (total+q.Limit-1)/q.Limit), Boxes: make([]apiclient.ReturnBox, 0, len(boxes))}

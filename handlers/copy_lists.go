@@ -142,3 +142,23 @@ func (a *App) copyPricesAccepted(c echo.Context, rep *massupdate.Report, n int, 
 		a.logger(c.Request().Context()).Warn("catalogue copy: marking accepted prices failed", "err", err)
 	}
 }
+
+// copyListPage reads a page of a list from the copy k (orders, return
+// boxes): its total and its rows. badSort reports a sort the list does not
+// have (the caller reads again in the default order); a revoked copy is
+// refused.
+func copyListPage[T any](ctx context.Context, k copystore.Key, cq copystore.Query,
+	count func(context.Context, copystore.Key, copystore.Query) (int, error),
+	rows func(context.Context, copystore.Key, copystore.Query) ([]T, error)) (total int, out []T, badSort bool, err error) {
+	total, err = count(ctx, k, cq)
+	if err == nil {
+		out, err = rows(ctx, k, cq)
+	}
+	switch {
+	case errors.Is(err, copystore.ErrRevoked):
+		return 0, nil, false, copyRevoked()
+	case errors.Is(err, copystore.ErrBadSort):
+		return 0, nil, true, nil
+	}
+	return total, out, false, err
+}

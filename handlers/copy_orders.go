@@ -1,12 +1,9 @@
 package handlers
 
 import (
-	"errors"
-
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
-	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -40,18 +37,12 @@ func (a *App) ordersPage(c echo.Context, q listQuery) (*apiclient.OrderList, err
 	cq := q.copyQuery()
 	cq.Status = q.Status // the nomenclature's statuses are not the orders'
 	cs := a.deps.Catalog.Store()
-	total, err := cs.CountOrders(c.Request().Context(), k, cq)
-	var orders []copystore.Order
-	if err == nil {
-		orders, err = cs.Orders(c.Request().Context(), k, cq)
-	}
-	switch {
-	case errors.Is(err, copystore.ErrRevoked):
-		return nil, copyRevoked()
-	case errors.Is(err, copystore.ErrBadSort):
+	total, orders, badSort, err := copyListPage(c.Request().Context(), k, cq, cs.CountOrders, cs.Orders)
+	if badSort {
 		q.copy.Sort = ""
 		return a.ordersPage(c, q)
-	case err != nil:
+	}
+	if err != nil {
 		return nil, err
 	}
 	list := &apiclient.OrderList{Page: q.Page, Limit: q.Limit, Total: total, Pages: max(1, (total+q.Limit-1)/q.Limit), Orders: make([]apiclient.Order, 0, len(orders))}

@@ -758,3 +758,26 @@ func TestLiveReadWaitsForSync(t *testing.T) {
 		t.Errorf("%d nomenclature lists of the seller were in flight at once, want 1", got)
 	}
 }
+
+// TestCopyListsIgnoreAnUnknownSort: a sort the list does not have (an old
+// or edited link) shows the list from the copy in its default order, with
+// no marketplace call, instead of an error.
+func TestCopyListsIgnoreAnUnknownSort(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 10}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	for _, c := range []struct{ path, rows string }{
+		{"/orders?sort=no-such-column", "#orders-table tbody tr"},
+		{"/return-boxes?sort=no-such-column", "#boxes-table tbody tr"},
+	} {
+		before := totalRequests(app.Sandbox.Counters())
+		p := b.Get(c.path)
+		if p.Status != http.StatusOK || p.Doc.Find(c.rows).Length() == 0 {
+			t.Errorf("%s: %d with %d rows, want the list in its default order", c.path, p.Status, p.Doc.Find(c.rows).Length())
+		}
+		if got := totalRequests(app.Sandbox.Counters()) - before; got != 0 {
+			t.Errorf("%s: %d marketplace calls", c.path, got)
+		}
+	}
+}
