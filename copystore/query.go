@@ -379,24 +379,7 @@ func (s *Store) eachNomenclature(ctx context.Context, k Key, q Query, fn func(r 
 	if err != nil {
 		return err
 	}
-	rows, err := s.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return fmt.Errorf("copystore: %w", err)
-	}
-	defer rows.Close()
-	sc := newRecordScanner()
-	for rows.Next() {
-		if err := sc.scan(rows); err != nil {
-			return err
-		}
-		if err := fn(&sc.r); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("copystore: %w", err)
-	}
-	return nil
+	return s.eachRecord(ctx, query, args, fn)
 }
 
 // nomenclatureQuery is the statement of EachNomenclature and its
