@@ -16,6 +16,7 @@ import (
 	"embed"
 	"encoding/json"
 	"strconv"
+	"sync"
 
 	goi18n "github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
@@ -54,7 +55,17 @@ var files embed.FS
 var (
 	bundle     *goi18n.Bundle
 	localizers = map[Lang]*goi18n.Localizer{}
+	// plain keeps the messages looked up without data or count, by
+	// plainKey: the same words every time, while a lookup matches the
+	// language and executes the message's template anew. Only keys found
+	// in a catalogue are kept, so it holds at most the catalogues.
+	plain sync.Map
 )
+
+type plainKey struct {
+	lang Lang
+	key  string
+}
 
 func init() {
 	bundle = goi18n.NewBundle(language.Russian)
@@ -116,11 +127,20 @@ func N(ctx context.Context, key string, n int) string {
 func In(l Lang, key string, data map[string]any, count any) string {
 	lz, ok := localizers[l]
 	if !ok {
-		lz = localizers[Default]
+		l, lz = Default, localizers[Default]
+	}
+	cache := data == nil && count == nil
+	if cache {
+		if s, ok := plain.Load(plainKey{l, key}); ok {
+			return s.(string)
+		}
 	}
 	s, err := lz.Localize(&goi18n.LocalizeConfig{MessageID: key, TemplateData: data, PluralCount: count})
 	if err != nil || s == "" {
 		return key
+	}
+	if cache {
+		plain.Store(plainKey{l, key}, s)
 	}
 	return s
 }

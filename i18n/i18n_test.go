@@ -2,6 +2,7 @@ package i18n
 
 import (
 	"context"
+	"strconv"
 	"testing"
 )
 
@@ -66,5 +67,44 @@ func TestTranslateAndFallbacks(t *testing.T) {
 	}
 	if l, ok := Parse("de"); ok || l != Default {
 		t.Error("Parse(de) accepted")
+	}
+}
+
+// TestPlainLookupsKept: a message looked up without data is kept and read
+// back the same in each language, while keys missing from the catalogues
+// (a marketplace status never seen, say) are not kept: what is kept stays
+// bounded by the catalogues.
+func TestPlainLookupsKept(t *testing.T) {
+	size := func() int {
+		n := 0
+		plain.Range(func(_, _ any) bool { n++; return true })
+		return n
+	}
+	ru := WithLang(context.Background(), RU)
+	en := WithLang(context.Background(), EN)
+	first := T(ru, "nav.orders")
+	if _, ok := plain.Load(plainKey{RU, "nav.orders"}); !ok {
+		t.Fatal("a plain lookup was not kept")
+	}
+	if again := T(ru, "nav.orders"); again != first || first == "nav.orders" {
+		t.Fatalf("ru %q then %q", first, again)
+	}
+	if got := T(en, "nav.orders"); got != "Orders" {
+		t.Fatalf("en %q after ru was kept", got)
+	}
+	if got := In(Lang("xx"), "nav.orders", nil, nil); got != first {
+		t.Fatalf("unknown language %q, want the default's %q", got, first)
+	}
+	before := size()
+	for i := range 1000 {
+		if got := T(ru, "status.unseen"+strconv.Itoa(i)); got != "status.unseen"+strconv.Itoa(i) {
+			t.Fatalf("missing key printed %q", got)
+		}
+	}
+	if after := size(); after != before {
+		t.Fatalf("missing keys kept: %d entries, was %d", after, before)
+	}
+	if got := TD(en, "nav.orders", map[string]any{"X": 1}); got != "Orders" {
+		t.Fatalf("with data %q", got)
 	}
 }
