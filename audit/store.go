@@ -16,9 +16,10 @@ import (
 // offers no way to change or delete one entry: only Record and the
 // retention sweep write.
 type Store struct {
-	db   *sqldb.DB
-	w, r *sql.DB // SQLite: the DB's single writer and its read pool; PostgreSQL: views of the one pool
-	now  func() time.Time
+	db  *sqldb.DB
+	w   *sql.DB      // SQLite: the DB's single writer; PostgreSQL: a view of the pool
+	r   *sqldb.Stmts // the read pool through kept statements (sqldb.DB.Reads)
+	now func() time.Time
 }
 
 // steps are the audit tables' migrations, recorded by sqldb under the
@@ -83,7 +84,7 @@ func NewStore(ctx context.Context, db *sqldb.DB) (*Store, error) {
 	if err := db.Migrate(ctx, "audit", steps); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	return &Store{db: db, w: db.Writer(), r: db.Reader(), now: time.Now}, nil
+	return &Store{db: db, w: db.Writer(), r: db.Reads(), now: time.Now}, nil
 }
 
 // q rewrites ? placeholders for the database.

@@ -124,8 +124,9 @@ type Item struct {
 // Store keeps jobs in the dashboard's database (the one sqldb.DB of the
 // process, shared with the sessions), in its own tables.
 type Store struct {
-	db   *sqldb.DB
-	w, r *sql.DB // SQLite: the DB's single writer and its read pool; PostgreSQL: views of the one pool
+	db *sqldb.DB
+	w  *sql.DB      // SQLite: the DB's single writer; PostgreSQL: a view of the pool
+	r  *sqldb.Stmts // the read pool through kept statements (sqldb.DB.Reads)
 }
 
 // NewStore migrates the job tables in db and returns the store on it.
@@ -134,7 +135,7 @@ func NewStore(ctx context.Context, db *sqldb.DB) (*Store, error) {
 	if err := db.Migrate(ctx, "bulkjobs", migrations); err != nil {
 		return nil, fmt.Errorf("bulkjobs: %w", err)
 	}
-	return &Store{db: db, w: db.Writer(), r: db.Reader()}, nil
+	return &Store{db: db, w: db.Writer(), r: db.Reads()}, nil
 }
 
 // migrations are the job tables' steps, recorded in sqldb's migrations

@@ -80,7 +80,7 @@ func recount(t *testing.T, s *Store, k Key) map[string]map[string]int {
 		"boxes":        `SELECT status, COUNT(*) FROM catalog_boxes WHERE seller_id = ? AND env = ? GROUP BY status`,
 	} {
 		out[list] = map[string]int{}
-		rows, err := s.r.Query(s.q(query), k.SellerID, k.Env)
+		rows, err := s.r.QueryContext(context.Background(), s.q(query), k.SellerID, k.Env)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -242,7 +242,7 @@ func TestCountsExact(t *testing.T) {
 		}
 		checkCounts(t, s, k, "after a forget")
 		var left int
-		if err := s.r.QueryRow(s.q(`SELECT COUNT(*) FROM catalog_counts WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&left); err != nil || left != 0 {
+		if err := s.r.QueryRowContext(context.Background(), s.q(`SELECT COUNT(*) FROM catalog_counts WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&left); err != nil || left != 0 {
 			t.Errorf("after a forget %d count rows are left (%v)", left, err)
 		}
 		if err := s.Remember(ctx, k); err != nil {

@@ -87,7 +87,7 @@ func TestExportHoldsNoConnection(t *testing.T) {
 		n := 0
 		err := s.ExportNomenclature(context.Background(), k, Query{Sort: "-price"}, func(r *Record) error {
 			n++
-			if bulk, r := s.bulk.Stats().InUse, s.r.Stats().InUse; bulk+r != 0 {
+			if bulk, r := s.bulk.Stats().InUse, s.db.Reader().Stats().InUse; bulk+r != 0 {
 				t.Fatalf("record %d: %d bulk and %d read connections in use", n, bulk, r)
 			}
 			return nil

@@ -37,7 +37,7 @@ func (h hookSource) NomenclaturePage(ctx context.Context, page, limit int) ([]ap
 func rowCounts(t *testing.T, s *Store, k Key) (n [3]int) {
 	t.Helper()
 	for i, table := range []string{"catalog_nomenclature", "catalog_orders", "catalog_boxes"} {
-		if err := s.r.QueryRow(s.q(`SELECT COUNT(*) FROM `+table+` WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&n[i]); err != nil {
+		if err := s.r.QueryRowContext(context.Background(), s.q(`SELECT COUNT(*) FROM `+table+` WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&n[i]); err != nil {
 			t.Fatal(err)
 		}
 	}

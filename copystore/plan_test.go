@@ -190,7 +190,7 @@ func TestFirstPassAnalyzes(t *testing.T) {
 	s := newBackend(t, url).open()
 	fillPlanCopy(t, s, Key{SellerID: 1001, Env: "test"}, 2000)
 	var tuples float64
-	if err := s.r.QueryRow(`SELECT reltuples FROM pg_class WHERE oid = 'catalog_nomenclature'::regclass`).Scan(&tuples); err != nil {
+	if err := s.r.QueryRowContext(context.Background(), `SELECT reltuples FROM pg_class WHERE oid = 'catalog_nomenclature'::regclass`).Scan(&tuples); err != nil {
 		t.Fatal(err)
 	}
 	if tuples < 2000 {

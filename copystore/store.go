@@ -29,7 +29,8 @@ type Key struct {
 // Store is the copy in the database. It is safe for concurrent use.
 type Store struct {
 	db   *sqldb.DB
-	w, r *sql.DB
+	w    *sql.DB
+	r    *sqldb.Stmts
 	bulk *sql.DB // exports' reads (sqldb.DB.Bulk)
 	pg   bool
 	// exportPage is the page size of ExportNomenclature (0:
@@ -52,7 +53,7 @@ func New(ctx context.Context, db *sqldb.DB) (*Store, error) {
 	if err := db.Migrate(ctx, "catalog", migrations); err != nil {
 		return nil, fmt.Errorf("copystore: %w", err)
 	}
-	return &Store{db: db, w: db.Writer(), r: db.Reader(), bulk: db.Bulk(), pg: db.Postgres(), now: time.Now}, nil
+	return &Store{db: db, w: db.Writer(), r: db.Reads(), bulk: db.Bulk(), pg: db.Postgres(), now: time.Now}, nil
 }
 
 // SetClock replaces the store's clock (tests of expiry and freshness).

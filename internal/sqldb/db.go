@@ -71,6 +71,7 @@ var busyTimeoutMS = 5000
 type DB struct {
 	w, r      *sql.DB       // SQLite: one writer connection and a read pool; PostgreSQL: one view of pool
 	bulk      *sql.DB       // SQLite: a second read pool; PostgreSQL: a view of pool capped at BulkReaders
+	reads     *Stmts        // r's kept statements
 	pool      *pgxpool.Pool // PostgreSQL only
 	local     keyedMutex
 	lockSlots chan struct{} // PostgreSQL: caps the connections held by locks
@@ -149,6 +150,7 @@ func openSQLite(ctx context.Context, url string) (*DB, error) {
 	r.SetMaxOpenConns(SQLiteReaders)
 	r.SetMaxIdleConns(SQLiteReaders)
 	db.r = r
+	db.reads = newStmts(r, true)
 	if err := r.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqldb: open sqlite: %w: %w", ErrUnavailable, err)
@@ -194,7 +196,7 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 	bulk := stdlib.OpenDBFromPool(pool)
 	bulk.SetMaxOpenConns(BulkReaders)
 	return &DB{
-		w: view, r: view, bulk: bulk, pool: pool,
+		w: view, r: view, bulk: bulk, pool: pool, reads: newStmts(view, false),
 		// Half the pool at most for locks, so held locks never starve the
 		// queries of the requests that wait for them.
 		lockSlots: make(chan struct{}, max(1, int(cfg.MaxConns)/2)),
@@ -215,6 +217,10 @@ func (db *DB) Writer() *sql.DB { return db.w }
 // mode they never wait for the writer). PostgreSQL: the same view as
 // Writer.
 func (db *DB) Reader() *sql.DB { return db.r }
+
+// Reads runs queries on Reader through kept prepared statements (Stmts):
+// what the pages' reads use.
+func (db *DB) Reads() *Stmts { return db.reads }
 
 // Bulk is for reads that walk a whole list page after page (exports):
 // at most BulkReaders connections, apart from Reader's. SQLite: read-only
@@ -267,6 +273,9 @@ func rebind(query string) string {
 func (db *DB) Close() error {
 	db.closeOnce.Do(func() {
 		var errs []error
+		if db.reads != nil {
+			db.reads.close()
+		}
 		if db.bulk != nil {
 			errs = append(errs, db.bulk.Close())
 		}

@@ -20,3 +20,6 @@ func SetLockWait(d time.Duration) (restore func()) {
 
 // SellerLockKey is the key LockSeller locks.
 var SellerLockKey = sellerLockKey
+
+// MaxStmts is maxStmts for the tests.
+const MaxStmts = maxStmts
