@@ -49,7 +49,13 @@ type Store struct {
 // New builds the store on the app's database and migrates the catalogue
 // tables (component "catalog"). The database stays the caller's to close.
 func New(ctx context.Context, db *sqldb.DB) (*Store, error) {
-	if err := db.Migrate(ctx, "catalog", migrations); err != nil {
+	return newStore(ctx, db, migrations)
+}
+
+// newStore is New migrating steps (tests and benchmarks of an earlier
+// schema: a prefix of migrations).
+func newStore(ctx context.Context, db *sqldb.DB, steps sqldb.Steps) (*Store, error) {
+	if err := db.Migrate(ctx, "catalog", steps); err != nil {
 		return nil, fmt.Errorf("copystore: %w", err)
 	}
 	return &Store{db: db, w: db.Writer(), r: db.Reader(), bulk: db.Bulk(), pg: db.Postgres(), now: time.Now}, nil
