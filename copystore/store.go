@@ -189,13 +189,13 @@ var migrations = sqldb.Migrations(
 	CREATE TRIGGER catalog_nomenclature_version_au AFTER UPDATE ON catalog_nomenclature REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
 		FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_updated()`,
 	},
-	// 10: on PostgreSQL the counts are kept by statement triggers. Row
-	// triggers wrote a copy's few count rows once per record, so a forget
-	// or a pass deleting 100,000 records in one statement rewrote each of
+	// 10: on PostgreSQL the counts are kept by statement triggers, which
+	// add each count's net change once a statement. A row trigger writes
+	// a copy's few count rows once per record: a forget or a pass
+	// deleting 100,000 records in one statement would rewrite each of
 	// them thousands of times under its lock, every write walking the
-	// versions the transaction left before it. A statement now adds each
-	// count's net change once. SQLite keeps its row triggers: it has no
-	// statement triggers, and it rewrites a row in place.
+	// versions the transaction left before it. SQLite keeps its row
+	// triggers: it has no statement triggers, and rewrites a row in place.
 	sqldb.Step{Postgres: `DROP TRIGGER catalog_nomenclature_count ON catalog_nomenclature;
 	DROP TRIGGER catalog_nomenclature_count_au ON catalog_nomenclature;
 	DROP TRIGGER catalog_orders_count ON catalog_orders;
