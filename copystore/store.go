@@ -50,7 +50,13 @@ type Store struct {
 // New builds the store on the app's database and migrates the catalogue
 // tables (component "catalog"). The database stays the caller's to close.
 func New(ctx context.Context, db *sqldb.DB) (*Store, error) {
-	if err := db.Migrate(ctx, "catalog", migrations); err != nil {
+	return newStore(ctx, db, migrations)
+}
+
+// newStore is New migrating steps (tests and benchmarks of an earlier
+// schema: a prefix of migrations).
+func newStore(ctx context.Context, db *sqldb.DB, steps sqldb.Steps) (*Store, error) {
+	if err := db.Migrate(ctx, "catalog", steps); err != nil {
 		return nil, fmt.Errorf("copystore: %w", err)
 	}
 	return &Store{db: db, w: db.Writer(), r: db.Reads(), bulk: db.Bulk(), pg: db.Postgres(), now: time.Now}, nil
@@ -184,6 +190,22 @@ var migrations = sqldb.Migrations(
 	CREATE TRIGGER catalog_nomenclature_version_au AFTER UPDATE ON catalog_nomenclature REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
 		FOR EACH STATEMENT EXECUTE FUNCTION catalog_version_updated()`,
 	},
+	// 10: on PostgreSQL the counts are kept by statement triggers, which
+	// add each count's net change once a statement. A row trigger writes
+	// a copy's few count rows once per record: a forget or a pass
+	// deleting 100,000 records in one statement would rewrite each of
+	// them thousands of times under its lock, every write walking the
+	// versions the transaction left before it. SQLite keeps its row
+	// triggers: it has no statement triggers, and rewrites a row in place.
+	sqldb.Step{Postgres: `DROP TRIGGER catalog_nomenclature_count ON catalog_nomenclature;
+	DROP TRIGGER catalog_nomenclature_count_au ON catalog_nomenclature;
+	DROP TRIGGER catalog_orders_count ON catalog_orders;
+	DROP TRIGGER catalog_orders_count_au ON catalog_orders;
+	DROP TRIGGER catalog_boxes_count ON catalog_boxes;
+	DROP TRIGGER catalog_boxes_count_au ON catalog_boxes;
+	DROP FUNCTION catalog_count_row();
+	DROP FUNCTION catalog_count_add(BIGINT, TEXT, TEXT, TEXT, INTEGER)` +
+		pgStatementCounter("nomenclature") + pgStatementCounter("orders") + pgStatementCounter("boxes")},
 )
 
 // migrationVersionsTable holds one row per copy (seller, environment)
@@ -493,3 +515,57 @@ const migrationCountsPostgres = migrationCountsTable + `;
 	CREATE TRIGGER catalog_boxes_count AFTER INSERT OR DELETE ON catalog_boxes FOR EACH ROW EXECUTE FUNCTION catalog_count_row('boxes');
 	CREATE TRIGGER catalog_boxes_count_au AFTER UPDATE OF status ON catalog_boxes FOR EACH ROW
 		WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION catalog_count_row('boxes')`
+
+// pgStatementCounter is the PostgreSQL statement triggers keeping the
+// counts of catalog_<list> in catalog_counts, one function and one
+// trigger per event (a trigger with transition tables has one event).
+// An update subtracts the old rows and adds the new ones in one sum per
+// count, and writes only the counts whose sum is not 0: an update of
+// prices, or a pass rewriting unchanged records, writes none.
+func pgStatementCounter(list string) string {
+	t := "catalog_" + list
+	oldRows, newRows := pgCountRows(list, "old_rows", "-1"), pgCountRows(list, "new_rows", "1")
+	return `;
+	CREATE FUNCTION ` + t + `_count() RETURNS trigger AS $$
+	BEGIN
+		IF TG_OP = 'INSERT' THEN
+			` + pgAddCounts(newRows) + `
+		ELSIF TG_OP = 'DELETE' THEN
+			` + pgAddCounts(oldRows) + `
+		ELSE
+			` + pgAddCounts(oldRows+`
+			UNION ALL `+newRows) + `
+		END IF;
+		RETURN NULL;
+	END
+	$$ LANGUAGE plpgsql;
+	CREATE TRIGGER ` + t + `_count_ai AFTER INSERT ON ` + t + ` REFERENCING NEW TABLE AS new_rows
+		FOR EACH STATEMENT EXECUTE FUNCTION ` + t + `_count();
+	CREATE TRIGGER ` + t + `_count_ad AFTER DELETE ON ` + t + ` REFERENCING OLD TABLE AS old_rows
+		FOR EACH STATEMENT EXECUTE FUNCTION ` + t + `_count();
+	CREATE TRIGGER ` + t + `_count_au AFTER UPDATE ON ` + t + ` REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+		FOR EACH STATEMENT EXECUTE FUNCTION ` + t + `_count()`
+}
+
+// pgCountRows is the rows of a transition table of catalog_<list> as
+// changes d (a number) to their counts (seller_id, env, list, status, d):
+// one in list per row and, for the nomenclature, one in "zero_stock" per
+// row with a quantity of at most 0.
+func pgCountRows(list, rows, d string) string {
+	q := `SELECT seller_id, env, '` + list + `' AS list, status, ` + d + ` AS d FROM ` + rows
+	if list == "nomenclature" {
+		q += `
+			UNION ALL SELECT seller_id, env, 'zero_stock', status, ` + d + ` FROM ` + rows + ` WHERE quantity <= 0`
+	}
+	return q
+}
+
+// pgAddCounts is the statement adding changes (pgCountRows) to
+// catalog_counts: one write per count whose changes do not sum to 0. A
+// count that falls to 0 stays as a row of 0.
+func pgAddCounts(changes string) string {
+	return `INSERT INTO catalog_counts (seller_id, env, list, status, n)
+			SELECT seller_id, env, list, status, SUM(d) FROM (` + changes + `) AS changes
+			GROUP BY seller_id, env, list, status HAVING SUM(d) <> 0
+			ON CONFLICT (seller_id, env, list, status) DO UPDATE SET n = catalog_counts.n + EXCLUDED.n;`
+}
