@@ -206,6 +206,17 @@ var migrations = sqldb.Migrations(
 	DROP FUNCTION catalog_count_row();
 	DROP FUNCTION catalog_count_add(BIGINT, TEXT, TEXT, TEXT, INTEGER)` +
 		pgStatementCounter("nomenclature") + pgStatementCounter("orders") + pgStatementCounter("boxes")},
+	// 11: on SQLite the full-text index also keeps every word's first 1
+	// to 10 letters (FTS5 prefix indexes), rebuilt from the records. A
+	// search looks its words up as prefixes: without them FTS5 merges the
+	// lists of every word starting so before it can hand over the first
+	// page, a cost that grows with the copy; with them a prefix of up to
+	// ten letters is one list, read in id order and left after the page.
+	// PostgreSQL's GIN index answers prefixes by its own means.
+	sqldb.Step{SQLite: `DROP TABLE catalog_nomenclature_fts;
+	CREATE VIRTUAL TABLE catalog_nomenclature_fts USING fts5(search, content='catalog_nomenclature', content_rowid='id',
+		tokenize="unicode61 remove_diacritics 2", prefix='1 2 3 4 5 6 7 8 9 10');
+	INSERT INTO catalog_nomenclature_fts (catalog_nomenclature_fts) VALUES ('rebuild')`},
 )
 
 // migrationVersionsTable holds one row per copy (seller, environment)
