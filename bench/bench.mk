@@ -1,7 +1,7 @@
-# Performance benchmarks (issue 7). Included from the Makefile:
+# Performance benchmarks. Included from the Makefile:
 #   include bench/bench.mk
 # `make bench` runs the Go benchmarks (summarised by benchstat), then
-# measures P1..P8 in one run (P7 for information), prints one line per figure and writes
+# measures P1..P11 in one run (P1, P6 and P7 for information), prints one line per figure and writes
 # BENCHMARKS.md. `make bench-smoke` is the CI smoke run (seconds, no
 # timing assertions).
 BENCH_OUT ?= bench/out

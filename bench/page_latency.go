@@ -11,7 +11,10 @@ import (
 // GET /api/v1/orders?limit=50, in random order within each pair, and
 // compares the medians.
 func PageLatency(s Sizes) (Result, error) {
-	r := Result{ID: "P1", Target: "<= 1.5"}
+	// Information only: list pages are served from the local copy, so a
+	// page against the direct upstream call no longer describes what a user
+	// waits for (P9..P11 do). The old target stays in the verdict line.
+	r := Result{ID: "P1", Target: "information (was <= 1.5)", Info: true}
 	e, err := Start(EnvOptions{})
 	if err != nil {
 		return r, err
