@@ -3,6 +3,7 @@ package copystore
 import (
 	"context"
 	"errors"
+	"reflect"
 	"fmt"
 	"slices"
 	"strings"
@@ -465,6 +466,12 @@ func TestAccess(t *testing.T) {
 		if _, err := s.Overview(ctx, k); !errors.Is(err, ErrRevoked) {
 			t.Errorf("overview after a 403: %v", err)
 		}
+		if _, _, err := s.OrdersPage(ctx, k, Query{}); !errors.Is(err, ErrRevoked) {
+			t.Errorf("orders after a 403: %v", err)
+		}
+		if _, _, err := s.BoxesPage(ctx, k, Query{}); !errors.Is(err, ErrRevoked) {
+			t.Errorf("return boxes after a 403: %v", err)
+		}
 		if err := s.Touch(ctx, k); err != nil {
 			t.Fatal(err)
 		}
@@ -527,6 +534,35 @@ func TestTouchWritesOncePerMinute(t *testing.T) {
 			}
 			if got := usedAt(); !got.Equal(c.want) {
 				t.Errorf("touched at %v: used at %v, want %v", c.at, got, c.want)
+			}
+		}
+	})
+}
+
+// TestListPages: OrdersPage and BoxesPage answer what the count and the
+// page read apart answer, for filters, sorts and a page past the first.
+func TestListPages(t *testing.T) {
+	m := newMarket(t, sandbox.Options{ProductsPerSeller: 20})
+	eachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		s, k := synced(t, b, m, 1001)
+		for _, q := range []Query{{}, {Status: "new"}, {Sort: "-sum", Limit: 5, Offset: 5}, {Q: "zz-none"}} {
+			n, page, err := s.OrdersPage(ctx, k, q)
+			wantN, errN := s.CountOrders(ctx, k, q)
+			want, errP := s.Orders(ctx, k, q)
+			if err != nil || errN != nil || errP != nil || n != wantN || !reflect.DeepEqual(page, want) {
+				t.Errorf("orders %+v: %d %d rows %v; apart %d %d rows %v %v", q, n, len(page), err, wantN, len(want), errN, errP)
+			}
+		}
+		if _, _, err := s.OrdersPage(ctx, k, Query{Sort: "nope"}); !errors.Is(err, ErrBadSort) {
+			t.Errorf("orders, unknown sort: %v", err)
+		}
+		for _, q := range []Query{{}, {Status: "loading"}, {Sort: "code", Limit: 2, Offset: 1}} {
+			n, page, err := s.BoxesPage(ctx, k, q)
+			wantN, errN := s.CountBoxes(ctx, k, q)
+			want, errP := s.Boxes(ctx, k, q)
+			if err != nil || errN != nil || errP != nil || n != wantN || !reflect.DeepEqual(page, want) {
+				t.Errorf("boxes %+v: %d %d rows %v; apart %d %d rows %v %v", q, n, len(page), err, wantN, len(want), errN, errP)
 			}
 		}
 	})

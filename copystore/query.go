@@ -637,6 +637,24 @@ func (s *Store) Orders(ctx context.Context, k Key, q Query) ([]Order, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
 		return nil, err
 	}
+	return s.orders(ctx, k, q)
+}
+
+// OrdersPage returns what CountOrders and Orders return for q, under one
+// access check: the total and one page.
+func (s *Store) OrdersPage(ctx context.Context, k Key, q Query) (int, []Order, error) {
+	if err := s.checkAccess(ctx, k); err != nil {
+		return 0, nil, err
+	}
+	n, err := s.countOrders(ctx, k, q)
+	if err != nil {
+		return 0, nil, err
+	}
+	page, err := s.orders(ctx, k, q)
+	return n, page, err
+}
+
+func (s *Store) orders(ctx context.Context, k Key, q Query) ([]Order, error) {
 	ob, err := orderBy(q.Sort, OrderSorts, "created_at DESC, id DESC")
 	if err != nil {
 		return nil, err
@@ -672,6 +690,10 @@ func (s *Store) CountOrders(ctx context.Context, k Key, q Query) (int, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
 		return 0, err
 	}
+	return s.countOrders(ctx, k, q)
+}
+
+func (s *Store) countOrders(ctx context.Context, k Key, q Query) (int, error) {
 	if ordersFacet(q) {
 		return s.keptCount(ctx, k, countOrders, q.Status)
 	}
@@ -689,6 +711,24 @@ func (s *Store) Boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
 		return nil, err
 	}
+	return s.boxes(ctx, k, q)
+}
+
+// BoxesPage returns what CountBoxes and Boxes return for q, under one
+// access check: the total and one page.
+func (s *Store) BoxesPage(ctx context.Context, k Key, q Query) (int, []Box, error) {
+	if err := s.checkAccess(ctx, k); err != nil {
+		return 0, nil, err
+	}
+	n, err := s.countBoxes(ctx, k, q)
+	if err != nil {
+		return 0, nil, err
+	}
+	page, err := s.boxes(ctx, k, q)
+	return n, page, err
+}
+
+func (s *Store) boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
 	ob, err := orderBy(q.Sort, BoxSorts, "created_at DESC, id DESC")
 	if err != nil {
 		return nil, err
@@ -734,6 +774,10 @@ func (s *Store) CountBoxes(ctx context.Context, k Key, q Query) (int, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
 		return 0, err
 	}
+	return s.countBoxes(ctx, k, q)
+}
+
+func (s *Store) countBoxes(ctx context.Context, k Key, q Query) (int, error) {
 	if boxesFacet(q) {
 		return s.keptCount(ctx, k, countBoxes, q.Status)
 	}

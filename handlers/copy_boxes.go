@@ -37,7 +37,7 @@ func (a *App) boxesPage(c echo.Context, q listQuery) (*apiclient.ReturnBoxList, 
 	cq.Status = q.Status
 	k := copyKey(c)
 	cs := a.deps.Catalog.Store()
-	total, boxes, badSort, err := copyListPage(c.Request().Context(), k, cq, cs.CountBoxes, cs.Boxes)
+	total, boxes, badSort, err := copyListPage(c.Request().Context(), k, cq, cs.BoxesPage)
 	if badSort {
 		q.copy.Sort = ""
 		return a.boxesPage(c, q)

@@ -144,16 +144,12 @@ func (a *App) copyPricesAccepted(c echo.Context, rep *massupdate.Report, n int, 
 }
 
 // copyListPage reads a page of a list from the copy k (orders, return
-// boxes): its total and its rows. badSort reports a sort the list does not
-// have (the caller reads again in the default order); a revoked copy is
-// refused.
+// boxes) with page (copystore's OrdersPage, BoxesPage): its total and its
+// rows. badSort reports a sort the list does not have (the caller reads
+// again in the default order); a revoked copy is refused.
 func copyListPage[T any](ctx context.Context, k copystore.Key, cq copystore.Query,
-	count func(context.Context, copystore.Key, copystore.Query) (int, error),
-	rows func(context.Context, copystore.Key, copystore.Query) ([]T, error)) (total int, out []T, badSort bool, err error) {
-	total, err = count(ctx, k, cq)
-	if err == nil {
-		out, err = rows(ctx, k, cq)
-	}
+	page func(context.Context, copystore.Key, copystore.Query) (int, []T, error)) (total int, out []T, badSort bool, err error) {
+	total, out, err = page(ctx, k, cq)
 	switch {
 	case errors.Is(err, copystore.ErrRevoked):
 		return 0, nil, false, copyRevoked()

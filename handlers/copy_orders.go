@@ -37,7 +37,7 @@ func (a *App) ordersPage(c echo.Context, q listQuery) (*apiclient.OrderList, err
 	cq := q.copyQuery()
 	cq.Status = q.Status // the nomenclature's statuses are not the orders'
 	cs := a.deps.Catalog.Store()
-	total, orders, badSort, err := copyListPage(c.Request().Context(), k, cq, cs.CountOrders, cs.Orders)
+	total, orders, badSort, err := copyListPage(c.Request().Context(), k, cq, cs.OrdersPage)
 	if badSort {
 		q.copy.Sort = ""
 		return a.ordersPage(c, q)
