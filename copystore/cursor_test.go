@@ -3,6 +3,7 @@ package copystore
 import (
 	"context"
 	"errors"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -263,4 +264,36 @@ func FuzzParseCursor(f *testing.F) {
 			t.Fatalf("%q reads as %+v, written %q", s, c, text)
 		}
 	})
+}
+
+// TestCursorPagePlans: on SQLite a page placed by a cursor, either way,
+// is read through the sort's index from the cursor's position and stops
+// after the page, rather than sorting the list or counting past the
+// records ahead of it.
+func TestCursorPagePlans(t *testing.T) {
+	ctx := context.Background()
+	s := newBackend(t, filepath.Join(t.TempDir(), "catalog.db")).open()
+	k := Key{SellerID: 1001, Env: "test"}
+	fillPlanCopy(t, s, k, 3*broadLimit)
+	for _, c := range []struct {
+		q    Query
+		plan string
+	}{
+		{Query{Sort: "-price", Cursor: &Cursor{Sort: "-price", ID: 500, Value: "4200"}}, "catalog_nomenclature_price (seller_id=? AND env=? AND price<?)"},
+		{Query{Sort: "-price", Cursor: &Cursor{Sort: "-price", Before: true, ID: 500, Value: "4200"}}, "catalog_nomenclature_price (seller_id=? AND env=? AND price>?)"},
+		{Query{Sort: "-price", Cursor: &Cursor{Sort: "-price", Before: true, End: true}}, "catalog_nomenclature_price"},
+		{Query{Sort: "name", Cursor: &Cursor{Sort: "name", Before: true, ID: 500, Value: "Кроссовки 5"}}, "catalog_nomenclature_name (seller_id=? AND env=? AND name<?)"},
+		{Query{Cursor: &Cursor{Before: true, ID: 500}}, "catalog_nomenclature_list (seller_id=? AND env=? AND rowid<?)"},
+		{Query{Status: "online", Sort: "-price", Cursor: &Cursor{Sort: "-price", ID: 500, Value: "4200"}}, "catalog_nomenclature_status_price (seller_id=? AND env=? AND status=? AND price<?)"},
+		{Query{Q: "чёрн", Cursor: &Cursor{Before: true, ID: 500}}, "catalog_nomenclature_fts VIRTUAL TABLE INDEX 192:M1<"},
+	} {
+		query, args, err := s.nomenclatureQuery(ctx, k, c.q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := queryPlan(t, s, query, args)
+		if !strings.Contains(p, c.plan) || strings.Contains(p, "TEMP B-TREE") {
+			t.Errorf("%+v %+v: plan does not walk %s from the cursor:\n%s", c.q, *c.q.Cursor, c.plan, p)
+		}
+	}
 }

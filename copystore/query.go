@@ -582,9 +582,10 @@ func keysetPast(w *where, idCol, sortCol string, desc bool, v any, id int64) {
 		w.add(idCol+" "+op+" ?", id)
 		return
 	}
-	// Spelled out rather than as a row value, so both databases use the
-	// sort column's index for the first comparison.
-	w.add("("+sortCol+" "+op+" ? OR ("+sortCol+" = ? AND "+idCol+" "+op+" ?))", v, v, id)
+	// Spelled out rather than as a row value, and bounded first by the
+	// value alone: both databases then walk the sort column's index from
+	// the position, where SQLite would test the OR on every entry ahead.
+	w.add(sortCol+" "+op+"= ? AND ("+sortCol+" "+op+" ? OR ("+sortCol+" = ? AND "+idCol+" "+op+" ?))", v, v, v, id)
 }
 
 // sortValue is r's value of a sortable column (NomenclatureSorts), as the
