@@ -126,9 +126,7 @@ func (a *App) copyNomenclaturePage(c echo.Context, seller int64, q *listQuery, c
 		// go by page number.
 		qq := *q
 		qq.copy.Sort = ""
-		recs, total, npages, err := a.copyNomenclaturePage(c, seller, &qq, nil)
-		q.Page = qq.Page
-		return recs, total, npages, err
+		return a.copyNomenclaturePage(c, seller, &qq, nil)
 	}
 	return nil, 0, 0, err
 }
