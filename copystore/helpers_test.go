@@ -35,7 +35,7 @@ func eachBackend(t *testing.T, fn func(t *testing.T, b backend)) {
 
 // newBackend opens the database at url for the per-seller lock; open
 // opens it again for each Store, as another instance would.
-func newBackend(t *testing.T, url string) backend {
+func newBackend(t testing.TB, url string) backend {
 	t.Helper()
 	db := openDB(t, url)
 	return backend{open: func() *Store {
@@ -47,7 +47,7 @@ func newBackend(t *testing.T, url string) backend {
 	}, lock: db}
 }
 
-func openDB(t *testing.T, url string) *sqldb.DB {
+func openDB(t testing.TB, url string) *sqldb.DB {
 	t.Helper()
 	db, err := sqldb.Open(context.Background(), url)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 // fillPlanCopy stores n synthetic records of k in pages of 100: every
 // third one's name has "hoodie" (a broad search), prices repeat (ties the
 // id must break), statuses and quantities vary.
-func fillPlanCopy(t *testing.T, s *Store, k Key, n int) []apiclient.Nomenclature {
+func fillPlanCopy(t testing.TB, s *Store, k Key, n int) []apiclient.Nomenclature {
 	t.Helper()
 	ctx := context.Background()
 	st, _, err := s.beginPass(ctx, k, KindNomenclature, 0, time.Time{})

@@ -71,6 +71,9 @@ type Query struct {
 	From, To time.Time
 	Limit    int // 0 = DefaultLimit; at most MaxLimit
 	Offset   int
+	// Cursor, when set, places a nomenclature page by keyset rather than
+	// by Offset (which it replaces); other lists ignore it.
+	Cursor *Cursor
 }
 
 // Page sizes.
@@ -351,6 +354,8 @@ func (s *Store) Nomenclature(ctx context.Context, k Key, q Query) ([]Record, err
 
 // NomenclaturePage counts the records of k that q selects and calls fn
 // for each of one page of them (EachNomenclature), checking access once.
+// An end cursor reads the last page as offset paging cuts the list: the
+// records after the last whole page of q.Limit.
 func (s *Store) NomenclaturePage(ctx context.Context, k Key, q Query, fn func(r *Record) error) (total int, _ error) {
 	if err := s.checkAccess(ctx, k); err != nil {
 		return 0, err
@@ -359,14 +364,23 @@ func (s *Store) NomenclaturePage(ctx context.Context, k Key, q Query, fn func(r 
 	if err != nil {
 		return 0, err
 	}
+	if q.Cursor != nil && q.Cursor.End {
+		limit, _ := q.limits()
+		last := total - (max(total, 1)-1)/limit*limit
+		if last == 0 {
+			return total, nil
+		}
+		q.Limit = last
+	}
 	return total, s.eachNomenclature(ctx, k, q, fn)
 }
 
 // EachNomenclature calls fn for the records of one page of q (q.Limit
-// rows from q.Offset), streamed from the database; r is reused between
+// rows from q.Offset, or placed by q.Cursor), in q's order, streamed from
+// the database but for a page before a cursor; r is reused between
 // calls. fn runs while the page's rows are open: it must not wait on
-// anything slow (a client, the network). ExportNomenclature reads every
-// record.
+// anything slow (a client, the network). An end cursor here reads the
+// last q.Limit records. ExportNomenclature reads every record.
 func (s *Store) EachNomenclature(ctx context.Context, k Key, q Query, fn func(r *Record) error) error {
 	if err := s.checkAccess(ctx, k); err != nil {
 		return err
@@ -379,30 +393,79 @@ func (s *Store) eachNomenclature(ctx context.Context, k Key, q Query, fn func(r 
 	if err != nil {
 		return err
 	}
-	return s.eachRecord(ctx, query, args, fn)
+	if q.Cursor == nil || !q.Cursor.Before {
+		return s.eachRecord(ctx, query, args, fn)
+	}
+	// Read backwards from the cursor; handed over in the page's order.
+	limit, _ := q.limits()
+	page := make([]Record, 0, min(limit, 64))
+	err = s.eachRecord(ctx, query, args, func(r *Record) error {
+		page = append(page, *r)
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := len(page) - 1; i >= 0; i-- {
+		if err := fn(&page[i]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // nomenclatureQuery is the statement of EachNomenclature and its
-// arguments.
+// arguments. A page before a cursor is read in the reversed order.
 func (s *Store) nomenclatureQuery(ctx context.Context, k Key, q Query) (string, []any, error) {
 	ob, err := orderBy(q.Sort, NomenclatureSorts, "id")
 	if err != nil {
 		return "", nil, err
 	}
 	sortCol := NomenclatureSorts[strings.TrimPrefix(q.Sort, "-")]
+	desc := strings.HasPrefix(q.Sort, "-")
+	limit, offset := q.limits()
+	var key any
+	if c := q.Cursor; c != nil {
+		if key, err = c.key(q.Sort); err != nil {
+			return "", nil, err
+		}
+		offset = c.Skip
+		if c.Before {
+			desc = !desc
+			switch {
+			case q.Sort == "":
+				ob = " ORDER BY id DESC"
+			case desc:
+				ob, _ = orderBy("-"+q.Sort, NomenclatureSorts, "id")
+			default:
+				ob, _ = orderBy(q.Sort[1:], NomenclatureSorts, "id")
+			}
+		}
+	}
 	broad := false
 	if sortCol != "" {
 		if broad, err = s.broadMatch(ctx, q.Q); err != nil {
 			return "", nil, err
 		}
 	}
-	limit, offset := q.limits()
+	// past adds the cursor's condition on the column idCol holding ids.
+	past := func(w *where, idCol string) {
+		if q.Cursor != nil && !q.Cursor.End {
+			keysetPast(w, idCol, sortCol, desc, key, q.Cursor.ID)
+		}
+	}
 	if sortCol == "" && !s.pg && len(queryWords(q.Q)) > 0 {
 		w := s.joinedWhere(k, q)
-		query := `SELECT ` + packedRecord + ftsJoined + w.sql.String() + ` ORDER BY catalog_nomenclature_fts.rowid LIMIT ? OFFSET ?`
+		past(w, "catalog_nomenclature_fts.rowid")
+		ob := ` ORDER BY catalog_nomenclature_fts.rowid`
+		if desc {
+			ob += ` DESC`
+		}
+		query := `SELECT ` + packedRecord + ftsJoined + w.sql.String() + ob + ` LIMIT ? OFFSET ?`
 		return query, append(w.args, limit, offset), nil
 	}
 	w := s.nomenclatureWhere(k, q, sortCol, broad)
+	past(w, "id")
 	query := `SELECT ` + packedRecord + ` FROM catalog_nomenclature` + w.sql.String() + ob + ` LIMIT ? OFFSET ?`
 	return s.q(query), append(w.args, limit, offset), nil
 }
@@ -413,7 +476,7 @@ func (s *Store) nomenclatureQuery(ctx context.Context, k Key, q Query) (string, 
 const exportPageSize = 1000
 
 // ExportNomenclature calls fn for every record of k that q selects (its
-// Limit and Offset ignored), in q's order. It reads them in pages from the
+// Limit, Offset and Cursor ignored), in q's order. It reads them in pages from the
 // bulk pool (sqldb.DB.Bulk), each page after the last one's sort key and
 // id (keyset pagination), and calls fn only once a page's rows are closed
 // and its connection released: fn may wait on a slow client without
@@ -495,22 +558,34 @@ func (s *Store) readPage(ctx context.Context, query string, args []any, page []R
 // order orderBy gives sortCol (then id) in the direction desc; sortCol ""
 // is the id order.
 func keysetAfter(w *where, sortCol string, desc bool, r *Record) error {
+	var v any
+	if sortCol != "" {
+		var err error
+		if v, err = sortValue(sortCol, r); err != nil {
+			return err
+		}
+	}
+	keysetPast(w, "id", sortCol, desc, v, r.ID)
+	return nil
+}
+
+// keysetPast adds the condition that selects the records past the one
+// whose sortCol value is v and whose id (in the column idCol) is id, in
+// the order orderBy gives sortCol in the direction desc; sortCol "" is
+// the id order, v unused.
+func keysetPast(w *where, idCol, sortCol string, desc bool, v any, id int64) {
 	op := ">"
 	if desc {
 		op = "<"
 	}
 	if sortCol == "" {
-		w.add("id "+op+" ?", r.ID)
-		return nil
+		w.add(idCol+" "+op+" ?", id)
+		return
 	}
-	v, err := sortValue(sortCol, r)
-	if err != nil {
-		return err
-	}
-	// Spelled out rather than as a row value, so both databases use the
-	// sort column's index for the first comparison.
-	w.add("("+sortCol+" "+op+" ? OR ("+sortCol+" = ? AND id "+op+" ?))", v, v, r.ID)
-	return nil
+	// Spelled out rather than as a row value, and bounded first by the
+	// value alone: both databases then walk the sort column's index from
+	// the position, where SQLite would test the OR on every entry ahead.
+	w.add(sortCol+" "+op+"= ? AND ("+sortCol+" "+op+" ? OR ("+sortCol+" = ? AND "+idCol+" "+op+" ?))", v, v, v, id)
 }
 
 // sortValue is r's value of a sortable column (NomenclatureSorts), as the

@@ -70,3 +70,39 @@ func openDBB(b *testing.B, url string) *sqldbDB {
 type sqldbDB = sqldb.DB
 
 func sqldbOpen(url string) (*sqldb.DB, error) { return sqldb.Open(context.Background(), url) }
+
+// BenchmarkDeepPage: a page of 50 sorted by descending price (SQLite,
+// 20,000 records) near the start and near the end of the list, by offset
+// and by cursor: the cursor's cost does not grow with the depth.
+func BenchmarkDeepPage(b *testing.B) {
+	s := newBackend(b, filepath.Join(b.TempDir(), "c.db")).open()
+	k := Key{SellerID: 1001, Env: "test"}
+	const n = 20_000
+	fillPlanCopy(b, s, k, n)
+	ctx := context.Background()
+	deep, err := s.Nomenclature(ctx, k, Query{Sort: "-price", Offset: n - 100, Limit: 1})
+	if err != nil || len(deep) != 1 {
+		b.Fatal(deep, err)
+	}
+	after, _ := CursorAt("-price", &deep[0])
+	before := after
+	before.Before = true
+	for _, c := range []struct {
+		name string
+		q    Query
+	}{
+		{"offset=50", Query{Sort: "-price", Offset: 50}},
+		{"offset=deep", Query{Sort: "-price", Offset: n - 100}},
+		{"cursor=after-deep", Query{Sort: "-price", Cursor: &after}},
+		{"cursor=before-deep", Query{Sort: "-price", Cursor: &before}},
+		{"cursor=end", Query{Sort: "-price", Cursor: &Cursor{Sort: "-price", Before: true, End: true}}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := s.NomenclaturePage(ctx, k, c.q, func(*Record) error { return nil }); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

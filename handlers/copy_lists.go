@@ -64,8 +64,11 @@ func (a *App) copyStates(c echo.Context) (map[string]copystore.SyncState, error)
 // screens (catalog.go): one page of records from the copy with the URL's
 // search, sort and filters once a full copy exists, else from the
 // marketplace. It returns the records, their total and the
-// number of pages.
-func (a *App) nomenclaturePage(c echo.Context, ctx context.Context, acct func() *apiclient.Account, seller int64, q listQuery) ([]apiclient.Nomenclature, int, int, error) {
+// number of pages. A page from the copy is placed by the URL's cursor
+// when it has one that fits the sort (else by its page number), and its
+// ends are kept in q for the pager; the last page, read from the end,
+// sets q.Page to the number of pages.
+func (a *App) nomenclaturePage(c echo.Context, ctx context.Context, acct func() *apiclient.Account, seller int64, q *listQuery) ([]apiclient.Nomenclature, int, int, error) {
 	ok, _, err := a.fromCopy(c)
 	if err != nil {
 		return nil, 0, 0, err
@@ -76,27 +79,108 @@ func (a *App) nomenclaturePage(c echo.Context, ctx context.Context, acct func() 
 			return nil, 0, 0, err
 		}
 		defer unlock()
-		return fetchCatalogPage(ctx, acct(), seller, q)
+		return fetchCatalogPage(ctx, acct(), seller, *q)
 	}
+	var cur *copystore.Cursor
+	if text := c.QueryParam("cursor"); text != "" {
+		if p, err := copystore.ParseCursor(text); err == nil && p.Sort == q.copy.Sort {
+			cur = &p
+		}
+	}
+	return a.copyNomenclaturePage(c, seller, q, cur)
+}
+
+// copyNomenclaturePage reads the page of q from the copy, placed by cur
+// when not nil (a cursor the store refuses falls back to the page
+// number).
+func (a *App) copyNomenclaturePage(c echo.Context, seller int64, q *listQuery, cur *copystore.Cursor) ([]apiclient.Nomenclature, int, int, error) {
 	k := copyKey(c)
 	cq := q.copyQuery()
+	cq.Cursor = cur
 	cs := a.deps.Catalog.Store()
 	recs := make([]apiclient.Nomenclature, 0, q.Limit)
+	var first, last copystore.Record
 	total, err := cs.NomenclaturePage(c.Request().Context(), k, cq, func(r *copystore.Record) error {
+		if len(recs) == 0 {
+			first = *r
+		}
+		last = *r
 		recs = append(recs, copyNomenclature(seller, r))
 		return nil
 	})
 	if err == nil {
-		return recs, total, max(1, (total+q.Limit-1)/q.Limit), nil
+		npages := max(1, (total+q.Limit-1)/q.Limit)
+		if cur != nil && cur.End {
+			q.Page = npages
+		}
+		q.ends = newPageEnds(q.copy.Sort, recs, &first, &last)
+		return recs, total, npages, nil
 	}
 	switch {
 	case errors.Is(err, copystore.ErrRevoked):
 		return nil, 0, 0, copyRevoked()
+	case errors.Is(err, copystore.ErrBadCursor):
+		return a.copyNomenclaturePage(c, seller, q, nil)
 	case errors.Is(err, copystore.ErrBadSort):
-		q.copy.Sort = ""
-		return a.nomenclaturePage(c, ctx, acct, seller, q)
+		// Read in the list order; the links keep the URL's sort and
+		// go by page number.
+		qq := *q
+		qq.copy.Sort = ""
+		return a.copyNomenclaturePage(c, seller, &qq, nil)
 	}
 	return nil, 0, 0, err
+}
+
+// pageEnds are the keyset positions at the ends of a page read from the
+// copy: after its last record and before its first, in its sort.
+type pageEnds struct {
+	sort        string
+	first, last copystore.Cursor
+}
+
+// newPageEnds are the ends of a page of recs sorted by sort, first and
+// last its first and last records; nil for an empty page.
+func newPageEnds(sort string, recs []apiclient.Nomenclature, first, last *copystore.Record) *pageEnds {
+	if len(recs) == 0 {
+		return nil
+	}
+	e := &pageEnds{sort: sort}
+	var err error
+	if e.first, err = copystore.CursorAt(sort, first); err != nil {
+		return nil
+	}
+	if e.last, err = copystore.CursorAt(sort, last); err != nil {
+		return nil
+	}
+	e.first.Before = true
+	return e
+}
+
+// cursorTo is the cursor text of the pager link from page from to page p
+// of pages (limit records each), or "" where the link goes by page
+// number: the first page, pages not next to from, a position too long
+// for a link. The next page and the one after start after from's last
+// record, the previous page and the one before end before its first,
+// and the last page is read from the end.
+func (e *pageEnds) cursorTo(from, p, pages, limit int) string {
+	if e == nil || p <= 1 || p == from {
+		return ""
+	}
+	var c copystore.Cursor
+	switch {
+	case p == pages:
+		c = copystore.Cursor{Sort: e.sort, Before: true, End: true}
+	case p == from+1 || p == from+2:
+		c = e.last
+		c.Skip = (p - from - 1) * limit
+	case p == from-1 || p == from-2:
+		c = e.first
+		c.Skip = (from - p - 1) * limit
+	default:
+		return ""
+	}
+	text, _ := c.Text()
+	return text
 }
 
 // copyNomenclature is a record of the copy as the marketplace lists it. A

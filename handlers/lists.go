@@ -28,6 +28,13 @@ type listQuery struct {
 	// copy is the search, sort and filters of a list served from the
 	// local copy (handlers/copy_lists.go).
 	copy copyFilter
+	// ends are the keyset positions of the page read from the copy, for
+	// the pager's links (nil: they go by page number).
+	ends *pageEnds
+	// cursor is the keyset position a pager link carries (the "cursor"
+	// parameter, copystore.Cursor.Text); only the pager sets it: a
+	// position belongs to one sort and filter, which forms change.
+	cursor string
 }
 
 // parseListQuery reads page, limit and status from the URL. Values out of
@@ -60,6 +67,9 @@ func (q listQuery) values() url.Values {
 	if q.Page > 1 {
 		v.Set("page", strconv.Itoa(q.Page))
 	}
+	if q.cursor != "" {
+		v.Set("cursor", q.cursor)
+	}
 	q.copy.setValues(v)
 	return v
 }
@@ -83,6 +93,9 @@ func (q listQuery) link(path string) string {
 	}
 	var num [20]byte
 	f := &q.copy // its keys interleave in sorted order
+	if q.cursor != "" {
+		add("cursor", q.cursor)
+	}
 	if f.From != "" {
 		add("from", f.From)
 	}
@@ -124,11 +137,14 @@ func (q listQuery) link(path string) string {
 	return string(b)
 }
 
-// pager builds the pager of a list view at path.
+// pager builds the pager of a list view at path. Its links keep the page
+// numbers; those next to a page read from the copy, and its last one,
+// also carry the keyset position of the page they lead to (pageEnds).
 func (q listQuery) pager(path string, pages, total int) components.Pager {
 	return components.NewPager(q.Page, pages, total, func(p int) string {
 		qq := q
 		qq.Page = p
+		qq.cursor = q.ends.cursorTo(q.Page, p, pages, q.Limit)
 		return qq.link(path)
 	})
 }

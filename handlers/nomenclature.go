@@ -108,7 +108,7 @@ func stockRows(ctx context.Context) rowOverlay[massupdate.StockInput, pages.Nome
 func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupdate.StockInput]) (pages.NomenclatureView, error) {
 	sess := session(c)
 	// From the local copy once it exists (handlers/copy_lists.go)
-	recs, total, npages, err := a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, q)
+	recs, total, npages, err := a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, &q)
 	if err != nil {
 		return pages.NomenclatureView{}, err
 	}

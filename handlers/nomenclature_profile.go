@@ -19,7 +19,7 @@ import (
 // a reason, nothing sent for it).
 func (a *App) filteredStock(c echo.Context, q listQuery, acct *apiclient.Account, seller int64, items []apiclient.StoreItem) ([]massupdate.SKUStock, error) {
 	skus := make(map[string]string, len(items))
-	recs, _, _, err := a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return acct }, seller, q)
+	recs, _, _, err := a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return acct }, seller, &q)
 	if err != nil {
 		return nil, err
 	}

@@ -163,7 +163,7 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 		recs, total, npages, err = x.pre.recs, x.pre.total, x.pre.npages, x.pre.err
 	} else {
 		// From the local copy once it exists (handlers/copy_lists.go)
-		recs, total, npages, err = a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, q)
+		recs, total, npages, err = a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, &q)
 	}
 	if err != nil {
 		return pages.PricesView{}, err

@@ -119,7 +119,7 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 	l := i18n.LangOf(ctx)
 	// From the local copy once it exists, which keeps each
 	// record's card (handlers/copy_lists.go)
-	recs, total, npages, err := a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, q)
+	recs, total, npages, err := a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, &q)
 	if err != nil {
 		return pages.CardPricesView{}, err
 	}
