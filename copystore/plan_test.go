@@ -3,7 +3,6 @@ package copystore
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
 )
 
 // fillPlanCopy stores n synthetic records of k in pages of 100: every
@@ -183,11 +183,7 @@ func queryPlan(t *testing.T, s *Store, query string, args []any) string {
 // status page then walks the status's id index instead of sorting every
 // record of the status).
 func TestFirstPassAnalyzes(t *testing.T) {
-	url := os.Getenv("SELLERDESK_TEST_POSTGRES_URL")
-	if url == "" {
-		t.Skip("SELLERDESK_TEST_POSTGRES_URL is not set")
-	}
-	s := newBackend(t, url).open()
+	s := newBackend(t, sqldbtest.PostgresURL(t)).open()
 	fillPlanCopy(t, s, Key{SellerID: 1001, Env: "test"}, 2000)
 	var tuples float64
 	if err := s.r.QueryRowContext(context.Background(), `SELECT reltuples FROM pg_class WHERE oid = 'catalog_nomenclature'::regclass`).Scan(&tuples); err != nil {
