@@ -193,6 +193,13 @@ func openPostgres(ctx context.Context, url string) (*DB, error) {
 		return nil, &redactedError{msg: "sqldb: open postgres: " + ErrUnavailable.Error(), cause: err}
 	}
 	view := stdlib.OpenDBFromPool(pool)
+	// database/sql keeps 2 idle connections by default: under a team's
+	// load it would hand pool connections back and take them again on
+	// nearly every query. It keeps up to half the pool instead (the other
+	// half stays for locks, see lockSlots), and gives back what a quiet
+	// minute did not use.
+	view.SetMaxIdleConns(max(2, int(cfg.MaxConns)/2))
+	view.SetConnMaxIdleTime(time.Minute)
 	bulk := stdlib.OpenDBFromPool(pool)
 	bulk.SetMaxOpenConns(BulkReaders)
 	return &DB{

@@ -225,6 +225,46 @@ func TestPostgresViews(t *testing.T) {
 	}
 }
 
+// TestPostgresViewKeepsConnections: the database/sql view keeps the
+// connections a burst of concurrent reads took (up to half the pool), so
+// the next burst takes none from the pool again.
+func TestPostgresViewKeepsConnections(t *testing.T) {
+	db := sqldbtest.Postgres(t)
+	ctx := context.Background()
+	// burst holds six transactions open at once (each waits for all six
+	// to have begun), then ends them.
+	burst := func() {
+		var begun, wg sync.WaitGroup
+		begun.Add(6)
+		for range 6 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				tx, err := db.Reader().BeginTx(ctx, nil)
+				begun.Done()
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				begun.Wait()
+				if err := tx.Commit(); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		wg.Wait()
+	}
+	burst()
+	if idle := db.Reader().Stats().Idle; idle < 6 {
+		t.Fatalf("%d connections kept after a burst of 6", idle)
+	}
+	before := db.Pool().Stat().AcquireCount()
+	burst()
+	if got := db.Pool().Stat().AcquireCount() - before; got != 0 {
+		t.Fatalf("the second burst took %d connections from the pool again", got)
+	}
+}
+
 // TestConcurrentWrites: many goroutines writing through one DB, in
 // transactions and single statements, never see SQLITE_BUSY and lose
 // nothing.
