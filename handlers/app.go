@@ -96,6 +96,8 @@ type App struct {
 	guard   *loginguard.Guard
 	imports *placeGate[int64]
 	exports *placeGate[copystore.Key]
+	// local bounds the requests doing a page's local work at once.
+	local *localGate
 	// assets are the cache-busted asset URLs of every page, made once.
 	assets layouts.Assets
 	// toolbarOptions and sellerOptions are the option lists of the copy's
@@ -127,7 +129,7 @@ func New(d Deps) (*App, error) {
 		d.UpstreamTimeout = 30 * time.Second
 	}
 	a := &App{deps: d, guard: loginguard.New(d.LoginLimits), imports: newPlaceGate[int64](maxConcurrentImports),
-		exports: newPlaceGate[copystore.Key](maxConcurrentExports)}
+		exports: newPlaceGate[copystore.Key](maxConcurrentExports), local: newLocalGate(localSlots())}
 	a.gstore = d.Sessions
 	a.assets = layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)}
 	a.echo = a.routes()

@@ -33,6 +33,9 @@ func (a *App) boxesPage(c echo.Context, q listQuery) (*apiclient.ReturnBoxList, 
 			SellerID: session(c).Data().SellerID, Page: q.Page, Limit: q.Limit, Status: q.Status,
 		})
 	}
+	if err := a.enterLocal(c); err != nil {
+		return nil, err
+	}
 	cq := q.copyQuery()
 	cq.Status = q.Status
 	k := copyKey(c)

@@ -81,6 +81,9 @@ func (a *App) nomenclaturePage(c echo.Context, ctx context.Context, acct func() 
 		defer unlock()
 		return fetchCatalogPage(ctx, acct(), seller, *q)
 	}
+	if err := a.enterLocal(c); err != nil {
+		return nil, 0, 0, err
+	}
 	var cur *copystore.Cursor
 	if text := c.QueryParam("cursor"); text != "" {
 		if p, err := copystore.ParseCursor(text); err == nil && p.Sort == q.copy.Sort {

@@ -33,6 +33,9 @@ func (a *App) ordersPage(c echo.Context, q listQuery) (*apiclient.OrderList, err
 		// The list shows ItemQuantity, never the items: skip decoding them.
 		return a.account(c).B2B.ListOrders(ctx, &apiclient.ListOrdersOptions{Page: q.Page, Limit: q.Limit, Status: q.Status, WithoutItems: true})
 	}
+	if err := a.enterLocal(c); err != nil {
+		return nil, err
+	}
 	k := copyKey(c)
 	cq := q.copyQuery()
 	cq.Status = q.Status // the nomenclature's statuses are not the orders'

@@ -1,7 +1,11 @@
 package handlers
 
 import (
+	"context"
+	"errors"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/sellerdesk/sellerdesk/copystore"
 )
@@ -40,5 +44,60 @@ func TestPlaceGate(t *testing.T) {
 	relB()
 	if n := g.taken(); n != 0 {
 		t.Fatalf("after all releases: %d places taken", n)
+	}
+}
+
+// TestLocalGateOrder: with the slots taken, requests get them in the
+// order they came; one whose context ends leaves the queue, and a slot
+// handed to it as it ends goes on to the next.
+func TestLocalGateOrder(t *testing.T) {
+	g := newLocalGate(1)
+	ctx := context.Background()
+	if err := g.acquire(ctx); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan int, 4)
+	waitQueued := func(n int) {
+		t.Helper()
+		for deadline := time.Now().Add(10 * time.Second); ; {
+			if _, waiting := g.state(); waiting == n {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("never %d waiting", n)
+			}
+			runtime.Gosched()
+		}
+	}
+	cancelled, cancel := context.WithCancel(ctx)
+	gaveUp := make(chan error, 1)
+	for i := range 4 {
+		if i == 1 {
+			// The second in line gives up before its turn.
+			go func() { gaveUp <- g.acquire(cancelled) }()
+		} else {
+			go func() {
+				if err := g.acquire(ctx); err != nil {
+					t.Error(err)
+				}
+				got <- i
+			}()
+		}
+		waitQueued(i + 1)
+	}
+	cancel()
+	if err := <-gaveUp; !errors.Is(err, context.Canceled) {
+		t.Fatalf("a request that gave up: %v", err)
+	}
+	waitQueued(3)
+	for _, want := range []int{0, 2, 3} {
+		g.release()
+		if i := <-got; i != want {
+			t.Fatalf("request %d got the slot, want %d (arrival order)", i, want)
+		}
+	}
+	g.release()
+	if free, waiting := g.state(); free != 1 || waiting != 0 {
+		t.Fatalf("after all: %d free, %d waiting", free, waiting)
 	}
 }

@@ -87,6 +87,9 @@ func (q historyQuery) values(page int) url.Values {
 // by the configured retention.
 func (a *App) HistoryList(c echo.Context) error {
 	q := parseHistoryQuery(c)
+	if err := a.enterLocal(c); err != nil {
+		return err
+	}
 	entries, total, err := a.deps.Audit.List(c.Request().Context(), q.filter, historyPageSize, (q.page-1)*historyPageSize, historyItemsShown)
 	if err != nil {
 		return errSessionStore(err)

@@ -129,6 +129,9 @@ func (a *App) overviewFromCopy(c echo.Context) error {
 		return err
 	}
 	a.catalogUse(c)
+	if err := a.enterLocal(c); err != nil {
+		return err
+	}
 	ov, err := a.deps.Catalog.Store().Overview(c.Request().Context(), k)
 	if errors.Is(err, copystore.ErrRevoked) {
 		return copyRevoked()

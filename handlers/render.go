@@ -28,7 +28,11 @@ func (a *App) render(c echo.Context, status int, page, fragment templ.Component)
 			bufPool.Put(buf)
 		}
 	}()
-	if err := comp.Render(r.Context(), buf); err != nil {
+	err := comp.Render(r.Context(), buf)
+	// The page is in memory: saving the session (the writer) and the
+	// client taking the answer happen outside the local gate.
+	a.leaveLocal(c)
+	if err != nil {
 		return err
 	}
 	if err := a.saveSession(c); err != nil {
@@ -38,6 +42,6 @@ func (a *App) render(c echo.Context, status int, page, fragment templ.Component)
 	h.Set(echo.HeaderContentType, echo.MIMETextHTMLCharsetUTF8)
 	h.Set("Cache-Control", "no-store")
 	c.Response().WriteHeader(status)
-	_, err := c.Response().Write(buf.Bytes())
+	_, err = c.Response().Write(buf.Bytes())
 	return err
 }

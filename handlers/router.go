@@ -50,7 +50,7 @@ func (a *App) routes() *echo.Echo {
 	// (paths.AccountPrefix): requireAccount refuses an account the session
 	// does not hold before anything else runs. The same paths without the
 	// prefix lead to the current account's (accountRedirect).
-	app := pagesGroup.Group(paths.AccountPrefix, a.requireAccount, a.requireLogin)
+	app := pagesGroup.Group(paths.AccountPrefix, a.localScope, a.requireAccount, a.requireLogin)
 	forms := body.Group(paths.AccountPrefix, a.boundPerChunk, a.loadSession, a.requireAccount, a.requireLogin)
 	legacy := pagesGroup.Group("", a.requireLogin)
 	for _, r := range a.accountRoutes() {
