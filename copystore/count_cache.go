@@ -2,8 +2,6 @@ package copystore
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
@@ -76,10 +74,15 @@ func (c *countCache) put(ck countKey, e countEntry) {
 // version reads the write version of the copy of k (0 before its first
 // write).
 func (s *Store) version(ctx context.Context, k Key) (int64, error) {
+	var revoked int
 	var v int64
-	err := s.r.QueryRowContext(ctx, s.q(`SELECT v FROM catalog_versions WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&v)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT `+revokedColumn+`, COALESCE((SELECT v FROM catalog_versions WHERE seller_id = ? AND env = ?), 0)`),
+		k.SellerID, k.Env, k.SellerID, k.Env).Scan(&revoked, &v)
+	if err != nil {
 		return 0, fmt.Errorf("copystore: version: %w", err)
+	}
+	if revoked != 0 {
+		return 0, ErrRevoked
 	}
 	return v, nil
 }

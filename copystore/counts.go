@@ -41,15 +41,20 @@ func (s *Store) counts(ctx context.Context, k Key) (map[string]map[string]int, e
 }
 
 // keptCount answers the count of rows of list the filter status selects
-// ("" = every status) from catalog_counts.
+// ("" = every status) from catalog_counts, after the access check
+// (ErrRevoked), both in one statement.
 func (s *Store) keptCount(ctx context.Context, k Key, list, status string) (int, error) {
-	query, args := `SELECT COALESCE(SUM(n), 0) FROM catalog_counts WHERE seller_id = ? AND env = ? AND list = ?`, []any{k.SellerID, k.Env, list}
+	query := `SELECT ` + revokedColumn + `, COALESCE(SUM(n), 0) FROM catalog_counts WHERE seller_id = ? AND env = ? AND list = ?`
+	args := []any{k.SellerID, k.Env, k.SellerID, k.Env, list}
 	if status != "" {
 		query, args = query+` AND status = ?`, append(args, status)
 	}
-	var n int
-	if err := s.r.QueryRowContext(ctx, s.q(query), args...).Scan(&n); err != nil {
+	var revoked, n int
+	if err := s.r.QueryRowContext(ctx, s.q(query), args...).Scan(&revoked, &n); err != nil {
 		return 0, fmt.Errorf("copystore: count: %w", err)
+	}
+	if revoked != 0 {
+		return 0, ErrRevoked
 	}
 	return n, nil
 }

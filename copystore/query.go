@@ -140,6 +140,7 @@ func (w *where) add(cond string, args ...any) {
 }
 
 // checkAccess fails with ErrRevoked when the copy's credential was refused.
+// The counts read the same flag as revokedColumn, in their own statement.
 func (s *Store) checkAccess(ctx context.Context, k Key) error {
 	var revoked int
 	err := s.r.QueryRowContext(ctx, s.q(`SELECT revoked FROM catalog_copies WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&revoked)
@@ -151,6 +152,11 @@ func (s *Store) checkAccess(ctx context.Context, k Key) error {
 	}
 	return nil
 }
+
+// revokedColumn is checkAccess's flag as a column of another read of k
+// (its two arguments, k's seller and environment, come first): 1 when the
+// copy's credential was refused, 0 otherwise and for a copy never made.
+const revokedColumn = `COALESCE((SELECT revoked FROM catalog_copies WHERE seller_id = ? AND env = ?), 0)`
 
 // ErrCopyGone ends an export whose copy was forgotten (or replaced by a
 // new one) while it read it: what it has not read yet is gone, and the
@@ -357,10 +363,7 @@ func (s *Store) Nomenclature(ctx context.Context, k Key, q Query) ([]Record, err
 // An end cursor reads the last page as offset paging cuts the list: the
 // records after the last whole page of q.Limit.
 func (s *Store) NomenclaturePage(ctx context.Context, k Key, q Query, fn func(r *Record) error) (total int, _ error) {
-	if err := s.checkAccess(ctx, k); err != nil {
-		return 0, err
-	}
-	total, err := s.countNomenclature(ctx, k, q)
+	total, err := s.CountNomenclature(ctx, k, q)
 	if err != nil {
 		return 0, err
 	}
@@ -657,18 +660,12 @@ func (s *Store) nomenclatureCount(k Key, q Query) (string, []any) {
 	return s.q(`SELECT COUNT(*)` + from + w.sql.String()), w.args
 }
 
-// CountNomenclature counts the records of k that q selects.
+// CountNomenclature counts the records of k that q selects, after the
+// access check (ErrRevoked): from the kept counts when q filters by status
+// and out-of-stock only, else by a query remembered while the copy's
+// version holds (countCache). Either way the check and the count (or the
+// version) are one statement.
 func (s *Store) CountNomenclature(ctx context.Context, k Key, q Query) (int, error) {
-	if err := s.checkAccess(ctx, k); err != nil {
-		return 0, err
-	}
-	return s.countNomenclature(ctx, k, q)
-}
-
-// countNomenclature counts the records of k that q selects: from the kept
-// counts when q filters by status and out-of-stock only, else by a query
-// remembered while the copy's version holds (countCache).
-func (s *Store) countNomenclature(ctx context.Context, k Key, q Query) (int, error) {
 	if list, ok := nomenclatureFacet(q); ok {
 		return s.keptCount(ctx, k, list, q.Status)
 	}
@@ -715,13 +712,10 @@ func (s *Store) Orders(ctx context.Context, k Key, q Query) ([]Order, error) {
 	return s.orders(ctx, k, q)
 }
 
-// OrdersPage returns what CountOrders and Orders return for q, under one
-// access check: the total and one page.
+// OrdersPage returns what CountOrders and Orders return for q, under the
+// count's access check: the total and one page.
 func (s *Store) OrdersPage(ctx context.Context, k Key, q Query) (int, []Order, error) {
-	if err := s.checkAccess(ctx, k); err != nil {
-		return 0, nil, err
-	}
-	n, err := s.countOrders(ctx, k, q)
+	n, err := s.CountOrders(ctx, k, q)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -760,17 +754,15 @@ func (s *Store) orders(ctx context.Context, k Key, q Query) ([]Order, error) {
 	return out, nil
 }
 
-// CountOrders counts the orders of k that q selects.
+// CountOrders counts the orders of k that q selects, after the access
+// check (ErrRevoked); a count the kept counts answer is one statement
+// with the check.
 func (s *Store) CountOrders(ctx context.Context, k Key, q Query) (int, error) {
-	if err := s.checkAccess(ctx, k); err != nil {
-		return 0, err
-	}
-	return s.countOrders(ctx, k, q)
-}
-
-func (s *Store) countOrders(ctx context.Context, k Key, q Query) (int, error) {
 	if ordersFacet(q) {
 		return s.keptCount(ctx, k, countOrders, q.Status)
+	}
+	if err := s.checkAccess(ctx, k); err != nil {
+		return 0, err
 	}
 	w := s.ordersWhere(k, q)
 	var n int
@@ -789,13 +781,10 @@ func (s *Store) Boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
 	return s.boxes(ctx, k, q)
 }
 
-// BoxesPage returns what CountBoxes and Boxes return for q, under one
-// access check: the total and one page.
+// BoxesPage returns what CountBoxes and Boxes return for q, under the
+// count's access check: the total and one page.
 func (s *Store) BoxesPage(ctx context.Context, k Key, q Query) (int, []Box, error) {
-	if err := s.checkAccess(ctx, k); err != nil {
-		return 0, nil, err
-	}
-	n, err := s.countBoxes(ctx, k, q)
+	n, err := s.CountBoxes(ctx, k, q)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -844,17 +833,14 @@ func boxesWhere(k Key, q Query) *where {
 	return w
 }
 
-// CountBoxes counts the return boxes of k that q selects.
+// CountBoxes counts the return boxes of k that q selects, as CountOrders
+// counts orders.
 func (s *Store) CountBoxes(ctx context.Context, k Key, q Query) (int, error) {
-	if err := s.checkAccess(ctx, k); err != nil {
-		return 0, err
-	}
-	return s.countBoxes(ctx, k, q)
-}
-
-func (s *Store) countBoxes(ctx context.Context, k Key, q Query) (int, error) {
 	if boxesFacet(q) {
 		return s.keptCount(ctx, k, countBoxes, q.Status)
+	}
+	if err := s.checkAccess(ctx, k); err != nil {
+		return 0, err
 	}
 	w := boxesWhere(k, q)
 	var n int

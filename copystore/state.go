@@ -286,19 +286,21 @@ func (s *Store) putPage(ctx context.Context, k Key, st *SyncState, n, pages, tot
 var kindTable = map[string]string{KindNomenclature: "catalog_nomenclature", KindOrders: "catalog_orders", KindBoxes: "catalog_boxes"}
 
 // finishPass deletes the rows pass st did not see and records the pass as
-// complete. On PostgreSQL the first complete pass of a copy then analyzes
-// its table: a copy's first pass fills it with up to every row it will
-// hold, and until autovacuum gets to it the planner takes the table for
-// nearly empty and may pick an index whose order it must then sort (a
-// status page sorting every record of the status). Later passes change
-// little at a time, which autovacuum's own analyzes follow.
+// complete. On PostgreSQL the first complete pass of a copy then vacuums
+// and analyzes its table: a copy's first pass fills it with up to every
+// row it will hold, and until autovacuum gets to it the planner takes the
+// table for nearly empty and may pick an index whose order it must then
+// sort (a status page sorting every record of the status), every read
+// visits the rows themselves rather than the index alone, and a search
+// scans the full-text index's list of pending entries. Later passes
+// change little at a time, which autovacuum follows.
 func (s *Store) finishPass(ctx context.Context, k Key, st SyncState) error {
 	if err := s.recordFinish(ctx, k, st); err != nil {
 		return err
 	}
 	if s.pg && !st.Complete() {
-		if _, err := s.w.ExecContext(ctx, `ANALYZE `+kindTable[st.Kind]); err != nil {
-			return fmt.Errorf("copystore: analyze after the first pass: %w", err)
+		if _, err := s.w.ExecContext(ctx, `VACUUM (ANALYZE) `+kindTable[st.Kind]); err != nil {
+			return fmt.Errorf("copystore: vacuum after the first pass: %w", err)
 		}
 	}
 	return nil
