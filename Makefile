@@ -24,7 +24,7 @@ fmt: ## Format Go and templ sources.
 	gofmt -w $$(git ls-files '*.go')
 	$(GO) tool templ fmt views
 
-check: check-generated check-fmt check-mod vet staticcheck test fuzz-smoke vuln ## What CI runs: generated code, formatting, go.mod tidy, vet, staticcheck, tests (race), fuzz smoke, govulncheck.
+check: check-generated check-fmt check-mod vet staticcheck test bench-once fuzz-smoke vuln ## What CI runs: generated code, formatting, go.mod tidy, vet, staticcheck, tests (race), every benchmark of bench/ once, fuzz smoke, govulncheck.
 
 check-generated: ## Fail if regenerating templ code or templ fmt would change anything.
 	$(GO) tool templ generate

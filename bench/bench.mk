@@ -6,7 +6,7 @@
 # timing assertions).
 BENCH_OUT ?= bench/out
 
-.PHONY: bench bench-smoke bench-profile
+.PHONY: bench bench-smoke bench-once bench-profile
 
 bench: ## Measure P1..P11 side by side, print one line per target, write BENCHMARKS.md (< 5 min).
 	@mkdir -p $(BENCH_OUT)
@@ -17,6 +17,9 @@ bench: ## Measure P1..P11 side by side, print one line per target, write BENCHMA
 
 bench-smoke: ## The benchmark suite once with tiny sizes (what CI runs via go test).
 	$(GO) test -race -count=1 -short ./bench/...
+
+bench-once: ## Every Go benchmark of bench/ once, so none rots between `make bench` runs (seconds; no figures).
+	$(GO) test -run '^$$' -bench . -benchtime 1x ./bench/
 
 bench-profile: ## CPU and allocation profiles of one /orders page, top 25 each.
 	@mkdir -p $(BENCH_OUT)

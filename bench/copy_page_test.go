@@ -45,7 +45,7 @@ func BenchmarkPageAllocs(b *testing.B) {
 		if err := waitForCopy(e); err != nil {
 			b.Fatal(err)
 		}
-		req := httptest.NewRequest(http.MethodGet, "/nomenclature?limit=50", nil)
+		req := httptest.NewRequest(http.MethodGet, dash("/nomenclature?limit=50"), nil)
 		req.Header.Set("Cookie", u.Cookie)
 		serve := func() error {
 			w := httptest.NewRecorder()
