@@ -220,7 +220,12 @@ func dash(p string) string {
 	if _, _, ok := paths.Split(p); ok {
 		return p
 	}
-	return paths.Of(sessions.Account{ClientID: clientID, SellerID: sellerID, Environment: env}.ID(), p)
+	return paths.Of(benchAccount(), p)
+}
+
+// benchAccount is the id of the bench seller's account in its sessions.
+func benchAccount() string {
+	return sessions.Account{ClientID: clientID, SellerID: sellerID, Environment: env}.ID()
 }
 
 // Get fetches a page of the bench seller's account and reads it whole.
