@@ -111,7 +111,7 @@ func measureChildRSS(e *Env, dbURL string, clients int, slice time.Duration, sli
 	var targets []vegeta.Target
 	for k := range loadPages {
 		for u := range cookies {
-			targets = append(targets, vegeta.Target{Method: http.MethodGet, URL: base + loadPages[(k+u)%len(loadPages)],
+			targets = append(targets, vegeta.Target{Method: http.MethodGet, URL: base + dash(loadPages[(k+u)%len(loadPages)]),
 				Header: http.Header{"Cookie": {cookies[u]}}})
 		}
 	}
@@ -143,6 +143,10 @@ func measureChildRSS(e *Env, dbURL string, clients int, slice time.Duration, sli
 	wg.Wait()
 	_, hwm := procStatus(cmd.Process.Pid)
 	out.PeakRSS, out.HWM, out.Requests, out.OK, out.P99 = peak.Load(), hwm, m.Requests, m.StatusCodes["200"], m.Latencies.P99
+	if out.OK == 0 || uint64(out.OK) < m.Requests {
+		// Memory under redirects or errors is not memory under the pages.
+		return out, fmt.Errorf("the child answered %d of %d requests with 200 (codes %v, errors %v)", out.OK, m.Requests, m.StatusCodes, firstErrs(m.Errors))
+	}
 	return out, nil
 }
 
