@@ -72,7 +72,7 @@ func (c *countCache) put(ck countKey, e countEntry) {
 }
 
 // version reads the write version of the copy of k (0 before its first
-// write).
+// write), after the access check (ErrRevoked), both in one statement.
 func (s *Store) version(ctx context.Context, k Key) (int64, error) {
 	var revoked int
 	var v int64

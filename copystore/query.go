@@ -715,11 +715,18 @@ func (s *Store) Orders(ctx context.Context, k Key, q Query) ([]Order, error) {
 // OrdersPage returns what CountOrders and Orders return for q, under the
 // count's access check: the total and one page.
 func (s *Store) OrdersPage(ctx context.Context, k Key, q Query) (int, []Order, error) {
-	n, err := s.CountOrders(ctx, k, q)
+	return countedPage(ctx, k, q, s.CountOrders, s.orders)
+}
+
+// countedPage is count's total of q and read's page of it; count checks
+// access, so read need not.
+func countedPage[T any](ctx context.Context, k Key, q Query,
+	count func(context.Context, Key, Query) (int, error), read func(context.Context, Key, Query) ([]T, error)) (int, []T, error) {
+	n, err := count(ctx, k, q)
 	if err != nil {
 		return 0, nil, err
 	}
-	page, err := s.orders(ctx, k, q)
+	page, err := read(ctx, k, q)
 	return n, page, err
 }
 
@@ -784,12 +791,7 @@ func (s *Store) Boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
 // BoxesPage returns what CountBoxes and Boxes return for q, under the
 // count's access check: the total and one page.
 func (s *Store) BoxesPage(ctx context.Context, k Key, q Query) (int, []Box, error) {
-	n, err := s.CountBoxes(ctx, k, q)
-	if err != nil {
-		return 0, nil, err
-	}
-	page, err := s.boxes(ctx, k, q)
-	return n, page, err
+	return countedPage(ctx, k, q, s.CountBoxes, s.boxes)
 }
 
 func (s *Store) boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
