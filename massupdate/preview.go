@@ -131,14 +131,7 @@ func (p Previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen ma
 	if in.Price == "" {
 		in.Price = apiclient.Money(cur.Price).Decimal()
 	}
-	if in.Sale == "" && cur.Sale > 0 {
-		// A blank sale cell keeps the running sale, unless the new price
-		// is below it: a price under the sale price ends the sale (it
-		// would be refused otherwise, and no cell could say "no sale").
-		if newPrice, err := apiclient.ParseMoney(in.Price); err != nil || int64(newPrice) >= cur.Sale {
-			in.Sale = apiclient.Money(cur.Sale).Decimal()
-		}
-	}
+	in.Sale = fileSale(in.Sale, in.Price, cur) // what "no sale" means: sale.go
 	upd, errs := in.Validate()
 	if errs != nil {
 		it.Message = problemText(errs, "price", "sale", "start", "end")
