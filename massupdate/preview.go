@@ -68,6 +68,7 @@ func WantRows(kind string, t *bulkjobs.Table, m bulkjobs.Mapping) Want {
 func (p Previewer) PriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.Item {
 	items := make([]bulkjobs.Item, 0, len(t.Rows))
 	seen := map[string]int{}
+	first := map[string]map[string]string{} // a SKU's first row's cells
 	for i, row := range t.Rows {
 		typed := map[string]string{
 			"sku":   strings.TrimSpace(m.Cell(row, "sku")),
@@ -78,10 +79,17 @@ func (p Previewer) PriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.
 		}
 		it := bulkjobs.Item{Seq: i + 1, Line: t.Lines[i], Key: typed["sku"], Chunk: -1, Typed: mustJSON(typed), Flag: bulkjobs.FlagInvalid}
 		it.NewText = newPriceText(typed)
-		items = append(items, p.checkPrice(it, typed, seen))
+		it = p.checkPrice(it, typed, seen)
+		if f, dup := first[typed["sku"]]; dup && samePriceCells(f, typed) {
+			// A repeat saying the same (a file with a row per warehouse,
+			// as the stock exports): nothing more to do.
+			it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Of(i18n.M("mass.same_row", map[string]any{"Row": strconv.Itoa(seen[typed["sku"]])}))
+		}
+		items = append(items, it)
 		if typed["sku"] != "" {
 			if _, dup := seen[typed["sku"]]; !dup {
 				seen[typed["sku"]] = t.Lines[i]
+				first[typed["sku"]] = typed
 			}
 		}
 	}

@@ -68,3 +68,24 @@ func TestOnSale(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatedRowSayingTheSame: a SKU repeated with the same price cells
+// (a file with a row per warehouse) is unchanged, counted once; repeated
+// with other cells it is refused as before.
+func TestRepeatedRowSayingTheSame(t *testing.T) {
+	cat := &Catalog{BySKU: map[string]apiclient.Nomenclature{"A": {MarketplaceSKU: "A", Price: 1000_00, SalePrice: 1000_00}}}
+	p := Previewer{Catalog: cat}
+	tab := &bulkjobs.Table{Header: []string{"sku", "price", "sale"},
+		Rows:  [][]string{{"A", "1100", ""}, {"A", "1100.00", ""}, {"A", "1200", ""}},
+		Lines: []int{2, 3, 4}}
+	m, probs := bulkjobs.MapColumns(tab.Header, bulkjobs.PriceColumns)
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	items := p.PriceItems(tab, m)
+	for i, want := range []string{bulkjobs.FlagOK, bulkjobs.FlagUnchanged, bulkjobs.FlagInvalid} {
+		if items[i].Flag != want {
+			t.Errorf("line %d: %s (%v), want %s", items[i].Line, items[i].Flag, items[i].Message, want)
+		}
+	}
+}
