@@ -248,3 +248,21 @@ func TestEditedExportChangesOnlyPrices(t *testing.T) {
 		}
 	}
 }
+
+// TestExportWholeStopsAtTheImportLimit: a whole export with more rows than
+// one import reads is refused with the reason, not cut short silently;
+// the same catalogue's prices, one row a product, fit.
+func TestExportWholeStopsAtTheImportLimit(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Jobs: &bulkjobs.RunnerOptions{}, Sandbox: sandbox.Options{ProductsPerSeller: 3400}})
+	b := app.Browser(t)
+	b.LoginDemo()
+	stock := b.Get(paths.ExportWhole(paths.Nomenclature, "csv"))
+	if stock.Status != http.StatusUnprocessableEntity || !strings.Contains(stock.Body, "10,000") {
+		t.Errorf("stock of 10,200 records: %d, want 422 saying the import reads 10,000 rows", stock.Status)
+	}
+	prices := b.Get(paths.ExportWhole(paths.Prices, "csv"))
+	tab, err := bulkjobs.ReadTable([]byte(prices.Body))
+	if prices.Status != http.StatusOK || err != nil || len(tab.Rows) != 3400 {
+		t.Errorf("prices of 3,400 products: %d %v", prices.Status, err)
+	}
+}

@@ -23,6 +23,11 @@ import (
 // imported back whole.
 const exportAllParam = "all"
 
+// maxExportPages bounds a live read of the whole catalogue whatever page
+// count the marketplace gives: ten marketplace records for each row an
+// import reads.
+const maxExportPages = 10 * bulkjobs.MaxImportRows / upstreamPageLimit
+
 // errExportFull stops a whole-catalogue read once the sheet has more rows
 // than an import reads.
 var errExportFull = errors.New("export: more rows than an import reads")
@@ -151,7 +156,7 @@ func (a *App) eachRecord(c echo.Context, q listQuery, fn func(apiclient.Nomencla
 		return err
 	}
 	pctx := a.pageContext(c)
-	for page := 1; ; page++ {
+	for page := 1; page <= maxExportPages; page++ {
 		unlock, err := a.lockSeller(c, pctx)
 		if err != nil {
 			return err
@@ -170,6 +175,7 @@ func (a *App) eachRecord(c echo.Context, q listQuery, fn func(apiclient.Nomencla
 			return nil
 		}
 	}
+	return errExportFull
 }
 
 // exportQuery is the query of the export links of a /prices or
