@@ -199,6 +199,7 @@ func (a *App) sendSheet(c echo.Context, sheet sheets.Sheet, ext, name string) er
 	if err := sheets.Write(&buf, f, sheet); err != nil {
 		return err
 	}
+	a.leaveLocal(c) // read and written: the copy's gate is not held while the client downloads
 	if err := a.saveSession(c); err != nil {
 		return err
 	}
