@@ -18,9 +18,12 @@ import "github.com/sellerdesk/sellerdesk/apiclient"
 //     price ends the sale). A sale cell equal to the row's price says "no
 //     sale": it ends a running sale and never creates one. For a product
 //     without a sale, a sale cell equal to its current price says "no
-//     sale" as well: it is how the marketplace (and files written before
-//     this rule) spell it, so raising the price in such a file never
-//     creates a sale at the old price. Any other value sets the sale.
+//     sale" as well: that is how the marketplace's listing, and a file
+//     made from it, spells "no sale"; raising the price in such a file
+//     never creates a sale at the old price. Any other value sets the
+//     sale.
+//   - Repeated rows: a SKU repeated with the same price cells (a file
+//     with a row per warehouse) is counted once (PriceItems).
 //
 // So a file exported and imported unchanged sends nothing, and editing
 // only its price cells changes only prices.
