@@ -76,7 +76,7 @@ type catalogPage struct {
 // to the price: shown as a sale, the form would hold the price in the sale
 // field, and lowering the price alone would be refused for a sale above it.
 func hasSale(n apiclient.Nomenclature) bool {
-	return n.SalePrice > 0 && n.SalePrice < n.Price
+	return massupdate.OnSale(int64(n.Price), int64(n.SalePrice))
 }
 
 // restoreDraft takes back the unsent edits of a form that a detour through

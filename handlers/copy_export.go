@@ -103,12 +103,8 @@ func copyExportRow(r *copystore.Record, row []string) []string {
 	if r.Pending != nil {
 		price, sale, status = r.Pending.Price, r.Pending.SalePrice, "PROCESSING"
 	}
-	saleText := ""
-	if sale > 0 {
-		saleText = format.MoneyInput(sale)
-	}
 	return append(row[:0], r.Warehouse, r.Barcode, r.MarketplaceSKU, r.SellerSKU, r.Name, r.Brand, r.Size, r.Status,
-		strconv.Itoa(r.Quantity), format.MoneyInput(price), saleText, status)
+		strconv.Itoa(r.Quantity), format.MoneyInput(price), saleCell(price, sale), status)
 }
 
 // NomenclatureExportAll streams every record of the filtered catalogue as

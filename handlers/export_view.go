@@ -2,79 +2,194 @@ package handlers
 
 import (
 	"bytes"
+	"errors"
 	"net/http"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sheets"
 	"github.com/sellerdesk/sellerdesk/views/format"
 )
 
-// exportView writes the page on screen of /prices or /nomenclature
-// (exactly its page and limit) as CSV or XLSX.
+// exportAllParam (paths.ExportWhole) asks a page export for every record of the filtered
+// catalogue instead of the page on screen: the import page's "start from
+// your current data" links, whose files are meant to be edited and
+// imported back whole.
+const exportAllParam = "all"
+
+// maxExportPages bounds a live read of the whole catalogue whatever page
+// count the marketplace gives: ten marketplace records for each row an
+// import reads.
+const maxExportPages = 10 * bulkjobs.MaxImportRows / upstreamPageLimit
+
+// errExportFull stops a whole-catalogue read once the sheet has more rows
+// than an import reads.
+var errExportFull = errors.New("export: more rows than an import reads")
+
+// exportView writes the page on screen of /prices or /nomenclature as CSV
+// or XLSX: its search, sort and filters, page and limit, from the local
+// copy or live as the page itself is read (nomenclaturePage). With
+// all=1 it writes every record of the filtered catalogue, up to the rows
+// an import reads (bulkjobs.MaxImportRows). Sale cells follow
+// massupdate's rule (sale.go), so a file imported unchanged sends nothing.
 func (a *App) exportView(c echo.Context, view, ext string) error {
 	q := catalogQuery(c)
 	if view == "prices" {
 		q = pricesQuery(c)
 	}
-	sess := session(c)
+	all := c.QueryParam(exportAllParam) == "1"
+	seller := session(c).Data().SellerID
 	ctx := c.Request().Context()
-	recs, _, _, err := fetchCatalogPage(a.pageContext(c), a.account(c), sess.Data().SellerID, q)
-	if err != nil {
+	sheet := exportSheet(c, view)
+	index := map[string]int{} // prices: a product's row
+	add := func(n apiclient.Nomenclature) error {
+		if view == "prices" {
+			if i, ok := index[n.MarketplaceSKU]; ok {
+				sheet.Rows[i][9] += ", " + n.WarehouseCode
+				return nil
+			}
+			index[n.MarketplaceSKU] = len(sheet.Rows)
+		}
+		if all && len(sheet.Rows) >= bulkjobs.MaxImportRows {
+			return errExportFull
+		}
+		sheet.Rows = append(sheet.Rows, exportRow(view, n))
+		return nil
+	}
+	var err error
+	if all {
+		err = a.eachRecord(c, q, add)
+	} else {
+		var recs []apiclient.Nomenclature
+		recs, _, _, err = a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, seller, &q)
+		for _, n := range recs {
+			_ = add(n)
+		}
+	}
+	switch {
+	case errors.Is(err, errExportFull):
+		return echo.NewHTTPError(http.StatusUnprocessableEntity,
+			i18n.TD(ctx, "export.too_many_rows", map[string]any{"Rows": format.ThousandsIn(i18n.LangOf(ctx), bulkjobs.MaxImportRows)}))
+	case err != nil:
 		return err
 	}
-	var sheet sheets.Sheet
-	switch view {
-	case "prices":
-		sheet = sheets.Sheet{Name: i18n.T(ctx, "import.sheet_prices"),
+	parts := []string{view, "seller-" + strconv.FormatInt(seller, 10), session(c).Data().Environment}
+	if all {
+		parts = append(parts, "all")
+	} else {
+		parts = append(parts, "page-"+strconv.Itoa(q.Page), "limit-"+strconv.Itoa(q.Limit))
+	}
+	return a.sendSheet(c, sheet, ext, sheets.FileName(ext, parts...))
+}
+
+// exportSheet is the empty sheet of a page export, its header in the
+// request's language.
+func exportSheet(c echo.Context, view string) sheets.Sheet {
+	ctx := c.Request().Context()
+	if view == "prices" {
+		s := sheets.Sheet{Name: i18n.T(ctx, "import.sheet_prices"),
 			Columns: sheets.Columns(i18n.T(ctx, "import.col_sku"), i18n.T(ctx, "import.col_name"), i18n.T(ctx, "import.col_brand"), i18n.T(ctx, "import.col_size"),
 				i18n.T(ctx, "import.col_price"), i18n.T(ctx, "import.col_sale"), i18n.T(ctx, "import.col_sale_start"), i18n.T(ctx, "import.col_sale_end"),
 				i18n.T(ctx, "import.col_price_status"), i18n.T(ctx, "import.col_warehouses"))}
-		sheet.Columns[4].Kind, sheet.Columns[5].Kind = sheets.Money, sheets.Money
-		index := map[string]int{}
-		for _, n := range recs {
-			if i, ok := index[n.MarketplaceSKU]; ok {
-				sheet.Rows[i][9] += ", " + n.WarehouseCode
-				continue
-			}
-			index[n.MarketplaceSKU] = len(sheet.Rows)
-			sale := ""
-			if n.SalePrice > 0 {
-				sale = format.MoneyInput(int64(n.SalePrice))
-			}
-			sheet.Rows = append(sheet.Rows, []string{n.MarketplaceSKU, n.Name, n.Brand, n.Size, format.MoneyInput(int64(n.Price)), sale, "", "",
-				n.PriceUpdateStatus, n.WarehouseCode})
+		s.Columns[4].Kind, s.Columns[5].Kind = sheets.Money, sheets.Money
+		return s
+	}
+	s := sheets.Sheet{Name: i18n.T(ctx, "import.sheet_nomenclature"),
+		Columns: sheets.Columns(i18n.T(ctx, "import.col_warehouse"), i18n.T(ctx, "import.col_barcode"), i18n.T(ctx, "import.col_sku"), i18n.T(ctx, "import.col_seller_sku"),
+			i18n.T(ctx, "import.col_name"), i18n.T(ctx, "import.col_brand"), i18n.T(ctx, "import.col_size"), i18n.T(ctx, "import.col_status"),
+			i18n.T(ctx, "import.col_quantity"), i18n.T(ctx, "import.col_price"), i18n.T(ctx, "import.col_sale"))}
+	s.Columns[8].Kind, s.Columns[9].Kind, s.Columns[10].Kind = sheets.Number, sheets.Money, sheets.Money
+	return s
+}
+
+// exportRow is a record's row in exportSheet's columns.
+func exportRow(view string, n apiclient.Nomenclature) []string {
+	if view == "prices" {
+		return []string{n.MarketplaceSKU, n.Name, n.Brand, n.Size, format.MoneyInput(int64(n.Price)), saleCell(int64(n.Price), int64(n.SalePrice)), "", "",
+			n.PriceUpdateStatus, n.WarehouseCode}
+	}
+	return []string{n.WarehouseCode, n.Barcode, n.MarketplaceSKU, n.SellerSKU, n.Name, n.Brand, n.Size, n.Status,
+		strconv.Itoa(n.Quantity), format.MoneyInput(int64(n.Price)), saleCell(int64(n.Price), int64(n.SalePrice))}
+}
+
+// saleCell is the sale cell of a product in every file the dashboard
+// writes: its sale price while it is on sale, else empty
+// (massupdate.OnSale).
+func saleCell(price, sale int64) string {
+	if !massupdate.OnSale(price, sale) {
+		return ""
+	}
+	return format.MoneyInput(sale)
+}
+
+// eachRecord calls fn with every record of the filtered catalogue q
+// selects, in its sort, until fn returns an error: from the local copy
+// once a full copy exists, else live, page by page, each page under the
+// seller's lock (the marketplace's list has no filters, as the live list
+// on screen has none).
+func (a *App) eachRecord(c echo.Context, q listQuery, fn func(apiclient.Nomenclature) error) error {
+	ok, _, err := a.fromCopy(c)
+	if err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	seller := session(c).Data().SellerID
+	if ok {
+		if err := a.enterLocal(c); err != nil {
+			return err
 		}
-	default:
-		sheet = sheets.Sheet{Name: i18n.T(ctx, "import.sheet_nomenclature"),
-			Columns: sheets.Columns(i18n.T(ctx, "import.col_warehouse"), i18n.T(ctx, "import.col_barcode"), i18n.T(ctx, "import.col_sku"), i18n.T(ctx, "import.col_seller_sku"),
-				i18n.T(ctx, "import.col_name"), i18n.T(ctx, "import.col_brand"), i18n.T(ctx, "import.col_size"), i18n.T(ctx, "import.col_status"),
-				i18n.T(ctx, "import.col_quantity"), i18n.T(ctx, "import.col_price"), i18n.T(ctx, "import.col_sale"))}
-		sheet.Columns[8].Kind, sheet.Columns[9].Kind, sheet.Columns[10].Kind = sheets.Number, sheets.Money, sheets.Money
+		cq := q.copyQuery()
+		cs := a.deps.Catalog.Store()
+		if _, err := cs.Nomenclature(ctx, copyKey(c), copystore.Query{Sort: cq.Sort, Limit: 1}); errors.Is(err, copystore.ErrBadSort) {
+			cq.Sort = "" // the list order, as the page on screen
+		}
+		err := cs.ExportNomenclature(ctx, copyKey(c), cq, func(r *copystore.Record) error { return fn(copyNomenclature(seller, r)) })
+		if errors.Is(err, copystore.ErrRevoked) {
+			return copyRevoked()
+		}
+		return err
+	}
+	pctx := a.pageContext(c)
+	for page := 1; page <= maxExportPages; page++ {
+		unlock, err := a.lockSeller(c, pctx)
+		if err != nil {
+			return err
+		}
+		recs, _, pages, err := fetchCatalogPage(pctx, a.account(c), seller, listQuery{Page: page, Limit: upstreamPageLimit})
+		unlock()
+		if err != nil {
+			return err
+		}
 		for _, n := range recs {
-			sale := ""
-			if n.SalePrice > 0 {
-				sale = format.MoneyInput(int64(n.SalePrice))
+			if err := fn(n); err != nil {
+				return err
 			}
-			sheet.Rows = append(sheet.Rows, []string{n.WarehouseCode, n.Barcode, n.MarketplaceSKU, n.SellerSKU, n.Name, n.Brand, n.Size, n.Status,
-				strconv.Itoa(n.Quantity), format.MoneyInput(int64(n.Price)), sale})
+		}
+		if len(recs) == 0 || page >= pages {
+			return nil
 		}
 	}
-	name := sheets.FileName(ext, view, "seller-"+strconv.FormatInt(sess.Data().SellerID, 10), sess.Data().Environment,
-		"page-"+strconv.Itoa(q.Page), "limit-"+strconv.Itoa(q.Limit))
-	return a.sendSheet(c, sheet, ext, name)
+	return errExportFull
 }
 
 // exportQuery is the query of the export links of a /prices or
-// /nomenclature page: exactly its page and limit; "" without a job store
-// (no export routes).
+// /nomenclature page: its search, sort and filters, page and limit; ""
+// without a job store (no export routes).
 func (a *App) exportQuery(q listQuery) string {
 	if a.deps.Jobs == nil {
 		return ""
 	}
-	return "?page=" + strconv.Itoa(q.Page) + "&limit=" + strconv.Itoa(q.Limit)
+	v := q.values()
+	v.Del("cursor") // the page number places the page alone
+	v.Set("page", strconv.Itoa(q.Page))
+	v.Set("limit", strconv.Itoa(q.Limit))
+	return "?" + v.Encode()
 }
 
 // sendSheet answers with a sheet as a download.
@@ -84,6 +199,7 @@ func (a *App) sendSheet(c echo.Context, sheet sheets.Sheet, ext, name string) er
 	if err := sheets.Write(&buf, f, sheet); err != nil {
 		return err
 	}
+	a.leaveLocal(c) // read and written: the copy's gate is not held while the client downloads
 	if err := a.saveSession(c); err != nil {
 		return err
 	}

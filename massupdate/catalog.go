@@ -149,7 +149,7 @@ type StockNow struct {
 // CurrentPrice is a record's price and running sale.
 func CurrentPrice(n apiclient.Nomenclature) PriceNow {
 	p := PriceNow{Price: int64(n.Price)}
-	if n.SalePrice > 0 && n.SalePrice != n.Price {
+	if OnSale(int64(n.Price), int64(n.SalePrice)) {
 		p.Sale = int64(n.SalePrice)
 	}
 	return p

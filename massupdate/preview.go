@@ -68,6 +68,7 @@ func WantRows(kind string, t *bulkjobs.Table, m bulkjobs.Mapping) Want {
 func (p Previewer) PriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.Item {
 	items := make([]bulkjobs.Item, 0, len(t.Rows))
 	seen := map[string]int{}
+	first := map[string]map[string]string{} // a SKU's first row's cells
 	for i, row := range t.Rows {
 		typed := map[string]string{
 			"sku":   strings.TrimSpace(m.Cell(row, "sku")),
@@ -78,10 +79,17 @@ func (p Previewer) PriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkjobs.
 		}
 		it := bulkjobs.Item{Seq: i + 1, Line: t.Lines[i], Key: typed["sku"], Chunk: -1, Typed: mustJSON(typed), Flag: bulkjobs.FlagInvalid}
 		it.NewText = newPriceText(typed)
-		items = append(items, p.checkPrice(it, typed, seen))
+		it = p.checkPrice(it, typed, seen)
+		if f, dup := first[typed["sku"]]; dup && samePriceCells(f, typed) {
+			// A repeat saying the same (a file with a row per warehouse,
+			// as the stock exports): nothing more to do.
+			it.Flag, it.Message = bulkjobs.FlagUnchanged, i18n.Of(i18n.M("mass.same_row", map[string]any{"Row": strconv.Itoa(seen[typed["sku"]])}))
+		}
+		items = append(items, it)
 		if typed["sku"] != "" {
 			if _, dup := seen[typed["sku"]]; !dup {
 				seen[typed["sku"]] = t.Lines[i]
+				first[typed["sku"]] = typed
 			}
 		}
 	}
@@ -131,14 +139,7 @@ func (p Previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen ma
 	if in.Price == "" {
 		in.Price = apiclient.Money(cur.Price).Decimal()
 	}
-	if in.Sale == "" && cur.Sale > 0 {
-		// A blank sale cell keeps the running sale, unless the new price
-		// is below it: a price under the sale price ends the sale (it
-		// would be refused otherwise, and no cell could say "no sale").
-		if newPrice, err := apiclient.ParseMoney(in.Price); err != nil || int64(newPrice) >= cur.Sale {
-			in.Sale = apiclient.Money(cur.Sale).Decimal()
-		}
-	}
+	in.Sale = fileSale(in.Sale, in.Price, cur) // what "no sale" means: sale.go
 	upd, errs := in.Validate()
 	if errs != nil {
 		it.Message = problemText(errs, "price", "sale", "start", "end")

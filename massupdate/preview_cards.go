@@ -62,6 +62,16 @@ func (p Previewer) CardPriceItems(t *bulkjobs.Table, m bulkjobs.Mapping) []bulkj
 	}
 	for _, parent := range order {
 		rows := cards[parent]
+		unchanged := true
+		for _, r := range rows {
+			unchanged = unchanged && items[r.i].Flag == bulkjobs.FlagUnchanged
+		}
+		if unchanged {
+			// Each row repeats its own size's price (the marketplace
+			// may list a card's sizes at different prices): the card
+			// stays as it is, as an exported file imported unchanged.
+			continue
+		}
 		first := rows[0]
 		conflict := false
 		for _, r := range rows[1:] {

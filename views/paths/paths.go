@@ -45,6 +45,11 @@ func Order(nr string) string { return Orders + "/" + url.PathEscape(nr) }
 // Nomenclature) as ext, "csv" or "xlsx".
 func Export(list, ext string) string { return list + "/export." + ext }
 
+// ExportWhole is the download of every record of a list in the shape of
+// its page export (list is Prices or Nomenclature), up to the rows one
+// import reads: the import page's "start from your current data".
+func ExportWhole(list, ext string) string { return Export(list, ext) + "?all=1" }
+
 // ExportAll is the download of the whole filtered catalogue from the local
 // copy as ext, "csv" or "xlsx".
 func ExportAll(ext string) string { return Nomenclature + "/export-all." + ext }

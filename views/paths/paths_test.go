@@ -13,6 +13,7 @@ func TestParameterisedPaths(t *testing.T) {
 		{Job("abc123"), "/bulk/jobs/abc123"},
 		{JobProgress("x y"), "/bulk/jobs/x%20y/progress"},
 		{Export(Prices, "xlsx"), "/prices/export.xlsx"},
+		{ExportWhole(Nomenclature, "csv"), "/nomenclature/export.csv?all=1"},
 		{ExportAll("csv"), "/nomenclature/export-all.csv"},
 		{Filtered(Orders, "status", "a&b"), "/orders?status=a%26b"},
 		{WithQuery(History, url.Values{"q": {"x"}, "kind": {"price"}}), "/history?kind=price&q=x"},
