@@ -64,7 +64,7 @@ type massKind[In, Out any] struct {
 // flash when every row was accepted, else show each row's fate (422).
 func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error {
 	ctx := c.Request().Context()
-	form, err := c.FormParams()
+	form, err := postForm(c)
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, k.unreadable))
 	}
