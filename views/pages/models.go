@@ -13,7 +13,10 @@ import (
 type DemoCredential struct {
 	ClientID, ClientSecret string
 	SellerID               int64
-	Note                   string
+	// Environment is the one its one-click login posts: "production"
+	// where the account works there, else "test".
+	Environment string
+	Note        string
 }
 
 // LoginForm is the login page: the typed values (never the secret), and the
