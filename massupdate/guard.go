@@ -20,17 +20,14 @@ type GuardDelta struct {
 	SaleEnds bool
 }
 
-// Permille is the change in tenths of a percent, rounded away from zero,
-// negative for a drop.
+// Permille is the change in tenths of a percent, negative for a drop,
+// cut toward zero: a drop from 16 799,00 to 1,00 reads −99,9 %, not
+// −100,0 %.
 func (d GuardDelta) Permille() int64 {
 	if d.Old <= 0 {
 		return 0
 	}
-	diff := (d.New - d.Old) * 1000
-	if diff < 0 {
-		return -((-diff + d.Old - 1) / d.Old)
-	}
-	return (diff + d.Old - 1) / d.Old
+	return (d.New - d.Old) * 1000 / d.Old
 }
 
 // PriceChange is what a price update changes against the current price
@@ -123,18 +120,21 @@ func (r PriceInput) Current() (PriceNow, bool) {
 	return now, true
 }
 
-// Held is a form row beyond the guard, not sent: its change, and the token
-// a confirmation of it carries.
+// Held is a form row beyond the guard: its change, the token a
+// confirmation of it carries, and whether the form confirmed it (then it
+// is sent; else it is held).
 type Held struct {
-	Delta GuardDelta
-	Token string
+	Delta     GuardDelta
+	Token     string
+	Confirmed bool
 }
 
 // HoldBeyondGuard takes out of c.Send the price updates beyond the guard
 // (PriceBeyondGuard, against the baseline the form showed) that the user
-// has not confirmed, keeping them in c.Held by key; confirmed holds the
-// GuardTokens the form's confirmations carry. update names an item's row
-// and its price update.
+// has not confirmed. Every row beyond the guard is kept in c.Held by key,
+// the confirmed ones (sent) marked so; confirmed holds the GuardTokens the
+// form's confirmations carry. update names an item's row and its price
+// update.
 func HoldBeyondGuard[Out any](c Checked[PriceInput, Out], percent int, confirmed map[string]bool, update func(Out) (string, apiclient.PriceUpdate)) Checked[PriceInput, Out] {
 	if percent <= 0 {
 		return c
@@ -148,18 +148,33 @@ func HoldBeyondGuard[Out any](c Checked[PriceInput, Out], percent int, confirmed
 			continue
 		}
 		d, beyond := PriceBeyondGuard(percent, cur, upd)
-		token := GuardToken(key, upd)
-		if !beyond || confirmed[token] {
+		if !beyond {
 			send = append(send, out)
 			continue
+		}
+		h := Held{Delta: d, Token: GuardToken(key, upd)}
+		h.Confirmed = confirmed[h.Token]
+		if h.Confirmed {
+			send = append(send, out)
 		}
 		if c.Held == nil {
 			c.Held = map[string]Held{}
 		}
-		c.Held[key] = Held{Delta: d, Token: token}
+		c.Held[key] = h
 	}
 	c.Send = send
 	return c
+}
+
+// Waiting counts the rows of c held for the user's confirmation.
+func (c Checked[In, Out]) Waiting() int {
+	n := 0
+	for _, h := range c.Held {
+		if !h.Confirmed {
+			n++
+		}
+	}
+	return n
 }
 
 // SaleEndsNote is the note of an update that ends the running sale of

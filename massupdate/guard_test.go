@@ -23,15 +23,15 @@ func TestPriceBeyondGuard(t *testing.T) {
 		permille int64
 		saleEnds bool
 	}{
-		{"typo: 17 399 to 2 000", PriceNow{Price: 17399_00}, apiclient.PriceUpdate{Price: 2000_00}, 50, true, -886, false},
+		{"typo: 17 399 to 2 000", PriceNow{Price: 17399_00}, apiclient.PriceUpdate{Price: 2000_00}, 50, true, -885, false},
 		{"half exactly", PriceNow{Price: 1000_00}, apiclient.PriceUpdate{Price: 500_00}, 50, false, -500, false},
 		{"up past the guard", PriceNow{Price: 1000_00}, apiclient.PriceUpdate{Price: 1501_00}, 50, true, 501, false},
 		{"small change", PriceNow{Price: 1000_00}, apiclient.PriceUpdate{Price: 900_00}, 50, false, -100, false},
-		{"guard off", PriceNow{Price: 17399_00}, apiclient.PriceUpdate{Price: 2000_00}, 0, false, -886, false},
+		{"guard off", PriceNow{Price: 17399_00}, apiclient.PriceUpdate{Price: 2000_00}, 0, false, -885, false},
 		{"sale far below the running one", PriceNow{Price: 1000_00, Sale: 800_00}, apiclient.PriceUpdate{Price: 1000_00, SalePrice: money(100_00)}, 50, true, -875, false},
 		{"new sale far below the price", PriceNow{Price: 1000_00}, apiclient.PriceUpdate{Price: 1000_00, SalePrice: money(300_00)}, 50, true, -700, false},
 		{"sale ends, price kept", PriceNow{Price: 1799_00, Sale: 1187_00}, apiclient.PriceUpdate{Price: 1799_00}, 50, false, 0, true},
-		{"1 instead of 1 799", PriceNow{Price: 1799_00, Sale: 1187_00}, apiclient.PriceUpdate{Price: 1_00}, 50, true, -1000, true},
+		{"1 instead of 1 799", PriceNow{Price: 1799_00, Sale: 1187_00}, apiclient.PriceUpdate{Price: 1_00}, 50, true, -999, true},
 	}
 	for _, c := range cases {
 		d, beyond := PriceBeyondGuard(c.percent, c.cur, c.upd)
@@ -56,16 +56,16 @@ func TestHoldBeyondGuard(t *testing.T) {
 		t.Fatalf("sent %+v, want B alone", c.Send)
 	}
 	h, ok := c.Held["A"]
-	if !ok || h.Delta.Permille() != -886 || h.Token != "A|200000" {
-		t.Fatalf("held %+v, want A at −88.6 %% with its token", c.Held)
+	if !ok || h.Confirmed || h.Delta.Permille() != -885 || h.Token != "A|200000" || c.Waiting() != 1 {
+		t.Fatalf("held %+v, want A at −88.5 %% with its token", c.Held)
 	}
 	c = HoldBeyondGuard(CheckPrices(rows), 50, map[string]bool{"A|200000": true}, key)
-	if len(c.Send) != 2 || len(c.Held) != 0 {
+	if len(c.Send) != 2 || !c.Held["A"].Confirmed || c.Waiting() != 0 {
 		t.Errorf("confirmed: sent %+v, held %+v; want both sent", c.Send, c.Held)
 	}
 	rows[0].Price = "200.00"
 	c = HoldBeyondGuard(CheckPrices(rows), 50, map[string]bool{"A|200000": true}, key)
-	if _, ok := c.Held["A"]; !ok || len(c.Send) != 1 {
+	if h := c.Held["A"]; h.Confirmed || h.Token != "A|20000" || len(c.Send) != 1 {
 		t.Errorf("a confirmation of another amount: sent %+v, held %+v; want A held", c.Send, c.Held)
 	}
 	if c := HoldBeyondGuard(CheckPrices(rows), 0, nil, key); len(c.Send) != 2 {
