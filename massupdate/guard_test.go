@@ -102,3 +102,19 @@ func TestPreviewSaysTheSaleEnds(t *testing.T) {
 		t.Errorf("sale 1 187 to 500: flag %s %q, want held by the guard", it.Flag, en(it.Message))
 	}
 }
+
+// TestPreviewGuardsTheSalePriceToo: an import row that barely moves the
+// price but cuts the running sale deep is held by the one rule, as the
+// form holds it; before, the preview measured the price alone.
+func TestPreviewGuardsTheSalePriceToo(t *testing.T) {
+	cat := &Catalog{BySKU: map[string]apiclient.Nomenclature{"MP1": {MarketplaceSKU: "MP1", Price: 1000_00, SalePrice: 800_00}}}
+	p := Previewer{Guard: 50, Catalog: cat}
+	it := p.checkPrice(bulkjobs.Item{Seq: 1, Line: 2, Key: "MP1", Chunk: -1, Flag: bulkjobs.FlagInvalid}, map[string]string{"sku": "MP1", "price": "990.00", "sale": "150.00"}, map[string]int{})
+	if it.Flag != bulkjobs.FlagGuard {
+		t.Errorf("price −1 %%, sale 800 → 150: flag %s %q, want held by the guard", it.Flag, en(it.Message))
+	}
+	_, beyond := PriceBeyondGuard(50, PriceNow{Price: 1000_00, Sale: 800_00}, apiclient.PriceUpdate{Price: 990_00, SalePrice: money(150_00)})
+	if !beyond {
+		t.Error("the form's rule lets the same change through")
+	}
+}
