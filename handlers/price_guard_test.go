@@ -210,3 +210,50 @@ func TestPriceUnderSaleNamesThePriceAndKeepsTheHint(t *testing.T) {
 		t.Errorf("%d set-prices calls, want none before the confirmation", n)
 	}
 }
+
+// TestCardGuardThenSendAnyway (lamoda profile): a card cut by 60 % is
+// held by the dashboard's guard first; confirmed, it is sent and held by
+// the marketplace's price check; the answer keeps the guard's
+// confirmation ticked, so "send anyway" sends it (with force) without
+// asking for the guard's confirmation again.
+func TestCardGuardThenSendAnyway(t *testing.T) {
+	tap := &wireTap{next: http.DefaultTransport}
+	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, APIOptions: func(o *apiclient.Options) {
+		o.HTTPClient = &http.Client{Transport: tap}
+	}})
+	b := app.Browser(t)
+	b.LoginDemo()
+	held := cardsOf(app.Sandbox, 1001)[2]
+	want := held.sizes[0].Price * 4 / 10 // −60 %: beyond the guard, and under the price check's half
+	form := b.Get("/prices?limit=100").FormValues("#prices-form")
+	setCardPrice(t, form, held.parent, moneyIn(want))
+	form.Set("action", "send")
+	res := b.Post("/prices?limit=100", form)
+	row := "[data-testid=card-" + held.parent + "] "
+	token, ok := res.Doc.Find(row + "[data-testid=confirm-guard]").Attr("value")
+	if res.Status != http.StatusUnprocessableEntity || !ok || len(tap.params()) != 0 {
+		t.Fatalf("guard: %d, confirmation %v, %d set-prices calls; want the card held, nothing sent", res.Status, ok, len(tap.params()))
+	}
+	confirmed := res.FormValues("#prices-form")
+	confirmed.Set("confirm_guard", token)
+	confirmed.Set("action", "send")
+	res = b.Post("/prices?limit=100", confirmed)
+	if !res.Has(row+"[data-testid=fraud][data-status=warning]") || !res.Has("[data-testid=send-anyway]") {
+		t.Fatalf("confirmed card: result %q, want the marketplace's price check shown", res.Text(row+"[data-testid=result]"))
+	}
+	anyway := res.FormValues("#prices-form")
+	if anyway.Get("confirm_guard") != token {
+		t.Fatalf("the guard's confirmation is not kept on the answer: %q", anyway["confirm_guard"])
+	}
+	before := len(tap.params())
+	anyway.Set("action", "force")
+	b.Post("/prices?limit=100", anyway)
+	if got := forcedCards(t, tap.params()[before:]); len(got) != 1 || got[0] != held.parent {
+		t.Fatalf("send anyway forced %v, want %s", got, held.parent)
+	}
+	for _, s := range app.Sandbox.Products(1001) {
+		if s.ParentSKU == held.parent && s.Price != want {
+			t.Errorf("size %s: %d, want %d", s.MarketplaceSKU, s.Price, want)
+		}
+	}
+}
