@@ -111,6 +111,21 @@ func TestJourneyPriceGuard(t *testing.T) {
 			t.Errorf("emptied sale field: note %q, want the sale %s named", note, j.shown(apiclient.Money(slip.SalePrice)))
 		}
 	}
+	// On a product on sale, emptying the sale field says at once, before
+	// anything is sent, that the sale ends; typed back, the note goes.
+	saleRow := eval[int](j, fmt.Sprintf(`Array.from(document.querySelectorAll("#prices-form tbody tr")).findIndex((r, n) => n !== %d && n !== %d && r.querySelector("input[name=orig_sale]").value !== "")`, i, k))
+	if saleRow < 0 {
+		t.Fatalf("no other product on sale on the page (row %d)", saleRow)
+	}
+	origSale := j.value("sale-" + strconv.Itoa(saleRow))
+	j.typeInto("sale-"+strconv.Itoa(saleRow), "\b")
+	if note := j.text(fmt.Sprintf("#sale-%d-drop", saleRow)); !strings.Contains(note, j.shown(money(t, origSale))) || !j.says(note, "prices.sale_ends_hint") {
+		t.Errorf("emptied sale field: note %q, want that the sale %s ends", note, j.shown(money(t, origSale)))
+	}
+	j.typeInto("sale-"+strconv.Itoa(saleRow), origSale)
+	if note := j.text(fmt.Sprintf("#sale-%d-drop", saleRow)); note != "" {
+		t.Errorf("the sale typed back: note %q, want none", note)
+	}
 	small := money(t, rows[k].Orig) + 100
 	j.typeInto("price-"+strconv.Itoa(k), small.Decimal())
 	calls := j.app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices]
