@@ -71,6 +71,12 @@ type Deps struct {
 	// import, job and history screens. internal/app binds its executor
 	// (with JobAccount) and its audit observer.
 	Jobs *bulkjobs.Runner
+	// GuardPercent is the fat-finger guard of every price change
+	// (SELLERDESK_BULK_GUARD_PERCENT, as the import's): the prices forms
+	// hold a row changed by more than ± this percentage, and send it only
+	// once the user confirms that row (massupdate.PriceBeyondGuard). 0
+	// means massupdate.DefaultGuardPercent; negative turns it off.
+	GuardPercent int
 	// Catalog keeps the local copy of each seller's catalogue and syncs it
 	// in the background; nil serves every page live.
 	Catalog *copystore.Manager
@@ -127,6 +133,9 @@ func New(d Deps) (*App, error) {
 	}
 	if d.UpstreamTimeout <= 0 {
 		d.UpstreamTimeout = 30 * time.Second
+	}
+	if d.GuardPercent == 0 {
+		d.GuardPercent = massupdate.DefaultGuardPercent
 	}
 	a := &App{deps: d, guard: loginguard.New(d.LoginLimits), imports: newPlaceGate[int64](maxConcurrentImports),
 		exports: newPlaceGate[copystore.Key](maxConcurrentExports), local: newLocalGate(localSlots())}

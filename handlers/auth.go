@@ -76,14 +76,14 @@ func (in loginInput) account() sessions.Account {
 
 func bindLogin(c echo.Context) loginInput {
 	in := loginInput{form: pages.LoginForm{
-		ClientID:    strings.TrimSpace(c.FormValue("client_id")),
-		SellerID:    strings.TrimSpace(c.FormValue("seller_id")),
-		Environment: c.FormValue("environment"),
-		DisplayName: strings.TrimSpace(format.Clean(c.FormValue("display_name"))),
-		Next:        localOr(c.FormValue("next"), ""),
+		ClientID:    strings.TrimSpace(postValue(c, "client_id")),
+		SellerID:    strings.TrimSpace(postValue(c, "seller_id")),
+		Environment: postValue(c, "environment"),
+		DisplayName: strings.TrimSpace(format.Clean(postValue(c, "display_name"))),
+		Next:        localOr(postValue(c, "next"), ""),
 		Errors:      map[string]string{},
 	}}
-	in.secret = c.FormValue("client_secret")
+	in.secret = postValue(c, "client_secret")
 	f := &in.form
 	ctx := c.Request().Context()
 	switch {

@@ -33,7 +33,7 @@ func (a *App) importFailed(c echo.Context, kind, msg string) error {
 // BulkImportUpload reads an uploaded file, checks every row against the
 // current catalogue and stores the preview as a job not yet submitted.
 func (a *App) BulkImportUpload(c echo.Context) error {
-	kind := c.FormValue("kind")
+	kind := postValue(c, "kind")
 	ctx := c.Request().Context()
 	fh, err := c.FormFile("file")
 	if err != nil {

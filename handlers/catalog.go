@@ -115,6 +115,8 @@ type formState[In any] struct {
 	inputs  map[string]In
 	invalid map[string]map[string]i18n.Msgs
 	report  *massupdate.Report
+	// held are the rows beyond the price guard: not sent until confirmed.
+	held map[string]massupdate.Held
 }
 
 // matchLate resolves an item error the marketplace keyed in the other shape
@@ -144,6 +146,10 @@ type rowOverlay[In, Row any] struct {
 	accepted func(row *Row, in In) pages.RowResult
 	// cells are the row's field problems and result.
 	cells func(row *Row) (errs *map[string]i18n.Msgs, res *pages.RowResult)
+	// held, when set, is the result of a row beyond the price guard, not
+	// sent (h.Confirmed false), or the confirmation kept on a row that
+	// was sent confirmed and is not accepted.
+	held func(row *Row, in In, h massupdate.Held, res pages.RowResult) pages.RowResult
 }
 
 // overlay lays a form's typed values and each row's outcome over the rows
@@ -176,6 +182,11 @@ func overlay[In, Row any](rows []Row, index map[string]int, st formState[In], o 
 			*errs, *res = fe, pages.RowResult{State: "invalid"}
 			continue
 		}
+		h, guarded := st.held[k]
+		if guarded && !h.Confirmed && o.held != nil {
+			*res = o.held(row, in, h, pages.RowResult{})
+			continue
+		}
 		if st.report == nil {
 			continue
 		}
@@ -186,6 +197,9 @@ func overlay[In, Row any](rows []Row, index map[string]int, st formState[In], o 
 			*res = pages.RowResult{State: "rejected", Messages: out.Messages}
 		case massupdate.Unsent, massupdate.Unknown:
 			*res = pages.RowResult{State: string(out.State)}
+		}
+		if guarded && o.held != nil && res.State != string(massupdate.Accepted) {
+			*res = o.held(row, in, h, *res)
 		}
 	}
 	return rows

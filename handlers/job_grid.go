@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/i18n"
@@ -145,11 +144,8 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 			}
 			r.Delta = sign + format.GridMoneyIn(l.Lang, d)
 		}
-		if it.OldNum != 0 {
-			r.DeltaPct = fmt.Sprintf("%+.1f %%", float64(it.NewNum-it.OldNum)*100/float64(it.OldNum))
-			if l.Lang != i18n.EN {
-				r.DeltaPct = strings.Replace(r.DeltaPct, ".", ",", 1)
-			}
+		if it.OldNum > 0 { // written as the prices forms write a held row's change
+			r.DeltaPct = format.PercentIn(l.Lang, massupdate.GuardDelta{Old: it.OldNum, New: it.NewNum}.Permille())
 		}
 	}
 	switch {

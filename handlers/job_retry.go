@@ -65,7 +65,7 @@ func (a *App) BulkJobRevise(c echo.Context) error {
 		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_only_retry"))
 		return a.redirect(c, at(c, paths.Job(job.ID)))
 	}
-	form, err := c.FormParams()
+	form, err := postForm(c)
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(c.Request().Context(), "jobs.form_unreadable"))
 	}

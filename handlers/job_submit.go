@@ -26,7 +26,7 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_already"))
 		return a.redirect(c, at(c, paths.Job(job.ID)))
 	}
-	form, err := c.FormParams()
+	form, err := postForm(c)
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(c.Request().Context(), "jobs.form_unreadable"))
 	}

@@ -26,11 +26,17 @@ func TestJobRowReadsStoredWords(t *testing.T) {
 		t.Errorf("en row %+v", got)
 	}
 	delta := bulkjobs.Item{Flag: bulkjobs.FlagOK, HasNum: true, OldNum: 2549900, NewNum: 2677895}
-	if got := jobRow(ru, job, delta); got.Delta != "+1\u202f279,95" || got.DeltaPct != "+5,0 %" {
+	if got := jobRow(ru, job, delta); got.Delta != "+1\u202f279,95" || got.DeltaPct != "+5,0\u00a0%" {
 		t.Errorf("ru delta %q %q", got.Delta, got.DeltaPct)
 	}
-	if got := jobRow(en, job, delta); got.Delta != "+1 279.95" || got.DeltaPct != "+5.0 %" {
+	if got := jobRow(en, job, delta); got.Delta != "+1 279.95" || got.DeltaPct != "+5.0\u00a0%" {
 		t.Errorf("en delta %q %q", got.Delta, got.DeltaPct)
+	}
+	// A drop reads as the prices forms write it: the minus sign, the
+	// reader's decimal mark.
+	drop := bulkjobs.Item{Flag: bulkjobs.FlagGuard, HasNum: true, OldNum: 1739900, NewNum: 200000}
+	if got := jobRow(ru, job, drop); got.DeltaPct != "−88,5\u00a0%" {
+		t.Errorf("ru drop %q, want −88,5 %%", got.DeltaPct)
 	}
 	old := bulkjobs.Item{State: bulkjobs.ItemRejected, Message: i18n.Plain("Not sent: a change beyond ±20 % that was not confirmed."), OldText: i18n.Plain("25 499.00")}
 	if got := jobRow(ru, job, old); got.Message != "Not sent: a change beyond ±20 % that was not confirmed." || got.Old != "25 499.00" {

@@ -88,7 +88,7 @@ func (a *App) locale(next echo.HandlerFunc) echo.HandlerFunc {
 // is behind the router's cross-origin protection.
 func (a *App) SetLanguage(c echo.Context) error {
 	r := c.Request()
-	l, ok := i18n.Parse(c.FormValue("lang"))
+	l, ok := i18n.Parse(postValue(c, "lang"))
 	if !ok {
 		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(r.Context(), "language.unknown"))
 	}
@@ -109,7 +109,7 @@ func (a *App) SetLanguage(c echo.Context) error {
 		}
 		d.Values[languageSessionKey] = string(l)
 	}
-	return a.redirect(c, localOr(c.FormValue("back"), paths.Overview))
+	return a.redirect(c, localOr(postValue(c, "back"), paths.Overview))
 }
 
 // servedOverTLS reports whether the request reached the dashboard over TLS,

@@ -64,7 +64,7 @@ type massKind[In, Out any] struct {
 // flash when every row was accepted, else show each row's fate (422).
 func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error {
 	ctx := c.Request().Context()
-	form, err := c.FormParams()
+	form, err := postForm(c)
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, k.unreadable))
 	}
@@ -78,8 +78,12 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 	}
 	unchanged := len(rows) - len(checked.Inputs)
 	sess := session(c)
+	held := checked.Waiting() // beyond the price guard, not confirmed: not sent
 	if len(checked.Invalid) > 0 {
-		return k.answer(c, checked, nil, &pages.Summary{Invalid: len(checked.Invalid), Unchanged: unchanged, Note: i18n.Of(i18n.M(k.fixFirst, nil))})
+		return k.answer(c, checked, nil, &pages.Summary{Invalid: len(checked.Invalid), Held: held, Unchanged: unchanged, Note: i18n.Of(i18n.M(k.fixFirst, nil))})
+	}
+	if len(checked.Send) == 0 && held > 0 {
+		return k.answer(c, checked, nil, &pages.Summary{Held: held, Unchanged: unchanged})
 	}
 	if len(checked.Send) == 0 {
 		sess.AddFlash("info", i18n.T(ctx, k.nothingChanged))
@@ -101,7 +105,7 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 	a.logger(ctx).Info(k.name+" submitted", attrs...)
 	// A price-check finding is shown on the form even when its card was
 	// accepted.
-	if rep.Complete() && len(rep.Fraud) == 0 {
+	if rep.Complete() && len(rep.Fraud) == 0 && held == 0 {
 		sess.AddFlash("ok", i18n.N(ctx, k.updated, rep.Accepted))
 		if k.shown != nil {
 			done := make(map[string][]string, min(len(keys), maxDoneRows))
@@ -115,7 +119,7 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 		}
 		return a.redirect(c, k.back)
 	}
-	return k.answer(c, checked, rep, &pages.Summary{Unchanged: unchanged, Note: rep.Note()})
+	return k.answer(c, checked, rep, &pages.Summary{Held: held, Unchanged: unchanged, Note: rep.Note()})
 }
 
 // massUpdateError maps a mass update's error: the per-seller lock failing

@@ -29,7 +29,7 @@ const resendDraft = "resend"
 // htmx, or in a flash after a redirect.
 func (a *App) OrdersResend(c echo.Context) error {
 	ctx := c.Request().Context()
-	form, err := c.FormParams()
+	form, err := postForm(c)
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "orders.form_unreadable"))
 	}

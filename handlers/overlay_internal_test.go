@@ -31,7 +31,7 @@ func TestOverlayPrices(t *testing.T) {
 			"Y": {State: massupdate.Accepted}, "Z": {State: massupdate.Unsent},
 		}},
 	}
-	got := overlay(rows, index, st, priceRows(context.Background()))
+	got := overlay(rows, index, st, priceRows(context.Background(), 0))
 	want := []pages.PriceRow{
 		{SKU: "A", Price: "11.00", OrigPrice: "11.00", Result: pages.RowResult{State: "accepted", Before: "10.00", After: "11.00"}},
 		{SKU: "B", Price: "x", OrigPrice: "20.00", Errors: map[string]i18n.Msgs{"price": i18n.Plain("Enter a number, like 1299.50.")}, Result: pages.RowResult{State: "invalid"}},

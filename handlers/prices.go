@@ -55,8 +55,8 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		name: "prices", back: q.link(at(c, paths.Prices)),
 		unreadable: i18n.K("prices.form_unreadable"), fixFirst: i18n.K("prices.fix_first"), nothingChanged: i18n.K("prices.nothing_changed"), updated: i18n.K("prices.updated"),
 		bind: massupdate.BindPriceInputs,
-		check: func(_ url.Values, rows []massupdate.PriceInput) (massupdate.Checked[massupdate.PriceInput, apiclient.PriceUpdate], error) {
-			return massupdate.CheckPrices(rows), nil
+		check: func(form url.Values, rows []massupdate.PriceInput) (massupdate.Checked[massupdate.PriceInput, apiclient.PriceUpdate], error) {
+			return a.holdPrices(c.Request().Context(), form, massupdate.CheckPrices(rows))
 		},
 		send: func(ctx context.Context, updates []apiclient.PriceUpdate) (*massupdate.Report, error) {
 			acct := a.account(c)
@@ -92,7 +92,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 		},
 		shown: changeTextsIn,
 		answer: func(c echo.Context, checked massupdate.Checked[massupdate.PriceInput, apiclient.PriceUpdate], rep *massupdate.Report, s *pages.Summary) error {
-			st := formState[massupdate.PriceInput]{inputs: checked.Inputs, invalid: checked.Invalid, report: rep}
+			st := formState[massupdate.PriceInput]{inputs: checked.Inputs, invalid: checked.Invalid, report: rep, held: checked.Held}
 			if rep == nil {
 				return a.renderPricesResult(c, q, st, s, nil)
 			}
@@ -124,8 +124,8 @@ type pricesExtras struct {
 }
 
 // priceRows is how the prices page takes the user's values (see overlay),
-// in the language of ctx.
-func priceRows(ctx context.Context) rowOverlay[massupdate.PriceInput, pages.PriceRow] {
+// in the language of ctx; guard is the price guard in percent.
+func priceRows(ctx context.Context, guard int) rowOverlay[massupdate.PriceInput, pages.PriceRow] {
 	return rowOverlay[massupdate.PriceInput, pages.PriceRow]{
 		offPage: func(sku string, _ massupdate.PriceInput) pages.PriceRow {
 			return pages.PriceRow{SKU: sku, Name: i18n.T(ctx, "prices.off_page")}
@@ -134,13 +134,18 @@ func priceRows(ctx context.Context) rowOverlay[massupdate.PriceInput, pages.Pric
 		typed: func(row *pages.PriceRow, in massupdate.PriceInput) {
 			row.Price, row.Sale, row.Start, row.End = in.Price, in.Sale, in.Start, in.End
 			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.OrigPrice, in.OrigSale, in.OrigStart, in.OrigEnd
+			row.Hints = priceHints(ctx, in)
 		},
 		accepted: func(row *pages.PriceRow, in massupdate.PriceInput) pages.RowResult {
 			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
+			row.Hints = nil
 			before, after := changeTextsIn(ctx, in)
 			return pages.RowResult{State: "accepted", Before: before, After: after}
 		},
 		cells: func(row *pages.PriceRow) (*map[string]i18n.Msgs, *pages.RowResult) { return &row.Errors, &row.Result },
+		held: func(_ *pages.PriceRow, in massupdate.PriceInput, h massupdate.Held, res pages.RowResult) pages.RowResult {
+			return heldResult(ctx, guard, in, h, res)
+		},
 	}
 }
 
@@ -206,7 +211,7 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 			OrigPrice: price, OrigSale: sale, Price: price, Sale: sale,
 		})
 	}
-	v.Rows = overlay(v.Rows, index, st, priceRows(ctx))
+	v.Rows = overlay(v.Rows, index, st, priceRows(ctx, a.priceGuard()))
 	for sku, pair := range x.done {
 		if i, ok := index[sku]; ok && len(pair) == 2 && v.Rows[i].Result.State == "" {
 			v.Rows[i].Result = pages.RowResult{State: "accepted", Before: pair[0], After: pair[1]} // as changeTexts wrote them

@@ -40,7 +40,7 @@ func (a *App) cardPricesList(c echo.Context) error {
 	if d := sess.PopDraft(draftPricesDone); d != nil {
 		done = d
 	}
-	v, err := a.cardPricesView(c, q, inputs, nil, nil, done)
+	v, err := a.cardPricesView(c, q, inputs, nil, nil, nil, done)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 					confirmed[p] = true
 				}
 			}
-			return massupdate.CheckCards(rows, held.confirmed(sess, confirmed, rows)), nil
+			return a.holdCards(c.Request().Context(), form, massupdate.CheckCards(rows, held.confirmed(sess, confirmed, rows)))
 		},
 		send: func(ctx context.Context, cards []massupdate.CardPrice) (*massupdate.Report, error) {
 			return massupdate.Send(ctx, a.deps.Engine, a.account(c), sess.Data().SellerID, massupdate.Cards, cards, nil)
@@ -87,14 +87,14 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 		},
 		shown: changeTextsIn,
 		answer: func(c echo.Context, checked massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice], rep *massupdate.Report, s *pages.Summary) error {
-			return a.renderCardPricesResult(c, q, checked.Inputs, checked.Invalid, rep, s)
+			return a.renderCardPricesResult(c, q, checked.Inputs, checked.Invalid, checked.Held, rep, s)
 		},
 	})
 }
 
 // renderCardPricesResult answers a submit that needs the user (422).
-func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]i18n.Msgs, rep *massupdate.Report, s *pages.Summary) error {
-	v, err := a.cardPricesView(c, q, inputs, invalid, rep, nil)
+func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]i18n.Msgs, held map[string]massupdate.Held, rep *massupdate.Report, s *pages.Summary) error {
+	v, err := a.cardPricesView(c, q, inputs, invalid, held, rep, nil)
 	if err != nil {
 		return err
 	}
@@ -113,7 +113,7 @@ func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[str
 // findings over the cards. As on the per-SKU page, a card the user edited
 // that the page no longer lists still shows while it needs the user.
 func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]i18n.Msgs,
-	rep *massupdate.Report, done map[string][]string) (pages.CardPricesView, error) {
+	held map[string]massupdate.Held, rep *massupdate.Report, done map[string][]string) (pages.CardPricesView, error) {
 	sess := session(c)
 	ctx := c.Request().Context()
 	l := i18n.LangOf(ctx)
@@ -195,9 +195,15 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		row := &v.Rows[i]
 		row.Price, row.Sale, row.Start, row.End = in.Price, in.Sale, in.Start, in.End
 		row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.OrigPrice, in.OrigSale, in.OrigStart, in.OrigEnd
+		row.Hints = priceHints(ctx, in)
 		if errs, ok := invalid[parent]; ok {
 			row.Errors = errs
 			row.Result = pages.RowResult{State: "invalid"}
+			continue
+		}
+		h, guarded := held[parent]
+		if guarded && !h.Confirmed {
+			row.Result = heldResult(ctx, a.priceGuard(), in, h, pages.RowResult{})
 			continue
 		}
 		if rep == nil {
@@ -209,10 +215,14 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 			before, after := changeTextsIn(ctx, in)
 			row.Result = pages.RowResult{State: "accepted", Before: before, After: after}
 			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
+			row.Hints = nil
 		case massupdate.Rejected:
 			row.Result = pages.RowResult{State: "rejected", Messages: o.Messages}
 		case massupdate.Unsent, massupdate.Unknown:
 			row.Result = pages.RowResult{State: string(o.State)}
+		}
+		if guarded && o.State != massupdate.Accepted {
+			row.Result = heldResult(ctx, a.priceGuard(), in, h, row.Result)
 		}
 		for _, f := range rep.Fraud[parent] {
 			row.Fraud = append(row.Fraud, pages.FraudNote{Status: f.Status, Text: fraudText(ctx, f)})

@@ -81,9 +81,9 @@ func (w *wireTap) params() []map[string]json.RawMessage {
 func newCardApp(t *testing.T, dropParent bool) (*testapp.App, *wireTap) {
 	t.Helper()
 	tap := &wireTap{dropParent: dropParent, next: http.DefaultTransport}
-	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, APIOptions: func(o *apiclient.Options) {
+	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, GuardPercent: -1, APIOptions: func(o *apiclient.Options) {
 		o.HTTPClient = &http.Client{Transport: tap}
-	}})
+	}}) // the marketplace's answers are these tests' subject: the dashboard's own price guard is off
 	return app, tap
 }
 
@@ -322,7 +322,7 @@ func TestCardPricesRestrictionNotOffered(t *testing.T) {
 		b = bytes.ReplaceAll(b, []byte(`"status":"warning"`), []byte(`"status":"restriction"`))
 		return bytes.ReplaceAll(b, []byte(`"promotions":[]`), []byte(`"promotions":[{"promotion_id":7,"name":"Black Friday"}]`))
 	}}
-	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, APIOptions: func(o *apiclient.Options) {
+	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, GuardPercent: -1, APIOptions: func(o *apiclient.Options) {
 		o.HTTPClient = &http.Client{Transport: tap}
 	}})
 	b := app.Browser(t)

@@ -21,7 +21,7 @@ func answerSummary[In any](s *pages.Summary, st formState[In]) {
 // something: a field to fix, a refusal, a row not sent or not answered.
 func needsAttention(r pages.RowResult) bool {
 	switch r.State {
-	case "invalid", string(massupdate.Rejected), string(massupdate.Unsent), string(massupdate.Unknown):
+	case "invalid", "held", string(massupdate.Rejected), string(massupdate.Unsent), string(massupdate.Unknown):
 		return true
 	}
 	return false

@@ -1,7 +1,6 @@
 package massupdate
 
 import (
-	"math"
 	"strconv"
 	"strings"
 
@@ -14,14 +13,6 @@ import (
 type Previewer struct {
 	Guard   int // percent of change beyond which a row needs confirmation; 0: none
 	Catalog *Catalog
-}
-
-// beyondGuard reports whether a change from old to new exceeds the guard.
-func (p Previewer) beyondGuard(old, new int64) bool {
-	if old <= 0 || p.Guard <= 0 {
-		return false
-	}
-	return math.Abs(float64(new-old))*100 > float64(p.Guard)*float64(old)
 }
 
 // fieldLabels are the catalogue keys of the fields a row's problems name.
@@ -165,15 +156,16 @@ func (p Previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen ma
 		it.OldNum, it.NewNum = old, newSale
 	}
 	it.Flag = bulkjobs.FlagOK
-	if p.beyondGuard(it.OldNum, it.NewNum) {
+	if _, beyond := PriceBeyondGuard(p.Guard, cur, upd); beyond {
 		it.Flag = bulkjobs.FlagGuard
 		it.Message = i18n.Of(i18n.M("mass.beyond_guard", map[string]any{"Guard": strconv.Itoa(p.Guard)}))
 	}
+	it.Message = i18n.Join(it.Message, SaleEndsNote(cur, upd))
 	if why := RefusedPrice(cur, upd); len(why) > 0 {
 		// The marketplace's known rule refuses it; it is
 		// sent only when this row is confirmed on its own.
 		it.Flag = bulkjobs.FlagGuard
-		it.Message = i18n.Join(why, i18n.Of(i18n.M("mass.confirm_itself", nil)))
+		it.Message = i18n.Join(why, i18n.Of(i18n.M("mass.confirm_itself", nil)), SaleEndsNote(cur, upd))
 	}
 	return it
 }
@@ -274,7 +266,7 @@ func (p Previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen ma
 	if item.Quantity != nil {
 		it.NewText = StockNow{Quantity: *item.Quantity, Status: in.Status}.Text()
 		it.HasNum, it.OldNum, it.NewNum = true, int64(cur.Quantity), int64(*item.Quantity)
-		if p.beyondGuard(it.OldNum, it.NewNum) {
+		if BeyondGuard(p.Guard, it.OldNum, it.NewNum) {
 			it.Flag = bulkjobs.FlagGuard
 			it.Message = i18n.Of(i18n.M("mass.beyond_guard", map[string]any{"Guard": strconv.Itoa(p.Guard)}))
 		}

@@ -144,6 +144,12 @@ func setErr(errs map[string]i18n.Msgs, field string, msg i18n.Msgs) map[string]i
 	return errs
 }
 
+// priceMoved reports whether the user changed the price of a row whose
+// baseline is known and left its sale price as it was.
+func (r PriceInput) priceMoved() bool {
+	return r.OrigPrice != "" && !SameMoney(r.Price, r.OrigPrice) && r.Sale != "" && SameMoney(r.Sale, r.OrigSale)
+}
+
 // Validate checks a changed row and builds the update to send. Problems are
 // keyed by field: price, sale, start, end.
 func (r PriceInput) Validate() (apiclient.PriceUpdate, map[string]i18n.Msgs) {
@@ -159,6 +165,10 @@ func (r PriceInput) Validate() (apiclient.PriceUpdate, map[string]i18n.Msgs) {
 		switch {
 		case len(msg) > 0:
 			errs = setErr(errs, "sale", msg)
+		case len(errs["price"]) == 0 && sale > price && r.priceMoved():
+			// The price dropped under a sale the user left as it was: the
+			// price is the likely typo, so the price is the field named.
+			errs = setErr(errs, "price", i18n.Of(i18n.M("mass.price_below_sale", map[string]any{"Sale": apiclient.Money(int64(sale)).Decimal()})))
 		case len(errs["price"]) == 0 && sale > price:
 			errs = setErr(errs, "sale", i18n.Of(i18n.M("mass.sale_above_price", map[string]any{"Price": apiclient.Money(int64(price)).Decimal()})))
 		default:
@@ -301,6 +311,9 @@ type Checked[In, Out any] struct {
 	Inputs  map[string]In
 	Invalid map[string]map[string]i18n.Msgs
 	Send    []Out
+	// Held are the valid rows not sent until the user confirms them
+	// (HoldBeyondGuard), by key.
+	Held map[string]Held
 }
 
 // formRow is a row of a mass-update form.

@@ -87,7 +87,7 @@
     if (bad && typeof bad.focus === "function") bad.focus();
   }
 
-  // Doomed drops (issue 17 item 7): in a form carrying data-drop-warning
+  // Doomed drops: in a form carrying data-drop-warning
   // (the prices form), a new price or sale price more than data-drop-limit
   // percent below the row's current price (its orig_price) gets a polite
   // live warning beside the field as it is typed. The server does not block
@@ -119,10 +119,18 @@
     var limit = parseInt(form.dataset.dropLimit, 10) || 90;
     var cur = kopecks(orig.value), now = kopecks(input.value);
     var doomed = cur > 0 && now > 0 && now * 100 < cur * (100 - limit);
-    var note = dropNote(input, doomed);
+    // A sale field emptied over a running sale ends the sale: said so
+    // before the row is sent (data-sale-ends).
+    var origSale = input.name === "sale" && row.querySelector("input[name=orig_sale]");
+    var ends = !!(origSale && origSale.value && !String(input.value).trim() && form.dataset.saleEnds);
+    var note = dropNote(input, doomed || ends);
     if (!note) return;
     var text = "";
-    if (doomed) {
+    if (ends) {
+      var money = typeof Intl !== "undefined" ? new Intl.NumberFormat(document.documentElement.lang || "en", { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : null;
+      var sale = kopecks(origSale.value) / 100;
+      text = form.dataset.saleEnds.replace("{sale}", money ? money.format(sale) : String(sale));
+    } else if (doomed) {
       // One decimal, rounded down, but never shown as the limit itself.
       var pct = Math.floor((cur - now) * 1000 / cur) / 10;
       if (pct <= limit) pct = Math.ceil((cur - now) * 10000 / cur) / 100;

@@ -268,6 +268,9 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		UpstreamTimeout: cfg.Dashboard.UpstreamTimeout, StoreFailed: handlers.IsSessionStoreError, FilterKey: cfg.MassUpdate.FilterKey}
 
 	deps := cfg.Dashboard
+	if deps.GuardPercent == 0 && cfg.Jobs != nil {
+		deps.GuardPercent = cfg.Jobs.GuardPercent // the forms guard prices as the imports do
+	}
 	deps.API, deps.Sessions, deps.Engine, deps.Jobs, deps.Logger, deps.Catalog, deps.Audit = a.API, a.Sessions, a.Engine, a.Jobs, log, a.Catalog, a.Audit
 	if cfg.History != nil && deps.HistoryRetention == 0 {
 		deps.HistoryRetention = cfg.History.Retention

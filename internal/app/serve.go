@@ -114,7 +114,8 @@ func (cfg Settings) Config(log *slog.Logger) Config {
 		PurgeEvery: 10 * time.Minute,
 		Jobs: &bulkjobs.RunnerOptions{GuardPercent: cfg.BulkGuardPercent, ReadBackDelay: cfg.BulkReadBackDelay,
 			Logger: log.With("component", "bulkjobs"), Owner: instanceName(cfg)},
-		Dashboard:  handlers.Deps{TrustedProxies: cfg.TrustedProxies, HistoryRetention: cfg.HistoryRetention, Zone: cfg.Timezone},
+		// One fat-finger guard for the prices forms and the imports.
+		Dashboard:  handlers.Deps{TrustedProxies: cfg.TrustedProxies, HistoryRetention: cfg.HistoryRetention, Zone: cfg.Timezone, GuardPercent: cfg.BulkGuardPercent},
 		MassUpdate: MassUpdateOptions{FilterKey: cfg.LamodaFilterKey},
 		History:    &HistoryOptions{Retention: cfg.HistoryRetention, PruneEvery: time.Hour},
 		Catalog:    &CatalogOptions{SyncInterval: cfg.SyncInterval, IdleTimeout: cfg.IdleTimeout},

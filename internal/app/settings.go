@@ -56,7 +56,8 @@ type Settings struct {
 	// the client (login throttling); empty trusts none.
 	TrustedProxies []netip.Prefix
 
-	// BulkGuardPercent is the fat-finger guard of bulk imports: a change
+	// BulkGuardPercent is the fat-finger guard of every price change (the
+	// prices forms and bulk imports) and of an import's stock: a change
 	// beyond it needs an explicit confirmation; -1 turns the guard off.
 	BulkGuardPercent int
 	// BulkReadBackDelay is how long after a bulk job its rows are re-read.

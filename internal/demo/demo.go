@@ -61,11 +61,11 @@ func (m *Marketplace) Close() error {
 func Credentials() []pages.DemoCredential {
 	var out []pages.DemoCredential
 	for _, c := range sandbox.SeededCredentials() {
-		note := i18n.K("login.demo_note_both") // translated by the login page
+		note, env := i18n.K("login.demo_note_both"), "production" // the note translated by the login page
 		if !c.B2BProduction {
-			note = i18n.K("login.demo_note_test_only")
+			note, env = i18n.K("login.demo_note_test_only"), "test"
 		}
-		out = append(out, pages.DemoCredential{ClientID: c.ClientID, ClientSecret: c.ClientSecret, SellerID: c.SellerID, Note: note})
+		out = append(out, pages.DemoCredential{ClientID: c.ClientID, ClientSecret: c.ClientSecret, SellerID: c.SellerID, Environment: env, Note: note})
 	}
 	return out
 }

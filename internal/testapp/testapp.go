@@ -74,6 +74,10 @@ type Options struct {
 	LoginLimits    loginguard.Limits
 	// Zone is the zone pages show times in (handlers.Deps.Zone).
 	Zone *time.Location
+	// GuardPercent is the price forms' fat-finger guard
+	// (handlers.Deps.GuardPercent): 0 is Jobs' guard, else the default;
+	// negative turns it off.
+	GuardPercent int
 	// TestHook is served at GET /_test/hook behind the login check.
 	TestHook echo.HandlerFunc
 	// APIOptions adjusts the marketplace client before it is built.
@@ -165,7 +169,7 @@ func New(t testing.TB, opts Options) *App {
 		Demo: true, DemoCredentials: demo.Credentials(), Now: sb.Now,
 		PageRetryBudget: opts.PageRetryBudget,
 		UpstreamTimeout: opts.UpstreamTimeout, BodyReadTimeout: opts.BodyReadTimeout, TrustedProxies: opts.TrustedProxies, LoginLimits: opts.LoginLimits, Zone: opts.Zone,
-		TestHook: opts.TestHook,
+		TestHook: opts.TestHook, GuardPercent: opts.GuardPercent,
 	}
 	if opts.NoDemo {
 		deps.Demo, deps.DemoCredentials = false, nil

@@ -19,6 +19,9 @@ func summaryText(ctx context.Context, s *Summary) string {
 	if s.Unsent > 0 {
 		out += i18n.TD(ctx, "nomenclature.summary_unsent", map[string]any{"Unsent": n(s.Unsent)})
 	}
+	if s.Held > 0 {
+		out += i18n.TD(ctx, "prices.summary_held", map[string]any{"Held": n(s.Held)})
+	}
 	if s.Unknown > 0 {
 		out += i18n.TD(ctx, "nomenclature.summary_unknown", map[string]any{"Unknown": n(s.Unknown)})
 	}
@@ -40,7 +43,7 @@ func summaryText(ctx context.Context, s *Summary) string {
 
 func summaryTone(s *Summary) string {
 	switch {
-	case s.Rejected > 0 || s.Invalid > 0 || s.Unsent > 0 || s.Unknown > 0:
+	case s.Rejected > 0 || s.Invalid > 0 || s.Unsent > 0 || s.Unknown > 0 || s.Held > 0:
 		return "warn"
 	case s.Updated > 0:
 		return "ok"

@@ -13,7 +13,10 @@ import (
 type DemoCredential struct {
 	ClientID, ClientSecret string
 	SellerID               int64
-	Note                   string
+	// Environment is the one its one-click login posts: "production"
+	// where the account works there, else "test".
+	Environment string
+	Note        string
 }
 
 // LoginForm is the login page: the typed values (never the secret), and the
@@ -150,18 +153,24 @@ type OrderDetail struct {
 // RowResult is what the marketplace (or local validation) said about a row
 // after a submit.
 type RowResult struct {
-	State    string // "", "accepted", "rejected", "invalid"
+	State    string // "", "accepted", "rejected", "invalid", "held", "unsent", "unknown"
 	Messages i18n.Msgs
-	Before   string // accepted rows: the old value
-	After    string // accepted rows: the new value
+	Before   string // accepted and held rows: the old value
+	After    string // accepted and held rows: the new value
+	// Delta is a held row's change in percent, as the reader writes it
+	// ("−88,5 %"); Confirm is the value of its confirmation checkbox, and
+	// Confirmed ticks it (a row sent confirmed and not yet accepted).
+	Delta, Confirm string
+	Confirmed      bool
 }
 
 // Summary is the line above a table after a submit: how many of the
 // submitted rows were updated, rejected, invalid, not sent, sent without
 // an answer and unchanged.
 type Summary struct {
-	Updated, Rejected, Invalid, Unsent, Unknown, Unchanged int
-	Note                                                   i18n.Msgs
+	// Held are the rows beyond the price guard, not sent until confirmed.
+	Updated, Rejected, Invalid, Unsent, Unknown, Unchanged, Held int
+	Note                                                         i18n.Msgs
 	// Shown and NotShown, after a submit larger than a page, are how many
 	// of the rows that need attention the table lists and how many more
 	// there are.
@@ -207,6 +216,7 @@ type PriceRow struct {
 	OrigPrice, OrigSale, OrigStart, OrigEnd string
 	Price, Sale, Start, End                 string
 	Errors                                  map[string]i18n.Msgs // "price", "sale", "start", "end"
+	Hints                                   map[string]string    // "price", "sale": the warnings beside the fields
 	Result                                  RowResult
 }
 

@@ -33,6 +33,7 @@ type CardRow struct {
 	OrigPrice, OrigSale, OrigStart, OrigEnd string
 	Price, Sale, Start, End                 string
 	Errors                                  map[string]i18n.Msgs // "price", "sale", "start", "end"
+	Hints                                   map[string]string    // "price", "sale": the warnings beside the fields
 	Result                                  RowResult
 	Sizes                                   []CardSize
 	Fraud                                   []FraudNote

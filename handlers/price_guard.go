@@ -1,0 +1,115 @@
+package handlers
+
+// The price guard of the prices forms: a row changed beyond
+// Deps.GuardPercent is held (massupdate.HoldBeyondGuard), shown with its
+// change and a confirmation checkbox, and sent only once that row is
+// confirmed; the others of the same submit are sent at once.
+
+import (
+	"context"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/massupdate"
+	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/pages"
+)
+
+// priceGuard is the fat-finger guard of the prices forms in percent; 0
+// is off.
+func (a *App) priceGuard() int { return max(a.deps.GuardPercent, 0) }
+
+// guardConfirmations are the held rows a prices form confirms, by the
+// token each confirmation carries (massupdate.GuardToken).
+func guardConfirmations(ctx context.Context, form url.Values) (map[string]bool, error) {
+	tokens := form["confirm_guard"]
+	if len(tokens) > massupdate.MaxFormRows {
+		return nil, echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "prices.too_many_guard"))
+	}
+	out := make(map[string]bool, len(tokens))
+	for _, t := range tokens {
+		out[t] = true
+	}
+	return out, nil
+}
+
+// holdPrices is the guard step of the per-SKU prices form.
+func (a *App) holdPrices(ctx context.Context, form url.Values, checked massupdate.Checked[massupdate.PriceInput, apiclient.PriceUpdate]) (massupdate.Checked[massupdate.PriceInput, apiclient.PriceUpdate], error) {
+	confirmed, err := guardConfirmations(ctx, form)
+	if err != nil {
+		return checked, err
+	}
+	return massupdate.HoldBeyondGuard(checked, a.priceGuard(), confirmed, func(u apiclient.PriceUpdate) (string, apiclient.PriceUpdate) { return u.MarketplaceSKU, u }), nil
+}
+
+// holdCards is the guard step of the card prices form (lamoda profile).
+func (a *App) holdCards(ctx context.Context, form url.Values, checked massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice]) (massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice], error) {
+	confirmed, err := guardConfirmations(ctx, form)
+	if err != nil {
+		return checked, err
+	}
+	return massupdate.HoldBeyondGuard(checked, a.priceGuard(), confirmed, func(cp massupdate.CardPrice) (string, apiclient.PriceUpdate) { return cp.Parent, cp.PriceUpdate }), nil
+}
+
+// heldResult is the result of a row beyond the guard in the language of
+// ctx: held (not confirmed), with its change, what it changes (and that
+// the sale ends, when it does) and its confirmation; or res, the outcome
+// of a row sent confirmed, with the confirmation kept ticked, so that
+// sending the answer again sends it again.
+func heldResult(ctx context.Context, guard int, in massupdate.PriceInput, h massupdate.Held, res pages.RowResult) pages.RowResult {
+	delta := format.PercentIn(i18n.LangOf(ctx), h.Delta.Permille())
+	if h.Confirmed {
+		res.Delta, res.Confirm, res.Confirmed = delta, h.Token, true
+		return res
+	}
+	before, after := changeTextsIn(ctx, in)
+	msgs := i18n.Of(i18n.M("prices.held", map[string]any{"Guard": strconv.Itoa(guard)}))
+	if h.Delta.SaleEnds {
+		if cur, ok := in.Current(); ok {
+			msgs = i18n.Join(msgs, massupdate.SaleEndsNote(cur, apiclient.PriceUpdate{}))
+		}
+	}
+	return pages.RowResult{State: "held", Messages: msgs, Before: before, After: after, Delta: delta, Confirm: h.Token}
+}
+
+// priceHints are the warnings beside a typed row's fields, in the
+// language of ctx, as the page's script shows them while the user types
+// and kept when the form comes back: a price or sale price the
+// marketplace refuses as too deep a drop, and a sale the change ends.
+func priceHints(ctx context.Context, in massupdate.PriceInput) map[string]string {
+	cur, ok := in.Current()
+	if !ok {
+		return nil
+	}
+	l := i18n.LangOf(ctx)
+	var out map[string]string
+	set := func(field, text string) {
+		if out == nil {
+			out = make(map[string]string, 2)
+		}
+		out[field] = text
+	}
+	drop := func(field, typed string) {
+		m, err := apiclient.ParseMoney(typed)
+		if err != nil || !massupdate.RefusedDrop(cur.Price, int64(m)) {
+			return
+		}
+		tenths := (cur.Price - int64(m)) * 1000 / cur.Price // cut, as the script does
+		set(field, i18n.TD(ctx, "prices.drop_warning", map[string]any{"Limit": massupdate.MarketDropLimit, "Pct": format.TenthsIn(l, tenths)}))
+	}
+	if !massupdate.SameMoney(in.Price, in.OrigPrice) {
+		drop("price", in.Price)
+	}
+	switch {
+	case in.Sale == "" && cur.Sale > 0:
+		set("sale", i18n.TD(ctx, "prices.sale_ends_hint", map[string]any{"Sale": format.MoneyIn(l, cur.Sale)}))
+	case in.Sale != "" && !massupdate.SameMoney(in.Sale, in.OrigSale):
+		drop("sale", in.Sale)
+	}
+	return out
+}
