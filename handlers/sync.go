@@ -35,10 +35,11 @@ func (a *App) copySource(c echo.Context) copystore.Source {
 	return copystore.AccountSource{Account: a.deps.API.Account(creds, nil), SellerID: d.SellerID, Credential: sessionCredential(c)}
 }
 
-// sessionCredential is the fingerprint of the session's credentials.
+// sessionCredential is the fingerprint of the secret the session's
+// current account holds: a refusal marks that secret alone.
 func sessionCredential(c echo.Context) copystore.Credential {
 	d := session(c).Data()
-	return copystore.CredentialOf(d.ClientID, d.Environment)
+	return copystore.CredentialOf(d.ClientID, d.Environment, d.ClientSecret)
 }
 
 // catalogLogin is called once a login succeeded: the credentials work, so
