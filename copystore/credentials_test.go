@@ -146,3 +146,48 @@ func TestViewAfterFailedPassResumes(t *testing.T) {
 		}
 	})
 }
+
+// TestLoginSourceReadsOnSchedule: after a client's secret is rotated, a
+// login with the new secret (UseAccepted) gives the copy's scheduled
+// passes their source at once: the next one reads with the new secret,
+// never trying the former one a session logged in with earlier.
+func TestLoginSourceReadsOnSchedule(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b backend) {
+		mk := newMarket(t, sandbox.Options{ProductsPerSeller: 20})
+		ctx := context.Background()
+		s := b.open()
+		var offset atomic.Int64
+		clock := func() time.Time { return time.Now().Add(time.Duration(offset.Load())) }
+		s.SetClock(clock)
+		m := NewManager(&Syncer{Store: s, Lock: b.lock, Now: clock}, time.Hour, 0, nil)
+		defer m.Close()
+		k := testKey(1001)
+		settled := func(gen int64) {
+			t.Helper()
+			waitFor(t, func() bool {
+				st, err := s.SyncStates(ctx, k)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return st[KindBoxes].Gen == gen && st[KindBoxes].Complete() && !st[KindBoxes].Running && !m.Running(k)
+			})
+		}
+		old := mk.source(1001)
+		m.UseAccepted(k, old)
+		settled(1)
+		mk.sb.RotateSecret("demo-1001", "rotated-secret-1001")
+		m.UseAccepted(k, mk.rotated(1001, "rotated-secret-1001"))
+		waitFor(t, func() bool { return !m.Running(k) })
+
+		offset.Store(int64(2 * time.Hour))
+		before := mk.sb.Counters().TokensIssued
+		m.tick()
+		settled(2)
+		if rejected, err := s.CredentialRejected(ctx, old.Credential); err != nil || rejected {
+			t.Errorf("the scheduled pass tried the former secret (marked %v, %v)", rejected, err)
+		}
+		if after := mk.sb.Counters().TokensIssued; after["seller"]-before["seller"] != 1 {
+			t.Errorf("the scheduled pass obtained %d seller tokens, want 1 (its renewal)", after["seller"]-before["seller"])
+		}
+	})
+}

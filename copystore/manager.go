@@ -110,9 +110,20 @@ func (m *Manager) Store() *Store { return m.syncer.Store }
 // interval (a sync another instance left half done is resumed). While one
 // runs here, a pass with src follows it if it fails. It is what a login
 // and every page served from the copy call.
-func (m *Manager) Use(k Key, src Source) {
+func (m *Manager) Use(k Key, src Source) { m.use(k, src, false) }
+
+// UseAccepted is Use for a source whose credentials the marketplace has
+// just accepted (a login): the scheduled passes read with it from now on.
+func (m *Manager) UseAccepted(k Key, src Source) { m.use(k, src, true) }
+
+func (m *Manager) use(k Key, src Source, accepted bool) {
 	m.mu.Lock()
 	m.touch(k, src)
+	if accepted {
+		u := m.used[k]
+		u.src, u.next = src, nil
+		m.used[k] = u
+	}
 	if m.running[k] {
 		if r, ok := m.again[k]; !ok || r.onFailure {
 			m.again[k] = rerun{src: src, minAge: m.interval, onFailure: true}

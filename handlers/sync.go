@@ -56,7 +56,7 @@ func (a *App) catalogLogin(c echo.Context) {
 		a.logger(c.Request().Context()).Warn("catalogue copy: grant failed", "err", err)
 		return
 	}
-	m.Use(k, a.copySource(c))
+	m.UseAccepted(k, a.copySource(c))
 }
 
 // catalogUse records a page view of the copy and starts a sync when the
