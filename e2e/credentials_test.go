@@ -14,7 +14,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 
-// Journey 17: one account of a session refused. Logged in to seller 1001
+// Journey 18: one account of a session refused. Logged in to seller 1001
 // (test) with seller 1002 (production) added, seller 1002's secret is
 // rotated and its tokens expire. Opening 1002's orders lands on the
 // accounts page: it says why, 1001 is still listed and current, and the
@@ -22,7 +22,7 @@ import (
 // empty). The new secret and Enter bring back 1002's orders, with both
 // accounts in the session. Screenshots at 1366 and 390 px wide.
 func TestJourneyRefusedAccount(t *testing.T) {
-	j := newJourney(t, 17, "refused-account", testapp.Options{})
+	j := newJourney(t, 18, "refused-account", testapp.Options{})
 	j.loginDemo()
 	j.open("/accounts")
 	j.typeInto("client_id", "demo-1002")
@@ -65,7 +65,7 @@ func TestJourneyRefusedAccount(t *testing.T) {
 			t.Errorf("the accounts page at %d px is %d px wide", width, sw)
 		}
 		png := run(j, "screenshot", chromedp.CaptureScreenshot())
-		if err := os.WriteFile(filepath.Join(artifactsDir(t), fmt.Sprintf("journey-17-refused-account-%d.png", width)), png, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(artifactsDir(t), fmt.Sprintf("journey-18-refused-account-%d.png", width)), png, 0o644); err != nil {
 			t.Error(err)
 		}
 	}
