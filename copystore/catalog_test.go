@@ -490,7 +490,7 @@ func TestAccess(t *testing.T) {
 		if _, err := s.Nomenclature(ctx, k, Query{}); !errors.Is(err, ErrRevoked) {
 			t.Errorf("records after a 403 and a page view: %v", err)
 		}
-		if err := s.Grant(ctx, k, CredentialOf("demo-1001", "test")); err != nil {
+		if err := s.Grant(ctx, k, CredentialOf("demo-1001", "test", "sandbox-secret-1001")); err != nil {
 			t.Fatal(err)
 		}
 		if n, err := s.CountNomenclature(ctx, k, Query{}); err != nil || n != 60 {

@@ -92,7 +92,7 @@ func newMarket(t *testing.T, opts sandbox.Options) *market {
 func (m *market) source(seller int64) AccountSource {
 	for _, c := range sandbox.SeededCredentials() {
 		if c.SellerID == seller {
-			return AccountSource{SellerID: seller, Credential: CredentialOf(c.ClientID, "test"), Account: m.api.Account(apiclient.Credentials{
+			return AccountSource{SellerID: seller, Credential: CredentialOf(c.ClientID, "test", c.ClientSecret), Account: m.api.Account(apiclient.Credentials{
 				ClientID: c.ClientID, ClientSecret: c.ClientSecret, Environment: apiclient.Test}, nil)}
 		}
 	}

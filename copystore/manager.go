@@ -2,9 +2,12 @@ package copystore
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
 )
 
 // DefaultInterval is how often a copy in use is fully refreshed
@@ -27,7 +30,7 @@ type Manager struct {
 
 	mu      sync.Mutex
 	running map[Key]bool
-	again   map[Key]bool               // a refresh asked for while one ran
+	again   map[Key]rerun              // a pass asked for while one ran
 	stop    map[Key]context.CancelFunc // ends the run of a key (Forget)
 	used    map[Key]use
 	// lastTick is when the previous scheduled pass ran (zero before the
@@ -50,9 +53,28 @@ func maxPasses(postgres bool) int {
 	return 1
 }
 
+// use is how sessions used a copy lately, and what its scheduled passes
+// read with.
 type use struct {
+	// src is the source of the last pass that began with its tokens
+	// obtained anew (credentials the marketplace accepted then): the
+	// scheduled passes read with it, whoever viewed a page since.
 	src Source
-	at  time.Time
+	// next is the source of the latest session that used the copy, not
+	// known to work yet: the scheduled passes read with it only while no
+	// src is known.
+	next Source
+	at   time.Time
+}
+
+// rerun is a pass asked for while one of the same copy ran: it follows
+// with src. A page view's (onFailure) follows only a run that failed, so
+// that a view after a marketplace hiccup resumes the pass at once instead
+// of at the next interval; "refresh now"'s always follows.
+type rerun struct {
+	src       Source
+	minAge    time.Duration
+	onFailure bool
 }
 
 // NewManager starts the scheduler. interval <= 0 means DefaultInterval;
@@ -70,7 +92,7 @@ func NewManager(y *Syncer, interval, keepFor time.Duration, log *slog.Logger) *M
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{syncer: y, interval: interval, keepFor: keepFor, log: log, ctx: ctx, cancel: cancel,
-		running: map[Key]bool{}, again: map[Key]bool{}, stop: map[Key]context.CancelFunc{}, used: map[Key]use{},
+		running: map[Key]bool{}, again: map[Key]rerun{}, stop: map[Key]context.CancelFunc{}, used: map[Key]use{},
 		passes: make(chan struct{}, maxPasses(y.Store.Postgres()))}
 	m.wg.Add(1)
 	go m.schedule()
@@ -84,14 +106,74 @@ func (m *Manager) Interval() time.Duration { return m.interval }
 func (m *Manager) Store() *Store { return m.syncer.Store }
 
 // Use records that a session of k uses the copy now, through src, and
-// starts a sync unless one runs here or the last full pass is younger
-// than the interval (a sync another instance left half done is resumed).
-// It is what a login and every page served from the copy call.
-func (m *Manager) Use(k Key, src Source) {
+// starts a sync with src unless the last full pass is younger than the
+// interval (a sync another instance left half done is resumed). While one
+// runs here, a pass with src follows it if it fails. It is what a login
+// and every page served from the copy call.
+func (m *Manager) Use(k Key, src Source) { m.use(k, src, false) }
+
+// UseAccepted is Use for a source whose credentials the marketplace has
+// just accepted (a login): the scheduled passes read with it from now on.
+func (m *Manager) UseAccepted(k Key, src Source) { m.use(k, src, true) }
+
+func (m *Manager) use(k Key, src Source, accepted bool) {
 	m.mu.Lock()
-	m.used[k] = use{src: src, at: m.syncer.now()}
+	m.touch(k, src)
+	if accepted {
+		u := m.used[k]
+		u.src, u.next = src, nil
+		m.used[k] = u
+	}
+	if m.running[k] {
+		if r, ok := m.again[k]; !ok || r.onFailure {
+			m.again[k] = rerun{src: src, minAge: m.interval, onFailure: true}
+		}
+		m.mu.Unlock()
+		return
+	}
 	m.mu.Unlock()
 	m.start(k, src, m.interval)
+}
+
+// touch records a use of k through src now. The caller holds mu.
+func (m *Manager) touch(k Key, src Source) {
+	u := m.used[k]
+	u.at = m.syncer.now()
+	if u.src != nil && credentialOf(u.src) == credentialOf(src) {
+		u.src, u.next = src, nil
+	} else {
+		u.next = src
+	}
+	m.used[k] = u
+}
+
+// settle keeps what the run of k with src showed of its credentials:
+// renewed, src is known to work and the scheduled passes read with it;
+// rejected, neither src nor any kept source with its credentials is used
+// again.
+func (m *Manager) settle(k Key, src Source, renewed bool, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	u, ok := m.used[k]
+	if !ok {
+		return
+	}
+	cred := credentialOf(src)
+	switch {
+	case errors.Is(err, ErrCredentialRejected), errors.Is(err, apiclient.ErrUnauthorized):
+		if u.src != nil && credentialOf(u.src) == cred {
+			u.src = nil
+		}
+		if u.next != nil && credentialOf(u.next) == cred {
+			u.next = nil
+		}
+	case renewed:
+		u.src = src
+		if u.next != nil && credentialOf(u.next) == cred {
+			u.next = nil
+		}
+	}
+	m.used[k] = u
 }
 
 // UseSeen is Use for a caller that has just read the sync states of k
@@ -111,7 +193,7 @@ func (m *Manager) UseSeen(k Key, src Source, states map[string]SyncState) {
 		return
 	}
 	m.mu.Lock()
-	m.used[k] = use{src: src, at: now}
+	m.touch(k, src)
 	m.mu.Unlock()
 }
 
@@ -122,9 +204,9 @@ func (m *Manager) Refresh(k Key, src Source) {
 		m.log.Warn("catalogue copy: remember failed", "seller_id", k.SellerID, "environment", k.Env, "err", err)
 	}
 	m.mu.Lock()
-	m.used[k] = use{src: src, at: m.syncer.now()}
+	m.touch(k, src)
 	if m.running[k] {
-		m.again[k] = true
+		m.again[k] = rerun{src: src}
 		m.mu.Unlock()
 		return
 	}
@@ -178,26 +260,32 @@ func (m *Manager) start(k Key, src Source, minAge time.Duration) {
 			m.mu.Unlock()
 			y := *m.syncer
 			y.MinAge = minAge
+			var failed bool
 			select {
 			case m.passes <- struct{}{}:
-				if err := y.Run(ctx, k, src); err != nil && ctx.Err() == nil {
+				renewed, err := y.run(ctx, k, src)
+				if err != nil && ctx.Err() == nil {
+					failed = true
 					m.log.Warn("catalogue sync stopped", "seller_id", k.SellerID, "environment", k.Env, "err", err)
 				}
 				<-m.passes
+				if ctx.Err() == nil {
+					m.settle(k, src, renewed, err)
+				}
 			case <-ctx.Done(): // forgotten or closed while waiting its turn
 			}
 			cancel()
 			m.mu.Lock()
 			delete(m.stop, k)
-			if !m.again[k] || m.ctx.Err() != nil {
+			r, again := m.again[k]
+			delete(m.again, k)
+			if !again || (r.onFailure && !failed) || m.ctx.Err() != nil {
 				delete(m.running, k)
-				delete(m.again, k)
 				m.mu.Unlock()
 				return
 			}
-			delete(m.again, k)
 			m.mu.Unlock()
-			minAge = 0
+			src, minAge = r.src, r.minAge
 		}
 	}()
 }
@@ -247,8 +335,17 @@ func (m *Manager) tick() {
 		if u.at.Before(since) {
 			continue
 		}
+		// The credentials known to work, whichever session viewed a
+		// page last; the latest viewer's only while none is known.
+		src := u.src
+		if src == nil {
+			src = u.next
+		}
+		if src == nil {
+			continue
+		}
 		due = append(due, k)
-		srcs = append(srcs, u.src)
+		srcs = append(srcs, src)
 	}
 	m.mu.Unlock()
 	for i, k := range due {

@@ -67,9 +67,18 @@ func TestManager(t *testing.T) {
 		} {
 			stale := maps.Clone(states)
 			change(stale)
+			// Every place for a pass taken: a sync started waits for one,
+			// so it is seen running however quickly it would find the
+			// database's states fresh.
+			for range cap(m.passes) {
+				m.passes <- struct{}{}
+			}
 			m.UseSeen(k, src, stale)
 			if !m.Running(k) {
 				t.Errorf("states %+v started no sync", stale)
+			}
+			for range cap(m.passes) {
+				<-m.passes
 			}
 			waitFor(t, func() bool { return !m.Running(k) })
 		}

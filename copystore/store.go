@@ -110,7 +110,7 @@ var migrations = sqldb.Migrations(
 	// 6: forget leaves a tombstone (forgotten) whose epoch the passes
 	// begun before it no longer match, and the credentials the
 	// marketplace rejected are kept by fingerprint (CredentialOf), never
-	// by secret.
+	// as the secret.
 	sqldb.Step{SQL: `ALTER TABLE catalog_copies ADD COLUMN epoch BIGINT NOT NULL DEFAULT 0;
 	ALTER TABLE catalog_copies ADD COLUMN forgotten INTEGER NOT NULL DEFAULT 0;
 	CREATE TABLE catalog_credentials (
@@ -217,6 +217,10 @@ var migrations = sqldb.Migrations(
 	CREATE VIRTUAL TABLE catalog_nomenclature_fts USING fts5(search, content='catalog_nomenclature', content_rowid='id',
 		tokenize="unicode61 remove_diacritics 2", prefix='1 2 3 4 5 6 7 8 9 10');
 	INSERT INTO catalog_nomenclature_fts (catalog_nomenclature_fts) VALUES ('rebuild')`},
+	// 12: a rejected credential is the fingerprint of one secret
+	// (CredentialOf); the marks of a client id and environment alone
+	// match no fingerprint any more.
+	sqldb.Step{SQL: `DELETE FROM catalog_credentials`},
 )
 
 // migrationVersionsTable holds one row per copy (seller, environment)

@@ -39,6 +39,17 @@ func credentialOf(src Source) Credential {
 	return ""
 }
 
+// Renew obtains both tokens of the account anew from its secret, bypassing
+// any cached ones: a pass starts only with credentials the marketplace
+// accepts now, not with a token a rotated-out secret obtained earlier.
+func (a AccountSource) Renew(ctx context.Context) error { return a.Account.Login(ctx) }
+
+// renewer is a Source whose tokens can be obtained anew before a pass
+// (AccountSource.Renew).
+type renewer interface {
+	Renew(ctx context.Context) error
+}
+
 // NomenclaturePage reads a page of v1.nomenclatures.list.
 func (a AccountSource) NomenclaturePage(ctx context.Context, page, limit int) ([]apiclient.Nomenclature, int, int, error) {
 	l, err := a.Account.Seller.ListNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: a.SellerID, Page: page, Limit: limit})
@@ -139,25 +150,75 @@ func (y *Syncer) sleep(ctx context.Context, d time.Duration) error {
 // run reads with them again (ErrCredentialRejected, without a request)
 // until a login with them succeeds. A pass whose copy is forgotten
 // meanwhile ends without error and without writing.
+//
+// Before a pass begins, src's tokens are obtained anew (a Source with a
+// Renew method): credentials whose token cannot be renewed begin no pass
+// (the copy's sync states are left as they were, so no other session
+// sees a refusal that was not its own); they are marked rejected and the
+// run ends with ErrCredentialRejected.
 func (y *Syncer) Run(ctx context.Context, k Key, src Source) error {
-	if cred := credentialOf(src); cred != "" {
+	_, err := y.run(ctx, k, src)
+	return err
+}
+
+// run is Run; renewed reports that src's tokens were obtained anew, so its
+// credentials are known to work (Manager keeps such a source for the
+// scheduled passes).
+func (y *Syncer) run(ctx context.Context, k Key, src Source) (renewed bool, _ error) {
+	cred := credentialOf(src)
+	if cred != "" {
 		rejected, err := y.Store.CredentialRejected(ctx, cred)
 		if err != nil {
-			return err
+			return false, err
 		}
 		if rejected {
-			return ErrCredentialRejected
+			return false, ErrCredentialRejected
 		}
+	}
+	if r, ok := src.(renewer); ok {
+		due, err := y.passDue(ctx, k)
+		if err != nil || !due {
+			return false, err
+		}
+		err = r.Renew(ctx)
+		if errors.Is(err, apiclient.ErrUnauthorized) {
+			if cred != "" {
+				if rerr := y.Store.RejectCredential(context.WithoutCancel(ctx), cred); rerr != nil {
+					return false, errors.Join(ErrCredentialRejected, rerr)
+				}
+			}
+			return false, fmt.Errorf("%w: %w", ErrCredentialRejected, err)
+		}
+		// Any other failure (the token service down) is the pass's to
+		// meet and record, as a failed read.
+		renewed = err == nil
 	}
 	// A pass another instance finishes after this point is the one asked
 	// for; it is not repeated.
 	since := y.Store.now().Truncate(time.Millisecond)
 	for _, kind := range Kinds {
 		if err := y.runKind(ctx, k, kind, src, since); err != nil {
-			return err
+			return renewed, err
 		}
 	}
-	return nil
+	return renewed, nil
+}
+
+// passDue reports whether Run would begin or resume a pass of some kind
+// of k: a kind never copied, running (to resume), stopped, or older than
+// MinAge. It reads the states only; beginPass decides under the lock.
+func (y *Syncer) passDue(ctx context.Context, k Key) (bool, error) {
+	states, err := y.Store.SyncStates(ctx, k)
+	if err != nil {
+		return false, err
+	}
+	for _, kind := range Kinds {
+		st, ok := states[kind]
+		if !ok || st.Running || st.Stopped() || !st.Complete() || y.MinAge <= 0 || y.Store.now().Sub(st.CompletedAt) >= y.MinAge {
+			return true, nil
+		}
+	}
+	return false, nil
 }
 
 func (y *Syncer) runKind(ctx context.Context, k Key, kind string, src Source, since time.Time) error {

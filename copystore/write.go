@@ -308,14 +308,23 @@ func (s *Store) Grant(ctx context.Context, k Key, cred Credential) error {
 	})
 }
 
-// Credential is the fingerprint of a pair of marketplace credentials:
-// a hash of the client id and the environment, never the secret.
+// Credential is the fingerprint of one secret of a marketplace client: a
+// one-way hash of the client id, the environment and the secret, so that
+// a refusal of one secret concerns exactly that secret. A client whose
+// secret was rotated has two fingerprints, and the refusal of the old
+// one leaves the sessions holding the new one alone. The secret itself
+// is never stored (secrets are long random strings, which the hash does
+// not make guessable).
 type Credential string
 
-// CredentialOf is the fingerprint of clientID in env.
-func CredentialOf(clientID, env string) Credential {
-	sum := sha256.Sum256([]byte("sellerdesk credential\x00" + env + "\x00" + clientID))
-	return Credential(hex.EncodeToString(sum[:]))
+// CredentialOf is the fingerprint of secret of clientID in env.
+func CredentialOf(clientID, env, secret string) Credential {
+	h := sha256.New()
+	for _, part := range []string{"sellerdesk credential secret", env, clientID, secret} {
+		h.Write([]byte(part))
+		h.Write([]byte{0})
+	}
+	return Credential(hex.EncodeToString(h.Sum(nil)))
 }
 
 // ErrCredentialRejected is returned for credentials the marketplace

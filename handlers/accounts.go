@@ -34,14 +34,21 @@ func accountRefusal(ctx context.Context, v pages.ErrorView) pages.ErrorView {
 }
 
 // requireAccount makes the account the path names the request's account:
-// the session acts on it (it becomes current, the account the paths
-// without one lead to) and the page's links name it. A path naming an
-// account the session does not hold is refused (403) before any handler
-// runs. Without a login it lets requireLogin send the visitor to log in.
+// the session acts on it and the page's links name it. It becomes
+// current (the account the paths without one lead to) only on a
+// same-origin request (sameOrigin): a link from another site opens the
+// account's page without changing where the old paths lead. A path naming
+// an account the session does not hold is refused (403) before any
+// handler runs. Without a login it lets requireLogin send the visitor to
+// log in.
 func (a *App) requireAccount(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		id := c.Param("account")
-		if sess := session(c); loggedIn(sess) && !sess.Data().SwitchAccount(id) {
+		switchTo := (*sessions.Data).ActAs
+		if sameOrigin(c.Request()) {
+			switchTo = (*sessions.Data).SwitchAccount
+		}
+		if sess := session(c); loggedIn(sess) && !switchTo(sess.Data(), id) {
 			a.logger(c.Request().Context()).Warn("request for an account not in the session refused", "method", c.Request().Method)
 			return errAccountNotInSession
 		}
@@ -49,6 +56,16 @@ func (a *App) requireAccount(next echo.HandlerFunc) echo.HandlerFunc {
 		c.SetRequest(r.WithContext(paths.WithAccount(r.Context(), id)))
 		return next(c)
 	}
+}
+
+// sameOrigin reports whether r comes from the dashboard's own pages: the
+// browser says so (Sec-Fetch-Site: same-origin), or says nothing (a
+// client that sends no fetch metadata, which http.CrossOriginProtection
+// lets through alike). A link or redirect from another site, or an
+// address typed or bookmarked ("none"), is not.
+func sameOrigin(r *http.Request) bool {
+	site := r.Header.Get("Sec-Fetch-Site")
+	return site == "" || site == "same-origin"
 }
 
 // accountRedirect answers a path without an account: it leads to the same
@@ -109,7 +126,14 @@ func switchLinks(c echo.Context, active string) []layouts.AccountLink {
 
 // AccountsPage lists the session's accounts and offers the form adding one.
 func (a *App) AccountsPage(c echo.Context) error {
-	return a.renderAccounts(c, http.StatusOK, pages.LoginForm{Environment: "production"})
+	f := pages.LoginForm{Environment: "production"}
+	if again := session(c).Data().AddAgain; again != nil {
+		// The account the marketplace refused, to be added again with
+		// its new secret.
+		f.ClientID, f.Environment, f.DisplayName = again.ClientID, again.Environment, again.DisplayName
+		f.SellerID = strconv.FormatInt(again.SellerID, 10)
+	}
+	return a.renderAccounts(c, http.StatusOK, f)
 }
 
 func (a *App) renderAccounts(c echo.Context, status int, f pages.LoginForm) error {
@@ -157,7 +181,13 @@ func (a *App) AccountAdd(c echo.Context) error {
 	a.logger(ctx).Info("account added", "client_id", acct.ClientID, "seller_id", acct.SellerID, "environment", acct.Environment)
 	a.catalogLogin(c)
 	sess.AddFlash("ok", i18n.TD(ctx, "accounts.added", map[string]any{"Account": accountLabel(c, acct)}))
-	return a.redirect(c, paths.Of(acct.ID(), paths.Overview))
+	to := paths.Of(acct.ID(), paths.Overview)
+	if d.AddedAgain(acct.ID()) {
+		// Back to the page the refusal interrupted, which names this
+		// account again.
+		to = sess.PopReturnTo(to)
+	}
+	return a.redirect(c, to)
 }
 
 // AccountRemove drops an account's credentials and tokens from the session
@@ -172,12 +202,8 @@ func (a *App) AccountRemove(c echo.Context) error {
 		return errAccountNotInSession
 	}
 	d.RemoveAccount(id)
-	for _, key := range accountTokens {
-		// The stored tokens are overwritten empty: nothing of the account
-		// stays usable in the session.
-		if err := a.deps.Sessions.SaveToken(c.Request().Context(), sess.ID(), accountTokenName(id, key), sessions.StoredToken{}); err != nil && !errors.Is(err, sessions.ErrNotFound) {
-			return errSessionStore(err)
-		}
+	if err := a.wipeAccountTokens(c, id); err != nil {
+		return err
 	}
 	a.logger(c.Request().Context()).Info("account removed", "client_id", acct.ClientID, "seller_id", acct.SellerID, "environment", acct.Environment)
 	if !loggedIn(sess) {
@@ -186,6 +212,18 @@ func (a *App) AccountRemove(c echo.Context) error {
 	}
 	sess.AddFlash("ok", i18n.TD(c.Request().Context(), "accounts.removed", map[string]any{"Account": accountLabel(c, acct)}))
 	return a.redirect(c, paths.Accounts)
+}
+
+// wipeAccountTokens overwrites the stored tokens of account id empty:
+// nothing of an account dropped from the session stays usable in it.
+func (a *App) wipeAccountTokens(c echo.Context, id string) error {
+	sess := session(c)
+	for _, key := range accountTokens {
+		if err := a.deps.Sessions.SaveToken(c.Request().Context(), sess.ID(), accountTokenName(id, key), sessions.StoredToken{}); err != nil && !errors.Is(err, sessions.ErrNotFound) {
+			return errSessionStore(err)
+		}
+	}
+	return nil
 }
 
 // accountTokens are the keys of every token an account may hold.

@@ -44,7 +44,11 @@ func (a *App) LoginForm(c echo.Context) error {
 	f := pages.LoginForm{Environment: "production", Next: localOr(c.QueryParam("next"), "")}
 	// Someone sent back here after their credentials were rejected gets
 	// their client id and seller pre-filled.
-	if d := session(c).Data(); d.ClientID != "" {
+	d := session(c).Data()
+	if again := d.AddAgain; again != nil {
+		f.ClientID, f.Environment, f.DisplayName = again.ClientID, again.Environment, again.DisplayName
+		f.SellerID = strconv.FormatInt(again.SellerID, 10)
+	} else if d.ClientID != "" {
 		f.ClientID, f.Environment, f.DisplayName = d.ClientID, d.Environment, d.DisplayName
 		if d.SellerID > 0 {
 			f.SellerID = strconv.FormatInt(d.SellerID, 10)
@@ -135,7 +139,9 @@ func (a *App) LoginSubmit(c echo.Context) error {
 	sess := session(c)
 	sess.Renew()
 	acct := in.account()
-	sess.Data().SetOnlyAccount(acct)
+	// The accounts the session still holds stay: a login that adds again
+	// an account the marketplace refused keeps the others.
+	sess.Data().Login(acct)
 	captured.handTo(sess, acct.ID())
 	a.logger(c.Request().Context()).Info("logged in", "client_id", f.ClientID, "seller_id", in.sellerID, "environment", f.Environment)
 	a.catalogLogin(c) // the copy's sync starts (handlers/sync.go)
@@ -150,9 +156,18 @@ func (a *App) verifyCredentials(c echo.Context, in loginInput, f *pages.LoginFor
 	// Throttle before the marketplace sees the guess: per client IP and per
 	// client id, counted as failed until it succeeds.
 	keys := loginguard.NewKeys(clientIP(c.Request(), a.deps.TrustedProxies), f.ClientID)
-	if until := a.guard.Begin(keys, a.deps.Now()); !until.IsZero() {
-		a.logger(c.Request().Context()).Warn("login throttled", "client_id", f.ClientID, "ip", clientIP(c.Request(), a.deps.TrustedProxies).String())
-		f.FormError = i18n.TD(c.Request().Context(), "auth.throttled", map[string]any{"At": format.ClockIn(format.LocaleOf(c.Request().Context()), until)})
+	if until, why := a.guard.BeginWhy(keys, a.deps.Now()); !until.IsZero() {
+		ctx := c.Request().Context()
+		a.logger(ctx).Warn("login throttled", "client_id", f.ClientID, "ip", clientIP(c.Request(), a.deps.TrustedProxies).String(), "reason", int(why))
+		at := format.ClockIn(format.LocaleOf(ctx), until)
+		if why == loginguard.TooManyClients {
+			// Not the failures of this client id: name the bound the
+			// address reached.
+			l := a.guard.Limits()
+			f.FormError = i18n.TD(ctx, "auth.throttled_clients", map[string]any{"Max": l.MaxClientsPerAddress, "Minutes": int(l.Window.Minutes()), "At": at})
+		} else {
+			f.FormError = i18n.TD(ctx, "auth.throttled", map[string]any{"At": at})
+		}
 		c.Response().Header().Set("Retry-After", strconv.Itoa(secondsUntil(a.deps.Now(), until)))
 		return nil, http.StatusTooManyRequests
 	}

@@ -566,9 +566,10 @@ func loggedOut(p *testapp.Page) bool {
 }
 
 // TestUnauthorizedEndsEverySession: once the marketplace revokes a client,
-// the sync's 401 (a new token does not cure it) stops the pass with its
-// reason and ends the access of every session holding those credentials
-// at once; their page views send nothing more to the marketplace.
+// "refresh now" cannot renew its token: no pass begins (the copy's states
+// stay as the last pass left them), the secret is marked rejected, and the
+// access of every session holding it ends at once; their page views send
+// nothing more to the marketplace.
 func TestUnauthorizedEndsEverySession(t *testing.T) {
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 20}, Catalog: true})
 	b1, b2 := app.Browser(t), app.Browser(t)
@@ -580,16 +581,19 @@ func TestUnauthorizedEndsEverySession(t *testing.T) {
 	}
 	app.Sandbox.RevokeCredentials("demo-1001")
 	b1.Post("/sync/refresh", nil)
-	waitUntil(t, "the pass stopped", func() bool {
-		st, err := app.Catalog.Store().SyncStates(context.Background(), copyKey1001)
+	demo := copystore.CredentialOf("demo-1001", "test", "sandbox-secret-1001")
+	waitUntil(t, "the credentials marked rejected", func() bool {
+		rejected, err := app.Catalog.Store().CredentialRejected(context.Background(), demo)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return st[copystore.KindNomenclature].Stopped() && !app.Catalog.Running(copyKey1001)
+		return rejected && !app.Catalog.Running(copyKey1001)
 	})
 	st, _ := app.Catalog.Store().SyncStates(context.Background(), copyKey1001)
-	if got := st[copystore.KindNomenclature]; got.Running || got.LastError != copystore.StopUnauthorized {
-		t.Errorf("the failed pass: %+v, want stopped (unauthorized)", got)
+	for _, kind := range copystore.Kinds {
+		if got := st[kind]; got.Gen != 1 || got.Running || got.Stopped() {
+			t.Errorf("%s after a refresh that could not renew its token: %+v, want the last pass as it was", kind, got)
+		}
 	}
 	before := totalRequests(app.Sandbox.Counters())
 	for _, path := range []string{"/nomenclature?q=a", "/", "/nomenclature/export-all.csv", "/orders", "/sync/status"} {

@@ -206,13 +206,17 @@ func (a *App) writeError(c echo.Context, v pages.ErrorView) {
 	}
 }
 
-// credentialsRejected ends a login whose credentials the marketplace no
-// longer accepts: the secret is wiped, the form being sent is kept as a
-// draft, and the user goes to the login page, coming back here afterwards.
+// credentialsRejected ends the session's current account, whose
+// credentials the marketplace no longer accepts: it is dropped from the
+// session with its secret and tokens (sessions.Data.Refuse), and the form
+// being sent is kept as a draft. Another account the session holds
+// becomes current and the user goes to the accounts page, whose form
+// offers the refused account again; without another account, to the
+// login page. Either way the page the user was on comes back once the
+// account is added again.
 func (a *App) credentialsRejected(c echo.Context) error {
 	sess := session(c)
 	r := c.Request()
-	sess.Data().ClientSecret = ""
 	back := r.URL.RequestURI()
 	if r.Method == http.MethodPost {
 		if form := draftForm(c); form != "" && r.PostForm != nil {
@@ -222,7 +226,17 @@ func (a *App) credentialsRejected(c echo.Context) error {
 			back = localOr(r.PostForm.Get("return"), at(c, paths.Orders))
 		}
 	}
+	refused := sess.Data().Refuse()
+	if err := a.wipeAccountTokens(c, refused.ID()); err != nil {
+		return err
+	}
+	a.logger(r.Context()).Info("account refused by the marketplace and dropped", "client_id", refused.ClientID,
+		"seller_id", refused.SellerID, "environment", refused.Environment)
 	sess.SetReturnTo(back)
+	if loggedIn(sess) {
+		sess.AddFlash("warn", i18n.TD(r.Context(), "flash.account_refused", map[string]any{"Account": accountLabel(c, refused)}))
+		return a.redirect(c, paths.Accounts)
+	}
 	sess.AddFlash("warn", i18n.T(r.Context(), "flash.credentials_rejected"))
 	return a.redirect(c, paths.Login)
 }

@@ -27,10 +27,12 @@ func (a *App) JobAccount(ctx context.Context, job bulkjobs.Job) (*apiclient.Acco
 	if d.ClientID == "" || d.ClientSecret == "" {
 		return nil, bulkjobs.ErrLoggedOut
 	}
-	// The job's account is the session's account of its seller in its
-	// environment; one removed from the session sends nothing more.
+	// The job's account is the session's account that submitted it: its
+	// client, seller and environment. One removed from the session sends
+	// nothing more, nor does another client of the same seller the
+	// session holds (its rights may differ).
 	for _, acct := range d.AccountList() {
-		if acct.SellerID == job.SellerID && acct.Environment == job.Environment && acct.ClientSecret != "" {
+		if acct.ClientID == job.ClientID && acct.SellerID == job.SellerID && acct.Environment == job.Environment && acct.ClientSecret != "" {
 			creds := apiclient.Credentials{ClientID: acct.ClientID, ClientSecret: acct.ClientSecret, Environment: apiclient.Environment(acct.Environment)}
 			return a.deps.API.Account(creds, sessionTokens{store: a.deps.Sessions, id: job.SessionRef, account: acct.ID()}), nil
 		}

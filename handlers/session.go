@@ -53,9 +53,10 @@ func loggedIn(s *sessions.Session) bool {
 }
 
 // requireLogin sends visitors without a login to the login page and brings
-// them back afterwards (for GET; a form post returns to its page). A login
-// whose credentials the marketplace rejected in any session is ended the
-// same way, without a call to the marketplace.
+// them back afterwards (for GET; a form post returns to its page). The
+// current account, when the marketplace rejected its secret in any
+// session, is ended without a call to the marketplace (credentialsRejected:
+// that account alone leaves the session).
 func (a *App) requireLogin(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		sess := session(c)

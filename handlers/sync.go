@@ -35,10 +35,11 @@ func (a *App) copySource(c echo.Context) copystore.Source {
 	return copystore.AccountSource{Account: a.deps.API.Account(creds, nil), SellerID: d.SellerID, Credential: sessionCredential(c)}
 }
 
-// sessionCredential is the fingerprint of the session's credentials.
+// sessionCredential is the fingerprint of the secret the session's
+// current account holds: a refusal marks that secret alone.
 func sessionCredential(c echo.Context) copystore.Credential {
 	d := session(c).Data()
-	return copystore.CredentialOf(d.ClientID, d.Environment)
+	return copystore.CredentialOf(d.ClientID, d.Environment, d.ClientSecret)
 }
 
 // catalogLogin is called once a login succeeded: the credentials work, so
@@ -55,7 +56,7 @@ func (a *App) catalogLogin(c echo.Context) {
 		a.logger(c.Request().Context()).Warn("catalogue copy: grant failed", "err", err)
 		return
 	}
-	m.Use(k, a.copySource(c))
+	m.UseAccepted(k, a.copySource(c))
 }
 
 // catalogUse records a page view of the copy and starts a sync when the

@@ -55,6 +55,16 @@ func (s *Sandbox) RevokeCredentials(clientID string) {
 	s.mu.Unlock()
 }
 
+// RotateSecret gives clientID the secret secret: later token requests
+// with its former secret fail like wrong credentials. Tokens issued
+// before keep working until they expire, as a rotation at a real
+// marketplace leaves them.
+func (s *Sandbox) RotateSecret(clientID, secret string) {
+	s.mu.Lock()
+	s.secrets[clientID] = secret
+	s.mu.Unlock()
+}
+
 // credError tells why a token request was refused.
 type credError int
 
@@ -67,12 +77,15 @@ const (
 // checkCredentials validates a credential pair for a token environment.
 func (s *Sandbox) checkCredentials(clientID, secret, env string) (Credential, credError) {
 	c, ok := credentialByID(clientID)
+	s.mu.RLock()
+	revoked := s.revoked[clientID]
+	if rotated, ok := s.secrets[clientID]; ok {
+		c.ClientSecret = rotated
+	}
+	s.mu.RUnlock()
 	if !ok || subtle.ConstantTimeCompare([]byte(c.ClientSecret), []byte(secret)) != 1 {
 		return Credential{}, credInvalid
 	}
-	s.mu.RLock()
-	revoked := s.revoked[clientID]
-	s.mu.RUnlock()
 	if revoked {
 		return Credential{}, credInvalid
 	}

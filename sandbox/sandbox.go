@@ -98,6 +98,7 @@ type Sandbox struct {
 	notifications map[string]time.Time
 	tokens        map[string]map[string]string // env -> jti -> client id
 	revoked       map[string]bool
+	secrets       map[string]string // rotated secrets by client id (RotateSecret)
 	tokenTTL      time.Duration
 	idSeq         int64
 
@@ -150,6 +151,7 @@ func New(opts Options) *Sandbox {
 		key:     []byte("sellerdesk-sandbox-hs256-key/" + itoa(opts.Seed)),
 		tokens:  map[string]map[string]string{envB2BProduction: {}, envB2BTest: {}, envSeller: {}},
 		revoked: map[string]bool{},
+		secrets: map[string]string{},
 	}
 	s.counters.init()
 	s.faults.latency = map[string]time.Duration{}

@@ -3,6 +3,7 @@ package sessions
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"strconv"
 )
@@ -75,13 +76,108 @@ func (d *Data) Account(id string) (Account, bool) {
 }
 
 func (d *Data) setCurrent(a Account) {
+	d.actAs(a)
+	d.home = ""
+}
+
+// actAs puts a's fields in the current account's place.
+func (d *Data) actAs(a Account) {
 	d.ClientID, d.ClientSecret, d.Environment, d.DisplayName, d.SellerID = a.ClientID, a.ClientSecret, a.Environment, a.DisplayName, a.SellerID
 }
 
-// SetOnlyAccount makes a the session's only account, as a login does.
+// ActAs makes the account whose ID is id current for this request only:
+// the session acts on it, but stores the current account it had
+// (MarshalJSON), so the paths without an account still lead there. It is
+// SwitchAccount for a request that must not change which account is
+// current (a navigation from another site). It reports whether the
+// session holds the account.
+func (d *Data) ActAs(id string) bool {
+	cur := d.Current().ID()
+	if cur == id && d.ClientID != "" {
+		return true
+	}
+	a, ok := d.Account(id)
+	if !ok {
+		return false
+	}
+	if d.home == "" {
+		d.home = cur
+	}
+	d.actAs(a)
+	return true
+}
+
+// MarshalJSON stores d with the current account it had before ActAs, if
+// the session still holds it.
+func (d Data) MarshalJSON() ([]byte, error) {
+	type plain Data
+	if d.home != "" {
+		if a, ok := d.Account(d.home); ok {
+			d.actAs(a)
+		}
+	}
+	return json.Marshal(plain(d))
+}
+
+// SetOnlyAccount makes a the session's only account.
 func (d *Data) SetOnlyAccount(a Account) {
 	d.setCurrent(a)
 	d.Accounts = []Account{a}
+}
+
+// Login makes a current, as a login does, and keeps every other account
+// the session still holds with its secret: logging in again to an account
+// whose credentials were refused does not cost the others. A current
+// account without its secret (a session refused before Refuse wiped the
+// refused account from the list) is not kept, nor a duplicate of a; past
+// MaxAccounts the oldest others are left out.
+func (d *Data) Login(a Account) {
+	refused := ""
+	if d.ClientID != "" && d.ClientSecret == "" {
+		refused = d.Current().ID()
+	}
+	var others []Account
+	for _, b := range d.AccountList() {
+		if b.ClientSecret != "" && b.ID() != a.ID() && b.ID() != refused {
+			others = append(others, b)
+		}
+	}
+	if len(others) >= MaxAccounts {
+		others = others[len(others)-MaxAccounts+1:]
+	}
+	d.Accounts = append(others, a)
+	d.setCurrent(a)
+	if d.AddAgain != nil && d.AddAgain.ID() == a.ID() {
+		d.AddAgain = nil
+	}
+}
+
+// Refuse drops the current account, whose credentials the marketplace
+// refused, with its secret, and keeps it without the secret in AddAgain
+// so that the form adding an account offers it again. Another account
+// the session holds becomes current; when none is left the session is
+// logged out, still naming the refused account without its secret (its
+// drafts are kept under its name for the login that adds it again). It
+// returns the account dropped.
+func (d *Data) Refuse() Account {
+	a := d.Current()
+	d.RemoveAccount(a.ID())
+	again := a
+	again.ClientSecret = ""
+	d.AddAgain = &again
+	if d.ClientID == "" {
+		d.setCurrent(again)
+	}
+	return again
+}
+
+// AddedAgain forgets AddAgain once the account it names is held again.
+func (d *Data) AddedAgain(id string) bool {
+	if d.AddAgain == nil || d.AddAgain.ID() != id {
+		return false
+	}
+	d.AddAgain = nil
+	return true
 }
 
 // AddAccount adds a to the session and makes it current. It refuses a
@@ -106,6 +202,7 @@ func (d *Data) AddAccount(a Account) error {
 // whether the session holds it.
 func (d *Data) SwitchAccount(id string) bool {
 	if d.Current().ID() == id && d.ClientID != "" {
+		d.home = ""
 		return true
 	}
 	a, ok := d.Account(id)

@@ -24,6 +24,9 @@ type Data struct {
 	// Accounts are every account the session holds (see AccountList);
 	// the fields above are a copy of the current one.
 	Accounts []Account `json:"ac,omitempty"`
+	// AddAgain is the account the marketplace last refused (Refuse),
+	// without its secret: the form adding an account offers it again.
+	AddAgain *Account `json:"aa,omitempty"`
 	// Flashes are one-shot messages shown on the next page.
 	Flashes []Flash `json:"fl,omitempty"`
 	// ReturnTo is the local path to go back to after logging in.
@@ -34,6 +37,10 @@ type Data struct {
 	// Values holds the string values set through the gorilla/sessions
 	// interface (Store.Get / sessions.Session.Values).
 	Values map[string]string `json:"v,omitempty"`
+
+	// home is the ID of the account current before ActAs, which the
+	// session keeps as current; "" when no request acts on another.
+	home string
 }
 
 // String describes d without its client secret, so that printing a session

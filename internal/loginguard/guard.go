@@ -34,8 +34,10 @@ type Limits struct {
 	// would let a spray of other keys wipe a lockout) (10,000).
 	MaxEntries int
 	// MaxClientsPerAddress bounds how many distinct client ids one address
-	// may try within Window, so one address cannot spread its guesses over
-	// many client ids (20).
+	// may fail to log in to within Window, so one address cannot spread
+	// its guesses over many client ids (20). Only failures count: a login
+	// that succeeds takes its client id back, so a session adding its 20
+	// accounts leaves the address's colleagues their own attempts.
 	MaxClientsPerAddress int
 }
 
@@ -79,10 +81,30 @@ type entry struct {
 	failures int
 	last     time.Time // last counted attempt
 	until    time.Time // no attempt before this
-	// clients are the client ids an address tried, with the time of the
-	// last try (address entries only).
-	clients map[string]time.Time
+	// clients are the client ids an address failed to log in to (or is
+	// trying now), with its last try (address entries only).
+	clients map[string]clientTries
 }
+
+// clientTries are the attempts of one address at one client id counted as
+// failed and not taken back (Succeeded, Uncount), and the last of them.
+type clientTries struct {
+	n    int
+	last time.Time
+}
+
+// Reason says why an attempt must wait.
+type Reason int
+
+const (
+	// TooManyFailures: the client id or the address failed too often.
+	TooManyFailures Reason = iota + 1
+	// TooManyClients: the address failed at MaxClientsPerAddress other
+	// client ids within the window.
+	TooManyClients
+	// Full: the guard tracks as many keys as it may (MaxEntries).
+	Full
+)
 
 // expiry is when the entry may be forgotten: its window has passed and no
 // wait is running.
@@ -127,18 +149,27 @@ func (t *Guard) rule(key string) (free, most int) {
 	return t.limits.Free, t.limits.Max
 }
 
+// Limits are the guard's limits, defaults filled in.
+func (t *Guard) Limits() Limits { return t.limits }
+
 // Begin starts an attempt: it returns the time before which no attempt is
 // allowed (and counts nothing) when a key is waiting, the table is full or
-// the address has tried too many client ids, else counts the attempt as
-// failed and returns the zero time.
+// the address has failed at too many client ids, else counts the attempt
+// as failed and returns the zero time.
 func (t *Guard) Begin(k Keys, now time.Time) time.Time {
+	until, _ := t.BeginWhy(k, now)
+	return until
+}
+
+// BeginWhy is Begin, and says why an attempt must wait.
+func (t *Guard) BeginWhy(k Keys, now time.Time) (time.Time, Reason) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if until := t.blockedUntil(k, now); !until.IsZero() {
-		return until
+		return until, TooManyFailures
 	}
-	if until := t.room(k, now); !until.IsZero() {
-		return until
+	if until, why := t.room(k, now); !until.IsZero() {
+		return until, why
 	}
 	for _, key := range k.list() {
 		e := t.entries[key]
@@ -151,9 +182,13 @@ func (t *Guard) Begin(k Keys, now time.Time) time.Time {
 		}
 		if key == k.ip {
 			if e.clients == nil {
-				e.clients = map[string]time.Time{}
+				e.clients = map[string]clientTries{}
 			}
-			e.clients[k.client] = now
+			c := e.clients[k.client]
+			if now.Sub(c.last) > t.limits.Window {
+				c.n = 0
+			}
+			e.clients[k.client] = clientTries{n: c.n + 1, last: now}
 		}
 		e.failures++
 		e.last = now
@@ -165,7 +200,7 @@ func (t *Guard) Begin(k Keys, now time.Time) time.Time {
 			e.until = now.Add(min(t.limits.BaseDelay<<min(e.failures-free-1, 20), t.limits.Lockout))
 		}
 	}
-	return time.Time{}
+	return time.Time{}, 0
 }
 
 // WaitUntil reports until when the keys must wait (zero: no wait).
@@ -197,6 +232,7 @@ func (t *Guard) Succeeded(k Keys) {
 	delete(t.entries, k.client)
 	if k.ip != "" {
 		t.uncountKeys(k.ip)
+		t.uncountClient(k)
 	}
 }
 
@@ -206,6 +242,27 @@ func (t *Guard) Uncount(k Keys) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.uncountKeys(k.list()...)
+	t.uncountClient(k)
+}
+
+// uncountClient takes one attempt at k's client id back from k's
+// address: a client id none of whose attempts failed is not counted
+// against the address's bound. The caller holds mu.
+func (t *Guard) uncountClient(k Keys) {
+	e := t.entries[k.ip]
+	if k.ip == "" || e == nil {
+		return
+	}
+	if c, ok := e.clients[k.client]; ok {
+		if c.n--; c.n <= 0 {
+			delete(e.clients, k.client)
+		} else {
+			e.clients[k.client] = c
+		}
+	}
+	if e.failures <= 0 && len(e.clients) == 0 {
+		delete(t.entries, k.ip)
+	}
 }
 
 // uncountKeys takes one counted attempt back from each key. The caller
@@ -234,11 +291,11 @@ func (k Keys) list() []string {
 }
 
 // room reports until when an attempt must wait because the guard
-// cannot track it (zero: it can): the table is full of entries that have
-// not expired, or the address has tried too many other client ids within
-// the window. Nothing is ever evicted before it expires. The caller holds
-// mu.
-func (t *Guard) room(k Keys, now time.Time) time.Time {
+// cannot track it (zero: it can), and why: the table is full of entries
+// that have not expired, or the address has failed at too many other
+// client ids within the window. Nothing is ever evicted before it
+// expires. The caller holds mu.
+func (t *Guard) room(k Keys, now time.Time) (time.Time, Reason) {
 	need := 0
 	for _, key := range k.list() {
 		if t.entries[key] == nil {
@@ -255,23 +312,23 @@ func (t *Guard) room(k Keys, now time.Time) time.Time {
 			}
 		}
 		if len(t.entries)+need > t.limits.MaxEntries {
-			return next
+			return next, Full
 		}
 	}
 	if e := t.entries[k.ip]; k.ip != "" && e != nil {
 		var oldest time.Time
-		for id, at := range e.clients {
-			if now.Sub(at) > t.limits.Window {
+		for id, c := range e.clients {
+			if now.Sub(c.last) > t.limits.Window {
 				delete(e.clients, id)
-			} else if oldest.IsZero() || at.Before(oldest) {
-				oldest = at
+			} else if oldest.IsZero() || c.last.Before(oldest) {
+				oldest = c.last
 			}
 		}
 		if _, known := e.clients[k.client]; !known && len(e.clients) >= t.limits.MaxClientsPerAddress {
-			return oldest.Add(t.limits.Window)
+			return oldest.Add(t.limits.Window), TooManyClients
 		}
 	}
-	return time.Time{}
+	return time.Time{}, 0
 }
 
 // size is the number of tracked keys (for tests).

@@ -148,3 +148,39 @@ func TestGuardClientsPerAddress(t *testing.T) {
 		t.Error("the bound did not lift after the window")
 	}
 }
+
+// TestGuardOnlyFailedClientsCount: the bound on client ids per address
+// counts the client ids that failed, not those that logged in (a session
+// adding its 20 accounts) nor attempts taken back (the marketplace busy):
+// a colleague at the same address logs in to a 21st. Once 20 client ids
+// failed, the next is refused for that reason.
+func TestGuardOnlyFailedClientsCount(t *testing.T) {
+	th := New(Limits{Free: 100, Max: 200}) // the bound alone, not the waits
+	limit := th.Limits().MaxClientsPerAddress
+	ip := netip.MustParseAddr("192.0.2.50")
+	now := time.Unix(1_000_000, 0)
+	for i := range limit {
+		k := NewKeys(ip, fmt.Sprint("ok-", i))
+		if until, why := th.BeginWhy(k, now); !until.IsZero() {
+			t.Fatalf("login %d of %d refused (%v)", i+1, limit, why)
+		}
+		if i%2 == 0 {
+			th.Succeeded(k)
+		} else {
+			th.Uncount(k)
+		}
+	}
+	if until, why := th.BeginWhy(NewKeys(ip, "colleague"), now); !until.IsZero() {
+		t.Fatalf("after %d successful logins from the address, a colleague's client id is refused until %v (%v)", limit, until, why)
+	}
+	th.Succeeded(NewKeys(ip, "colleague"))
+
+	for i := range limit {
+		if until := th.Begin(NewKeys(ip, fmt.Sprint("bad-", i)), now); !until.IsZero() {
+			t.Fatalf("failed client id %d of %d refused", i+1, limit)
+		}
+	}
+	if until, why := th.BeginWhy(NewKeys(ip, "one-more"), now); until.IsZero() || why != TooManyClients {
+		t.Errorf("after %d failed client ids: wait until %v for %v, want a wait for TooManyClients", limit, until, why)
+	}
+}
