@@ -217,6 +217,13 @@ var migrations = sqldb.Migrations(
 	CREATE VIRTUAL TABLE catalog_nomenclature_fts USING fts5(search, content='catalog_nomenclature', content_rowid='id',
 		tokenize="unicode61 remove_diacritics 2", prefix='1 2 3 4 5 6 7 8 9 10');
 	INSERT INTO catalog_nomenclature_fts (catalog_nomenclature_fts) VALUES ('rebuild')`},
+	// 12: a quantity or a status the marketplace accepted through the
+	// dashboard is written into the record at once (so the counts, the
+	// filters and the sorts see it) and marked pending by the time it
+	// was accepted, until a pass that started after it reads the record
+	// (Accept, nomenclatureUpsert).
+	sqldb.Step{SQL: `ALTER TABLE catalog_nomenclature ADD COLUMN quantity_pending_at BIGINT;
+	ALTER TABLE catalog_nomenclature ADD COLUMN status_pending_at BIGINT`},
 )
 
 // migrationVersionsTable holds one row per copy (seller, environment)

@@ -200,33 +200,18 @@ func copyNomenclature(seller int64, r *copystore.Record) apiclient.Nomenclature 
 	return n
 }
 
-// copyPricesAccepted patches the copy with the price changes the
-// marketplace accepted (the dispatch point of the prices forms, prices.go
-// and prices_cards.go): every record of each SKU, or of each product card
-// in the lamoda profile, shows the new prices at once, marked pending
-// until the next read confirms them. item gives the i-th of n items sent:
-// its report key (a SKU or a card) and its prices.
-func (a *App) copyPricesAccepted(c echo.Context, rep *massupdate.Report, n int, item func(i int) (string, apiclient.PriceUpdate)) {
-	if a.deps.Catalog == nil || rep == nil {
+// copyAccepted writes into the session's copy what the marketplace
+// accepted of items, sent as kind (massupdate.PatchCopy), in the step
+// that records them in the history: the lists, the exports and the
+// previews show the new values at once, pending until a read confirms
+// them. A copy that cannot take them is logged: the change was made.
+func copyAccepted[T any](a *App, c echo.Context, kind massupdate.Kind[T], rep *massupdate.Report, items []T) {
+	if a.deps.Catalog == nil {
 		return
 	}
-	var changes []copystore.PriceChange
-	for i := range n {
-		key, u := item(i)
-		if rep.Outcomes[key].State != massupdate.Accepted {
-			continue
-		}
-		ch := copystore.PriceChange{SKU: key, Price: u.Price.Kopecks()}
-		if u.SalePrice != nil {
-			ch.SalePrice = u.SalePrice.Kopecks()
-		}
-		changes = append(changes, ch)
-	}
-	if len(changes) == 0 {
-		return
-	}
-	if err := a.deps.Catalog.Store().MarkPending(context.WithoutCancel(c.Request().Context()), copyKey(c), changes); err != nil {
-		a.logger(c.Request().Context()).Warn("catalogue copy: marking accepted prices failed", "err", err)
+	ctx := c.Request().Context()
+	if err := massupdate.PatchCopy(context.WithoutCancel(ctx), a.deps.Catalog.Store(), copyKey(c), kind, rep, items); err != nil {
+		a.logger(ctx).Warn("catalogue copy: writing accepted changes failed", "err", err)
 	}
 }
 

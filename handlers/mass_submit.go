@@ -44,6 +44,9 @@ type massKind[In, Out any] struct {
 	audit  string
 	key    func(Out) string
 	change func(In) (before, after i18n.Msgs)
+	// kind is what the rows are sent as: the local copy takes the
+	// accepted ones as it says (massupdate.PatchCopy).
+	kind massupdate.Kind[Out]
 
 	// sent, when set, runs once the marketplace has answered, before the
 	// answer is chosen; logged adds to the log line.
@@ -91,6 +94,7 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 	}
 	keys := keysOf(checked.Send, k.key)
 	a.recordReport(c, k.audit, rep, keys, func(key string) (i18n.Msgs, i18n.Msgs) { return k.change(checked.Inputs[key]) })
+	copyAccepted(a, c, k.kind, rep, checked.Send)
 	if k.sent != nil {
 		k.sent(rep, checked.Send)
 	}

@@ -56,7 +56,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 			}
 			return massupdate.SendFiltered(ctx, a.deps.Engine, acct, seller, changes)
 		},
-		audit: audit.KindStock, key: massupdate.Stock.Key,
+		audit: audit.KindStock, key: massupdate.Stock.Key, kind: massupdate.Stock,
 		change: func(in massupdate.StockInput) (i18n.Msgs, i18n.Msgs) {
 			return stockText(in.OrigQty, in.OrigStatus), stockText(in.Qty, in.Status)
 		},
