@@ -188,12 +188,13 @@ func (e *pageEnds) cursorTo(from, p, pages, limit int) string {
 
 // copyNomenclature is a record of the copy as the marketplace lists it. A
 // price change accepted through the dashboard and not yet confirmed by a
-// read is shown as the marketplace shows a change in flight.
+// read is shown as the marketplace shows a change in flight; a quantity
+// or a status so accepted is the record's, marked pending.
 func copyNomenclature(seller int64, r *copystore.Record) apiclient.Nomenclature {
 	n := apiclient.Nomenclature{SellerID: seller, WarehouseCode: r.Warehouse, Barcode: r.Barcode, MarketplaceSKU: r.MarketplaceSKU,
 		ParentSKU: r.ParentSKU, SellerSKU: r.SellerSKU, Name: r.Name, Brand: r.Brand, Size: r.Size,
 		Price: apiclient.Money(r.Price), SalePrice: apiclient.Money(r.SalePrice), Quantity: r.Quantity, Status: r.Status,
-		PriceUpdateStatus: r.PriceStatus, UpdatedAt: r.UpdatedAt}
+		PriceUpdateStatus: r.PriceStatus, UpdatedAt: r.UpdatedAt, QuantityPending: r.QuantityPending, StatusPending: r.StatusPending}
 	if r.Pending != nil {
 		n.Price, n.SalePrice, n.PriceUpdateStatus = apiclient.Money(r.Pending.Price), apiclient.Money(r.Pending.SalePrice), "PROCESSING"
 	}

@@ -147,6 +147,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 			Key: t.key, Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
 			Price: t.price, SalePrice: t.sale,
 			Quantity: t.qty, OrigQuantity: t.qty, Status: n.Status, OrigStatus: n.Status, LiveStatus: n.Status,
+			QuantityPending: n.QuantityPending, StatusPending: n.StatusPending,
 			StatusOptions: statusOpts.get(n.Status),
 		})
 	}
