@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"encoding/csv"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -121,5 +123,100 @@ func TestStockSavePendingInCopy(t *testing.T) {
 	copyDoneSince(t, app, refreshed)
 	if r := copyRecord(t, app, copyKey1001, wh, bc); r.Quantity != okQty || r.Status != okStatus || r.QuantityPending || r.StatusPending {
 		t.Errorf("not confirmed by the next read: %+v", r)
+	}
+}
+
+// TestJobsPatchTheCopy: a price job's accepted row is in the copy at once,
+// pending (the prices page and the export show it, nothing asks the
+// marketplace), its refused row is not; the retry of the refused row, and
+// a stock job, patch the copy the same way.
+func TestJobsPatchTheCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 60}, Catalog: true,
+		Jobs: &bulkjobs.RunnerOptions{ReadBackDelay: time.Hour}})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	ps := app.Sandbox.Products(1001)
+	up, drop := ps[3], ps[4]
+	upPrice := up.Price * 11 / 10
+	app.Sandbox.ResetCounters()
+
+	// A rise, and a 95 % drop the marketplace refuses.
+	csvText := fmt.Sprintf("Marketplace SKU;Price;Sale price\n%s;%s;\n%s;%s;%s\n", up.MarketplaceSKU, moneyIn(int64(upPrice)),
+		drop.MarketplaceSKU, moneyIn(int64(drop.Price*5/100)), moneyIn(int64(drop.Price*5/100)))
+	id := importFile(t, app, b, csvText, "prices")
+	if p := b.Post("/bulk/jobs/"+id+"/submit", url.Values{"confirm_all": {"1"}, "confirm": {"2"}}); p.Status != http.StatusSeeOther {
+		t.Fatalf("submit: %d", p.Status)
+	}
+	if j := jobDone(t, app, id); j.Counts.Accepted != 1 || j.Counts.Rejected != 1 {
+		t.Fatalf("job %s %+v; want one accepted, one rejected", j.State, j.Counts)
+	}
+	pendingAt := func(sku string, price int64) bool {
+		recs, err := app.Catalog.Store().Nomenclature(context.Background(), copyKey1001, copystore.Query{Q: sku})
+		if err != nil || len(recs) == 0 {
+			t.Fatalf("%s: %d records, %v", sku, len(recs), err)
+		}
+		for _, r := range recs {
+			if r.Pending == nil || r.Pending.Price != int64(price) {
+				return false
+			}
+		}
+		return true
+	}
+	if !pendingAt(up.MarketplaceSKU, upPrice) {
+		t.Errorf("the job's accepted price %d is not pending in the copy", upPrice)
+	}
+	recs, _ := app.Catalog.Store().Nomenclature(context.Background(), copyKey1001, copystore.Query{Q: drop.MarketplaceSKU})
+	for _, r := range recs {
+		if r.Pending != nil || r.Price != int64(drop.Price) {
+			t.Errorf("the refused price changed the copy: %+v", r)
+		}
+	}
+	p := b.Get("/prices?q=" + url.QueryEscape(up.MarketplaceSKU))
+	if got := moneyCell(t, p.Text("[data-testid=current]")); got != int64(upPrice) {
+		t.Errorf("the prices page shows %d, want the job's %d", got, int64(upPrice))
+	}
+	wh := up.Warehouses[0]
+	if e := exportRow(t, b, wh, up.Barcode); int64(money(t, e[9])) != upPrice || e[11] != "PROCESSING" {
+		t.Errorf("the export has %s %s, want the job's %d, processing", e[9], e[11], int64(upPrice))
+	}
+	if n := listCalls(app.Sandbox); n != 0 {
+		t.Errorf("the job, the page and the export made %d list calls", n)
+	}
+
+	// The refused row retried at a price the marketplace takes.
+	rp := b.Post("/bulk/jobs/"+id+"/retry", url.Values{})
+	retry := strings.TrimPrefix(rp.Location, b.InAccount("/bulk/jobs/"))
+	ritems, err := app.JobStore.Items(context.Background(), retry)
+	if err != nil || len(ritems) != 1 {
+		t.Fatalf("retry items: %d, %v", len(ritems), err)
+	}
+	dropPrice := drop.Price * 9 / 10
+	seq := strconv.Itoa(ritems[0].Seq)
+	rp = b.Post("/bulk/jobs/"+retry+"/revise", url.Values{"edit_" + seq + "_price": {moneyIn(int64(dropPrice))}, "edit_" + seq + "_sale": {""}})
+	revised := strings.TrimPrefix(rp.Location, b.InAccount("/bulk/jobs/"))
+	if p := b.Post("/bulk/jobs/"+revised+"/submit", url.Values{"confirm_all": {"1"}}); p.Status != http.StatusSeeOther {
+		t.Fatalf("submit the retry: %d", p.Status)
+	}
+	if j := jobDone(t, app, revised); j.Counts.Accepted != 1 {
+		t.Fatalf("retry %s %+v; want its row accepted", j.State, j.Counts)
+	}
+	if !pendingAt(drop.MarketplaceSKU, dropPrice) {
+		t.Errorf("the retry's accepted price %d is not pending in the copy", dropPrice)
+	}
+
+	// A stock job.
+	id = importFile(t, app, b, fmt.Sprintf("Warehouse;Barcode;Quantity\n%s;%s;777\n", wh, up.Barcode), "stock")
+	if p := b.Post("/bulk/jobs/"+id+"/submit", url.Values{"confirm_all": {"1"}}); p.Status != http.StatusSeeOther {
+		t.Fatalf("submit the stock job: %d", p.Status)
+	}
+	if j := jobDone(t, app, id); j.Counts.Accepted != 1 {
+		t.Fatalf("stock job %s %+v", j.State, j.Counts)
+	}
+	if r := copyRecord(t, app, copyKey1001, wh, up.Barcode); r.Quantity != 777 || !r.QuantityPending || r.StatusPending {
+		t.Errorf("the stock job's quantity is not pending in the copy: %+v", r)
+	}
+	if n := listCalls(app.Sandbox); n != 0 {
+		t.Errorf("%d list calls", n)
 	}
 }
