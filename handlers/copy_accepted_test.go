@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
@@ -218,5 +219,54 @@ func TestJobsPatchTheCopy(t *testing.T) {
 	}
 	if n := listCalls(app.Sandbox); n != 0 {
 		t.Errorf("%d list calls", n)
+	}
+}
+
+// TestFilteredSavePatchesItsAppliedPart (lamoda profile): a row whose
+// stock the marketplace wrote and whose status it refused says so per
+// part, and the copy takes the quantity alone, pending; an accepted row
+// is in the copy whole.
+func TestFilteredSavePatchesItsAppliedPart(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, Sandbox: sandbox.Options{ProductsPerSeller: 60}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	form := b.Get("/nomenclature").FormValues("#nomenclature-form")
+	ok, part := -1, -1
+	for i, st := range form["orig_status"] {
+		switch {
+		case ok < 0 && (st == "online" || st == "disabled"):
+			ok = i
+		case part < 0 && (st == "rejected" || st == "in_moderation"):
+			part = i
+		}
+	}
+	if ok < 0 || part < 0 {
+		t.Fatalf("no approved and unapproved records on the first page: %v", form["orig_status"])
+	}
+	for i := range form["wh"] {
+		form["qty"][i], form["status"][i] = form["orig_qty"][i], form["orig_status"][i]
+	}
+	okQty, _ := strconv.Atoi(form["orig_qty"][ok])
+	okQty += 9
+	form["qty"][ok] = strconv.Itoa(okQty)
+	partWas := copyRecord(t, app, copyKey1001, form["wh"][part], form["bc"][part])
+	partQty := partWas.Quantity + 6
+	form["orig_status"][part], form["status"][part], form["qty"][part] = "disabled", "online", strconv.Itoa(partQty)
+
+	res := b.Post("/nomenclature", form)
+	if res.Status != http.StatusUnprocessableEntity {
+		t.Fatalf("submit: %d %q; want the partly applied row shown", res.Status, res.Text("[data-testid=summary]"))
+	}
+	row := res.Doc.Find(`[data-testid="row-` + form["wh"][part] + `_` + form["bc"][part] + `"]`)
+	if msg := row.Find(`[data-testid=result]`).Text(); !strings.Contains(msg, "Quantity "+strconv.Itoa(partQty)+" applied.") || !strings.Contains(msg, "Status refused:") {
+		t.Errorf("the partly applied row says %q; want each part's fate", msg)
+	}
+	if r := copyRecord(t, app, copyKey1001, form["wh"][part], form["bc"][part]); r.Quantity != partQty || !r.QuantityPending ||
+		r.Status != partWas.Status || r.StatusPending {
+		t.Errorf("the copy holds %+v; want the quantity %d pending and the status %s as it was", r, partQty, partWas.Status)
+	}
+	if r := copyRecord(t, app, copyKey1001, form["wh"][ok], form["bc"][ok]); r.Quantity != okQty || !r.QuantityPending || r.StatusPending {
+		t.Errorf("the accepted row is not in the copy, pending: %+v", r)
 	}
 }
