@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -268,5 +269,39 @@ func TestFilteredSavePatchesItsAppliedPart(t *testing.T) {
 	}
 	if r := copyRecord(t, app, copyKey1001, form["wh"][ok], form["bc"][ok]); r.Quantity != okQty || !r.QuantityPending || r.StatusPending {
 		t.Errorf("the accepted row is not in the copy, pending: %+v", r)
+	}
+}
+
+// TestStockSaveShowsOldToNew: after a stock and status save every row of
+// which was accepted, the page it redirects to shows each saved row's old
+// → new, its new values marked pending.
+func TestStockSaveShowsOldToNew(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 30}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	form := b.Get("/nomenclature").FormValues("#nomenclature-form")
+	i := slices.IndexFunc(form["orig_status"], func(st string) bool { return st == "online" })
+	if i < 0 {
+		t.Fatalf("no record online on the first page: %v", form["orig_status"])
+	}
+	for j := range form["wh"] {
+		form["qty"][j], form["status"][j] = form["orig_qty"][j], form["orig_status"][j]
+	}
+	was, _ := strconv.Atoi(form["orig_qty"][i])
+	form["qty"][i], form["status"][i] = strconv.Itoa(was+3), "disabled"
+	res := b.Post("/nomenclature", form)
+	if res.Status != http.StatusSeeOther {
+		t.Fatalf("submit: %d %q", res.Status, res.Text("[data-testid=summary]"))
+	}
+	p := b.Follow(res)
+	row := p.Doc.Find(`[data-testid="row-` + form["wh"][i] + `_` + form["bc"][i] + `"]`)
+	got := strings.Join(strings.Fields(row.Find(`[data-testid=result]`).Text()), " ")
+	want := fmt.Sprintf("✓ %d pcs, online → %d pcs, disabled", was, was+3)
+	if got != want {
+		t.Errorf("the saved row says %q, want %q", got, want)
+	}
+	if row.Find(`[data-testid="qty-pending"]`).Length() != 1 || row.Find(`[data-testid="status-pending"]`).Length() != 1 {
+		t.Errorf("the saved row's new values are not marked pending: %s", row.Text())
 	}
 }

@@ -14,7 +14,8 @@ import (
 )
 
 // draftPricesDone is the session draft that carries the before and after
-// of the rows a redirected prices submit updated to the page it lands on.
+// of the rows a redirected prices or nomenclature submit updated to the
+// page it lands on.
 const draftPricesDone = "prices-done"
 
 // maxDoneRows bounds what draftPricesDone keeps.

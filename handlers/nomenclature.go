@@ -26,6 +26,16 @@ func (a *App) NomenclatureList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// The rows a redirected save updated: their old → new.
+	if done := sess.PopDraft(draftPricesDone); done != nil {
+		for i := range v.Rows {
+			r := &v.Rows[i]
+			pair := done[massupdate.StockInput{Warehouse: r.Warehouse, Barcode: r.Barcode}.Key()]
+			if len(pair) == 2 && r.Result.State == "" {
+				r.Result = pages.RowResult{State: "accepted", Before: pair[0], After: pair[1]}
+			}
+		}
+	}
 	return a.render(c, http.StatusOK, pages.NomenclaturePage(a.chrome(c, i18n.T(c.Request().Context(), "nomenclature.title"), "nomenclature"), v), pages.NomenclatureForm(v))
 }
 
@@ -59,6 +69,9 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 		audit: audit.KindStock, key: massupdate.Stock.Key, kind: massupdate.Stock,
 		change: func(in massupdate.StockInput) (i18n.Msgs, i18n.Msgs) {
 			return stockText(in.OrigQty, in.OrigStatus), stockText(in.Qty, in.Status)
+		},
+		shown: func(ctx context.Context, in massupdate.StockInput) (string, string) {
+			return stockTextIn(ctx, in.OrigQty, in.OrigStatus), stockTextIn(ctx, in.Qty, in.Status)
 		},
 		answer: func(c echo.Context, checked massupdate.Checked[massupdate.StockInput, apiclient.StoreItem], rep *massupdate.Report, s *pages.Summary) error {
 			return a.renderNomenclatureResult(c, q, formState[massupdate.StockInput]{inputs: checked.Inputs, invalid: checked.Invalid, report: rep}, s)
