@@ -263,6 +263,18 @@ func TestFilteredSavePatchesItsAppliedPart(t *testing.T) {
 	if msg := row.Find(`[data-testid=result]`).Text(); !strings.Contains(msg, "Quantity "+strconv.Itoa(partQty)+" applied.") || !strings.Contains(msg, "Status refused:") {
 		t.Errorf("the partly applied row says %q; want each part's fate", msg)
 	}
+	// Only the refused part stays to send again.
+	again := res.FormValues("#nomenclature-form")
+	for i := range again["wh"] {
+		if again["wh"][i] == form["wh"][part] && again["bc"][i] == form["bc"][part] {
+			// (The status select offers no "online" for this record: the
+			// typed value is not among its options.)
+			if again["orig_qty"][i] != again["qty"][i] || again["qty"][i] != strconv.Itoa(partQty) || again["orig_status"][i] != "disabled" {
+				t.Errorf("the form keeps quantity %s → %s, status from %s; want the applied quantity settled and the status's baseline kept",
+					again["orig_qty"][i], again["qty"][i], again["orig_status"][i])
+			}
+		}
+	}
 	if r := copyRecord(t, app, copyKey1001, form["wh"][part], form["bc"][part]); r.Quantity != partQty || !r.QuantityPending ||
 		r.Status != partWas.Status || r.StatusPending {
 		t.Errorf("the copy holds %+v; want the quantity %d pending and the status %s as it was", r, partQty, partWas.Status)

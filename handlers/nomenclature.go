@@ -110,6 +110,16 @@ func stockRows(ctx context.Context) rowOverlay[massupdate.StockInput, pages.Nome
 			row.OrigQuantity, row.OrigStatus = in.Qty, in.Status
 			return pages.RowResult{State: "accepted", Before: stockTextIn(ctx, in.OrigQty, in.OrigStatus), After: stockTextIn(ctx, in.Qty, in.Status)}
 		},
+		applied: func(row *pages.NomenclatureRow, in massupdate.StockInput, parts []string) {
+			for _, p := range parts {
+				switch p {
+				case massupdate.PartQuantity:
+					row.OrigQuantity = in.Qty
+				case massupdate.PartStatus:
+					row.OrigStatus = in.Status
+				}
+			}
+		},
 		cells: func(row *pages.NomenclatureRow) (*map[string]i18n.Msgs, *pages.RowResult) {
 			return &row.Errors, &row.Result
 		},
