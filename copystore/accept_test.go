@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
 )
 
 // TestAcceptStock: an accepted quantity or status is in the record at
@@ -70,5 +72,67 @@ func TestAcceptStock(t *testing.T) {
 		}
 		check("after a pass that started after", false)
 		checkCounts(t, s, k, "after a pass that started after")
+	})
+}
+
+// TestConfirm: a read outside a pass that started after an accepted
+// change is the marketplace's word on it: the mark is cleared and the
+// values read kept (a price still processing stays pending); a read that
+// started before the change leaves it pending.
+func TestConfirm(t *testing.T) {
+	eachBackend(t, func(t *testing.T, b backend) {
+		ctx := context.Background()
+		s := b.open()
+		k := testKey(4301)
+		y := &Syncer{Store: s, Lock: b.lock, PageLimit: 50}
+		src := catalogue(30, 0)
+		if err := y.Run(ctx, k, src); err != nil {
+			t.Fatal(err)
+		}
+		one, two, three := src.recs[4], src.recs[5], src.recs[6]
+		accepted := time.Now()
+		s.SetClock(func() time.Time { return accepted })
+		if err := s.Accept(ctx, k, []Change{
+			{Warehouse: one.WarehouseCode, Barcode: one.Barcode, Quantity: new(50), Status: "archived"},
+			{Warehouse: two.WarehouseCode, Barcode: two.Barcode, Quantity: new(60), Status: "archived"},
+			{Warehouse: three.WarehouseCode, Barcode: three.Barcode, Quantity: new(70)},
+			{SKU: one.MarketplaceSKU, Price: new(int64(7000)), SalePrice: 6000},
+			{SKU: two.MarketplaceSKU, Price: new(int64(8000)), SalePrice: 0},
+		}); err != nil {
+			t.Fatal(err)
+		}
+		read := func(r apiclient.Nomenclature, qty int, status string, price int64, priceStatus string) apiclient.Nomenclature {
+			r.Quantity, r.Status, r.Price, r.SalePrice, r.PriceUpdateStatus = qty, status, apiclient.Money(price), apiclient.Money(price), priceStatus
+			return r
+		}
+		// Read after the changes: the first as accepted, the second with
+		// another quantity (the marketplace's word) and its price still
+		// processing.
+		after := []apiclient.Nomenclature{read(one, 50, "archived", 7000, "OK"), read(two, 59, "archived", 8000, "PROCESSING")}
+		if err := s.Confirm(ctx, k, accepted.Add(time.Millisecond), after); err != nil {
+			t.Fatal(err)
+		}
+		// Read before the third change.
+		if err := s.Confirm(ctx, k, accepted.Add(-time.Second), []apiclient.Nomenclature{read(three, 1, three.Status, 1, "OK")}); err != nil {
+			t.Fatal(err)
+		}
+		get := func(r apiclient.Nomenclature) Record {
+			t.Helper()
+			recs, err := s.Nomenclature(ctx, k, Query{Q: r.Barcode})
+			if err != nil || len(recs) != 1 {
+				t.Fatalf("%d records, %v", len(recs), err)
+			}
+			return recs[0]
+		}
+		if r := get(one); r.QuantityPending || r.StatusPending || r.Pending != nil || r.Price != 7000 || r.Quantity != 50 || r.Status != "archived" {
+			t.Errorf("not confirmed: %+v", r)
+		}
+		if r := get(two); r.QuantityPending || r.StatusPending || r.Quantity != 59 || r.Pending == nil || r.Pending.Price != 8000 {
+			t.Errorf("the read's quantity is not kept, or a price still processing is no longer pending: %+v", r)
+		}
+		if r := get(three); !r.QuantityPending || r.Quantity != 70 {
+			t.Errorf("a read that started before the change confirmed it: %+v", r)
+		}
+		checkCounts(t, s, k, "after a confirmation")
 	})
 }

@@ -278,6 +278,54 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 	})
 }
 
+// Confirm records what a read of the marketplace outside a pass (a bulk
+// job's read-back), started at readAt, shows of recs, as a pass would for
+// the changes accepted through the dashboard before readAt: the read is
+// the marketplace's word on them, so their pending marks are cleared and
+// the values read kept (prices only once the marketplace no longer shows
+// them processing). A change accepted after readAt, or a record with
+// nothing pending, is left to the next pass.
+func (s *Store) Confirm(ctx context.Context, k Key, readAt time.Time, recs []apiclient.Nomenclature) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	at := sqldb.Millis(readAt)
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		const where = ` WHERE seller_id = ? AND env = ? AND warehouse = ? AND barcode = ?`
+		var stmts [3]*sql.Stmt
+		for i, q := range []string{
+			`UPDATE catalog_nomenclature SET price = ?, sale_price = ?, price_status = ?, pending_price = NULL, pending_sale = NULL, pending_at = NULL` +
+				where + ` AND pending_at <= ?`,
+			`UPDATE catalog_nomenclature SET quantity = ?, quantity_pending_at = NULL` + where + ` AND quantity_pending_at <= ?`,
+			`UPDATE catalog_nomenclature SET status = ?, status_pending_at = NULL` + where + ` AND status_pending_at <= ?`,
+		} {
+			st, err := tx.PrepareContext(ctx, s.q(q))
+			if err != nil {
+				return fmt.Errorf("copystore: confirm: %w", err)
+			}
+			defer st.Close()
+			stmts[i] = st
+		}
+		for i := range recs {
+			r := &recs[i]
+			wh, bc := bound(r.WarehouseCode, maxFieldBytes), bound(r.Barcode, maxFieldBytes)
+			if r.PriceUpdateStatus != "PROCESSING" {
+				if _, err := stmts[0].ExecContext(ctx, r.Price.Kopecks(), r.SalePrice.Kopecks(), bound(r.PriceUpdateStatus, maxFieldBytes),
+					k.SellerID, k.Env, wh, bc, at); err != nil {
+					return fmt.Errorf("copystore: confirm: %w", err)
+				}
+			}
+			if _, err := stmts[1].ExecContext(ctx, r.Quantity, k.SellerID, k.Env, wh, bc, at); err != nil {
+				return fmt.Errorf("copystore: confirm: %w", err)
+			}
+			if _, err := stmts[2].ExecContext(ctx, bound(r.Status, maxFieldBytes), k.SellerID, k.Env, wh, bc, at); err != nil {
+				return fmt.Errorf("copystore: confirm: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
 // Forget deletes the copy of k at once (rows and sync state) and leaves
 // its record as a tombstone: a pass begun before it writes nothing more
 // (its epoch is gone), and none begins until Remember ("refresh now") or

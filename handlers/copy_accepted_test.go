@@ -317,3 +317,54 @@ func TestStockSaveShowsOldToNew(t *testing.T) {
 		t.Errorf("the saved row's new values are not marked pending: %s", row.Text())
 	}
 }
+
+// TestReadBackConfirmsTheCopy: a job's read-back that shows its accepted
+// rows applied confirms them in the copy at once: no longer pending, with
+// no pass of the copy in between.
+func TestReadBackConfirmsTheCopy(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 30}, Catalog: true,
+		Jobs: &bulkjobs.RunnerOptions{ReadBackDelay: time.Millisecond}})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	states, err := app.Catalog.Store().SyncStates(context.Background(), copyKey1001)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := app.Sandbox.Products(1001)[2]
+	price := p.Price * 11 / 10
+	wh := p.Warehouses[0]
+	id := importFile(t, app, b, fmt.Sprintf("Marketplace SKU;Price;Sale price\n%s;%s;\n", p.MarketplaceSKU, moneyIn(price)), "prices")
+	if r := b.Post("/bulk/jobs/"+id+"/submit", url.Values{"confirm_all": {"1"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("submit: %d", r.Status)
+	}
+	stock := importFile(t, app, b, fmt.Sprintf("Warehouse;Barcode;Quantity\n%s;%s;555\n", wh, p.Barcode), "stock")
+	if r := b.Post("/bulk/jobs/"+stock+"/submit", url.Values{"confirm_all": {"1"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("submit the stock job: %d", r.Status)
+	}
+	for _, job := range []string{id, stock} {
+		waitUntil(t, "the read-back of "+job, func() bool {
+			j, err := app.JobStore.Job(context.Background(), job)
+			return err == nil && !j.ReadBackDoneAt.IsZero() && j.Counts.Confirmed == 1
+		})
+	}
+	recs, err := app.Catalog.Store().Nomenclature(context.Background(), copyKey1001, copystore.Query{Q: p.MarketplaceSKU})
+	if err != nil || len(recs) == 0 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	for _, r := range recs {
+		if r.Pending != nil || r.Price != price {
+			t.Errorf("the read-back did not confirm the job's price in the copy: %+v", r)
+		}
+	}
+	if r := copyRecord(t, app, copyKey1001, wh, p.Barcode); r.QuantityPending || r.Quantity != 555 {
+		t.Errorf("the read-back did not confirm the job's quantity in the copy: %+v", r)
+	}
+	after, err := app.Catalog.Store().SyncStates(context.Background(), copyKey1001)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after[copystore.KindNomenclature].Gen != states[copystore.KindNomenclature].Gen {
+		t.Errorf("a pass of the copy ran (%d → %d): the confirmation is not the read-back's", states[copystore.KindNomenclature].Gen, after[copystore.KindNomenclature].Gen)
+	}
+}

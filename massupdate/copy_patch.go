@@ -8,14 +8,17 @@ package massupdate
 
 import (
 	"context"
+	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/copystore"
 )
 
-// Copy is the local copy as PatchCopy writes it (copystore.Store).
+// Copy is the local copy as PatchCopy writes it, and as a job's read-back
+// confirms what it shows (copystore.Store).
 type Copy interface {
 	Accept(ctx context.Context, k copystore.Key, changes []copystore.Change) error
+	Confirm(ctx context.Context, k copystore.Key, readAt time.Time, recs []apiclient.Nomenclature) error
 }
 
 // The parts of a stock row the filtered writes send on their own

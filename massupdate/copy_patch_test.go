@@ -15,9 +15,10 @@ import (
 
 // fakeCopy keeps the changes the copy was given.
 type fakeCopy struct {
-	mu      sync.Mutex
-	k       copystore.Key
-	changes []copystore.Change
+	mu        sync.Mutex
+	k         copystore.Key
+	changes   []copystore.Change
+	confirmed []apiclient.Nomenclature
 }
 
 func (f *fakeCopy) Accept(_ context.Context, k copystore.Key, changes []copystore.Change) error {
@@ -25,6 +26,14 @@ func (f *fakeCopy) Accept(_ context.Context, k copystore.Key, changes []copystor
 	defer f.mu.Unlock()
 	f.k = k
 	f.changes = append(f.changes, changes...)
+	return nil
+}
+
+func (f *fakeCopy) Confirm(_ context.Context, k copystore.Key, _ time.Time, recs []apiclient.Nomenclature) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.k = k
+	f.confirmed = append(f.confirmed, recs...)
 	return nil
 }
 
@@ -152,6 +161,19 @@ func TestExecutorPatchesCopy(t *testing.T) {
 	}
 	if fc.k != (copystore.Key{SellerID: seller, Env: "test"}) {
 		t.Errorf("the job's copy is %+v", fc.k)
+	}
+	// The read-back confirms the accepted row: the copy is given every
+	// record of its product, as the marketplace shows them now.
+	if _, err := x.ReadBack(context.Background(), job, items[:1]); err != nil {
+		t.Fatal(err)
+	}
+	if len(fc.confirmed) == 0 {
+		t.Error("the read-back confirmed nothing in the copy")
+	}
+	for _, r := range fc.confirmed {
+		if r.MarketplaceSKU != sku || r.Price != rec.Price+100 {
+			t.Errorf("the read-back confirms %s at %d, want %s at %d", r.MarketplaceSKU, r.Price, sku, rec.Price+100)
+		}
 	}
 
 	lacct, lseller, s, lcat := lamodaSandbox(t, 0)

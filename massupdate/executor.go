@@ -35,8 +35,9 @@ type Executor struct {
 	// SKUStock payloads, made by Previewer.FilterStockItems.
 	FilterWrites bool
 	// Copy, when set, takes each chunk's accepted rows at once
-	// (PatchCopy), as the forms' do; Log hears of a copy that could not
-	// take them (nil: not logged), the change itself being made.
+	// (PatchCopy), as the forms' do, and the rows a read-back confirmed;
+	// Log hears of a copy that could not take them (nil: not logged), the
+	// change itself being made.
 	Copy Copy
 	Log  *slog.Logger
 }
@@ -211,6 +212,7 @@ func (x *Executor) ReadBack(ctx context.Context, job bulkjobs.Job, items []bulkj
 		return nil, err
 	}
 	ctx = apiclient.WithRetryBudget(ctx, x.Engine.retryBudget())
+	readAt := time.Now()
 	cat, err := FetchCatalog(ctx, acct, job.SellerID)
 	if err != nil {
 		return nil, err
@@ -222,7 +224,41 @@ func (x *Executor) ReadBack(ctx context.Context, job bulkjobs.Job, items []bulkj
 		res.Unchanged = !changed
 		out = append(out, res)
 	}
+	x.confirmCopy(ctx, job, readAt, items, out, cat)
 	return out, nil
+}
+
+// confirmCopy gives the job's copy the records of the rows the read-back
+// (started at readAt) settled (Copy.Confirm): their pending marks are
+// cleared at once, without waiting for the next pass.
+func (x *Executor) confirmCopy(ctx context.Context, job bulkjobs.Job, readAt time.Time, items []bulkjobs.Item, out []bulkjobs.Result, cat *Catalog) {
+	if x.Copy == nil {
+		return
+	}
+	// A row read back confirmed, or different (the marketplace's word
+	// since), is settled; one still processing, or gone, is the next
+	// pass's.
+	confirmed := map[string]bool{}
+	for i, res := range out {
+		if res.State == bulkjobs.ReadConfirmed || res.State == bulkjobs.ReadDifferent {
+			confirmed[items[i].Key] = true
+		}
+	}
+	if len(confirmed) == 0 {
+		return
+	}
+	// A row's key is a record's warehouse|barcode (stock), a product's
+	// SKU or a card's (prices): every record it names.
+	var recs []apiclient.Nomenclature
+	for key, rec := range cat.ByKey {
+		if confirmed[key] || confirmed[rec.MarketplaceSKU] || rec.ParentSKU != "" && confirmed[rec.ParentSKU] {
+			recs = append(recs, rec)
+		}
+	}
+	k := copystore.Key{SellerID: job.SellerID, Env: job.Environment}
+	if err := x.Copy.Confirm(context.WithoutCancel(ctx), k, readAt, recs); err != nil && x.Log != nil {
+		x.Log.Warn("catalogue copy: confirming read-back failed", "job", job.ID, "err", err)
+	}
 }
 
 func readBackOne(kind string, it bulkjobs.Item, cat *Catalog) bulkjobs.Result {
