@@ -3,6 +3,7 @@ package handlers_test
 import (
 	"context"
 	"encoding/csv"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -15,6 +16,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/copystore"
+	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
@@ -367,4 +369,62 @@ func TestReadBackConfirmsTheCopy(t *testing.T) {
 	if after[copystore.KindNomenclature].Gen != states[copystore.KindNomenclature].Gen {
 		t.Errorf("a pass of the copy ran (%d → %d): the confirmation is not the read-back's", states[copystore.KindNomenclature].Gen, after[copystore.KindNomenclature].Gen)
 	}
+}
+
+// TestFilteredJobRetriesOnlyTheRefusedPart (lamoda profile): a stock job's
+// row whose status was written and whose quantity was refused (above the
+// marketplace's limit) says so per part; the copy takes its status at
+// once, so its retry carries the quantity alone.
+func TestFilteredJobRetriesOnlyTheRefusedPart(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, Sandbox: sandbox.Options{ProductsPerSeller: 60}, Catalog: true,
+		Jobs: &bulkjobs.RunnerOptions{ReadBackDelay: time.Hour}})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	var rec copystore.Record
+	err := app.Catalog.Store().EachNomenclature(context.Background(), copyKey1001, copystore.Query{Status: "online", Limit: 1}, func(r *copystore.Record) error {
+		rec = *r
+		return nil
+	})
+	if err != nil || rec.Barcode == "" {
+		t.Fatalf("no record online: %v", err)
+	}
+	const tooMany = 100_000 // the form's limit lets it through, the marketplace's does not
+	id := importFile(t, app, b, fmt.Sprintf("Barcode;Quantity;Status\n%s;%d;disabled\n", rec.Barcode, tooMany), "stock")
+	if r := b.Post("/bulk/jobs/"+id+"/submit", url.Values{"confirm_all": {"1"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("submit: %d", r.Status)
+	}
+	if j := jobDone(t, app, id); j.Counts.Rejected != 1 {
+		t.Fatalf("job %s %+v; want the row refused", j.State, j.Counts)
+	}
+	items, err := app.JobStore.Items(context.Background(), id)
+	if err != nil || len(items) != 1 {
+		t.Fatalf("%d items, %v", len(items), err)
+	}
+	if keys := msgKeysOf(items[0].Message); !slices.Equal(keys, []string{"mass.part_quantity_refused", "mass.part_status_applied"}) {
+		t.Errorf("the job's row says %v; want each part's fate", keys)
+	}
+	if r := copyRecord(t, app, copyKey1001, rec.Warehouse, rec.Barcode); r.Quantity != rec.Quantity || r.QuantityPending || r.Status != "disabled" || !r.StatusPending {
+		t.Errorf("the copy holds %+v; want the status disabled pending and the quantity as it was", r)
+	}
+	p := b.Post("/bulk/jobs/"+id+"/retry", url.Values{})
+	if p.Status != http.StatusSeeOther {
+		t.Fatalf("retry: %d", p.Status)
+	}
+	retry, err := app.JobStore.Items(context.Background(), strings.TrimPrefix(p.Location, b.InAccount("/bulk/jobs/")))
+	if err != nil || len(retry) != 1 {
+		t.Fatalf("retry items: %d, %v", len(retry), err)
+	}
+	var sent apiclient.StoreItem
+	if err := json.Unmarshal([]byte(retry[0].Payload), &sent); err != nil || sent.Quantity == nil || *sent.Quantity != tooMany || sent.Status != "" {
+		t.Errorf("the retry sends %s; want the quantity alone", retry[0].Payload)
+	}
+}
+
+func msgKeysOf(msgs i18n.Msgs) []string {
+	var out []string
+	for _, m := range msgs {
+		out = append(out, m.Key)
+	}
+	return out
 }
