@@ -71,6 +71,12 @@ type Nomenclature struct {
 	// PriceUpdateStatus is one of "OK", "PROCESSING", "ERROR".
 	PriceUpdateStatus string    `json:"priceUpdateStatus"`
 	UpdatedAt         time.Time `json:"updatedAt"`
+	// QuantityPending and StatusPending mark, in a record read from the
+	// dashboard's local copy, a quantity or a status the marketplace
+	// accepted through the dashboard that no read has confirmed yet.
+	// Never on the wire.
+	QuantityPending bool `json:"-"`
+	StatusPending   bool `json:"-"`
 }
 
 // StoreRequest are the params of v1.nomenclatures.store (mass update).

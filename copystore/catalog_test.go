@@ -391,7 +391,7 @@ func TestPending(t *testing.T) {
 		s, k := synced(t, b, m, 1001)
 		p := m.sb.Products(1001)[4]
 		newPrice := p.Price + 10000
-		if err := s.MarkPending(ctx, k, []PriceChange{{SKU: p.MarketplaceSKU, Price: newPrice, SalePrice: newPrice}}); err != nil {
+		if err := s.Accept(ctx, k, []Change{{SKU: p.MarketplaceSKU, Price: new(int64(newPrice)), SalePrice: newPrice}}); err != nil {
 			t.Fatal(err)
 		}
 		recs, err := s.Nomenclature(ctx, k, Query{Q: p.MarketplaceSKU})
@@ -423,7 +423,7 @@ func TestPending(t *testing.T) {
 		// A change the marketplace never applied is dropped by a read that
 		// started after it.
 		q := m.sb.Products(1001)[5]
-		if err := s.MarkPending(ctx, k, []PriceChange{{SKU: q.MarketplaceSKU, Price: 1, SalePrice: 1}}); err != nil {
+		if err := s.Accept(ctx, k, []Change{{SKU: q.MarketplaceSKU, Price: new(int64(1)), SalePrice: 1}}); err != nil {
 			t.Fatal(err)
 		}
 		s.SetClock(func() time.Time { return time.Now().Add(time.Second) })

@@ -218,10 +218,23 @@ func TestCountsExact(t *testing.T) {
 			t.Fatalf("the copy holds %d records, want 600", n)
 		}
 
-		if err := s.MarkPending(ctx, k, []PriceChange{{SKU: "SKU00003", Price: 5000, SalePrice: 4000}, {SKU: "SKU00010", Price: 7000, SalePrice: 6000}}); err != nil {
+		if err := s.Accept(ctx, k, []Change{{SKU: "SKU00003", Price: new(int64(5000)), SalePrice: 4000}, {SKU: "SKU00010", Price: new(int64(7000)), SalePrice: 6000}}); err != nil {
 			t.Fatal(err)
 		}
 		checkCounts(t, s, k, "after accepted changes")
+		// Accepted stock and statuses move records between statuses and
+		// in and out of stock; a status alone, a quantity alone, both.
+		stock := []Change{
+			{Warehouse: "WH0", Barcode: "BC00000", Quantity: new(0), Status: "archived"},
+			{Warehouse: "WH1", Barcode: "BC00001", Status: "offline"},
+			{Warehouse: "WH2", Barcode: "BC00002", Quantity: new(0)},
+			{Warehouse: "WH0", Barcode: "BC00003", Quantity: new(9)},
+			{Warehouse: "WH1", Barcode: "BC00004", Quantity: new(-1), Status: "new"},
+		}
+		if err := s.Accept(ctx, k, stock); err != nil {
+			t.Fatal(err)
+		}
+		checkCounts(t, s, k, "after accepted stock and statuses")
 
 		// The marketplace changed: statuses and stock moved, the last
 		// hundred records are gone, fifty new ones appeared, orders and

@@ -33,7 +33,7 @@ func TestRecordReadsBackPacked(t *testing.T) {
 		if err := s.putPage(ctx, k, &st, 1, 1, len(recs), recs); err != nil {
 			t.Fatal(err)
 		}
-		if err := s.MarkPending(ctx, k, []PriceChange{{SKU: "MP-1", Price: 5000, SalePrice: 4000}}); err != nil {
+		if err := s.Accept(ctx, k, []Change{{SKU: "MP-1", Price: new(int64(5000)), SalePrice: 4000}}); err != nil {
 			t.Fatal(err)
 		}
 		got, err := s.Nomenclature(ctx, k, Query{Sort: "barcode"})
@@ -61,7 +61,7 @@ func TestRecordReadsBackPacked(t *testing.T) {
 }
 
 func TestUnpackRejectsWhatDoesNotSplit(t *testing.T) {
-	row := strings.Join([]string{"1", "WH", "BC", "MP", "P", "S", "Name", "Brand", "M", "online", "DONE", "100", "90", "5", "1700000000000", "", "", ""}, fieldSep)
+	row := strings.Join([]string{"1", "WH", "BC", "MP", "P", "S", "Name", "Brand", "M", "online", "DONE", "100", "90", "5", "1700000000000", "", "", "", "", ""}, fieldSep)
 	sc := newRecordScanner()
 	if err := sc.unpack(row); err != nil || sc.r.Name != "Name" || sc.r.Pending != nil || sc.r.Quantity != 5 {
 		t.Fatalf("%v %+v", err, sc.r)

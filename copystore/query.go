@@ -28,6 +28,10 @@ type Record struct {
 	// waits for a read to confirm it; Price and SalePrice are then the
 	// last prices read.
 	Pending *Pending
+	// QuantityPending and StatusPending are set while the Quantity or
+	// the Status is one the marketplace accepted through the dashboard
+	// and no read has confirmed yet.
+	QuantityPending, StatusPending bool
 }
 
 // Pending is an accepted price change not yet confirmed by a read.
@@ -264,7 +268,8 @@ func (s *Store) addFilters(w *where, q Query, sortCol string) {
 // nomenclatureCols are the columns of a Record, in the order scan reads
 // them.
 var nomenclatureCols = []string{"id", "warehouse", "barcode", "marketplace_sku", "parent_sku", "seller_sku", "name", "brand", "size",
-	"status", "price_status", "price", "sale_price", "quantity", "updated_at", "pending_price", "pending_sale", "pending_at"}
+	"status", "price_status", "price", "sale_price", "quantity", "updated_at", "pending_price", "pending_sale", "pending_at",
+	"quantity_pending_at", "status_pending_at"}
 
 // fieldSep separates the columns of a record packed into one value. The
 // copy never stores it: bound drops control characters from every text
@@ -274,7 +279,7 @@ const fieldSep = "\x1f"
 // packedRecord is the select list of a record as one text value: the
 // columns joined by fieldSep, a NULL as an empty field. The database
 // drivers allocate for every value they return (SQLite: a copy of each
-// text and a box for each number above 255), about 30 a row for 18
+// text and a box for each number above 255), about 30 a row for 20
 // columns; one value a row costs two, and the Record's strings share it.
 var packedRecord = func() string {
 	var b strings.Builder
@@ -307,7 +312,7 @@ func (sc *recordScanner) scan(rows *sql.Rows) error {
 
 // unpack fills r from a packed row, without allocating but for Pending.
 func (sc *recordScanner) unpack(p string) error {
-	var f [18]string
+	var f [20]string
 	for i := range f {
 		var ok bool
 		if i == len(f)-1 {
@@ -343,6 +348,7 @@ func (sc *recordScanner) unpack(p string) error {
 		}
 		r.Pending = &Pending{Price: nums[5], SalePrice: nums[6], Since: sqldb.FromMillis(at)}
 	}
+	r.QuantityPending, r.StatusPending = f[18] != "", f[19] != ""
 	return nil
 }
 

@@ -221,6 +221,13 @@ var migrations = sqldb.Migrations(
 	// (CredentialOf); the marks of a client id and environment alone
 	// match no fingerprint any more.
 	sqldb.Step{SQL: `DELETE FROM catalog_credentials`},
+	// 13: a quantity or a status the marketplace accepted through the
+	// dashboard is written into the record at once (so the counts, the
+	// filters and the sorts see it) and marked pending by the time it
+	// was accepted, until a pass that started after it reads the record
+	// (Accept, nomenclatureUpsert).
+	sqldb.Step{SQL: `ALTER TABLE catalog_nomenclature ADD COLUMN quantity_pending_at BIGINT;
+	ALTER TABLE catalog_nomenclature ADD COLUMN status_pending_at BIGINT`},
 )
 
 // migrationVersionsTable holds one row per copy (seller, environment)

@@ -54,7 +54,8 @@ func (u upserts) close() {
 // tx, preparing each statement once in u (nil: one statement a call). A
 // pending price change is confirmed (cleared) when the read shows its
 // prices, and dropped when a read that started after it shows the
-// marketplace finished with other prices (the change was refused).
+// marketplace finished with other prices (the change was refused); an
+// accepted quantity or status holds until a read that started after it.
 func (s *Store) putNomenclatureWith(ctx context.Context, tx *sql.Tx, u upserts, k Key, gen int64, passStart time.Time, recs []apiclient.Nomenclature) error {
 	// One statement per page: the per-statement cost of the driver, not
 	// the rows, dominated the time of a page stored row by row.
@@ -101,7 +102,8 @@ const nomenclatureBatch = 100
 // that started at started (Unix ms, a number the store made, inlined).
 // A pending price change is confirmed (cleared) when the read shows its
 // prices, and dropped when a read that started after it shows the
-// marketplace finished with other prices (the change was refused).
+// marketplace finished with other prices (the change was refused). An
+// accepted quantity or status holds until a read that started after it.
 func nomenclatureUpsert(n int, started int64) string {
 	var b strings.Builder
 	b.WriteString(`INSERT INTO catalog_nomenclature
@@ -120,11 +122,19 @@ func nomenclatureUpsert(n int, started int64) string {
 		ON CONFLICT (seller_id, env, warehouse, barcode) DO UPDATE SET
 		 marketplace_sku = excluded.marketplace_sku, parent_sku = excluded.parent_sku, seller_sku = excluded.seller_sku,
 		 name = excluded.name, brand = excluded.brand, size = excluded.size, price = excluded.price,
-		 sale_price = excluded.sale_price, quantity = excluded.quantity, status = excluded.status,
+		 sale_price = excluded.sale_price,
 		 price_status = excluded.price_status, updated_at = excluded.updated_at, seen_gen = excluded.seen_gen,
 		 search = excluded.search`)
 	for _, col := range []string{"pending_price", "pending_sale", "pending_at"} {
 		b.WriteString(",\n\t\t " + col + " = CASE WHEN " + confirmed + " THEN NULL WHEN " + refused + " THEN NULL ELSE catalog_nomenclature." + col + " END")
+	}
+	// An accepted quantity or status is kept against a read that started
+	// before it was accepted (the read may predate it); a read that
+	// started after it is the marketplace's word, and clears the mark.
+	for _, col := range []string{"quantity", "status"} {
+		held := `catalog_nomenclature.` + col + `_pending_at >= ` + st
+		b.WriteString(",\n\t\t " + col + " = CASE WHEN " + held + " THEN catalog_nomenclature." + col + " ELSE excluded." + col + " END")
+		b.WriteString(",\n\t\t " + col + "_pending_at = CASE WHEN " + held + " THEN catalog_nomenclature." + col + "_pending_at ELSE NULL END")
 	}
 	return b.String()
 }
@@ -188,35 +198,132 @@ func (s *Store) putBoxes(ctx context.Context, tx *sql.Tx, k Key, gen int64, boxe
 	return nil
 }
 
-// MarkPending records price changes the marketplace accepted through the
-// dashboard: every record of each SKU shows the new prices at once, marked
-// pending until a read confirms them. Prices are in kopecks.
-func (s *Store) MarkPending(ctx context.Context, k Key, changes []PriceChange) error {
+// Change is one change the marketplace accepted through the dashboard, as
+// the copy takes it: the records it names and the parts it set. A price
+// change names every record of a marketplace SKU, or of a product card
+// (its parent SKU), in SKU; a stock or status change names one record by
+// Warehouse and Barcode. A part not set (nil, "") is left as it is.
+type Change struct {
+	SKU                string
+	Warehouse, Barcode string
+	// Price and SalePrice are the new prices in kopecks (SalePrice 0:
+	// none); a price change sets Price.
+	Price     *int64
+	SalePrice int64
+	Quantity  *int
+	Status    string
+}
+
+// Accept writes the changes the marketplace accepted into the copy of k,
+// in one transaction, each marked pending from now until a read confirms
+// it: new prices beside the last prices read (Record.Pending), a new
+// quantity or status into the record itself, so the counts (kept by
+// triggers in this transaction), the filters and the sorts see it at once
+// (Record.QuantityPending, Record.StatusPending). A pass that started
+// before now keeps them; one that starts after takes what it reads.
+func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
+	if len(changes) == 0 {
+		return nil
+	}
 	at := sqldb.Millis(s.now())
 	return s.tx(ctx, func(tx *sql.Tx) error {
-		stmt, err := tx.PrepareContext(ctx, s.q(`UPDATE catalog_nomenclature SET pending_price = ?, pending_sale = ?, pending_at = ?
-			WHERE seller_id = ? AND env = ? AND (marketplace_sku = ? OR parent_sku = ?)`))
-		if err != nil {
-			return fmt.Errorf("copystore: %w", err)
+		stmts := map[string]*sql.Stmt{}
+		defer func() {
+			for _, st := range stmts {
+				st.Close()
+			}
+		}()
+		exec := func(query string, args ...any) error {
+			st := stmts[query]
+			if st == nil {
+				var err error
+				if st, err = tx.PrepareContext(ctx, s.q(query)); err != nil {
+					return fmt.Errorf("copystore: accept: %w", err)
+				}
+				stmts[query] = st
+			}
+			if _, err := st.ExecContext(ctx, args...); err != nil {
+				return fmt.Errorf("copystore: accept: %w", err)
+			}
+			return nil
 		}
-		defer stmt.Close()
 		for _, c := range changes {
-			if c.SKU == "" {
+			if c.Price != nil && c.SKU != "" {
+				if err := exec(`UPDATE catalog_nomenclature SET pending_price = ?, pending_sale = ?, pending_at = ?
+					WHERE seller_id = ? AND env = ? AND (marketplace_sku = ? OR parent_sku = ?)`,
+					*c.Price, c.SalePrice, at, k.SellerID, k.Env, c.SKU, c.SKU); err != nil {
+					return err
+				}
+			}
+			if c.Quantity == nil && c.Status == "" || c.Barcode == "" {
 				continue
 			}
-			if _, err := stmt.ExecContext(ctx, c.Price, c.SalePrice, at, k.SellerID, k.Env, c.SKU, c.SKU); err != nil {
-				return fmt.Errorf("copystore: mark pending: %w", err)
+			var set []string
+			var args []any
+			if c.Quantity != nil {
+				set = append(set, "quantity = ?, quantity_pending_at = ?")
+				args = append(args, *c.Quantity, at)
+			}
+			if c.Status != "" {
+				set = append(set, "status = ?, status_pending_at = ?")
+				args = append(args, bound(c.Status, maxFieldBytes), at)
+			}
+			args = append(args, k.SellerID, k.Env, c.Warehouse, c.Barcode)
+			if err := exec(`UPDATE catalog_nomenclature SET `+strings.Join(set, ", ")+`
+				WHERE seller_id = ? AND env = ? AND warehouse = ? AND barcode = ?`, args...); err != nil {
+				return err
 			}
 		}
 		return nil
 	})
 }
 
-// PriceChange is one accepted change: a marketplace SKU (or a product
-// card's parent SKU) and its new prices in kopecks.
-type PriceChange struct {
-	SKU              string
-	Price, SalePrice int64
+// Confirm records what a read of the marketplace outside a pass (a bulk
+// job's read-back), started at readAt, shows of recs, as a pass would for
+// the changes accepted through the dashboard before readAt: the read is
+// the marketplace's word on them, so their pending marks are cleared and
+// the values read kept (prices only once the marketplace no longer shows
+// them processing). A change accepted after readAt, or a record with
+// nothing pending, is left to the next pass.
+func (s *Store) Confirm(ctx context.Context, k Key, readAt time.Time, recs []apiclient.Nomenclature) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	at := sqldb.Millis(readAt)
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		const where = ` WHERE seller_id = ? AND env = ? AND warehouse = ? AND barcode = ?`
+		var stmts [3]*sql.Stmt
+		for i, q := range []string{
+			`UPDATE catalog_nomenclature SET price = ?, sale_price = ?, price_status = ?, pending_price = NULL, pending_sale = NULL, pending_at = NULL` +
+				where + ` AND pending_at <= ?`,
+			`UPDATE catalog_nomenclature SET quantity = ?, quantity_pending_at = NULL` + where + ` AND quantity_pending_at <= ?`,
+			`UPDATE catalog_nomenclature SET status = ?, status_pending_at = NULL` + where + ` AND status_pending_at <= ?`,
+		} {
+			st, err := tx.PrepareContext(ctx, s.q(q))
+			if err != nil {
+				return fmt.Errorf("copystore: confirm: %w", err)
+			}
+			defer st.Close()
+			stmts[i] = st
+		}
+		for i := range recs {
+			r := &recs[i]
+			wh, bc := bound(r.WarehouseCode, maxFieldBytes), bound(r.Barcode, maxFieldBytes)
+			if r.PriceUpdateStatus != "PROCESSING" {
+				if _, err := stmts[0].ExecContext(ctx, r.Price.Kopecks(), r.SalePrice.Kopecks(), bound(r.PriceUpdateStatus, maxFieldBytes),
+					k.SellerID, k.Env, wh, bc, at); err != nil {
+					return fmt.Errorf("copystore: confirm: %w", err)
+				}
+			}
+			if _, err := stmts[1].ExecContext(ctx, r.Quantity, k.SellerID, k.Env, wh, bc, at); err != nil {
+				return fmt.Errorf("copystore: confirm: %w", err)
+			}
+			if _, err := stmts[2].ExecContext(ctx, bound(r.Status, maxFieldBytes), k.SellerID, k.Env, wh, bc, at); err != nil {
+				return fmt.Errorf("copystore: confirm: %w", err)
+			}
+		}
+		return nil
+	})
 }
 
 // Forget deletes the copy of k at once (rows and sync state) and leaves

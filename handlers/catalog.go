@@ -144,6 +144,10 @@ type rowOverlay[In, Row any] struct {
 	// accepted is an accepted row's result; it also moves the row's
 	// baseline to what was sent, so submitting again does not resend it.
 	accepted func(row *Row, in In) pages.RowResult
+	// applied, when set, moves the baseline of the parts of a row not
+	// accepted whole that the marketplace applied (Outcome.Applied) to
+	// what was sent, so submitting again sends only the rest.
+	applied func(row *Row, in In, parts []string)
 	// cells are the row's field problems and result.
 	cells func(row *Row) (errs *map[string]i18n.Msgs, res *pages.RowResult)
 	// held, when set, is the result of a row beyond the price guard, not
@@ -190,7 +194,11 @@ func overlay[In, Row any](rows []Row, index map[string]int, st formState[In], o 
 		if st.report == nil {
 			continue
 		}
-		switch out := st.report.Outcomes[k]; out.State {
+		out := st.report.Outcomes[k]
+		if len(out.Applied) > 0 && out.State != massupdate.Accepted && o.applied != nil {
+			o.applied(row, in, out.Applied)
+		}
+		switch out.State {
 		case massupdate.Accepted:
 			*res = o.accepted(row, in)
 		case massupdate.Rejected:

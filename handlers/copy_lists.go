@@ -188,45 +188,31 @@ func (e *pageEnds) cursorTo(from, p, pages, limit int) string {
 
 // copyNomenclature is a record of the copy as the marketplace lists it. A
 // price change accepted through the dashboard and not yet confirmed by a
-// read is shown as the marketplace shows a change in flight.
+// read is shown as the marketplace shows a change in flight; a quantity
+// or a status so accepted is the record's, marked pending.
 func copyNomenclature(seller int64, r *copystore.Record) apiclient.Nomenclature {
 	n := apiclient.Nomenclature{SellerID: seller, WarehouseCode: r.Warehouse, Barcode: r.Barcode, MarketplaceSKU: r.MarketplaceSKU,
 		ParentSKU: r.ParentSKU, SellerSKU: r.SellerSKU, Name: r.Name, Brand: r.Brand, Size: r.Size,
 		Price: apiclient.Money(r.Price), SalePrice: apiclient.Money(r.SalePrice), Quantity: r.Quantity, Status: r.Status,
-		PriceUpdateStatus: r.PriceStatus, UpdatedAt: r.UpdatedAt}
+		PriceUpdateStatus: r.PriceStatus, UpdatedAt: r.UpdatedAt, QuantityPending: r.QuantityPending, StatusPending: r.StatusPending}
 	if r.Pending != nil {
 		n.Price, n.SalePrice, n.PriceUpdateStatus = apiclient.Money(r.Pending.Price), apiclient.Money(r.Pending.SalePrice), "PROCESSING"
 	}
 	return n
 }
 
-// copyPricesAccepted patches the copy with the price changes the
-// marketplace accepted (the dispatch point of the prices forms, prices.go
-// and prices_cards.go): every record of each SKU, or of each product card
-// in the lamoda profile, shows the new prices at once, marked pending
-// until the next read confirms them. item gives the i-th of n items sent:
-// its report key (a SKU or a card) and its prices.
-func (a *App) copyPricesAccepted(c echo.Context, rep *massupdate.Report, n int, item func(i int) (string, apiclient.PriceUpdate)) {
-	if a.deps.Catalog == nil || rep == nil {
+// copyAccepted writes into the session's copy what the marketplace
+// accepted of items, sent as kind (massupdate.PatchCopy), in the step
+// that records them in the history: the lists, the exports and the
+// previews show the new values at once, pending until a read confirms
+// them. A copy that cannot take them is logged: the change was made.
+func copyAccepted[T any](a *App, c echo.Context, kind massupdate.Kind[T], rep *massupdate.Report, items []T) {
+	if a.deps.Catalog == nil {
 		return
 	}
-	var changes []copystore.PriceChange
-	for i := range n {
-		key, u := item(i)
-		if rep.Outcomes[key].State != massupdate.Accepted {
-			continue
-		}
-		ch := copystore.PriceChange{SKU: key, Price: u.Price.Kopecks()}
-		if u.SalePrice != nil {
-			ch.SalePrice = u.SalePrice.Kopecks()
-		}
-		changes = append(changes, ch)
-	}
-	if len(changes) == 0 {
-		return
-	}
-	if err := a.deps.Catalog.Store().MarkPending(context.WithoutCancel(c.Request().Context()), copyKey(c), changes); err != nil {
-		a.logger(c.Request().Context()).Warn("catalogue copy: marking accepted prices failed", "err", err)
+	ctx := c.Request().Context()
+	if err := massupdate.PatchCopy(context.WithoutCancel(ctx), a.deps.Catalog.Store(), copyKey(c), kind, rep, items); err != nil {
+		a.logger(ctx).Warn("catalogue copy: writing accepted changes failed", "err", err)
 	}
 }
 

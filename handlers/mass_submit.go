@@ -14,7 +14,8 @@ import (
 )
 
 // draftPricesDone is the session draft that carries the before and after
-// of the rows a redirected prices submit updated to the page it lands on.
+// of the rows a redirected prices or nomenclature submit updated to the
+// page it lands on.
 const draftPricesDone = "prices-done"
 
 // maxDoneRows bounds what draftPricesDone keeps.
@@ -44,6 +45,9 @@ type massKind[In, Out any] struct {
 	audit  string
 	key    func(Out) string
 	change func(In) (before, after i18n.Msgs)
+	// kind is what the rows are sent as: the local copy takes the
+	// accepted ones as it says (massupdate.PatchCopy).
+	kind massupdate.Kind[Out]
 
 	// sent, when set, runs once the marketplace has answered, before the
 	// answer is chosen; logged adds to the log line.
@@ -95,6 +99,7 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 	}
 	keys := keysOf(checked.Send, k.key)
 	a.recordReport(c, k.audit, rep, keys, func(key string) (i18n.Msgs, i18n.Msgs) { return k.change(checked.Inputs[key]) })
+	copyAccepted(a, c, k.kind, rep, checked.Send)
 	if k.sent != nil {
 		k.sent(rep, checked.Send)
 	}

@@ -26,6 +26,16 @@ func (a *App) NomenclatureList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	// The rows a redirected save updated: their old → new.
+	if done := sess.PopDraft(draftPricesDone); done != nil {
+		for i := range v.Rows {
+			r := &v.Rows[i]
+			pair := done[massupdate.StockInput{Warehouse: r.Warehouse, Barcode: r.Barcode}.Key()]
+			if len(pair) == 2 && r.Result.State == "" {
+				r.Result = pages.RowResult{State: "accepted", Before: pair[0], After: pair[1]}
+			}
+		}
+	}
 	return a.render(c, http.StatusOK, pages.NomenclaturePage(a.chrome(c, i18n.T(c.Request().Context(), "nomenclature.title"), "nomenclature"), v), pages.NomenclatureForm(v))
 }
 
@@ -56,9 +66,12 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 			}
 			return massupdate.SendFiltered(ctx, a.deps.Engine, acct, seller, changes)
 		},
-		audit: audit.KindStock, key: massupdate.Stock.Key,
+		audit: audit.KindStock, key: massupdate.Stock.Key, kind: massupdate.Stock,
 		change: func(in massupdate.StockInput) (i18n.Msgs, i18n.Msgs) {
 			return stockText(in.OrigQty, in.OrigStatus), stockText(in.Qty, in.Status)
+		},
+		shown: func(ctx context.Context, in massupdate.StockInput) (string, string) {
+			return stockTextIn(ctx, in.OrigQty, in.OrigStatus), stockTextIn(ctx, in.Qty, in.Status)
 		},
 		answer: func(c echo.Context, checked massupdate.Checked[massupdate.StockInput, apiclient.StoreItem], rep *massupdate.Report, s *pages.Summary) error {
 			return a.renderNomenclatureResult(c, q, formState[massupdate.StockInput]{inputs: checked.Inputs, invalid: checked.Invalid, report: rep}, s)
@@ -96,6 +109,16 @@ func stockRows(ctx context.Context) rowOverlay[massupdate.StockInput, pages.Nome
 		accepted: func(row *pages.NomenclatureRow, in massupdate.StockInput) pages.RowResult {
 			row.OrigQuantity, row.OrigStatus = in.Qty, in.Status
 			return pages.RowResult{State: "accepted", Before: stockTextIn(ctx, in.OrigQty, in.OrigStatus), After: stockTextIn(ctx, in.Qty, in.Status)}
+		},
+		applied: func(row *pages.NomenclatureRow, in massupdate.StockInput, parts []string) {
+			for _, p := range parts {
+				switch p {
+				case massupdate.PartQuantity:
+					row.OrigQuantity = in.Qty
+				case massupdate.PartStatus:
+					row.OrigStatus = in.Status
+				}
+			}
 		},
 		cells: func(row *pages.NomenclatureRow) (*map[string]i18n.Msgs, *pages.RowResult) {
 			return &row.Errors, &row.Result
@@ -147,6 +170,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 			Key: t.key, Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
 			Price: t.price, SalePrice: t.sale,
 			Quantity: t.qty, OrigQuantity: t.qty, Status: n.Status, OrigStatus: n.Status, LiveStatus: n.Status,
+			QuantityPending: n.QuantityPending, StatusPending: n.StatusPending,
 			StatusOptions: statusOpts.get(n.Status),
 		})
 	}

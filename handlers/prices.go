@@ -85,11 +85,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 			}
 			return rep, nil
 		},
-		audit: audit.KindPrice, key: massupdate.Prices.Key, change: changeTexts,
-		sent: func(rep *massupdate.Report, updates []apiclient.PriceUpdate) {
-			// the copy shows them at once, pending (handlers/copy_lists.go)
-			a.copyPricesAccepted(c, rep, len(updates), func(i int) (string, apiclient.PriceUpdate) { return massupdate.Prices.Key(updates[i]), updates[i] })
-		},
+		audit: audit.KindPrice, key: massupdate.Prices.Key, change: changeTexts, kind: massupdate.Prices,
 		shown: changeTextsIn,
 		answer: func(c echo.Context, checked massupdate.Checked[massupdate.PriceInput, apiclient.PriceUpdate], rep *massupdate.Report, s *pages.Summary) error {
 			st := formState[massupdate.PriceInput]{inputs: checked.Inputs, invalid: checked.Invalid, report: rep, held: checked.Held}

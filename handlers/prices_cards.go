@@ -76,10 +76,8 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 		send: func(ctx context.Context, cards []massupdate.CardPrice) (*massupdate.Report, error) {
 			return massupdate.Send(ctx, a.deps.Engine, a.account(c), sess.Data().SellerID, massupdate.Cards, cards, nil)
 		},
-		audit: audit.KindPrice, key: massupdate.Cards.Key, change: changeTexts,
+		audit: audit.KindPrice, key: massupdate.Cards.Key, change: changeTexts, kind: massupdate.Cards,
 		sent: func(rep *massupdate.Report, cards []massupdate.CardPrice) {
-			// the copy shows every size of an accepted card at once, pending (handlers/copy_lists.go)
-			a.copyPricesAccepted(c, rep, len(cards), func(i int) (string, apiclient.PriceUpdate) { return cards[i].Parent, cards[i].PriceUpdate })
 			keepHeldCards(sess, rep, cards)
 		},
 		logged: func(rep *massupdate.Report, cards []massupdate.CardPrice) []any {

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
@@ -69,6 +70,8 @@ var Cards = Kind[CardPrice]{
 		}
 		return acct.Seller.SetPrices(ctx, req)
 	},
+	// every size of an accepted card
+	Change: func(c CardPrice) copystore.Change { return priceChange(c.Parent, c.PriceUpdate) },
 }
 
 // CheckCards checks the edited rows of the prices form by card (a row's

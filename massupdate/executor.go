@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
@@ -32,6 +34,12 @@ type Executor struct {
 	// lamoda wire profile, apiclient.Client.FilterWrites): their rows are
 	// SKUStock payloads, made by Previewer.FilterStockItems.
 	FilterWrites bool
+	// Copy, when set, takes each chunk's accepted rows at once
+	// (PatchCopy), as the forms' do, and the rows a read-back confirmed;
+	// Log hears of a copy that could not take them (nil: not logged), the
+	// change itself being made.
+	Copy Copy
+	Log  *slog.Logger
 }
 
 var _ bulkjobs.Executor = (*Executor)(nil)
@@ -51,21 +59,33 @@ func (x *Executor) Send(ctx context.Context, job bulkjobs.Job, items []bulkjobs.
 	ctx = apiclient.WithRetryBudget(ctx, x.Engine.retryBudget())
 	ctx = apiclient.WithRetryObserver(ctx, func(ev apiclient.RetryEvent) { wait(time.Now().Add(ev.Wait), ev.Status) })
 	if job.Kind == Stock.Name && x.FilterWrites {
-		return sendFilteredJobChunk(ctx, x.Engine, acct, job, items)
+		return sendFilteredJobChunk(ctx, x, acct, job, items)
 	}
 	if job.Kind == Stock.Name {
-		return sendJobChunk(ctx, x.Engine, acct, job, Stock, items)
+		return sendJobChunk(ctx, x, acct, job, Stock, items)
 	}
 	if x.PricesByCard {
-		return sendJobChunk(ctx, x.Engine, acct, job, Cards, items)
+		return sendJobChunk(ctx, x, acct, job, Cards, items)
 	}
-	return sendJobChunk(ctx, x.Engine, acct, job, Prices, items)
+	return sendJobChunk(ctx, x, acct, job, Prices, items)
+}
+
+// patchCopy writes a chunk's accepted rows into the job's copy.
+func patchCopy[T any](ctx context.Context, x *Executor, job bulkjobs.Job, kind Kind[T], rep *Report, rows []T) {
+	if x.Copy == nil {
+		return
+	}
+	k := copystore.Key{SellerID: job.SellerID, Env: job.Environment}
+	if err := PatchCopy(context.WithoutCancel(ctx), x.Copy, k, kind, rep, rows); err != nil && x.Log != nil {
+		x.Log.Warn("catalogue copy: writing accepted changes failed", "job", job.ID, "err", err)
+	}
 }
 
 // sendJobChunk decodes a chunk's stored rows, sends them and reports each
 // row's outcome by Seq. A row is matched by its kind's key of the stored
 // payload (for a card, the card), which an empty key makes unreadable.
-func sendJobChunk[T any](ctx context.Context, e *Engine, acct *apiclient.Account, job bulkjobs.Job, kind Kind[T], items []bulkjobs.Item) ([]bulkjobs.Result, error) {
+func sendJobChunk[T any](ctx context.Context, x *Executor, acct *apiclient.Account, job bulkjobs.Job, kind Kind[T], items []bulkjobs.Item) ([]bulkjobs.Result, error) {
+	e := x.Engine
 	chunk := make([]T, 0, len(items))
 	keys := make([]string, 0, len(items))
 	for _, it := range items {
@@ -81,13 +101,17 @@ func sendJobChunk[T any](ctx context.Context, e *Engine, acct *apiclient.Account
 		return nil, e.jobError(err)
 	}
 	out := make([]bulkjobs.Result, 0, len(items))
+	rep := &Report{Outcomes: make(map[string]Outcome, len(items))}
 	for i, it := range items {
 		if msgs, ok := rejected[keys[i]]; ok {
 			out = append(out, bulkjobs.Result{Seq: it.Seq, State: bulkjobs.ItemRejected, Message: msgs})
+			rep.Outcomes[keys[i]] = Outcome{State: Rejected}
 			continue
 		}
 		out = append(out, bulkjobs.Result{Seq: it.Seq, State: bulkjobs.ItemAccepted})
+		rep.Outcomes[keys[i]] = Outcome{State: Accepted}
 	}
+	patchCopy(ctx, x, job, kind, rep, chunk)
 	return out, nil
 }
 
@@ -98,7 +122,8 @@ func sendJobChunk[T any](ctx context.Context, e *Engine, acct *apiclient.Account
 // already answered keep their answers, the failing write's rows are
 // unknown when it was sent, and the rest are not sent, so that nothing is
 // ever sent twice blindly.
-func sendFilteredJobChunk(ctx context.Context, e *Engine, acct *apiclient.Account, job bulkjobs.Job, items []bulkjobs.Item) ([]bulkjobs.Result, error) {
+func sendFilteredJobChunk(ctx context.Context, x *Executor, acct *apiclient.Account, job bulkjobs.Job, items []bulkjobs.Item) ([]bulkjobs.Result, error) {
+	e := x.Engine
 	rows := make([]SKUStock, 0, len(items))
 	keys := make([]string, 0, len(items))
 	for _, it := range items {
@@ -112,7 +137,7 @@ func sendFilteredJobChunk(ctx context.Context, e *Engine, acct *apiclient.Accoun
 	writes, refused := planWrites(rows, e.filterSize())
 	parts := partStates{}
 	for k, msgs := range refused {
-		parts.add(k, Outcome{State: Rejected, Messages: msgs})
+		parts.add(k, "", SKUStock{}, Outcome{State: Rejected, Messages: msgs})
 	}
 	n, err := e.runWrites(ctx, acct, job.SellerID, writes, parts, map[string]i18n.Msgs{})
 	if err != nil && n == 0 && !errors.Is(err, apiclient.ErrOutcomeUnknown) {
@@ -120,6 +145,7 @@ func sendFilteredJobChunk(ctx context.Context, e *Engine, acct *apiclient.Accoun
 	}
 	rep := &Report{Outcomes: map[string]Outcome{}}
 	parts.fold(rep)
+	patchCopy(ctx, x, job, Stock, rep, storeItems(rows))
 	var why i18n.Msgs
 	if err != nil {
 		why = i18n.Of(i18n.M("mass.sentence", map[string]any{"Reason": StopReason(err)}))
@@ -141,6 +167,15 @@ func sendFilteredJobChunk(ctx context.Context, e *Engine, acct *apiclient.Accoun
 		out = append(out, res)
 	}
 	return out, nil
+}
+
+// storeItems are the changes of rows, keyed as Stock keys them.
+func storeItems(rows []SKUStock) []apiclient.StoreItem {
+	out := make([]apiclient.StoreItem, len(rows))
+	for i, r := range rows {
+		out[i] = r.StoreItem
+	}
+	return out
 }
 
 // jobError maps a failed chunk to what the runner does next.
@@ -177,6 +212,7 @@ func (x *Executor) ReadBack(ctx context.Context, job bulkjobs.Job, items []bulkj
 		return nil, err
 	}
 	ctx = apiclient.WithRetryBudget(ctx, x.Engine.retryBudget())
+	readAt := time.Now()
 	cat, err := FetchCatalog(ctx, acct, job.SellerID)
 	if err != nil {
 		return nil, err
@@ -188,7 +224,41 @@ func (x *Executor) ReadBack(ctx context.Context, job bulkjobs.Job, items []bulkj
 		res.Unchanged = !changed
 		out = append(out, res)
 	}
+	x.confirmCopy(ctx, job, readAt, items, out, cat)
 	return out, nil
+}
+
+// confirmCopy gives the job's copy the records of the rows the read-back
+// (started at readAt) settled (Copy.Confirm): their pending marks are
+// cleared at once, without waiting for the next pass.
+func (x *Executor) confirmCopy(ctx context.Context, job bulkjobs.Job, readAt time.Time, items []bulkjobs.Item, out []bulkjobs.Result, cat *Catalog) {
+	if x.Copy == nil {
+		return
+	}
+	// A row read back confirmed, or different (the marketplace's word
+	// since), is settled; one still processing, or gone, is the next
+	// pass's.
+	confirmed := map[string]bool{}
+	for i, res := range out {
+		if res.State == bulkjobs.ReadConfirmed || res.State == bulkjobs.ReadDifferent {
+			confirmed[items[i].Key] = true
+		}
+	}
+	if len(confirmed) == 0 {
+		return
+	}
+	// A row's key is a record's warehouse|barcode (stock), a product's
+	// SKU or a card's (prices): every record it names.
+	var recs []apiclient.Nomenclature
+	for key, rec := range cat.ByKey {
+		if confirmed[key] || confirmed[rec.MarketplaceSKU] || rec.ParentSKU != "" && confirmed[rec.ParentSKU] {
+			recs = append(recs, rec)
+		}
+	}
+	k := copystore.Key{SellerID: job.SellerID, Env: job.Environment}
+	if err := x.Copy.Confirm(context.WithoutCancel(ctx), k, readAt, recs); err != nil && x.Log != nil {
+		x.Log.Warn("catalogue copy: confirming read-back failed", "job", job.ID, "err", err)
+	}
 }
 
 func readBackOne(kind string, it bulkjobs.Item, cat *Catalog) bulkjobs.Result {

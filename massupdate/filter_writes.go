@@ -65,6 +65,14 @@ type filterWrite struct {
 	rows   []SKUStock
 }
 
+// part is the part of its rows the write sets.
+func (w filterWrite) part() string {
+	if w.stock != nil {
+		return PartQuantity
+	}
+	return PartStatus
+}
+
 // planWrites groups the rows by target value, in a stable order (stock
 // ascending, then deactivation, then activation), each group cut to at
 // most size SKUs. A row changing stock and status is in two writes. Rows
@@ -238,35 +246,75 @@ func (e *Engine) runWrite(ctx context.Context, acct *apiclient.Account, seller i
 // partStates folds the outcomes of a row's writes (stock, status) into one:
 // refused if either was, unknown if either may or may not have been
 // applied (or one was applied and the other not sent), not sent if
-// neither was, accepted if both were.
-type partStates map[string][]Outcome
+// neither was, accepted if both were. A row not accepted whole keeps the
+// parts that were applied (Outcome.Applied), and a row refused with a
+// part applied says what became of each part.
+type partStates map[string][]partOutcome
 
-func (p partStates) add(key string, o Outcome) { p[key] = append(p[key], o) }
+// partOutcome is what became of one part of a row (PartQuantity,
+// PartStatus; "" for the whole row, refused before any write), and the
+// row.
+type partOutcome struct {
+	part string
+	row  SKUStock
+	o    Outcome
+}
+
+func (p partStates) add(key, part string, row SKUStock, o Outcome) {
+	p[key] = append(p[key], partOutcome{part: part, row: row, o: o})
+}
 
 func (p partStates) fold(rep *Report) {
 	for k, parts := range p {
 		var o Outcome
 		has := map[State]bool{}
 		for _, part := range parts {
-			has[part.State] = true
-			o.Messages = append(o.Messages, part.Messages...)
+			has[part.o.State] = true
+			o.Messages = append(o.Messages, part.o.Messages...)
+			if part.o.State == Accepted && part.part != "" {
+				o.Applied = append(o.Applied, part.part)
+			}
 		}
 		switch {
 		case has[Rejected]:
 			o.State = Rejected
+			if has[Accepted] {
+				o.Messages = partMessages(parts)
+			}
 			rep.Rejected++
 		case has[Unknown], has[Unsent] && has[Accepted]:
 			o.State, o.Messages = Unknown, nil
 			rep.Unknown++
 		case has[Unsent]:
-			o.State, o.Messages = Unsent, nil
+			o.State, o.Messages, o.Applied = Unsent, nil, nil
 			rep.Unsent++
 		default:
-			o.State, o.Messages = Accepted, nil
+			o.State, o.Messages, o.Applied = Accepted, nil, nil
 			rep.Accepted++
 		}
 		rep.Outcomes[k] = o
 	}
+}
+
+// partMessages says what became of each part of a row partly applied:
+// "Quantity 383 applied. Status refused: …".
+func partMessages(parts []partOutcome) i18n.Msgs {
+	var out i18n.Msgs
+	for _, p := range parts {
+		switch {
+		case p.part == PartQuantity && p.o.State == Accepted && p.row.Quantity != nil:
+			out = append(out, i18n.M("mass.part_quantity_applied", map[string]any{"Qty": strconv.Itoa(*p.row.Quantity)}))
+		case p.part == PartStatus && p.o.State == Accepted:
+			out = append(out, i18n.M("mass.part_status_applied", map[string]any{"Status": i18n.Msg{Status: p.row.Status}}))
+		case p.part == PartQuantity && p.o.State == Rejected:
+			out = append(out, i18n.M("mass.part_quantity_refused", map[string]any{"Reason": p.o.Messages}))
+		case p.part == PartStatus && p.o.State == Rejected:
+			out = append(out, i18n.M("mass.part_status_refused", map[string]any{"Reason": p.o.Messages}))
+		default:
+			out = append(out, p.o.Messages...)
+		}
+	}
+	return out
 }
 
 // runWrites runs the planned writes in order, each bounded on its own. A
@@ -285,20 +333,20 @@ func (e *Engine) runWrites(ctx context.Context, acct *apiclient.Account, seller 
 				state = Unknown
 			}
 			for _, r := range w.rows {
-				parts.add(r.Key(), Outcome{State: state})
+				parts.add(r.Key(), w.part(), r, Outcome{State: state})
 			}
 			for _, later := range writes[n+1:] {
 				for _, r := range later.rows {
-					parts.add(r.Key(), Outcome{State: Unsent})
+					parts.add(r.Key(), later.part(), r, Outcome{State: Unsent})
 				}
 			}
 			return n, err
 		}
 		for _, r := range w.rows {
 			if msgs, ok := out.rejected[r.Key()]; ok {
-				parts.add(r.Key(), Outcome{State: Rejected, Messages: msgs})
+				parts.add(r.Key(), w.part(), r, Outcome{State: Rejected, Messages: msgs})
 			} else {
-				parts.add(r.Key(), Outcome{State: Accepted})
+				parts.add(r.Key(), w.part(), r, Outcome{State: Accepted})
 			}
 		}
 		for k, msgs := range out.unmatched {
@@ -324,7 +372,7 @@ func SendFiltered(ctx context.Context, e *Engine, acct *apiclient.Account, selle
 	writes, refused := planWrites(items, e.filterSize())
 	parts := partStates{}
 	for k, msgs := range refused {
-		parts.add(k, Outcome{State: Rejected, Messages: msgs})
+		parts.add(k, "", SKUStock{}, Outcome{State: Rejected, Messages: msgs})
 	}
 	unmatched := map[string]i18n.Msgs{}
 	n, err := e.runWrites(ctx, acct, seller, writes, parts, unmatched)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
@@ -27,6 +28,10 @@ const (
 type Outcome struct {
 	State    State
 	Messages i18n.Msgs
+	// Applied, for a row not accepted whole, names the parts of it the
+	// marketplace applied (PartQuantity, PartStatus): a stock row's
+	// parts are written on their own by the filtered writes.
+	Applied []string
 }
 
 // Report accounts for every row of a mass update exactly once.
@@ -192,6 +197,9 @@ type Kind[T any] struct {
 	// (cards sent with force travel in requests of their own).
 	Group func(T) string
 	Send  func(ctx context.Context, acct *apiclient.Account, seller int64, chunk []T) (*apiclient.UpdateResult, error)
+	// Change is a row as the local copy takes it once accepted
+	// (PatchCopy).
+	Change func(T) copystore.Change
 }
 
 // Prices sends price updates through set-prices, keyed by marketplace SKU.
@@ -207,6 +215,7 @@ var Prices = Kind[apiclient.PriceUpdate]{
 	Send: func(ctx context.Context, acct *apiclient.Account, _ int64, chunk []apiclient.PriceUpdate) (*apiclient.UpdateResult, error) {
 		return acct.Seller.SetPrices(ctx, &apiclient.SetPricesRequest{Prices: chunk})
 	},
+	Change: func(u apiclient.PriceUpdate) copystore.Change { return priceChange(u.MarketplaceSKU, u) },
 }
 
 // Stock sends quantities and statuses through store, keyed by
@@ -223,6 +232,7 @@ var Stock = Kind[apiclient.StoreItem]{
 	Send: func(ctx context.Context, acct *apiclient.Account, seller int64, chunk []apiclient.StoreItem) (*apiclient.UpdateResult, error) {
 		return acct.Seller.StoreNomenclatures(ctx, &apiclient.StoreRequest{SellerID: seller, Items: chunk})
 	},
+	Change: copyStock,
 }
 
 // sendChunk sends one chunk and matches its item errors to row keys, once

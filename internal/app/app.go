@@ -280,8 +280,13 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	}
 
 	// The runner sends with the forms' engine, as the session that
-	// submitted the job, and the audit trail records what it did.
-	a.Executor = &massupdate.Executor{Engine: a.Engine, Accounts: a.Handler.JobAccount, PricesByCard: a.API.PricesByCard(), FilterWrites: a.API.FilterWrites()}
+	// submitted the job, the local copy takes each chunk's accepted rows
+	// as the forms' do, and the audit trail records what it did.
+	a.Executor = &massupdate.Executor{Engine: a.Engine, Accounts: a.Handler.JobAccount, PricesByCard: a.API.PricesByCard(), FilterWrites: a.API.FilterWrites(),
+		Log: log.With("component", "catalog")}
+	if a.Catalog != nil {
+		a.Executor.Copy = a.Catalog.Store()
+	}
 	if a.Jobs != nil {
 		a.Jobs.Bind(a.Executor)
 		if a.Audit != nil {

@@ -184,9 +184,12 @@ type NomenclatureRow struct {
 	Warehouse, Barcode, SKU, Name, Brand, Size             string
 	Price, SalePrice                                       string
 	Quantity, OrigQuantity, Status, OrigStatus, LiveStatus string
-	StatusOptions                                          []Option             // what the seller may choose, plus the current status
-	Errors                                                 map[string]i18n.Msgs // "quantity", "status"
-	Result                                                 RowResult
+	// QuantityPending and StatusPending mark a quantity or a status the
+	// marketplace accepted that no read has confirmed yet.
+	QuantityPending, StatusPending bool
+	StatusOptions                  []Option             // what the seller may choose, plus the current status
+	Errors                         map[string]i18n.Msgs // "quantity", "status"
+	Result                         RowResult
 }
 
 // NomenclatureView is the nomenclature list with its mass-update form.
