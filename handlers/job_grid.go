@@ -120,9 +120,10 @@ func label(ctx context.Context, table map[string]string, code string) string {
 
 // gridText is a stored text of a row (a message, a value) as the grid
 // shows it: the dashboard's words in the reader's language, the
-// marketplace's as sent, amounts written the reader's way.
+// marketplace's as sent (its numbers too, so no Russian amount lands in
+// an English sentence), the dashboard's amounts written the reader's way.
 func gridText(l format.Locale, ms i18n.Msgs) string {
-	return format.GridNumbersIn(l.Lang, format.MessageIn(l, ms))
+	return format.GridMessageIn(l, ms)
 }
 
 func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
