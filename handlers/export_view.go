@@ -26,6 +26,7 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 		return err
 	}
 	var sheet sheets.Sheet
+	label := statusLabels(ctx)
 	switch view {
 	case "prices":
 		sheet = sheets.Sheet{Name: i18n.T(ctx, "import.sheet_prices"),
@@ -45,7 +46,7 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 				sale = format.MoneyInput(int64(n.SalePrice))
 			}
 			sheet.Rows = append(sheet.Rows, []string{n.MarketplaceSKU, n.Name, n.Brand, n.Size, format.MoneyInput(int64(n.Price)), sale, "", "",
-				n.PriceUpdateStatus, n.WarehouseCode})
+				label(n.PriceUpdateStatus), n.WarehouseCode})
 		}
 	default:
 		sheet = sheets.Sheet{Name: i18n.T(ctx, "import.sheet_nomenclature"),
@@ -58,7 +59,7 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 			if n.SalePrice > 0 {
 				sale = format.MoneyInput(int64(n.SalePrice))
 			}
-			sheet.Rows = append(sheet.Rows, []string{n.WarehouseCode, n.Barcode, n.MarketplaceSKU, n.SellerSKU, n.Name, n.Brand, n.Size, n.Status,
+			sheet.Rows = append(sheet.Rows, []string{n.WarehouseCode, n.Barcode, n.MarketplaceSKU, n.SellerSKU, n.Name, n.Brand, n.Size, label(n.Status),
 				strconv.Itoa(n.Quantity), format.MoneyInput(int64(n.Price)), sale})
 		}
 	}

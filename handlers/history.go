@@ -175,13 +175,7 @@ func historyEntry(ctx context.Context, e audit.Entry) pages.HistoryEntry {
 		who += " (" + e.ClientID + ")"
 	}
 	label, tone := outcomeLabel(ctx, e.Outcome)
-	env := e.Environment
-	switch env {
-	case "production":
-		env = i18n.T(ctx, "env.production")
-	case "test":
-		env = i18n.T(ctx, "env.test")
-	}
+	env := i18n.Env(ctx, e.Environment)
 	h := pages.HistoryEntry{
 		ID: strconv.FormatInt(e.ID, 10), When: format.DateTimeIn(format.LocaleOf(ctx), e.At), Who: who,
 		Environment: env + " · " + i18n.TD(ctx, "chrome.seller", map[string]any{"ID": strconv.FormatInt(e.SellerID, 10)}),

@@ -192,7 +192,7 @@ func (p Previewer) stockItems(t *bulkjobs.Table, m bulkjobs.Mapping, noWarehouse
 			"warehouse": strings.TrimSpace(m.Cell(row, "warehouse")),
 			"barcode":   strings.TrimSpace(m.Cell(row, "barcode")),
 			"quantity":  bulkjobs.NormalizeDecimal(m.Cell(row, "quantity")),
-			"status":    strings.ToLower(strings.TrimSpace(m.Cell(row, "status"))),
+			"status":    i18n.StatusCode(m.Cell(row, "status"), Statuses), // a code, or its label as the exports write it
 		}
 		key := StockKey(typed["warehouse"], typed["barcode"])
 		if noWarehouse {
