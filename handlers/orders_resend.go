@@ -71,6 +71,18 @@ func (a *App) OrdersResend(c echo.Context) error {
 		a.record(c, resendEntry(ctx, run))
 	}
 	status := showRun(ctx, run, &vm, states, now)
+	if formID == "resend-bulk" && wantsFragment(c.Request()) {
+		// The rows just resent show their new state at once, as a reload
+		// would: each row's control waiting, its checkbox unticked.
+		rows := make([]pages.Resend, 0, len(run.Selected))
+		for _, nr := range run.Selected {
+			row := resendView("resend-"+nr, []string{nr}, i18n.T(ctx, "orders.resend"), ret)
+			showResendState(ctx, states, &row, now)
+			row.OOB = true
+			rows = append(rows, row)
+		}
+		return a.render(c, status, pages.ResendBulkAnswer(vm, rows, i18n.T(ctx, "orders.select_prefix")), nil)
+	}
 	return a.resendAnswer(c, vm, status)
 }
 

@@ -103,6 +103,9 @@ type Resend struct {
 	Return   string   // where a plain form post comes back to
 	Queued   []string // after a resend: each order and the notifications queued for it
 	Busy     []string // after a resend: each order not sent, and why (with when to retry)
+	// OOB marks a control answered beside another one (a bulk resend's
+	// rows): htmx swaps it into its own place on the page.
+	OOB bool
 }
 
 // OrderRow is one order in the orders table.
