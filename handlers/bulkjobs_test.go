@@ -308,7 +308,7 @@ func TestBulkPriceImportFlow(t *testing.T) {
 	}
 	first := skus[0]
 	r0 := preview.Doc.Find(fmt.Sprintf("[data-testid=row-%d]", rowOf[first]))
-	if pct := strings.TrimSpace(r0.Find("[data-testid=pct]").Text()); pct != "+10.0 %" {
+	if pct := strings.TrimSpace(r0.Find("[data-testid=pct]").Text()); pct != "+10.0\u00a0%" {
 		t.Errorf("row %d Δ%% = %q, want +10.0 %%", rowOf[first], pct)
 	}
 	if flag, _ := preview.Doc.Find(fmt.Sprintf("[data-testid=row-%d]", rowOf[skus[145]])).Attr("data-flag"); flag != "guard" {

@@ -118,6 +118,15 @@ func label(ctx context.Context, table map[string]string, code string) string {
 	return code
 }
 
+// minusSign writes a signed number's leading hyphen-minus as the minus
+// sign (U+2212), as the grid's amounts are written.
+func minusSign(s string) string {
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		return "−" + rest
+	}
+	return s
+}
+
 // gridText is a stored text of a row (a message, a value) as the grid
 // shows it: the dashboard's words in the reader's language, the
 // marketplace's as sent (its numbers too, so no Russian amount lands in
@@ -137,7 +146,7 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 	if it.HasNum {
 		d := it.NewNum - it.OldNum
 		if j.Kind == "stock" {
-			r.Delta = fmt.Sprintf("%+d", d)
+			r.Delta = minusSign(fmt.Sprintf("%+d", d))
 		} else {
 			sign := "+"
 			if d < 0 {
@@ -147,7 +156,7 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 			r.Delta = sign + format.GridMoneyIn(l.Lang, d)
 		}
 		if it.OldNum != 0 {
-			r.DeltaPct = fmt.Sprintf("%+.1f %%", float64(it.NewNum-it.OldNum)*100/float64(it.OldNum))
+			r.DeltaPct = minusSign(fmt.Sprintf("%+.1f\u00a0%%", float64(it.NewNum-it.OldNum)*100/float64(it.OldNum)))
 			if l.Lang != i18n.EN {
 				r.DeltaPct = strings.Replace(r.DeltaPct, ".", ",", 1)
 			}

@@ -1,0 +1,48 @@
+package handlers_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/internal/testapp"
+)
+
+// TestImportHelpReadsAsASentence: the import page's list of columns puts
+// its "and optionally" the way each language writes it: no comma before
+// the Russian «и», the English serial comma kept.
+func TestImportHelpReadsAsASentence(t *testing.T) {
+	for _, c := range []struct {
+		lang, want, not string
+	}{
+		{"ru", "Цена и, по желанию, Цена со скидкой", ", и,"},
+		{"en", "Price, and optionally Sale price", "Price, ,"},
+	} {
+		app := testapp.New(t, testapp.Options{AcceptLanguage: c.lang, Jobs: &bulkjobs.RunnerOptions{}})
+		b := app.Browser(t)
+		b.LoginDemo()
+		got := strings.Join(strings.Fields(b.Get("/bulk/import").Text("[data-testid=import-help] li")), " ")
+		if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
+			t.Errorf("%s: %q, want %q", c.lang, got, c.want)
+		}
+	}
+}
+
+// TestHistoryReadBackHasItsSpace: an item's read-back in the history
+// reads «сверка: подтверждено…», the label apart from what it labels.
+func TestHistoryReadBackHasItsSpace(t *testing.T) {
+	app := russianApp(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	if err := app.Audit.Record(context.Background(), audit.Entry{ClientID: "demo-1001", SellerID: 1001, Environment: "test", Kind: audit.KindBulk,
+		Items: []audit.Item{{Key: "MP1", Outcome: audit.Accepted, ReadBack: i18n.Plain("подтверждено")}}}); err != nil {
+		t.Fatal(err)
+	}
+	got := b.Get("/history").Text("[data-testid=item-read-back]")
+	if !strings.Contains(got, "сверка: подтверждено") {
+		t.Errorf("read-back %q, want «сверка: подтверждено»", got)
+	}
+}
