@@ -190,7 +190,7 @@ func historyEntry(ctx context.Context, e audit.Entry) pages.HistoryEntry {
 		if it.Outcome == "" {
 			l = ""
 		}
-		h.Items = append(h.Items, pages.HistoryItem{Key: it.Key, Name: it.Name, Old: format.Message(ctx, it.Old), New: format.Message(ctx, it.New),
+		h.Items = append(h.Items, pages.HistoryItem{Key: shownKey(it.Key), Name: it.Name, Old: format.Message(ctx, it.Old), New: format.Message(ctx, it.New),
 			Outcome: l, OutcomeTone: t, Message: format.Message(ctx, it.Message), ReadBack: format.Message(ctx, it.ReadBack)})
 	}
 	return h

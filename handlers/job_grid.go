@@ -118,6 +118,11 @@ func label(ctx context.Context, table map[string]string, code string) string {
 	return code
 }
 
+// shownKey is a row's key as the pages show it: a stock row of a record
+// without a warehouse (lamoda profile), kept as "|barcode", is its
+// barcode alone.
+func shownKey(key string) string { return strings.TrimPrefix(key, "|") }
+
 // minusSign writes a signed number's leading hyphen-minus as the minus
 // sign (U+2212), as the grid's amounts are written.
 func minusSign(s string) string {
@@ -138,7 +143,7 @@ func gridText(l format.Locale, ms i18n.Msgs) string {
 func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
 	l := format.LocaleOf(ctx)
 	r := pages.JobRow{
-		Seq: it.Seq, Line: it.Line, Key: it.Key, Old: orDash(format.MessageIn(l, it.OldText)), New: orDash(format.MessageIn(l, it.NewText)),
+		Seq: it.Seq, Line: it.Line, Key: shownKey(it.Key), Old: orDash(format.MessageIn(l, it.OldText)), New: orDash(format.MessageIn(l, it.NewText)),
 		Flag: it.Flag, FlagLabel: label(ctx, flagLabels, it.Flag), State: it.State, StateLabel: label(ctx, itemLabels, it.State), Message: gridText(l, it.Message),
 		ReadBack: it.ReadBack, ReadLabel: readLabel(ctx, it.ReadBack), ReadText: format.MessageIn(l, it.ReadBackText), Name: massupdate.RowName(it),
 		Doomed: it.Flag == bulkjobs.FlagGuard && massupdate.Doomed(j.Kind, it),

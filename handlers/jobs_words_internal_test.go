@@ -48,4 +48,12 @@ func TestJobRowReadsStoredWords(t *testing.T) {
 	if got := jobRow(ru, job, market).Message; got != "price 25499.00 is below the minimum" {
 		t.Errorf("marketplace message %q", got)
 	}
+	// A stock row of a record without a warehouse (lamoda) is keyed
+	// "|barcode": the grid shows the barcode alone.
+	if got := jobRow(ru, bulkjobs.Job{Kind: "stock"}, bulkjobs.Item{Key: "|4601234567890"}).Key; got != "4601234567890" {
+		t.Errorf("a key without a warehouse shows as %q", got)
+	}
+	if got := jobRow(ru, bulkjobs.Job{Kind: "stock"}, bulkjobs.Item{Key: "MSK-1|4601234567890"}).Key; got != "MSK-1|4601234567890" {
+		t.Errorf("a key with a warehouse shows as %q", got)
+	}
 }

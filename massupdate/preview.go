@@ -236,6 +236,10 @@ func (p Previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen ma
 		return it
 	}
 	rec, ok := p.Catalog.ByKey[it.Key]
+	if !ok && noWarehouse {
+		it.Message = i18n.Of(i18n.M("mass.unknown_barcode", nil)) // no warehouse to name
+		return it
+	}
 	if !ok {
 		it.Message = i18n.Of(i18n.M("mass.unknown_stock", nil))
 		return it

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
@@ -68,5 +70,25 @@ func TestSentRefusalsAreRead(t *testing.T) {
 	}
 	if got := marketMessages(7, nil).In(i18n.EN, nil); got != "Rejected by the marketplace (code 7)." {
 		t.Errorf("a refusal with no message reads %q", got)
+	}
+}
+
+// TestStockPreviewWithoutWarehouses: a lamoda stock file's unknown barcode
+// is not said to be missing "at this warehouse" (its records keep none),
+// and a status cell written by the Russian export («В продаже») reads as
+// the status it labels.
+func TestStockPreviewWithoutWarehouses(t *testing.T) {
+	cat := &Catalog{ByKey: map[string]apiclient.Nomenclature{"|1": {Barcode: "1", SellerSKU: "S1", Quantity: 3, Status: "disabled"}}}
+	p := Previewer{Catalog: cat}
+	items := p.FilterStockItems(&bulkjobs.Table{Header: []string{"barcode", "status"}, Rows: [][]string{{"1", "В продаже"}, {"2", "online"}}, Lines: []int{2, 3}},
+		bulkjobs.Mapping{"barcode": 0, "status": 1})
+	if len(items) != 2 {
+		t.Fatalf("%d items", len(items))
+	}
+	if got := ru(items[1].Message); strings.Contains(got, "склад") || !strings.Contains(got, "нет в каталоге") {
+		t.Errorf("unknown barcode: %q", got)
+	}
+	if items[0].Flag == bulkjobs.FlagInvalid || !strings.Contains(items[0].Typed, `"status":"online"`) {
+		t.Errorf("a status label: flag %s, typed %s, message %q", items[0].Flag, items[0].Typed, ru(items[0].Message))
 	}
 }

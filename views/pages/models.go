@@ -203,6 +203,22 @@ type NomenclatureView struct {
 	Copy *CopyToolbar
 }
 
+// HasWarehouses reports whether the table has a warehouse to show: a
+// catalogue whose records keep none (lamoda profile) leaves the column out.
+func (v NomenclatureView) HasWarehouses() bool {
+	if len(v.Rows) == 0 && len(v.Kept) == 0 {
+		return true
+	}
+	for _, rows := range [][]NomenclatureRow{v.Rows, v.Kept} {
+		for _, r := range rows {
+			if r.Warehouse != "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // PriceRow is one product of the prices table with its inputs.
 type PriceRow struct {
 	SKU, Name, Brand, Size, Warehouses      string
