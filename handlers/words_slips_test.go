@@ -2,13 +2,17 @@ package handlers_test
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/PuerkitoBio/goquery"
 
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 
 // TestImportHelpReadsAsASentence: the import page's list of columns puts
@@ -44,5 +48,36 @@ func TestHistoryReadBackHasItsSpace(t *testing.T) {
 	got := b.Get("/history").Text("[data-testid=item-read-back]")
 	if !strings.Contains(got, "сверка: подтверждено") {
 		t.Errorf("read-back %q, want «сверка: подтверждено»", got)
+	}
+}
+
+// TestLanguageSwitchKeepsALiveSearch: the copy's search, answered to htmx
+// as a whole page (boosted), gives the language switch its URL with the
+// query as the way back, and the search form swaps that way back into the
+// header; switching the language then returns to the search.
+func TestLanguageSwitchKeepsALiveSearch(t *testing.T) {
+	app := russianApp(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 5}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	page := b.Get("/prices")
+	if got := page.Doc.Find("form[data-testid=copy-search]").AttrOr("hx-select-oob", ""); got != "#lang-back" {
+		t.Errorf("the search form swaps %q out of band, want #lang-back", got)
+	}
+	path := b.InAccount("/prices") + "?q=boots&sort=name"
+	req, _ := http.NewRequest(http.MethodGet, app.URL+path, nil)
+	req.Header.Set("HX-Request", "true")
+	req.Header.Set("HX-Boosted", "true")
+	resp, err := b.Client.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	doc, err := goquery.NewDocumentFromReader(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := doc.Find("#lang-back").AttrOr("value", ""); got != path {
+		t.Errorf("the switch's way back after a search is %q, want %q", got, path)
 	}
 }
