@@ -73,6 +73,9 @@ type Overview struct {
 	BoxesTotal            int
 	// Accounts are the lines of a session holding several accounts.
 	Accounts []AccountLine
+	// Copying reports that the account's first copy is still being made:
+	// a count of nothing yet is "being copied", not 0.
+	Copying bool
 }
 
 // AccountLine is one account on the overview of a session holding several:
