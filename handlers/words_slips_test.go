@@ -81,3 +81,27 @@ func TestLanguageSwitchKeepsALiveSearch(t *testing.T) {
 		t.Errorf("the switch's way back after a search is %q, want %q", got, path)
 	}
 }
+
+// TestRussianPriceInputsUseTheDecimalComma: the prices page's fields hold
+// amounts with the reader's decimal mark (a comma in Russian, a point in
+// English), and a Russian form sent back unchanged changes nothing.
+func TestRussianPriceInputsUseTheDecimalComma(t *testing.T) {
+	for _, c := range []struct{ lang, mark, not string }{{"ru", ",", "."}, {"en", ".", ","}} {
+		app := testapp.New(t, testapp.Options{AcceptLanguage: c.lang})
+		b := app.Browser(t)
+		b.LoginDemo()
+		p := b.Get("/prices?limit=20")
+		v := p.Doc.Find("#price-0").AttrOr("value", "")
+		if !strings.Contains(v, c.mark) || strings.Contains(v, c.not) {
+			t.Errorf("%s: the price field holds %q", c.lang, v)
+		}
+		if c.lang != "ru" {
+			continue
+		}
+		before := app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices]
+		b.Post("/prices?limit=20", p.FormValues("#prices-form"))
+		if n := app.Sandbox.Counters().Requests[sandbox.RouteRPCSetPrices] - before; n != 0 {
+			t.Errorf("an unchanged Russian form sent %d requests", n)
+		}
+	}
+}
