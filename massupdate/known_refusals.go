@@ -135,6 +135,9 @@ var knownTexts = []knownText{
 	{regexp.MustCompile(`^the new price (?P<Price>` + amount + `) is less than half of the current (?P<Current>` + amount + `): confirm it \(force\) to apply$`), i18n.K("refusal.hold")},
 	{regexp.MustCompile(`^stock (?P<Stock>\d{1,12}) is above the limit of (?P<Limit>\d{1,12})$`), i18n.K("refusal.stock_limit")},
 	{regexp.MustCompile(`^moderation has not approved this product: it cannot be activated$`), i18n.K("refusal.moderation")},
+	{regexp.MustCompile(`^status (?P<Status>in_moderation|rejected) is set by marketplace moderation, not by the seller$`), i18n.K("refusal.status_by_moderation")},
+	{regexp.MustCompile(`^the product was rejected by moderation: correct its card before putting it online$`), i18n.K("refusal.moderation_rejected")},
+	{regexp.MustCompile(`^the product is still in moderation and cannot go online yet$`), i18n.K("refusal.moderation_pending")},
 	{regexp.MustCompile(`^warehouse (?P<Warehouse>\S{1,100}) does not belong to seller (?P<Seller>\d{1,20})$`), i18n.K("refusal.warehouse_foreign")},
 	{regexp.MustCompile(`^nomenclature not found: warehouse (?P<Warehouse>\S{1,100}), barcode (?P<Barcode>\S{1,100})$`), i18n.K("refusal.record_not_found")},
 	{regexp.MustCompile(`^product (?:card )?(?P<SKU>\S{1,100}) not found$`), i18n.K("refusal.product_not_found")},
@@ -216,8 +219,12 @@ func knownRefusal(s string) (i18n.Msg, bool) {
 			if name == "" || i >= len(sub) {
 				continue
 			}
-			if name == "Field" {
+			switch name {
+			case "Field":
 				args[name] = i18n.Msg{Key: knownFields[sub[i]]}
+				continue
+			case "Status":
+				args[name] = i18n.Msg{Status: sub[i]} // by its label
 				continue
 			}
 			args[name] = sub[i]
