@@ -190,8 +190,19 @@ func historyEntry(ctx context.Context, e audit.Entry) pages.HistoryEntry {
 		if it.Outcome == "" {
 			l = ""
 		}
-		h.Items = append(h.Items, pages.HistoryItem{Key: shownKey(it.Key), Name: it.Name, Old: format.Message(ctx, it.Old), New: format.Message(ctx, it.New),
+		h.Items = append(h.Items, pages.HistoryItem{Key: shownKey(it.Key), Name: it.Name, Old: format.Message(ctx, it.Old), New: format.Message(ctx, kindsKept(e.Kind, it.New)),
 			Outcome: l, OutcomeTone: t, Message: format.Message(ctx, it.Message), ReadBack: format.Message(ctx, it.ReadBack)})
 	}
 	return h
+}
+
+// kindsKept is a resend item's kinds of notification as the history shows
+// them: an entry recorded with the marketplace's names as one verbatim text
+// ("statusChanged, itemStatusChanged") reads by their labels, as entries
+// recorded since do.
+func kindsKept(kind string, ms i18n.Msgs) i18n.Msgs {
+	if kind != audit.KindResend || len(ms) != 1 || !ms[0].Verbatim {
+		return ms
+	}
+	return i18n.NotificationTypes(strings.Split(ms[0].Text, ", "))
 }

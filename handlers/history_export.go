@@ -39,7 +39,11 @@ func (a *App) HistoryExportCSV(c echo.Context) error {
 		Outcome:    func(o string) string { l, _ := outcomeLabel(ctx, o); return l },
 		Incomplete: i18n.T(ctx, "export.history.incomplete"),
 	})
-	if err := a.deps.Audit.Each(c.Request().Context(), q.filter, w.Write); err != nil {
+	write := func(e audit.Entry, it audit.Item) error {
+		it.New = kindsKept(e.Kind, it.New)
+		return w.Write(e, it)
+	}
+	if err := a.deps.Audit.Each(c.Request().Context(), q.filter, write); err != nil {
 		// The header is sent: the export ends with a line saying it is
 		// incomplete, and the log says why.
 		a.logger(c.Request().Context()).Error("history export cut short", "err", err)

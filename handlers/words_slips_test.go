@@ -105,3 +105,23 @@ func TestRussianPriceInputsUseTheDecimalComma(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryLabelsNotificationKinds: a resend recorded with the
+// marketplace's names of its notification kinds (as one text) reads by
+// their labels in the history and in its export.
+func TestHistoryLabelsNotificationKinds(t *testing.T) {
+	app := russianApp(t, testapp.Options{})
+	b := app.Browser(t)
+	b.LoginDemo()
+	if err := app.Audit.Record(context.Background(), audit.Entry{ClientID: "demo-1001", SellerID: 1001, Environment: "test", Kind: audit.KindResend,
+		Items: []audit.Item{{Key: "RU1-1", Outcome: audit.Queued, New: i18n.Plain("statusChanged, itemStatusChanged")}}}); err != nil {
+		t.Fatal(err)
+	}
+	want := "смена статуса заказа, смена статуса товара"
+	if got := b.Get("/history").Text("#history-table"); !strings.Contains(got, want) || strings.Contains(got, "statusChanged") {
+		t.Errorf("history %q, want %q", got, want)
+	}
+	if _, body := getCSV(t, app, b, "/history/export.csv"); !strings.Contains(body, want) || strings.Contains(body, "statusChanged") {
+		t.Errorf("export %q, want %q", body, want)
+	}
+}
