@@ -32,6 +32,10 @@ type CSVText struct {
 	// Text, when set, reads a recorded message (a message, an old or new
 	// value, a read-back) in the reader's language; without it, English.
 	Text func(i18n.Msgs) string
+	// Env and Outcome, when set, label an environment and an outcome (of
+	// an entry or an item) in the reader's language; without them, the
+	// codes as recorded.
+	Env, Outcome func(code string) string
 }
 
 // englishCSV is the export in English, as NewCSVWriter writes it.
@@ -67,10 +71,23 @@ func (c *CSVWriter) Write(e Entry, it Item) error {
 	if text == nil {
 		text = i18n.Msgs.String
 	}
+	env, outcome := c.text.Env, c.text.Outcome
+	if env == nil {
+		env = asRecorded
+	}
+	if outcome == nil {
+		outcome = asRecorded
+	}
+	itemOutcome := ""
+	if it.Outcome != "" {
+		itemOutcome = outcome(it.Outcome)
+	}
 	return c.w.Row(strconv.FormatInt(e.ID, 10), e.At.UTC().Format("2006-01-02 15:04:05"), e.ClientID, e.UserName,
-		strconv.FormatInt(e.SellerID, 10), e.Environment, c.text.Kind(e.Kind), e.Ref, e.Outcome, text(e.Message),
-		it.Key, it.Name, text(it.Old), text(it.New), it.Outcome, text(it.Message), text(it.ReadBack))
+		strconv.FormatInt(e.SellerID, 10), env(e.Environment), c.text.Kind(e.Kind), e.Ref, outcome(e.Outcome), text(e.Message),
+		it.Key, it.Name, text(it.Old), text(it.New), itemOutcome, text(it.Message), text(it.ReadBack))
 }
+
+func asRecorded(code string) string { return code }
 
 // Incomplete ends an export that could not be read to the end with a line
 // that says so, so a cut file is never taken for the whole history.

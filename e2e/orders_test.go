@@ -101,7 +101,7 @@ func TestJourneyOrders(t *testing.T) {
 	j.press(form + " button[data-wait]")
 	j.until("the queued message", `(document.querySelector("form.resend [data-testid=resend-status]")||{textContent:""}).textContent.includes(`+jsString(j.lead("orders.resend_queued"))+`)`)
 	j.swappedInPlace(form)
-	if got := j.text(form + " [data-testid=resend-queued]"); !strings.Contains(got, nr) || !strings.Contains(got, "statusChanged") {
+	if got := j.text(form + " [data-testid=resend-queued]"); !strings.Contains(got, nr) || !strings.Contains(got, j.lead("notification.statusChanged")) {
 		t.Errorf("queued list %q: want the order and its notification kinds", got)
 	}
 	if j.count(form+" [data-countdown]") != 1 || !eval[bool](j, `document.querySelector("form.resend button[data-wait]").disabled`) {

@@ -97,14 +97,35 @@ func copyExportHeader(ctx context.Context) []sheets.Column {
 	return out
 }
 
-// copyExportRow is the export row of a record, in copyExportColumns' order.
-func copyExportRow(r *copystore.Record, row []string) []string {
+// copyExportRow is the export row of a record, in copyExportColumns' order,
+// its statuses by their labels (label, from statusLabels).
+func copyExportRow(r *copystore.Record, row []string, label func(string) string) []string {
 	price, sale, status := r.Price, r.SalePrice, r.PriceStatus
 	if r.Pending != nil {
 		price, sale, status = r.Pending.Price, r.Pending.SalePrice, "PROCESSING"
 	}
-	return append(row[:0], r.Warehouse, r.Barcode, r.MarketplaceSKU, r.SellerSKU, r.Name, r.Brand, r.Size, r.Status,
-		strconv.Itoa(r.Quantity), format.MoneyInput(price), saleCell(price, sale), status)
+	return append(row[:0], r.Warehouse, r.Barcode, r.MarketplaceSKU, r.SellerSKU, r.Name, r.Brand, r.Size, label(r.Status),
+		strconv.Itoa(r.Quantity), format.MoneyInput(price), saleCell(price, sale), label(status))
+}
+
+// statusLabels labels marketplace statuses in the language of ctx, as
+// the exports write them (the import reads a label back as its status,
+// massupdate's stock preview); each label is looked up once an export.
+func statusLabels(ctx context.Context) func(string) string {
+	seen := map[string]string{}
+	return func(status string) string {
+		if status == "" {
+			return ""
+		}
+		l, ok := seen[status]
+		if !ok {
+			l = i18n.Status(ctx, status)
+			if len(seen) < 64 {
+				seen[status] = l
+			}
+		}
+		return l
+	}
 }
 
 // NomenclatureExportAll streams every record of the filtered catalogue as
@@ -172,8 +193,9 @@ func (a *App) streamCSV(c echo.Context, k copystore.Key, cq copystore.Query) err
 		return err
 	}
 	row := make([]string, 0, len(copyExportColumns))
+	label := statusLabels(c.Request().Context())
 	err := a.deps.Catalog.Store().ExportNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
-		row = copyExportRow(r, row)
+		row = copyExportRow(r, row, label)
 		return w.Row(row...)
 	})
 	if ferr := w.Close(); err == nil {
@@ -192,8 +214,9 @@ func (a *App) streamXLSX(c echo.Context, k copystore.Key, cq copystore.Query) er
 		return err
 	}
 	row := make([]string, 0, len(copyExportColumns))
+	label := statusLabels(c.Request().Context())
 	err = a.deps.Catalog.Store().ExportNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
-		row = copyExportRow(r, row)
+		row = copyExportRow(r, row, label)
 		return w.Row(row...)
 	})
 	if err != nil {

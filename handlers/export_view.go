@@ -47,6 +47,7 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 	seller := session(c).Data().SellerID
 	ctx := c.Request().Context()
 	sheet := exportSheet(c, view)
+	label := statusLabels(ctx)
 	index := map[string]int{} // prices: a product's row
 	add := func(n apiclient.Nomenclature) error {
 		if view == "prices" {
@@ -59,7 +60,7 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 		if all && len(sheet.Rows) >= bulkjobs.MaxImportRows {
 			return errExportFull
 		}
-		sheet.Rows = append(sheet.Rows, exportRow(view, n))
+		sheet.Rows = append(sheet.Rows, exportRow(view, n, label))
 		return nil
 	}
 	var err error
@@ -109,12 +110,12 @@ func exportSheet(c echo.Context, view string) sheets.Sheet {
 }
 
 // exportRow is a record's row in exportSheet's columns.
-func exportRow(view string, n apiclient.Nomenclature) []string {
+func exportRow(view string, n apiclient.Nomenclature, label func(string) string) []string {
 	if view == "prices" {
 		return []string{n.MarketplaceSKU, n.Name, n.Brand, n.Size, format.MoneyInput(int64(n.Price)), saleCell(int64(n.Price), int64(n.SalePrice)), "", "",
-			n.PriceUpdateStatus, n.WarehouseCode}
+			label(n.PriceUpdateStatus), n.WarehouseCode}
 	}
-	return []string{n.WarehouseCode, n.Barcode, n.MarketplaceSKU, n.SellerSKU, n.Name, n.Brand, n.Size, n.Status,
+	return []string{n.WarehouseCode, n.Barcode, n.MarketplaceSKU, n.SellerSKU, n.Name, n.Brand, n.Size, label(n.Status),
 		strconv.Itoa(n.Quantity), format.MoneyInput(int64(n.Price)), saleCell(int64(n.Price), int64(n.SalePrice))}
 }
 

@@ -175,13 +175,7 @@ func historyEntry(ctx context.Context, e audit.Entry) pages.HistoryEntry {
 		who += " (" + e.ClientID + ")"
 	}
 	label, tone := outcomeLabel(ctx, e.Outcome)
-	env := e.Environment
-	switch env {
-	case "production":
-		env = i18n.T(ctx, "env.production")
-	case "test":
-		env = i18n.T(ctx, "env.test")
-	}
+	env := i18n.Env(ctx, e.Environment)
 	h := pages.HistoryEntry{
 		ID: strconv.FormatInt(e.ID, 10), When: format.DateTimeIn(format.LocaleOf(ctx), e.At), Who: who,
 		Environment: env + " · " + i18n.TD(ctx, "chrome.seller", map[string]any{"ID": strconv.FormatInt(e.SellerID, 10)}),
@@ -196,8 +190,19 @@ func historyEntry(ctx context.Context, e audit.Entry) pages.HistoryEntry {
 		if it.Outcome == "" {
 			l = ""
 		}
-		h.Items = append(h.Items, pages.HistoryItem{Key: it.Key, Name: it.Name, Old: format.Message(ctx, it.Old), New: format.Message(ctx, it.New),
+		h.Items = append(h.Items, pages.HistoryItem{Key: shownKey(it.Key), Name: it.Name, Old: format.Message(ctx, it.Old), New: format.Message(ctx, kindsKept(e.Kind, it.New)),
 			Outcome: l, OutcomeTone: t, Message: format.Message(ctx, it.Message), ReadBack: format.Message(ctx, it.ReadBack)})
 	}
 	return h
+}
+
+// kindsKept is a resend item's kinds of notification as the history shows
+// them: an entry recorded with the marketplace's names as one verbatim text
+// ("statusChanged, itemStatusChanged") reads by their labels, as entries
+// recorded since do.
+func kindsKept(kind string, ms i18n.Msgs) i18n.Msgs {
+	if kind != audit.KindResend || len(ms) != 1 || !ms[0].Verbatim {
+		return ms
+	}
+	return i18n.NotificationTypes(strings.Split(ms[0].Text, ", "))
 }

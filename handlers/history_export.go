@@ -35,9 +35,15 @@ func (a *App) HistoryExportCSV(c echo.Context) error {
 			i18n.T(ctx, "export.history.item_message"), i18n.T(ctx, "export.history.read_back")},
 		Kind:       func(k string) string { return kindLabel(ctx, k) },
 		Text:       func(ms i18n.Msgs) string { return format.Message(ctx, ms) },
+		Env:        func(env string) string { return i18n.Env(ctx, env) },
+		Outcome:    func(o string) string { l, _ := outcomeLabel(ctx, o); return l },
 		Incomplete: i18n.T(ctx, "export.history.incomplete"),
 	})
-	if err := a.deps.Audit.Each(c.Request().Context(), q.filter, w.Write); err != nil {
+	write := func(e audit.Entry, it audit.Item) error {
+		it.New = kindsKept(e.Kind, it.New)
+		return w.Write(e, it)
+	}
+	if err := a.deps.Audit.Each(c.Request().Context(), q.filter, write); err != nil {
 		// The header is sent: the export ends with a line saying it is
 		// incomplete, and the log says why.
 		a.logger(c.Request().Context()).Error("history export cut short", "err", err)

@@ -115,6 +115,15 @@ func TestHistoryPageInRussian(t *testing.T) {
 	if len(lines) < 3 || !strings.Contains(lines[1], `"Правка цен"`) || !strings.Contains(body, okSKU) {
 		t.Errorf("Russian export %q", lines)
 	}
+	// Environments and outcomes are labels, not the codes recorded.
+	for _, code := range []string{`"production"`, `"accepted"`, `"refused"`, `"partial"`} {
+		if strings.Contains(body, code) {
+			t.Errorf("the Russian export carries the code %s: %q", code, lines[1])
+		}
+	}
+	if !strings.Contains(lines[1], `"боевая"`) {
+		t.Errorf("the Russian export's environment is no label: %q", lines[1])
+	}
 }
 
 // TestHistoryPageInEnglish: the same page in English, times labelled MSK,

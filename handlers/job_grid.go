@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/i18n"
@@ -117,17 +118,32 @@ func label(ctx context.Context, table map[string]string, code string) string {
 	return code
 }
 
+// shownKey is a row's key as the pages show it: a stock row of a record
+// without a warehouse (lamoda profile), kept as "|barcode", is its
+// barcode alone.
+func shownKey(key string) string { return strings.TrimPrefix(key, "|") }
+
+// minusSign writes a signed number's leading hyphen-minus as the minus
+// sign (U+2212), as the grid's amounts are written.
+func minusSign(s string) string {
+	if rest, ok := strings.CutPrefix(s, "-"); ok {
+		return "−" + rest
+	}
+	return s
+}
+
 // gridText is a stored text of a row (a message, a value) as the grid
 // shows it: the dashboard's words in the reader's language, the
-// marketplace's as sent, amounts written the reader's way.
+// marketplace's as sent (its numbers too, so no Russian amount lands in
+// an English sentence), the dashboard's amounts written the reader's way.
 func gridText(l format.Locale, ms i18n.Msgs) string {
-	return format.GridNumbersIn(l.Lang, format.MessageIn(l, ms))
+	return format.GridMessageIn(l, ms)
 }
 
 func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow {
 	l := format.LocaleOf(ctx)
 	r := pages.JobRow{
-		Seq: it.Seq, Line: it.Line, Key: it.Key, Old: orDash(format.MessageIn(l, it.OldText)), New: orDash(format.MessageIn(l, it.NewText)),
+		Seq: it.Seq, Line: it.Line, Key: shownKey(it.Key), Old: orDash(format.MessageIn(l, it.OldText)), New: orDash(format.MessageIn(l, it.NewText)),
 		Flag: it.Flag, FlagLabel: label(ctx, flagLabels, it.Flag), State: it.State, StateLabel: label(ctx, itemLabels, it.State), Message: gridText(l, it.Message),
 		ReadBack: it.ReadBack, ReadLabel: readLabel(ctx, it.ReadBack), ReadText: format.MessageIn(l, it.ReadBackText), Name: massupdate.RowName(it),
 		Doomed: it.Flag == bulkjobs.FlagGuard && massupdate.Doomed(j.Kind, it),
@@ -135,7 +151,7 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 	if it.HasNum {
 		d := it.NewNum - it.OldNum
 		if j.Kind == "stock" {
-			r.Delta = fmt.Sprintf("%+d", d)
+			r.Delta = minusSign(fmt.Sprintf("%+d", d))
 		} else {
 			sign := "+"
 			if d < 0 {

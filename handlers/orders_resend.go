@@ -71,6 +71,18 @@ func (a *App) OrdersResend(c echo.Context) error {
 		a.record(c, resendEntry(ctx, run))
 	}
 	status := showRun(ctx, run, &vm, states, now)
+	if formID == "resend-bulk" && wantsFragment(c.Request()) {
+		// The rows just resent show their new state at once, as a reload
+		// would: each row's control waiting, its checkbox unticked.
+		rows := make([]pages.Resend, 0, len(run.Selected))
+		for _, nr := range run.Selected {
+			row := resendView("resend-"+nr, []string{nr}, i18n.T(ctx, "orders.resend"), ret)
+			showResendState(ctx, states, &row, now)
+			row.OOB = true
+			rows = append(rows, row)
+		}
+		return a.render(c, status, pages.ResendBulkAnswer(vm, rows, i18n.T(ctx, "orders.select_prefix")), nil)
+	}
 	return a.resendAnswer(c, vm, status)
 }
 
@@ -202,15 +214,15 @@ func resendEntry(ctx context.Context, r *resend.Run) audit.Entry {
 	return e
 }
 
-// typesKept lists the kinds of notification queued as the order page and
-// the audit trail keep them: the kinds the marketplace named, as it named
-// them, or the catalogue's "kinds not listed" kept as data (read in the
-// reader's language).
+// typesKept lists the kinds of notification queued as the audit trail
+// keeps them, as data read in the reader's language: the kinds the
+// marketplace named (by their labels, an unknown one as named), or the
+// catalogue's "kinds not listed".
 func typesKept(types []string) i18n.Msgs {
 	if len(types) == 0 {
 		return i18n.Of(i18n.M("orders.kinds_not_listed", nil))
 	}
-	return i18n.Plain(strings.Join(types, ", "))
+	return i18n.NotificationTypes(types)
 }
 
 func resendView(formID string, nrs []string, label, ret string) pages.Resend {
@@ -269,7 +281,7 @@ func queuedText(ctx context.Context, st resend.State) string {
 		out = i18n.T(ctx, "orders.notifications_lower")
 	}
 	if st.Types != "" {
-		out += " (" + st.Types + ")"
+		out += " (" + i18n.Text(ctx, i18n.NotificationTypes(strings.Split(st.Types, ", "))) + ")"
 	}
 	return out
 }

@@ -147,6 +147,7 @@ func (a *App) overviewFromCopy(c echo.Context) error {
 		return err
 	}
 	sv := a.syncView(c.Request().Context(), ov.Sync, false)
+	v.Copying = sv.AsOf == "" && sv.Error == "" // the first copy: counts of nothing yet are not 0
 	ctx := c.Request().Context()
 	actions := []pages.NeedsAction{
 		{Label: i18n.T(ctx, "overview.new_orders"), Href: paths.Filtered(at(c, paths.Orders), "status", "new"), Count: ov.NewOrders},

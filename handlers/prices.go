@@ -196,10 +196,10 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 		}
 		st.matchLate(n.MarketplaceSKU, n.WarehouseCode+"|"+n.Barcode)
 		index[n.MarketplaceSKU] = len(v.Rows)
-		price := format.MoneyInput(int64(n.Price))
+		price := format.MoneyInputIn(l, int64(n.Price)) // the reader's decimal mark
 		sale := ""
 		if hasSale(n) {
-			sale = format.MoneyInput(int64(n.SalePrice))
+			sale = format.MoneyInputIn(l, int64(n.SalePrice))
 		}
 		v.Rows = append(v.Rows, pages.PriceRow{
 			SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size, Warehouses: n.WarehouseCode,

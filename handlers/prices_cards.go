@@ -163,10 +163,10 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 			continue
 		}
 		index[parent] = len(v.Rows)
-		price := format.MoneyInput(int64(n.Price))
+		price := format.MoneyInputIn(l, int64(n.Price)) // the reader's decimal mark
 		sale := ""
 		if hasSale(n) {
-			sale = format.MoneyInput(int64(n.SalePrice))
+			sale = format.MoneyInputIn(l, int64(n.SalePrice))
 		}
 		v.Rows = append(v.Rows, pages.CardRow{
 			Parent: parent, Name: n.Name, Brand: n.Brand,

@@ -48,14 +48,14 @@ func TestResendShowsWhatWasQueuedAcrossReloads(t *testing.T) {
 	if p.Status != http.StatusOK {
 		t.Fatalf("resend: %d %q", p.Status, p.Text("[data-testid=resend-status]"))
 	}
-	if got := p.Text("[data-testid=resend-queued]"); !strings.Contains(got, nr) || !strings.Contains(got, "statusChanged") || !strings.Contains(got, "itemStatusChanged") {
+	if got := p.Text("[data-testid=resend-queued]"); !strings.Contains(got, nr) || !strings.Contains(got, "order status changed") || !strings.Contains(got, "item status changed") {
 		t.Errorf("queued list %q: want the order and its notification kinds", got)
 	}
 
 	// A reload of the order page keeps it, and the button waits.
 	d := b.Get("/orders/" + nr)
 	status := d.Text("#resend-" + nr + " [data-testid=resend-status]")
-	if !strings.Contains(status, "Queued at") || !strings.Contains(status, "statusChanged") || !strings.Contains(status, "processing") {
+	if !strings.Contains(status, "Queued at") || !strings.Contains(status, "order status changed") || !strings.Contains(status, "processing") {
 		t.Errorf("order page after reload: %q", status)
 	}
 	if _, disabled := d.Doc.Find("#resend-" + nr + " button").Attr("disabled"); !disabled {
@@ -82,7 +82,7 @@ func TestResendShowsWhatWasQueuedAcrossReloads(t *testing.T) {
 	}
 	if p := b.Post("/orders/resend", resendForm(nr)); p.Status != http.StatusSeeOther {
 		t.Errorf("resend after processing: %d", p.Status)
-	} else if f := b.Follow(p).Text("#flash-area"); !strings.Contains(f, "Queued") || !strings.Contains(f, nr+": statusChanged") {
+	} else if f := b.Follow(p).Text("#flash-area"); !strings.Contains(f, "Queued") || !strings.Contains(f, nr+": order status changed") {
 		t.Errorf("flash without JavaScript: %q", f)
 	}
 }
@@ -178,7 +178,7 @@ func TestBulkResendSendsTheFreeOrders(t *testing.T) {
 		t.Fatalf("%d resend entries, want 2", rows.Length())
 	}
 	if got := rows.Eq(0).Text(); !strings.Contains(got, nrs[0]) || !strings.Contains(got, nrs[2]) || !strings.Contains(got, "queued") ||
-		!strings.Contains(got, "busy, not sent") || !strings.Contains(got, "statusChanged") || !strings.Contains(got, "partly done") ||
+		!strings.Contains(got, "busy, not sent") || !strings.Contains(got, "order status changed") || !strings.Contains(got, "partly done") ||
 		!strings.Contains(got, "demo-1001") || !strings.Contains(got, "test · seller 1001") {
 		t.Errorf("history of the bulk resend: %q", got)
 	}

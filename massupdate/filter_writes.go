@@ -227,10 +227,7 @@ func (e *Engine) runWrite(ctx context.Context, acct *apiclient.Account, seller i
 		return out, true, err
 	}
 	for _, ie := range res.Errors {
-		msgs := marketMessages(ie.Messages)
-		if len(msgs) == 0 {
-			msgs = i18n.Of(i18n.M("mass.rejected_code", map[string]any{"Code": strconv.Itoa(ie.Code)}))
-		}
+		msgs := marketMessages(ie.Code, ie.Messages)
 		if k, ok := byMarketplace[ie.MarketplaceSKU]; ok {
 			out.rejected[k] = append(out.rejected[k], msgs...)
 			continue

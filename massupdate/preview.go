@@ -185,7 +185,7 @@ func (p Previewer) stockItems(t *bulkjobs.Table, m bulkjobs.Mapping, noWarehouse
 			"warehouse": strings.TrimSpace(m.Cell(row, "warehouse")),
 			"barcode":   strings.TrimSpace(m.Cell(row, "barcode")),
 			"quantity":  bulkjobs.NormalizeDecimal(m.Cell(row, "quantity")),
-			"status":    strings.ToLower(strings.TrimSpace(m.Cell(row, "status"))),
+			"status":    i18n.StatusCode(m.Cell(row, "status"), Statuses), // a code, or its label as the exports write it
 		}
 		key := StockKey(typed["warehouse"], typed["barcode"])
 		if noWarehouse {
@@ -229,6 +229,10 @@ func (p Previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen ma
 		return it
 	}
 	rec, ok := p.Catalog.ByKey[it.Key]
+	if !ok && noWarehouse {
+		it.Message = i18n.Of(i18n.M("mass.unknown_barcode", nil)) // no warehouse to name
+		return it
+	}
 	if !ok {
 		it.Message = i18n.Of(i18n.M("mass.unknown_stock", nil))
 		return it

@@ -256,10 +256,7 @@ func (k Kind[T]) sendChunk(ctx context.Context, acct *apiclient.Account, seller 
 	}
 	rejected := map[string]i18n.Msgs{}
 	for _, ie := range res.Errors {
-		msgs := marketMessages(ie.Messages)
-		if len(msgs) == 0 {
-			msgs = i18n.Of(i18n.M("mass.rejected_code", map[string]any{"Code": strconv.Itoa(ie.Code)}))
-		}
+		msgs := marketMessages(ie.Code, ie.Messages)
 		key := k.ErrorKey(ie)
 		if to, ok := alias[key]; ok {
 			key = to
@@ -373,12 +370,16 @@ func Send[T any](ctx context.Context, e *Engine, acct *apiclient.Account, seller
 	return rep, nil
 }
 
-// marketMessages are the marketplace's messages about one item, shown as
-// it sent them.
-func marketMessages(ms []string) i18n.Msgs {
+// marketMessages are the marketplace's messages about one item of an
+// error of code, each read by Refusal; a refusal with no message names its
+// code.
+func marketMessages(code int, ms []string) i18n.Msgs {
 	var out i18n.Msgs
 	for _, m := range ms {
-		out = append(out, i18n.Plain(m)...)
+		out = append(out, Refusal(code, m)...)
+	}
+	if len(out) == 0 {
+		out = i18n.Of(i18n.M("mass.rejected_code", map[string]any{"Code": strconv.Itoa(code)}))
 	}
 	return out
 }

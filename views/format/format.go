@@ -31,6 +31,14 @@ func Currency(code string) string {
 	}
 }
 
+// MoneyInputIn is MoneyInput with l's decimal mark: "1234,50" in a
+// Russian field, "1234.50" in an English one; the price parser reads both.
+func MoneyInputIn(l i18n.Lang, kopecks int64) string {
+	_, decimal := seps(l)
+	var buf [32]byte
+	return string(appendMoney(buf[:0], kopecks, "", decimal))
+}
+
 // MoneyInput formats kopecks the way an input field holds them: no
 // thousands separator, two decimals ("1234.50"), so the value round-trips
 // through the price parser unchanged.

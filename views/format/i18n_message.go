@@ -14,6 +14,17 @@ import (
 // RFC 3339) as labelled clock times; a plain text part (an old row's English
 // sentence, a marketplace message) as it is, its numbers written l's way.
 func MessageIn(l Locale, ms i18n.Msgs) string {
+	return messageIn(l, ms, MessageNumbersIn)
+}
+
+// GridMessageIn is MessageIn with amounts written as GridMoneyIn writes
+// them, for the job grid and its files. A marketplace message kept
+// verbatim stays as sent there too: its numbers are the marketplace's.
+func GridMessageIn(l Locale, ms i18n.Msgs) string {
+	return messageIn(l, ms, GridNumbersIn)
+}
+
+func messageIn(l Locale, ms i18n.Msgs, numbers func(i18n.Lang, string) string) string {
 	return ms.In(l.Lang, func(name, v string) string {
 		switch {
 		case name == "Card": // a product card's id is no amount
@@ -24,7 +35,7 @@ func MessageIn(l Locale, ms i18n.Msgs) string {
 			}
 			return v
 		}
-		return MessageNumbersIn(l.Lang, v)
+		return numbers(l.Lang, v)
 	})
 }
 

@@ -29,3 +29,23 @@ func TestMessageIn(t *testing.T) {
 		}
 	}
 }
+
+// TestGridMessageInKeepsTheMarketplacesNumbers: the job grid writes the
+// dashboard's amounts its way ("1 799.00" in English too) but leaves a
+// marketplace message as sent, so an English sentence never carries a
+// Russian amount.
+func TestGridMessageInKeepsTheMarketplacesNumbers(t *testing.T) {
+	said := "price 1.00 is more than 90% below the current price 1799.00"
+	ms := i18n.Join(i18n.Of(i18n.M("mass.drop_price", map[string]any{"Limit": "90", "Current": "1799.00", "Price": "1.00"})), i18n.Plain(said))
+	for _, c := range []struct {
+		l    i18n.Lang
+		want string
+	}{
+		{i18n.RU, "Маркетплейс отклоняет цену ниже текущей (1\u202f799,00) больше чем на 90 %: цена 1,00 будет отклонена. " + said},
+		{i18n.EN, "The marketplace refuses a price more than 90 % below the current price 1 799.00: the price 1.00 would be refused. " + said},
+	} {
+		if got := GridMessageIn(Locale{Lang: c.l}, ms); got != c.want {
+			t.Errorf("%s: %q\nwant %q", c.l, got, c.want)
+		}
+	}
+}

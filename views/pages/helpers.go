@@ -58,3 +58,12 @@ func errorTone(status int) string {
 	}
 	return "bad"
 }
+
+// atWarehouse is " at WH" of a row's field labels, or "" for a record
+// without a warehouse.
+func atWarehouse(ctx context.Context, wh string) string {
+	if wh == "" {
+		return ""
+	}
+	return i18n.T(ctx, "nomenclature.at") + wh
+}

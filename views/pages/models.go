@@ -76,6 +76,9 @@ type Overview struct {
 	BoxesTotal            int
 	// Accounts are the lines of a session holding several accounts.
 	Accounts []AccountLine
+	// Copying reports that the account's first copy is still being made:
+	// a count of nothing yet is "being copied", not 0.
+	Copying bool
 }
 
 // AccountLine is one account on the overview of a session holding several:
@@ -106,6 +109,9 @@ type Resend struct {
 	Return   string   // where a plain form post comes back to
 	Queued   []string // after a resend: each order and the notifications queued for it
 	Busy     []string // after a resend: each order not sent, and why (with when to retry)
+	// OOB marks a control answered beside another one (a bulk resend's
+	// rows): htmx swaps it into its own place on the page.
+	OOB bool
 }
 
 // OrderRow is one order in the orders table.
@@ -210,6 +216,22 @@ type NomenclatureView struct {
 	// Copy is the search and filters of the local copy; nil
 	// when the dashboard has none.
 	Copy *CopyToolbar
+}
+
+// HasWarehouses reports whether the table has a warehouse to show: a
+// catalogue whose records keep none (lamoda profile) leaves the column out.
+func (v NomenclatureView) HasWarehouses() bool {
+	if len(v.Rows) == 0 && len(v.Kept) == 0 {
+		return true
+	}
+	for _, rows := range [][]NomenclatureRow{v.Rows, v.Kept} {
+		for _, r := range rows {
+			if r.Warehouse != "" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // PriceRow is one product of the prices table with its inputs.
