@@ -53,9 +53,10 @@ type localGate struct {
 // keeps a core busy while another request waits on a database read.
 func localSlots() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
 
-// localPerSession is how many of n slots one session may hold: half, so a
-// session cannot take the cores from everyone else.
-func localPerSession(n int) int { return max(1, n/2) }
+// localPerSession is how many of n slots (two a core) one session may
+// hold: a quarter, half the cores, so that one session's pages never
+// occupy every core and another user's page always finds one.
+func localPerSession(n int) int { return max(1, n/4) }
 
 // localWorkLimit bounds a page's local work: its reads of the copy or the
 // history and its rendering. A page past it is stopped (its queries
