@@ -6,12 +6,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -205,23 +203,7 @@ func waitServing(u string, limit time.Duration) error {
 // childLogin logs the bench seller in to the dashboard at base and
 // returns its session cookie.
 func childLogin(base string) (string, error) {
-	c := &http.Client{Timeout: 60 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	form := url.Values{"client_id": {clientID}, "client_secret": {secret}, "seller_id": {fmt.Sprint(sellerID)}, "environment": {env}}
-	resp, err := c.PostForm(base+"/login", form)
-	if err != nil {
-		return "", err
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther {
-		return "", fmt.Errorf("child login: status %d, want 303", resp.StatusCode)
-	}
-	for _, ck := range resp.Cookies() {
-		if ck.Name == "sd_session" {
-			return ck.Name + "=" + ck.Value, nil
-		}
-	}
-	return "", errors.New("child login: no session cookie")
+	return childLoginAs(base, clientID, secret, sellerID)
 }
 
 // procStatus reads VmRSS and VmHWM of process pid in bytes (0 where
