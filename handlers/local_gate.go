@@ -248,7 +248,7 @@ func (a *App) localScope(next echo.HandlerFunc) echo.HandlerFunc {
 			c.Set(localSlotKey, localOutside)
 		}()
 		err := next(c)
-		if timed, ok := c.Get(localTimedKey).(context.Context); ok && err != nil && errors.Is(context.Cause(timed), errLocalTooLong) {
+		if timed, ok := c.Get(localTimedKey).(context.Context); ok && errors.Is(err, context.DeadlineExceeded) && errors.Is(context.Cause(timed), errLocalTooLong) {
 			err = fmt.Errorf("%w (%w)", errPageTooLong, err)
 		}
 		return err
