@@ -106,24 +106,7 @@ func startCopy(products int, dbURL string) (*copyEnv, error) {
 // waitCopy waits until every kind of the bench seller's copy has a
 // finished pass and none runs.
 func waitCopy(cs *copystore.Store, limit time.Duration) error {
-	deadline := time.Now().Add(limit)
-	for {
-		states, err := cs.SyncStates(context.Background(), benchKey)
-		if err != nil {
-			return err
-		}
-		done := len(states) == len(copystore.Kinds)
-		for _, st := range states {
-			done = done && st.Complete() && !st.Running
-		}
-		if done {
-			return nil
-		}
-		if time.Now().After(deadline) {
-			return fmt.Errorf("the first sync did not finish in %s: %+v", limit, states)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	return waitCopyOf(cs, benchKey, limit)
 }
 
 // upstreamCalls counts the sandbox's requests other than token issues:

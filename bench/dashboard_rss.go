@@ -6,12 +6,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,43 +47,12 @@ func measureChildRSS(e *Env, dbURL string, clients int, slice time.Duration, sli
 		return out, err
 	}
 	defer os.RemoveAll(dir)
-	bin := filepath.Join(dir, "web")
-	if b, err := exec.Command("go", "build", "-o", bin, "./cmd/web").CombinedOutput(); err != nil {
-		return out, fmt.Errorf("go build ./cmd/web (run from the module root): %v: %s", err, b)
-	}
-	if dbURL == "" {
-		dbURL = filepath.Join(dir, "web.db")
-	}
-	addr, err := freeAddr()
+	child, err := startChild(e, dir, dbURL)
 	if err != nil {
 		return out, err
 	}
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	cmd := exec.Command(bin)
-	cmd.Env = append(os.Environ(),
-		"SELLERDESK_ADDR="+addr,
-		"SELLERDESK_B2B_URL="+e.Market.B2BURL, "SELLERDESK_B2B_TEST_URL="+e.Market.B2BTestURL, "SELLERDESK_SELLER_URL="+e.Market.SellerURL,
-		"SELLERDESK_DATABASE_URL="+dbURL, "SELLERDESK_SESSION_KEY="+hex.EncodeToString(key), "SELLERDESK_LOG_LEVEL=error")
-	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
-	if err := cmd.Start(); err != nil {
-		return out, err
-	}
-	defer func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		done := make(chan struct{})
-		go func() { _ = cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-done
-		}
-	}()
-	base := "http://" + addr
-	if err := waitServing(base+"/login", time.Minute); err != nil {
-		return out, err
-	}
+	defer child.stop()
+	base, cmd, dbURL := child.base, child.cmd, child.dbURL
 	cookies := make([]string, clients)
 	for i := range cookies {
 		if cookies[i], err = childLogin(base); err != nil {
@@ -150,6 +117,60 @@ func measureChildRSS(e *Env, dbURL string, clients int, slice time.Duration, sli
 	return out, nil
 }
 
+// webChild is cmd/web running as a child process.
+type webChild struct {
+	cmd   *exec.Cmd
+	base  string // its URL
+	dbURL string
+}
+
+// startChild builds cmd/web into dir and runs it against the in-process
+// sandbox of e, on dbURL ("" = a new SQLite file in dir), until stop; it
+// returns once the child serves its login page.
+func startChild(e *Env, dir, dbURL string) (*webChild, error) {
+	bin := filepath.Join(dir, "web")
+	if b, err := exec.Command("go", "build", "-o", bin, "./cmd/web").CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go build ./cmd/web (run from the module root): %v: %s", err, b)
+	}
+	if dbURL == "" {
+		dbURL = filepath.Join(dir, "web.db")
+	}
+	addr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	cmd := exec.Command(bin)
+	cmd.Env = append(os.Environ(),
+		"SELLERDESK_ADDR="+addr,
+		"SELLERDESK_B2B_URL="+e.Market.B2BURL, "SELLERDESK_B2B_TEST_URL="+e.Market.B2BTestURL, "SELLERDESK_SELLER_URL="+e.Market.SellerURL,
+		"SELLERDESK_DATABASE_URL="+dbURL, "SELLERDESK_SESSION_KEY="+hex.EncodeToString(key), "SELLERDESK_LOG_LEVEL=error")
+	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	c := &webChild{cmd: cmd, base: "http://" + addr, dbURL: dbURL}
+	if err := waitServing(c.base+"/login", time.Minute); err != nil {
+		c.stop()
+		return nil, err
+	}
+	return c, nil
+}
+
+// stop ends the child: an interrupt, then a kill after 10 s.
+func (c *webChild) stop() {
+	_ = c.cmd.Process.Signal(os.Interrupt)
+	done := make(chan struct{})
+	go func() { _ = c.cmd.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		_ = c.cmd.Process.Kill()
+		<-done
+	}
+}
+
 // freeAddr is a loopback address no one listens on (now).
 func freeAddr() (string, error) {
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -182,23 +203,7 @@ func waitServing(u string, limit time.Duration) error {
 // childLogin logs the bench seller in to the dashboard at base and
 // returns its session cookie.
 func childLogin(base string) (string, error) {
-	c := &http.Client{Timeout: 60 * time.Second, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
-	form := url.Values{"client_id": {clientID}, "client_secret": {secret}, "seller_id": {fmt.Sprint(sellerID)}, "environment": {env}}
-	resp, err := c.PostForm(base+"/login", form)
-	if err != nil {
-		return "", err
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != http.StatusSeeOther {
-		return "", fmt.Errorf("child login: status %d, want 303", resp.StatusCode)
-	}
-	for _, ck := range resp.Cookies() {
-		if ck.Name == "sd_session" {
-			return ck.Name + "=" + ck.Value, nil
-		}
-	}
-	return "", errors.New("child login: no session cookie")
+	return childLoginAs(base, clientID, secret, sellerID)
 }
 
 // procStatus reads VmRSS and VmHWM of process pid in bytes (0 where

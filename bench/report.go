@@ -16,10 +16,11 @@ type Measurement struct {
 	Run func(Sizes) (Result, error)
 }
 
-// All lists P1..P11 in order (P8: the local copy; P9..P11: its pages
-// at two catalogue sizes and under load on both databases).
+// All lists P1..P13 in order (P8: the local copy; P9..P11: its pages
+// at two catalogue sizes and under load on both databases; P12: a
+// colleague's page beside one session's flood; P13: memory during exports).
 var All = []Measurement{{"P1", PageLatency}, {"P2", TokenRequestsPerHour}, {"P3", TokenRetryOn401}, {"P4", MassUpdateOverhead}, {"P5", SessionSize}, {"P6", LoadThroughput}, {"P7", OrdersPageAllocs}, {"P8", CatalogCopy},
-	{"P9", CopyPagesFlat}, {"P10", CopyLoadSQLite}, {"P11", CopyLoadPostgres}}
+	{"P9", CopyPagesFlat}, {"P10", CopyLoadSQLite}, {"P11", CopyLoadPostgres}, {"P12", PageUnderFlood}, {"P13", ExportMemory}}
 
 // RunAll runs every measurement, printing one line per target to w as it
 // finishes. A measurement that fails to run counts as missed.

@@ -43,6 +43,14 @@ type Sizes struct {
 	CopyUsers            int           // load: concurrent clients
 	CopySlice            time.Duration // load: one slice of one side
 	CopySlices           int           // load: slices per side
+	// P12: a colleague's page beside one session's flood of heavy pages.
+	FloodProducts int // products per seller (x 3 warehouses) of the copy
+	FloodInFlight int // heavy pages the flooding session keeps in flight
+	FloodViews    int // the colleague's views per slice
+	FloodSlices   int // slices per side (alone, beside the flood)
+	// P13: the dashboard's memory during whole-catalogue XLSX exports.
+	ExportProducts int // products per seller (x 3 warehouses) of the copy
+	ExportsAtOnce  int // exports run at once (the export gate's maximum)
 	// ChildRSS also measures the resident memory of the dashboard alone:
 	// cmd/web built and run as a child process under the same load
 	// (measureChildRSS; it needs the go command and the module root).
@@ -57,6 +65,8 @@ var Full = Sizes{
 	ProductsForP4: 10_000,
 	P8Products:    10_000, P8Latency: 50 * time.Millisecond, P8Views: 30, P8SearchProducts: 33_334, P8Queries: 60,
 	CopySmall: 334, CopyLarge: 33_334, CopyViews: 41, CopyUsers: 64, CopySlice: 5 * time.Second, CopySlices: 3,
+	FloodProducts: 33_334, FloodInFlight: 16, FloodViews: 100, FloodSlices: 3,
+	ExportProducts: 33_334, ExportsAtOnce: 2,
 	ChildRSS: true,
 }
 
@@ -68,6 +78,8 @@ var Smoke = Sizes{
 	ChunkSize: 7, ProductsForP4: 200,
 	P8Products: 100, P8Latency: time.Millisecond, P8Views: 3, P8SearchProducts: 300, P8Queries: 3,
 	CopySmall: 10, CopyLarge: 40, CopyViews: 1, CopyUsers: 4, CopySlice: 200 * time.Millisecond, CopySlices: 1,
+	FloodProducts: 40, FloodInFlight: 4, FloodViews: 3, FloodSlices: 1,
+	ExportProducts: 40, ExportsAtOnce: 2,
 }
 
 // Result is one target's verdict, or a figure kept for information.

@@ -140,7 +140,17 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 		return a.exportBusy(c)
 	}
 	defer release() // done, failed or the client gone
-	ok, _, err := a.fromCopy(c)
+	// The copy's one place is held in the database, so that it holds
+	// across instances.
+	place, ok, err := a.deps.Catalog.Store().ExportPlace(c.Request().Context(), k)
+	if err != nil {
+		return errSessionStore(err)
+	}
+	if !ok {
+		return a.exportBusy(c)
+	}
+	defer place()
+	ok, _, err = a.fromCopy(c)
 	if err != nil {
 		return err
 	}

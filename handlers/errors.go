@@ -80,6 +80,9 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 	case errors.As(err, &ss):
 		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, i18n.T(ctx, "error.session_store_title"), 5
 		v.Message = i18n.T(ctx, "error.session_store_message")
+	case errors.Is(err, errPageTooLong):
+		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, i18n.T(ctx, "error.page_too_long_title"), 5
+		v.Message = i18n.T(ctx, "error.page_too_long_message")
 	case errors.As(err, &rl):
 		v.Status = http.StatusServiceUnavailable
 		if errors.Is(err, apiclient.ErrRateLimited) {

@@ -4,8 +4,10 @@ package handlers
 // seller's SKU (the lamoda profile: apiclient.Client.FilterWrites; see
 // docs/CONTRACTS.md). NomenclatureSubmit (nomenclature.go) sends through
 // filteredStock: each record's seller SKU is taken from the page the form
-// was rendered for, and, for records no longer on it, from the whole
-// catalogue.
+// was rendered for, and, for records no longer on it, read by key as a
+// preview reads them (previewCatalog): from the local copy once a full
+// copy exists, else live page by page under the seller's lock, only until
+// they are found.
 
 import (
 	"github.com/labstack/echo/v4"
@@ -26,18 +28,19 @@ func (a *App) filteredStock(c echo.Context, q listQuery, acct *apiclient.Account
 	for _, n := range recs {
 		skus[n.WarehouseCode+"|"+n.Barcode] = n.SellerSKU
 	}
-	missing := false
+	missing := massupdate.Want{Keys: map[string]bool{}}
 	for _, it := range items {
-		_, ok := skus[massupdate.Stock.Key(it)]
-		missing = missing || !ok
+		if k := massupdate.Stock.Key(it); skus[k] == "" {
+			missing.Keys[k] = true
+		}
 	}
-	if missing {
-		cat, err := massupdate.FetchCatalog(a.pageContext(c), acct, seller)
+	if !missing.Empty() {
+		cat, err := a.previewCatalog(c, missing)
 		if err != nil {
 			return nil, err
 		}
-		for k, n := range cat.ByKey {
-			if _, ok := skus[k]; !ok {
+		for k := range missing.Keys {
+			if n, ok := cat.ByKey[k]; ok {
 				skus[k] = n.SellerSKU
 			}
 		}

@@ -204,8 +204,10 @@ func (e *Engine) jobError(err error) error {
 	return &bulkjobs.StopError{Message: i18n.Of(i18n.M("mass.sentence", map[string]any{"Reason": StopReason(err)}))}
 }
 
-// ReadBack re-reads the seller's catalogue and compares each sent row with
-// what the marketplace shows now.
+// ReadBack re-reads the records of the sent rows and compares each row
+// with what the marketplace shows now. It reads the catalogue live, each
+// page under the seller's lock, only until every row's record is found
+// (FetchWanted), not the whole catalogue.
 func (x *Executor) ReadBack(ctx context.Context, job bulkjobs.Job, items []bulkjobs.Item) ([]bulkjobs.Result, error) {
 	acct, err := x.Accounts(ctx, job)
 	if err != nil {
@@ -213,7 +215,7 @@ func (x *Executor) ReadBack(ctx context.Context, job bulkjobs.Job, items []bulkj
 	}
 	ctx = apiclient.WithRetryBudget(ctx, x.Engine.retryBudget())
 	readAt := time.Now()
-	cat, err := FetchCatalog(ctx, acct, job.SellerID)
+	cat, err := x.Engine.FetchWanted(ctx, acct, job.SellerID, WantItems(job.Kind, items))
 	if err != nil {
 		return nil, err
 	}

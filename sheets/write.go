@@ -19,6 +19,7 @@
 package sheets
 
 import (
+	"archive/zip"
 	"bufio"
 	"errors"
 	"io"
@@ -266,7 +267,10 @@ func (w *Writer) Close() error {
 	if w.err = w.sw.Flush(); w.err != nil {
 		return w.err
 	}
-	_, w.err = w.file.WriteTo(w.out)
+	// The archive goes to the output as it is zipped: excelize's own
+	// WriteTo would build the whole file in memory first.
+	w.file.SetZipWriter(func(io.Writer) excelize.ZipWriter { return zip.NewWriter(w.out) })
+	_, w.err = w.file.WriteToBuffer()
 	return w.err
 }
 

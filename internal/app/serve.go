@@ -164,6 +164,10 @@ func displayURL(a net.Addr) string {
 }
 
 // TuneGC sets the process's garbage collector as the dashboard runs it
-// (internal/gctune: GOGC=400 unless the environment sets GOGC). cmd/web
-// calls it first thing.
-func TuneGC() { gctune.Apply() }
+// (internal/gctune: GOGC=400 unless the environment sets GOGC, and a soft
+// memory limit of 160 MB unless it sets GOMEMLIMIT). cmd/web calls it
+// first thing.
+func TuneGC() {
+	gctune.Apply()
+	gctune.LimitMemory()
+}

@@ -85,6 +85,63 @@ func (db *DB) Lock(ctx context.Context, key string) (unlock func(), err error) {
 	}, nil
 }
 
+// TryLock takes the lock on key only if it is free at once, on every
+// process using the same database (as Lock), and returns the function that
+// releases it (idempotent); ok is false, and nothing is held, when another
+// holder has it. It is for places that are refused rather than waited for:
+// a whole-catalogue export per copy. On PostgreSQL a held place keeps one
+// pooled connection (pg_try_advisory_lock), within the same cap as Lock's;
+// with the cap reached the place is refused as taken.
+func (db *DB) TryLock(ctx context.Context, key string) (unlock func(), ok bool, err error) {
+	unlockLocal, ok := db.local.tryLock(key)
+	if !ok || db.pool == nil {
+		return unlockLocal, ok, nil
+	}
+	select {
+	case db.lockSlots <- struct{}{}:
+	default:
+		unlockLocal()
+		return nil, false, nil
+	}
+	releaseSlot := func() { <-db.lockSlots }
+	conn, err := db.pool.Acquire(ctx)
+	if err != nil {
+		releaseSlot()
+		unlockLocal()
+		return nil, false, &redactedError{msg: "sqldb: lock", cause: err}
+	}
+	k := pgLockKey(key)
+	var got bool
+	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, k).Scan(&got); err != nil || !got {
+		if err != nil {
+			discard(conn) // the lock may have been granted: closing releases it
+		} else {
+			conn.Release()
+		}
+		releaseSlot()
+		unlockLocal()
+		if err != nil {
+			return nil, false, &redactedError{msg: "sqldb: lock", cause: err}
+		}
+		return nil, false, nil
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			var released bool
+			if err := conn.QueryRow(ctx, `SELECT pg_advisory_unlock($1)`, k).Scan(&released); err != nil || !released {
+				discard(conn)
+			} else {
+				conn.Release()
+			}
+			releaseSlot()
+			unlockLocal()
+		})
+	}, true, nil
+}
+
 // lockWait bounds the wait for a lock (DB.Lock) whose context has no
 // deadline. Tests shorten it.
 var lockWait = 30 * time.Second
@@ -160,6 +217,34 @@ func (k *keyedMutex) lock(ctx context.Context, key string) (func(), error) {
 			k.release(key, l)
 		})
 	}, nil
+}
+
+// tryLock takes key's in-process lock if it is free at once.
+func (k *keyedMutex) tryLock(key string) (func(), bool) {
+	k.mu.Lock()
+	if k.locks == nil {
+		k.locks = make(map[string]*keyedLock)
+	}
+	l := k.locks[key]
+	if l == nil {
+		l = &keyedLock{ch: make(chan struct{}, 1)}
+		k.locks[key] = l
+	}
+	l.refs++
+	k.mu.Unlock()
+	select {
+	case l.ch <- struct{}{}:
+	default:
+		k.release(key, l)
+		return nil, false
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			<-l.ch
+			k.release(key, l)
+		})
+	}, true
 }
 
 func (k *keyedMutex) release(key string, l *keyedLock) {

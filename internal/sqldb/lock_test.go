@@ -62,3 +62,51 @@ func TestLockWaitBounded(t *testing.T) {
 		}
 	})
 }
+
+// TestTryLock: a place taken with TryLock is refused at once to a second
+// taker, on the same handle and, on PostgreSQL, on another handle of the
+// same database (another instance), and is free again once released.
+func TestTryLock(t *testing.T) {
+	ctx := context.Background()
+	check := func(t *testing.T, first, second *sqldb.DB) {
+		// Advisory locks are per database, not per schema: a key no other
+		// test takes.
+		key := "test\x00try/" + time.Now().Format(time.RFC3339Nano)
+		unlock, ok, err := first.TryLock(ctx, key)
+		if err != nil || !ok {
+			t.Fatalf("a free place: %v, %v", ok, err)
+		}
+		for i, db := range []*sqldb.DB{first, second} {
+			if u, ok, err := db.TryLock(ctx, key); err != nil || ok {
+				if ok {
+					u()
+				}
+				t.Fatalf("taker %d took a held place: %v, %v", i+1, ok, err)
+			}
+		}
+		unlock()
+		unlock()
+		again, ok, err := second.TryLock(ctx, key)
+		if err != nil || !ok {
+			t.Fatalf("a released place: %v, %v", ok, err)
+		}
+		again()
+	}
+	t.Run("sqlite", func(t *testing.T) {
+		db := sqldbtest.SQLite(t)
+		check(t, db, db)
+	})
+	t.Run("postgres two instances", func(t *testing.T) {
+		u := sqldbtest.PostgresURL(t)
+		var dbs [2]*sqldb.DB
+		for i := range dbs {
+			db, err := sqldb.Open(ctx, u)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { db.Close() })
+			dbs[i] = db
+		}
+		check(t, dbs[0], dbs[1])
+	})
+}
