@@ -324,7 +324,8 @@ func (st *accountState) secrets(extra ...string) []string {
 
 // authed runs fn with a token of ts and applies the 401 rule: on a 401
 // answer, obtain one new token and retry once; a second 401 is returned as
-// an error matching ErrUnauthorized. Token endpoint failures are returned
+// an error matching ErrUnauthorized. A write whose outcome is unknown is
+// not retried, only its token renewed. Token endpoint failures are returned
 // as they are (a rejected pair is a *CredentialsError).
 func (st *accountState) authed(ctx context.Context, ts *tokenSource, fn func(cs *callState, token string) error) error {
 	cs := st.c.newCallState(ctx)
@@ -340,6 +341,11 @@ func (st *accountState) authed(ctx context.Context, ts *tokenSource, fn func(cs 
 	tok2, err2 := ts.refresh(ctx, tok, refreshRejected)
 	if err2 != nil {
 		return err2
+	}
+	if errors.Is(err, ErrOutcomeUnknown) {
+		// A write answered with a success status that refused the token:
+		// the token is renewed for the next call, the write not replayed.
+		return err
 	}
 	err = fn(cs, tok2.AccessToken)
 	if isAuthRejection(err) {
@@ -614,7 +620,7 @@ func (st *accountState) fetchSellerToken(ctx context.Context) (Token, error) {
 	}, "", answer)
 	if err != nil {
 		var re *RPCError
-		if errors.As(err, &re) && (re.Code == 401 || re.Code == 403 || re.Code == RPCInvalidParams) {
+		if errors.As(err, &re) && (re.Code == 401 || re.Code == 403 || re.Code == RPCInvalidParams || authWord(re.Message) != "") {
 			return Token{}, &CredentialsError{Kind: KindSeller, Environment: st.creds.Environment, Err: err}
 		}
 		var ue *UnexpectedResponseError

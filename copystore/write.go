@@ -58,6 +58,7 @@ func (u upserts) close() {
 func (s *Store) putNomenclatureWith(ctx context.Context, tx *sql.Tx, u upserts, k Key, gen int64, passStart time.Time, recs []apiclient.Nomenclature) error {
 	// One statement per page: the per-statement cost of the driver, not
 	// the rows, dominated the time of a page stored row by row.
+	recs = uniqueRecords(recs)
 	for len(recs) > 0 {
 		chunk := recs[:min(len(recs), nomenclatureBatch)]
 		recs = recs[len(chunk):]
