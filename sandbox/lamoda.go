@@ -368,6 +368,9 @@ func (s *Sandbox) lamodaSetCard(sd *sellerData, parent string, it map[string]jso
 	for _, prod := range card[1:] {
 		setPriceOne(sd, prod.sku, item, now, s.opts.PriceApplyDelay)
 	}
+	if force {
+		s.counters.forcedWrite(parent)
+	}
 	return 0, nil, nil
 }
 
