@@ -37,6 +37,8 @@ var lamodaRPCMethods = map[string]string{
 	"v1.nomenclatures.set-prices":        RouteRPCSetPrices,
 	"v1.nomenclatures.update-stock":      RouteRPCUpdateStock,
 	"v1.nomenclatures.update-activation": RouteRPCUpdateActivation,
+	"v1.promotions.list":                 RouteRPCPromotions,
+	"v1.products.list":                   RouteRPCPromotionProducts,
 }
 
 // Countries the lamoda profile accepts.
@@ -358,7 +360,7 @@ func (s *Sandbox) lamodaSetCard(sd *sellerData, parent string, it map[string]jso
 		current, _, _, _ := card[0].effective(now)
 		if price*lamodaFraudDrop < current && price*10 >= current {
 			return itemConfirm, []string{fmt.Sprintf("the new price %s is less than half of the current %s: confirm it (force) to apply", price, current)},
-				&lamodaFraudResult{LamodaParentSKU: parent, ChangedValue: "black_price", Status: "warning", Promotions: []any{}}
+				&lamodaFraudResult{LamodaParentSKU: parent, ChangedValue: "black_price", Status: "warning", Promotions: s.cardPromotions(sd.id, parent)}
 		}
 	}
 	// Validate on the first size, then apply to all: sizes share the price.
