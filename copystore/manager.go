@@ -2,9 +2,12 @@ package copystore
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"time"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
 )
 
 // DefaultInterval is how often a copy in use is fully refreshed
@@ -182,6 +185,12 @@ func (m *Manager) start(k Key, src Source, minAge time.Duration) {
 			case m.passes <- struct{}{}:
 				if err := y.Run(ctx, k, src); err != nil && ctx.Err() == nil {
 					m.log.Warn("catalogue sync stopped", "seller_id", k.SellerID, "environment", k.Env, "err", err)
+				} else if ps, ok := src.(PromotionSource); ok && err == nil {
+					// The promotions after the catalogue; a profile without
+					// them reads nothing.
+					if err := y.Store.SyncPromotions(ctx, k, y.Lock, ps); err != nil && ctx.Err() == nil && !errors.Is(err, apiclient.ErrNotSupported) {
+						m.log.Warn("promotions sync failed", "seller_id", k.SellerID, "environment", k.Env, "err", err)
+					}
 				}
 				<-m.passes
 			case <-ctx.Done(): // forgotten or closed while waiting its turn

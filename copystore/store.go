@@ -217,6 +217,8 @@ var migrations = sqldb.Migrations(
 	CREATE VIRTUAL TABLE catalog_nomenclature_fts USING fts5(search, content='catalog_nomenclature', content_rowid='id',
 		tokenize="unicode61 remove_diacritics 2", prefix='1 2 3 4 5 6 7 8 9 10');
 	INSERT INTO catalog_nomenclature_fts (catalog_nomenclature_fts) VALUES ('rebuild')`},
+	// The promotions and the cards taking part (promotions.go).
+	sqldb.Step{SQL: migrationPromotions},
 )
 
 // migrationVersionsTable holds one row per copy (seller, environment)

@@ -232,7 +232,8 @@ func (s *Store) Forget(ctx context.Context, k Key) error {
 			ON CONFLICT (seller_id, env) DO UPDATE SET forgotten = 1, epoch = catalog_copies.epoch + 1`), k.SellerID, k.Env, sqldb.Millis(s.now())); err != nil {
 			return fmt.Errorf("copystore: forget: %w", err)
 		}
-		return s.deleteRows(ctx, tx, k, "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts")
+		return s.deleteRows(ctx, tx, k, "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts",
+			"catalog_promotion_cards", "catalog_promotions")
 	})
 }
 
@@ -385,7 +386,8 @@ func (s *Store) DeleteUnused(ctx context.Context) (int, error) {
 		s.untouch(k)
 		err := s.tx(ctx, func(tx *sql.Tx) error {
 			// The record goes first, so a running pass stops (guard).
-			return s.deleteRows(ctx, tx, k, "catalog_copies", "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts")
+			return s.deleteRows(ctx, tx, k, "catalog_copies", "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts",
+				"catalog_promotion_cards", "catalog_promotions")
 		})
 		if err != nil {
 			return 0, err
