@@ -297,3 +297,60 @@ func (s *Store) PromotionCards(ctx context.Context, k Key, promotion int64, sear
 
 // likeEscaper escapes LIKE's wildcards and its escape character.
 var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// CardPromotion is a promotion a card takes part in, with the card's
+// terms in it.
+type CardPromotion struct {
+	PromotionID          int64
+	Name                 string
+	ActiveFrom, ActiveTo time.Time
+	// Floor is the promo price floor: the promotion's product_min_price,
+	// else the price the promotion asks of the card (kopecks; 0: none).
+	Floor int64
+}
+
+// maxCardLookup bounds the cards one CardPromotions statement names.
+const maxCardLookup = 500
+
+// CardPromotions reads, for each of parents, the promotions of the copy
+// of k it takes part in, the earliest first (a card in none is absent).
+func (s *Store) CardPromotions(ctx context.Context, k Key, parents []string) (map[string][]CardPromotion, error) {
+	out := map[string][]CardPromotion{}
+	for len(parents) > 0 {
+		chunk := parents[:min(len(parents), maxCardLookup)]
+		parents = parents[len(chunk):]
+		args := []any{k.SellerID, k.Env}
+		marks := make([]string, len(chunk))
+		for i, p := range chunk {
+			marks[i] = "?"
+			args = append(args, p)
+		}
+		rows, err := s.r.QueryContext(ctx, s.q(`SELECT c.parent_sku, p.id, p.name, p.active_from, p.active_to, p.min_price, c.recommended
+			FROM catalog_promotion_cards c JOIN catalog_promotions p ON p.seller_id = c.seller_id AND p.env = c.env AND p.id = c.promotion_id
+			WHERE c.seller_id = ? AND c.env = ? AND c.parent_sku IN (`+strings.Join(marks, ", ")+`)
+			ORDER BY p.active_from, p.id`), args...)
+		if err != nil {
+			return nil, fmt.Errorf("copystore: card promotions: %w", err)
+		}
+		for rows.Next() {
+			var parent string
+			var cp CardPromotion
+			var from, to, minPrice, recommended int64
+			if err := rows.Scan(&parent, &cp.PromotionID, &cp.Name, &from, &to, &minPrice, &recommended); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("copystore: card promotions: %w", err)
+			}
+			cp.ActiveFrom, cp.ActiveTo, cp.Floor = timeOrZero(from), timeOrZero(to), minPrice
+			if cp.Floor == 0 {
+				cp.Floor = recommended
+			}
+			out[parent] = append(out[parent], cp)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("copystore: card promotions: %w", err)
+		}
+	}
+	return out, nil
+}

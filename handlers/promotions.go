@@ -63,8 +63,13 @@ func (a *App) PromotionsList(c echo.Context) error {
 		id := strconv.FormatInt(p.ID, 10)
 		row := pages.PromotionRow{ID: id, Name: p.Name, Upcoming: p.Upcoming(now), Closed: p.RegistrationClosed,
 			Active:   format.DateTimeIn(l, p.ActiveFrom) + " – " + format.DateTimeIn(l, p.ActiveTo),
-			Discount: percentText(p.DiscountPercent), Floor: format.MoneyIn(l.Lang, p.ProductMinPrice), Cards: p.Cards,
+			Discount: percentText(p.DiscountPercent), Cards: p.Cards,
 			Href: paths.WithQuery(base, url.Values{"promo": {id}}), Current: p.ID == selected}
+		if p.ProductMinPrice > 0 {
+			row.Floor = format.MoneyIn(l.Lang, p.ProductMinPrice)
+		} else {
+			row.Floor = i18n.T(ctx, "promotions.floor_per_card")
+		}
 		if !p.AddTo.IsZero() {
 			row.AddUntil = format.DateTimeIn(l, p.AddTo)
 		}

@@ -358,8 +358,13 @@ func (s *Sandbox) lamodaSetCard(sd *sellerData, parent string, it map[string]jso
 	price, hasPrice, _ := parseMoney(item, "price")
 	if hasPrice && !force {
 		current, _, _, _ := card[0].effective(now)
-		if price*lamodaFraudDrop < current && price*10 >= current {
-			return itemConfirm, []string{fmt.Sprintf("the new price %s is less than half of the current %s: confirm it (force) to apply", price, current)},
+		below := s.belowPromoFloor(sd.id, parent, price, current)
+		if below || (price*lamodaFraudDrop < current && price*10 >= current) {
+			msg := fmt.Sprintf("the new price %s is less than half of the current %s: confirm it (force) to apply", price, current)
+			if below {
+				msg = fmt.Sprintf("the new price %s is below the floor of a promotion the card takes part in: confirm it (force) to apply; the card leaves the promotion", price)
+			}
+			return itemConfirm, []string{msg},
 				&lamodaFraudResult{LamodaParentSKU: parent, ChangedValue: "black_price", Status: "warning", Promotions: s.cardPromotions(sd.id, parent)}
 		}
 	}

@@ -3,6 +3,7 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -11,9 +12,12 @@ import (
 // and v1.products.list {seller_id, promotion_id, offset, limit} →
 // {products: [ProductsListItem], total}. Every seller has a running
 // promotion and an upcoming one, each with some of the seller's product
-// cards; a card in a running or upcoming promotion is named in the price
-// check's findings about it (fraud_validation_results[].promotions in
-// v1, fraudValidationResults[].promotions in v2: [{name}]).
+// cards. A card's floor in a promotion is the promotion's
+// product_min_price, else its current price less the discount; the price
+// check holds a price below it (a warning: "send anyway", force, applies
+// it and takes the card out), and its findings about a card name the
+// card's promotions (fraud_validation_results[].promotions in v1,
+// fraudValidationResults[].promotions in v2: [{name}]).
 
 // Route names of the promotions reads.
 const (
@@ -71,7 +75,7 @@ func (s *Sandbox) promotionsLocked(seller int64) []Promotion {
 	start := s.opts.Start.Truncate(day)
 	running := Promotion{ID: seller*10 + 1, Name: "Чёрная пятница", Type: "onsite", Status: "active",
 		ActiveFrom: start.Add(-day), ActiveTo: start.Add(6 * day), AddFrom: start.Add(-10 * day), AddTo: start.Add(2 * day),
-		DeleteTo: start.Add(5 * day), DiscountPercent: 30, ProductMinPrice: 150000, LamodaDiscountShare: 10}
+		DeleteTo: start.Add(5 * day), DiscountPercent: 30, LamodaDiscountShare: 10}
 	upcoming := Promotion{ID: seller*10 + 2, Name: "Новогодняя распродажа", Type: "onsite_float", Status: "upcoming",
 		ActiveFrom: start.Add(20 * day), ActiveTo: start.Add(40 * day), AddFrom: start, AddTo: start.Add(15 * day),
 		DeleteTo: start.Add(18 * day), DiscountPercent: 20, ProductMinPrice: 100000}
@@ -91,14 +95,33 @@ func (s *Sandbox) promotionsLocked(seller int64) []Promotion {
 func (s *Sandbox) cardPromotions(seller int64, card string) []any {
 	out := []any{}
 	for _, p := range s.promotionsLocked(seller) {
-		for _, c := range p.Cards {
-			if c == card {
-				out = append(out, map[string]any{"name": p.Name})
-				break
-			}
+		if slices.Contains(p.Cards, card) {
+			out = append(out, map[string]any{"name": p.Name})
 		}
 	}
 	return out
+}
+
+// promoFloor is a card's price floor in promotion p at the current price:
+// the promotion's product_min_price, else the price it asks of the card
+// (the current price less the promotion's discount).
+func promoFloor(p Promotion, current money) money {
+	if p.ProductMinPrice > 0 {
+		return money(p.ProductMinPrice)
+	}
+	return current * money(100-p.DiscountPercent) / 100
+}
+
+// belowPromoFloor reports whether price is below card's floor in one of
+// its promotions: the price check then holds the change until it is
+// confirmed (force), which takes the card out. The caller holds mu.
+func (s *Sandbox) belowPromoFloor(seller int64, card string, price, current money) bool {
+	for _, p := range s.promotionsLocked(seller) {
+		if slices.Contains(p.Cards, card) && price < promoFloor(p, current) {
+			return true
+		}
+	}
+	return false
 }
 
 // promoTime writes a promotion's time as the Swagger's examples do:
@@ -205,7 +228,7 @@ func (s *Sandbox) lamodaPromotionProducts(p *principal, params map[string]json.R
 	for i := int(offset); i < len(pr.Cards) && i < int(offset+limit); i++ {
 		card := sd.cards[pr.Cards[i]]
 		price, sale, status, _ := card[0].effective(now)
-		black := price * money(100-pr.DiscountPercent) / 100
+		black := promoFloor(*pr, price)
 		out.Products = append(out.Products, promoProductJSON{SKU: pr.Cards[i], SKUSupplier: card[0].sellerSKU, Name: card[0].name,
 			BlackPrice: price, RedPrice: sale, DiscountPercent: pr.DiscountPercent,
 			IsFraudThresholdExceeded: int64(price) < pr.ProductMinPrice, RecommendedBlackPrice: black, RecommendedRedPrice: black,
