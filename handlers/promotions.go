@@ -87,8 +87,8 @@ func (a *App) PromotionsList(c echo.Context) error {
 			continue
 		}
 		search := strings.TrimSpace(c.QueryParam("q"))
-		if len(search) > 100 {
-			search = search[:100]
+		if r := []rune(search); len(r) > 100 {
+			search = string(r[:100]) // bounded, at a rune boundary
 		}
 		page, _ := strconv.Atoi(c.QueryParam("page"))
 		page = max(page, 1)
