@@ -95,6 +95,10 @@ type Options struct {
 	// Country is sent where the lamoda profile needs one (RU, BY, KZ or
 	// UA); "" means DefaultCountry. The contract profile has no country.
 	Country string
+	// PriceAPI is the API the lamoda profile writes card prices through:
+	// PriceAPIV1 ("" means it) or PriceAPIV2. The contract profile has one
+	// price method and refuses any other value.
+	PriceAPI PriceAPI
 }
 
 // Client is the shared core: one HTTP client, one token-refresh coordinator
@@ -113,6 +117,7 @@ type Client struct {
 	maxBody                  int64
 	sellerTokenPath          string
 	wire                     wire
+	priceAPI                 PriceAPI
 	flights                  singleflight.Group
 }
 
@@ -130,6 +135,9 @@ func New(opts Options) (*Client, error) {
 	}
 	var err error
 	if c.wire, err = newWire(opts.Profile, opts.Country); err != nil {
+		return nil, err
+	}
+	if c.priceAPI, err = checkPriceAPI(c.wire.profile, opts.PriceAPI); err != nil {
 		return nil, err
 	}
 	if c.b2bProd, err = parseBase("B2BBaseURL", opts.B2BBaseURL, true); err != nil {

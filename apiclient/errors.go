@@ -223,13 +223,18 @@ func (e *RPCError) Error() string {
 
 // Is maps business codes 401, 403, 404 and 429 to ErrUnauthorized,
 // ErrForbidden, ErrNotFound and ErrRateLimited, and -32602 (invalid params)
-// and business code 400/422 to ErrValidation.
+// and business code 400/422 to ErrValidation. An error whose message is
+// an auth error name ("invalid_grant", ...) matches ErrUnauthorized
+// whatever its code.
 func (e *RPCError) Is(target error) bool {
 	if target == nil {
 		return false
 	}
 	if e.Code == RPCInvalidParams {
 		return target == ErrValidation
+	}
+	if target == ErrUnauthorized && authWord(e.Message) != "" {
+		return true // a refusal of the token under another code
 	}
 	return target == sentinelForStatus(e.Code)
 }

@@ -128,7 +128,10 @@ func retryAfter(v string, now time.Time) (time.Duration, bool) {
 }
 
 // send performs req, retrying 429 and 503 answers according to pol and the
-// call's budget. Any other answer is returned for the caller to decode.
+// call's budget. Any other answer is returned for the caller to decode,
+// except a success whose body refuses the request's token (authInOKBody),
+// which is an error matching ErrUnauthorized (and, for a write,
+// ErrOutcomeUnknown).
 // errBody decodes the error body of a 429/503 for RateLimitError.Err.
 func (c *Client) send(ctx context.Context, st *callState, pol retryPolicy, req *request, errBody func(*response) error) (*response, error) {
 	for {
@@ -141,6 +144,15 @@ func (c *Client) send(ctx context.Context, st *callState, pol retryPolicy, req *
 			return nil, err
 		}
 		if resp.status != http.StatusTooManyRequests && resp.status != http.StatusServiceUnavailable {
+			if req.token == "" {
+				return resp, nil
+			}
+			if err := authInOKBody(resp); err != nil {
+				if req.write {
+					return nil, &outcomeUnknownError{op: req.op, err: err}
+				}
+				return nil, err
+			}
 			return resp, nil
 		}
 		now := time.Now()

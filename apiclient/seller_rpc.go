@@ -159,9 +159,12 @@ type ItemError struct {
 	Barcode        string `json:"barcode,omitempty"`
 	MarketplaceSKU string `json:"marketplaceSku,omitempty"`
 	// ParentSKU is the product card the error is about (lamoda profile).
-	ParentSKU string   `json:"-"`
-	Code      int      `json:"code"`
-	Messages  []string `json:"messages,omitempty"`
+	ParentSKU string `json:"-"`
+	// Name is the symbolic code of the lamoda profile's v2 price write
+	// ("VALIDATION_ERROR", or HeldByPriceCheck); "" elsewhere.
+	Name     string   `json:"-"`
+	Code     int      `json:"code"`
+	Messages []string `json:"messages,omitempty"`
 }
 
 // UnmarshalJSON decodes shape A or shape B (or a mix of both).
@@ -261,14 +264,19 @@ func (s *SellerService) StoreNomenclatures(ctx context.Context, req *StoreReques
 	return out.result(), nil
 }
 
-// SetPrices sets prices (v1.nomenclatures.set-prices). Item failures are in
-// the result, and in the lamoda profile the fraud check's findings too.
+// SetPrices sets prices (v1.nomenclatures.set-prices, or with PriceAPIV2
+// POST /api/v2/nomenclatures-prices in kopecks, at most
+// MaxV2PricesPerRequest cards). Item failures are in the result, and in
+// the lamoda profile the fraud check's findings too.
 // Retries as StoreNomenclatures. In the lamoda profile every update needs
 // its ParentSKU and the request its SellerID; without them nothing is sent
 // and a *RequestError (ErrValidation) is returned.
 func (s *SellerService) SetPrices(ctx context.Context, req *SetPricesRequest) (*UpdateResult, error) {
 	if req == nil {
 		req = &SetPricesRequest{}
+	}
+	if s.a.c.priceAPI == PriceAPIV2 {
+		return s.setPricesV2(ctx, req)
 	}
 	params, out, err := s.a.c.wire.rpc.setPricesCall(req)
 	if err != nil {

@@ -68,13 +68,15 @@ func redactedMark(s string) string {
 	return "[REDACTED]"
 }
 
-// TokenKind names one of the two tokens of a credential pair.
+// TokenKind names one of the tokens of a credential pair.
 type TokenKind string
 
-// Token kinds. The seller REST API uses the seller token.
+// Token kinds. The seller REST API uses the seller token; the lamoda
+// profile's Seller API v2 (prices) has a token of its own.
 const (
-	KindB2B    TokenKind = "b2b"
-	KindSeller TokenKind = "seller"
+	KindB2B      TokenKind = "b2b"
+	KindSeller   TokenKind = "seller"
+	KindSellerV2 TokenKind = "seller-v2"
 )
 
 // TokenKey identifies a cached token: the client id, a fingerprint of the
@@ -217,11 +219,12 @@ type Account struct {
 // accountState sits behind a pointer so that printing an Account value never
 // reaches the secret.
 type accountState struct {
-	c      *Client
-	creds  *Credentials // behind a pointer: a reflective walk prints an address
-	store  TokenStore
-	b2b    *tokenSource
-	seller *tokenSource
+	c        *Client
+	creds    *Credentials // behind a pointer: a reflective walk prints an address
+	store    TokenStore
+	b2b      *tokenSource
+	seller   *tokenSource
+	sellerV2 *tokenSource // the lamoda profile's Seller API v2
 }
 
 // Account binds creds to c. A nil store means c's default store (see
@@ -237,6 +240,7 @@ func (c *Client) Account(creds Credentials, store TokenStore) *Account {
 	fp := Fingerprint(creds)
 	st.b2b = &tokenSource{st: st, key: TokenKey{ClientID: creds.ClientID, Fingerprint: fp, Environment: creds.Environment, Kind: KindB2B}}
 	st.seller = &tokenSource{st: st, key: TokenKey{ClientID: creds.ClientID, Fingerprint: fp, Environment: creds.Environment, Kind: KindSeller}}
+	st.sellerV2 = &tokenSource{st: st, key: TokenKey{ClientID: creds.ClientID, Fingerprint: fp, Environment: creds.Environment, Kind: KindSellerV2}}
 	a := &Account{st: st}
 	a.B2B = &B2BService{a: st}
 	a.Seller = &SellerService{a: st}
@@ -268,10 +272,18 @@ func (a *Account) Credentials() Credentials { return *a.st.creds }
 
 // TokenKey returns the store key of the account's token of the given kind.
 func (a *Account) TokenKey(kind TokenKind) TokenKey {
-	if kind == KindSeller {
-		return a.st.seller.key
+	return a.st.source(kind).key
+}
+
+// source is the account's token of kind.
+func (st *accountState) source(kind TokenKind) *tokenSource {
+	switch kind {
+	case KindSeller:
+		return st.seller
+	case KindSellerV2:
+		return st.sellerV2
 	}
-	return a.st.b2b.key
+	return st.b2b
 }
 
 // Login obtains both tokens now, bypassing any cached ones, and stores them:
@@ -298,10 +310,7 @@ func (a *Account) Login(ctx context.Context) error {
 // obtained. Services call this themselves; it is exported for diagnostics
 // and for callers that talk to an operation this package does not cover.
 func (a *Account) Token(ctx context.Context, kind TokenKind) (Token, error) {
-	if kind == KindSeller {
-		return a.st.seller.token(ctx)
-	}
-	return a.st.b2b.token(ctx)
+	return a.st.source(kind).token(ctx)
 }
 
 // secrets lists the values to scrub from every answer, log line and error
@@ -324,7 +333,8 @@ func (st *accountState) secrets(extra ...string) []string {
 
 // authed runs fn with a token of ts and applies the 401 rule: on a 401
 // answer, obtain one new token and retry once; a second 401 is returned as
-// an error matching ErrUnauthorized. Token endpoint failures are returned
+// an error matching ErrUnauthorized. A write whose outcome is unknown is
+// not retried, only its token renewed. Token endpoint failures are returned
 // as they are (a rejected pair is a *CredentialsError).
 func (st *accountState) authed(ctx context.Context, ts *tokenSource, fn func(cs *callState, token string) error) error {
 	cs := st.c.newCallState(ctx)
@@ -340,6 +350,11 @@ func (st *accountState) authed(ctx context.Context, ts *tokenSource, fn func(cs 
 	tok2, err2 := ts.refresh(ctx, tok, refreshRejected)
 	if err2 != nil {
 		return err2
+	}
+	if errors.Is(err, ErrOutcomeUnknown) {
+		// A write answered with a success status that refused the token:
+		// the token is renewed for the next call, the write not replayed.
+		return err
 	}
 	err = fn(cs, tok2.AccessToken)
 	if isAuthRejection(err) {
@@ -483,9 +498,12 @@ func (ts *tokenSource) refreshLocked(ctx context.Context, stale Token, mode refr
 	}
 	var tok Token
 	var err error
-	if ts.key.Kind == KindSeller {
+	switch ts.key.Kind {
+	case KindSeller:
 		tok, err = ts.st.fetchSellerToken(ctx)
-	} else {
+	case KindSellerV2:
+		tok, err = ts.st.fetchSellerV2Token(ctx)
+	default:
 		tok, err = ts.st.fetchB2BToken(ctx)
 	}
 	if err != nil {
@@ -614,7 +632,7 @@ func (st *accountState) fetchSellerToken(ctx context.Context) (Token, error) {
 	}, "", answer)
 	if err != nil {
 		var re *RPCError
-		if errors.As(err, &re) && (re.Code == 401 || re.Code == 403 || re.Code == RPCInvalidParams) {
+		if errors.As(err, &re) && (re.Code == 401 || re.Code == 403 || re.Code == RPCInvalidParams || authWord(re.Message) != "") {
 			return Token{}, &CredentialsError{Kind: KindSeller, Environment: st.creds.Environment, Err: err}
 		}
 		var ue *UnexpectedResponseError

@@ -46,6 +46,9 @@ const (
 const (
 	ReadConfirmed  = "confirmed"
 	ReadProcessing = "processing"
+	// ReadQuarantine: the marketplace holds the price back for review
+	// (the Seller API v2's QUARANTINE), neither applied nor refused.
+	ReadQuarantine = "quarantine"
 	ReadDifferent  = "different"
 	ReadMissing    = "missing"
 )
@@ -350,7 +353,7 @@ func (c *Counts) add(flag, state, rb string, n int) {
 	switch rb {
 	case ReadConfirmed:
 		c.Confirmed += n
-	case ReadProcessing:
+	case ReadProcessing, ReadQuarantine:
 		c.Processing += n
 	case ReadDifferent, ReadMissing:
 		c.Different += n

@@ -34,7 +34,8 @@ func ReadBackLine(j Job) i18n.Msgs {
 // readLabels are the catalogue keys of a row's read-back states.
 var readLabels = map[string]string{
 	ReadConfirmed: i18n.K("jobs.read_confirmed"), ReadProcessing: i18n.K("jobs.read_processing"),
-	ReadDifferent: i18n.K("jobs.read_different"), ReadMissing: i18n.K("jobs.read_missing"),
+	ReadQuarantine: i18n.K("jobs.read_quarantine"),
+	ReadDifferent:  i18n.K("jobs.read_different"), ReadMissing: i18n.K("jobs.read_missing"),
 }
 
 // ReadLabel is the catalogue key of a row's read-back state ("" for a

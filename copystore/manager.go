@@ -267,6 +267,12 @@ func (m *Manager) start(k Key, src Source, minAge time.Duration) {
 				if err != nil && ctx.Err() == nil {
 					failed = true
 					m.log.Warn("catalogue sync stopped", "seller_id", k.SellerID, "environment", k.Env, "err", err)
+				} else if ps, ok := src.(PromotionSource); ok && err == nil {
+					// The promotions after the catalogue; a profile without
+					// them reads nothing.
+					if err := y.Store.SyncPromotions(ctx, k, y.Lock, ps); err != nil && ctx.Err() == nil && !errors.Is(err, apiclient.ErrNotSupported) {
+						m.log.Warn("promotions sync failed", "seller_id", k.SellerID, "environment", k.Env, "err", err)
+					}
 				}
 				<-m.passes
 				if ctx.Err() == nil {

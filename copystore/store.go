@@ -228,6 +228,8 @@ var migrations = sqldb.Migrations(
 	// (Accept, nomenclatureUpsert).
 	sqldb.Step{SQL: `ALTER TABLE catalog_nomenclature ADD COLUMN quantity_pending_at BIGINT;
 	ALTER TABLE catalog_nomenclature ADD COLUMN status_pending_at BIGINT`},
+	// 14: the promotions and the cards taking part (promotions.go).
+	sqldb.Step{SQL: migrationPromotions},
 )
 
 // migrationVersionsTable holds one row per copy (seller, environment)

@@ -59,6 +59,7 @@ func (u upserts) close() {
 func (s *Store) putNomenclatureWith(ctx context.Context, tx *sql.Tx, u upserts, k Key, gen int64, passStart time.Time, recs []apiclient.Nomenclature) error {
 	// One statement per page: the per-statement cost of the driver, not
 	// the rows, dominated the time of a page stored row by row.
+	recs = uniqueRecords(recs)
 	for len(recs) > 0 {
 		chunk := recs[:min(len(recs), nomenclatureBatch)]
 		recs = recs[len(chunk):]
@@ -338,7 +339,8 @@ func (s *Store) Forget(ctx context.Context, k Key) error {
 			ON CONFLICT (seller_id, env) DO UPDATE SET forgotten = 1, epoch = catalog_copies.epoch + 1`), k.SellerID, k.Env, sqldb.Millis(s.now())); err != nil {
 			return fmt.Errorf("copystore: forget: %w", err)
 		}
-		return s.deleteRows(ctx, tx, k, "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts")
+		return s.deleteRows(ctx, tx, k, "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts",
+			"catalog_promotion_cards", "catalog_promotions")
 	})
 }
 
@@ -500,7 +502,8 @@ func (s *Store) DeleteUnused(ctx context.Context) (int, error) {
 		s.untouch(k)
 		err := s.tx(ctx, func(tx *sql.Tx) error {
 			// The record goes first, so a running pass stops (guard).
-			return s.deleteRows(ctx, tx, k, "catalog_copies", "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts")
+			return s.deleteRows(ctx, tx, k, "catalog_copies", "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts",
+				"catalog_promotion_cards", "catalog_promotions")
 		})
 		if err != nil {
 			return 0, err

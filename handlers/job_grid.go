@@ -190,7 +190,7 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 	switch it.ReadBack {
 	case bulkjobs.ReadConfirmed:
 		r.ReadTone = "ok"
-	case bulkjobs.ReadProcessing:
+	case bulkjobs.ReadProcessing, bulkjobs.ReadQuarantine:
 		r.ReadTone = "warn"
 	case bulkjobs.ReadDifferent, bulkjobs.ReadMissing:
 		r.ReadTone = "bad"

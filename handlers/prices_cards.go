@@ -74,7 +74,9 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 			return a.holdCards(c.Request().Context(), form, massupdate.CheckCards(rows, held.confirmed(sess, confirmed, rows)))
 		},
 		send: func(ctx context.Context, cards []massupdate.CardPrice) (*massupdate.Report, error) {
-			return massupdate.Send(ctx, a.deps.Engine, a.account(c), sess.Data().SellerID, massupdate.Cards, cards, nil)
+			rep, err := massupdate.Send(ctx, a.deps.Engine, a.account(c), sess.Data().SellerID, massupdate.Cards, cards, nil)
+			a.notePromotionsLeft(c, rep, cards) // prices_cards_promotions.go
+			return rep, err
 		},
 		audit: audit.KindPrice, key: massupdate.Cards.Key, change: changeTexts, kind: massupdate.Cards,
 		sent: func(rep *massupdate.Report, cards []massupdate.CardPrice) {
@@ -254,5 +256,6 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 			v.Rows[i].Result = pages.RowResult{State: "accepted", Before: pair[0], After: pair[1]}
 		}
 	}
+	a.markPromotions(c, &v) // prices_cards_promotions.go
 	return v, nil
 }

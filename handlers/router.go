@@ -126,6 +126,7 @@ func (a *App) accountRoutes() []accountRoute {
 		get(paths.Nomenclature, a.NomenclatureList),
 		get(paths.Prices, a.PricesList),
 		get(paths.ReturnBoxes, a.ReturnBoxesList),
+		get(paths.Promotions, a.PromotionsList),
 		// The mass-update forms keep their unsent edits through a detour
 		// via the login page (keepDraft).
 		{method: http.MethodPost, path: paths.Nomenclature, handler: a.NomenclatureSubmit, middleware: []echo.MiddlewareFunc{keepDraft(draftNomenclature)}, ownBound: true},

@@ -294,6 +294,8 @@ var everyPage = []pageCase{
 		return w.b.Follow(w.b.Post("/prices?limit=20", form))
 	}},
 	{"card-prices", "/prices", 200, func(t *testing.T, w *pageWorld) *testapp.Page { return w.cb.Get("/prices") }},
+	{"promotions-other-profile", "/promotions", 200, get("/promotions")},
+	{"promotions-no-copy", "/promotions", 200, func(t *testing.T, w *pageWorld) *testapp.Page { return w.cb.Get("/promotions") }},
 	{"return-boxes", "/return-boxes", 200, get("/return-boxes")},
 	{"return-boxes-empty", "/return-boxes", 200, get("/return-boxes?q=no-such-box-anywhere")},
 	{"history", "/history", 200, get("/history")},

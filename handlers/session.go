@@ -119,6 +119,7 @@ func (a *App) chrome(c echo.Context, title, active string) layouts.Chrome {
 		d := sess.Data()
 		ch.User = &layouts.User{ClientID: d.ClientID, DisplayName: d.DisplayName, SellerID: d.SellerID, Environment: d.Environment}
 		ch.Accounts = switchLinks(c, active)
+		ch.Promotions = a.deps.API.PricesByCard() // the lamoda profile's
 		// Where prices and stock are changed, say that "test" is live.
 		ch.LiveInTest = d.Environment == "test" && !a.deps.API.SellerTestSeparate() &&
 			(active == "prices" || active == "nomenclature" || active == "bulk")

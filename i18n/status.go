@@ -11,7 +11,7 @@ import (
 var StatusValues = []string{
 	"new", "confirmed", "to_delivery", "delivered", "canceled", "returned",
 	"online", "in_moderation", "rejected", "disabled",
-	"OK", "PROCESSING", "ERROR",
+	"OK", "PROCESSING", "ERROR", "QUARANTINE",
 	"in_progress", "accepted", "loading", "shipped",
 	"processing",
 }

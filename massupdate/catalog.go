@@ -51,6 +51,9 @@ func FetchCatalog(ctx context.Context, acct *apiclient.Account, seller int64) (*
 		}
 		cat.Add(n)
 	}
+	if err := overlaySellValues(ctx, acct, seller, cat, nil); err != nil {
+		return nil, err
+	}
 	return cat, nil
 }
 
@@ -118,6 +121,22 @@ func (e *Engine) FetchWanted(ctx context.Context, acct *apiclient.Account, selle
 		}
 		if len(l.Nomenclatures) == 0 || page >= l.Pages || want.foundIn(cat) {
 			break
+		}
+	}
+	if acct.PriceAPI() == apiclient.PriceAPIV2 {
+		parents := map[string]bool{}
+		for sku := range want.SKUs {
+			if n, ok := cat.BySKU[sku]; ok && n.ParentSKU != "" {
+				parents[n.ParentSKU] = true
+			}
+		}
+		unlock, err := e.lock(ctx, seller)
+		if err != nil {
+			return nil, err
+		}
+		defer unlock()
+		if err := overlaySellValues(ctx, acct, seller, cat, parents); err != nil {
+			return nil, err
 		}
 	}
 	return cat, nil

@@ -294,6 +294,8 @@ func readBackOne(kind string, it bulkjobs.Item, cat *Catalog) bulkjobs.Result {
 	switch {
 	case rec.PriceUpdateStatus == "PROCESSING":
 		res.State, res.Message = bulkjobs.ReadProcessing, i18n.Of(i18n.M("mass.still_processing", map[string]any{"Now": now.Text()}))
+	case rec.PriceUpdateStatus == apiclient.PriceStatusQuarantine:
+		res.State, res.Message = bulkjobs.ReadQuarantine, i18n.Of(i18n.M("mass.quarantined", map[string]any{"Now": now.Text()}))
 	case rec.Price == sent.Price && (sent.SalePrice == nil || rec.SalePrice == *sent.SalePrice):
 		res.State = bulkjobs.ReadConfirmed
 	default:

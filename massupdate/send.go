@@ -256,7 +256,17 @@ func (k Kind[T]) sendChunk(ctx context.Context, acct *apiclient.Account, seller 
 	}
 	rejected := map[string]i18n.Msgs{}
 	for _, ie := range res.Errors {
-		msgs := marketMessages(ie.Code, ie.Messages)
+		var msgs i18n.Msgs
+		switch {
+		case len(ie.Messages) > 0:
+			msgs = marketMessages(ie.Code, ie.Messages)
+		case ie.Name == apiclient.HeldByPriceCheck:
+			msgs = i18n.Of(i18n.M("mass.held_by_price_check", nil))
+		case ie.Name != "":
+			msgs = i18n.Of(i18n.M("mass.rejected_code", map[string]any{"Code": ie.Name}))
+		default:
+			msgs = marketMessages(ie.Code, nil)
+		}
 		key := k.ErrorKey(ie)
 		if to, ok := alias[key]; ok {
 			key = to
@@ -266,10 +276,13 @@ func (k Kind[T]) sendChunk(ctx context.Context, acct *apiclient.Account, seller 
 	return rejected, res.FraudValidations, nil
 }
 
-// chunks cuts the rows into requests of at most Size rows, never mixing
-// groups (Kind.Group) in one.
-func chunks[T any](e *Engine, kind Kind[T], items []T) [][]T {
+// chunks cuts the rows into requests of at most Size rows (and at most
+// max, when it is positive), never mixing groups (Kind.Group) in one.
+func chunks[T any](e *Engine, kind Kind[T], items []T, max int) [][]T {
 	size := e.Size()
+	if max > 0 && max < size {
+		size = max
+	}
 	var out [][]T
 	start := 0
 	for i := range items {
@@ -307,7 +320,11 @@ func Send[T any](ctx context.Context, e *Engine, acct *apiclient.Account, seller
 	var along sync.WaitGroup
 	defer along.Wait()
 	ctx = apiclient.WithRetryBudget(ctx, e.retryBudget())
-	all := chunks(e, kind, items)
+	limit := 0
+	if kind.Name == Prices.Name {
+		limit = acct.MaxPricesPerRequest() // the v2 price write's 100 cards
+	}
+	all := chunks(e, kind, items, limit)
 	for n, chunk := range all {
 		if alongLast != nil && n == len(all)-1 && (rep.Rejected > 0 || len(rep.Unmatched) > 0) {
 			along.Go(alongLast)

@@ -48,6 +48,7 @@ type countersJSON struct {
 	Requests     map[string]int `json:"requests"`
 	MaxInFlight  map[string]int `json:"max_in_flight"`
 	Written      map[string]int `json:"written"`
+	Forced       map[string]int `json:"forced"`
 }
 
 type faultsJSON struct {

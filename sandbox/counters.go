@@ -15,6 +15,9 @@ type Counters struct {
 	// changed, by WrittenStock and WrittenActivation: a test shows with it
 	// that a refused write changed nothing.
 	Written map[string]int
+	// Forced counts the lamoda profile's card price writes applied with
+	// force ("send anyway"), by parent SKU, over both price paths.
+	Forced map[string]int
 }
 
 // Keys of Counters.Written.
@@ -31,6 +34,7 @@ type counterSet struct {
 	inFlight    map[string]int
 	maxInFlight map[string]int
 	written     map[string]int
+	forced      map[string]int
 }
 
 func (cs *counterSet) init() {
@@ -39,6 +43,14 @@ func (cs *counterSet) init() {
 	cs.inFlight = map[string]int{}
 	cs.maxInFlight = map[string]int{}
 	cs.written = map[string]int{}
+	cs.forced = map[string]int{}
+}
+
+// forcedWrite counts a card price applied with force.
+func (cs *counterSet) forcedWrite(parent string) {
+	cs.mu.Lock()
+	cs.forced[parent]++
+	cs.mu.Unlock()
 }
 
 // wrote adds n products written by a filtered write of kind.
@@ -87,6 +99,7 @@ func (s *Sandbox) Counters() Counters {
 		Requests:     maps.Clone(cs.requests),
 		MaxInFlight:  maps.Clone(cs.maxInFlight),
 		Written:      nonEmpty(maps.Clone(cs.written)),
+		Forced:       nonEmpty(maps.Clone(cs.forced)),
 	}
 }
 
@@ -100,6 +113,7 @@ func (s *Sandbox) ResetCounters() {
 	cs.requests = map[string]int{}
 	cs.maxInFlight = map[string]int{}
 	cs.written = map[string]int{}
+	cs.forced = map[string]int{}
 	for k, n := range cs.inFlight {
 		if n > 0 {
 			cs.maxInFlight[k] = n

@@ -199,6 +199,10 @@ func (s *Sandbox) handleRPC(c *call) *response {
 			result, e = s.lamodaUpdateStock(c.auth, c.rpc.params)
 		case RouteRPCUpdateActivation:
 			result, e = s.lamodaUpdateActivation(c.auth, c.rpc.params)
+		case RouteRPCPromotions:
+			result, e = s.lamodaPromotions(c.auth, c.rpc.params)
+		case RouteRPCPromotionProducts:
+			result, e = s.lamodaPromotionProducts(c.auth, c.rpc.params)
 		}
 	} else {
 		switch c.route {

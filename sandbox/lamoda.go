@@ -37,6 +37,8 @@ var lamodaRPCMethods = map[string]string{
 	"v1.nomenclatures.set-prices":        RouteRPCSetPrices,
 	"v1.nomenclatures.update-stock":      RouteRPCUpdateStock,
 	"v1.nomenclatures.update-activation": RouteRPCUpdateActivation,
+	"v1.promotions.list":                 RouteRPCPromotions,
+	"v1.products.list":                   RouteRPCPromotionProducts,
 }
 
 // Countries the lamoda profile accepts.
@@ -356,9 +358,14 @@ func (s *Sandbox) lamodaSetCard(sd *sellerData, parent string, it map[string]jso
 	price, hasPrice, _ := parseMoney(item, "price")
 	if hasPrice && !force {
 		current, _, _, _ := card[0].effective(now)
-		if price*lamodaFraudDrop < current && price*10 >= current {
-			return itemConfirm, []string{fmt.Sprintf("the new price %s is less than half of the current %s: confirm it (force) to apply", price, current)},
-				&lamodaFraudResult{LamodaParentSKU: parent, ChangedValue: "black_price", Status: "warning", Promotions: []any{}}
+		below := s.belowPromoFloor(sd.id, parent, price, current)
+		if below || (price*lamodaFraudDrop < current && price*10 >= current) {
+			msg := fmt.Sprintf("the new price %s is less than half of the current %s: confirm it (force) to apply", price, current)
+			if below {
+				msg = fmt.Sprintf("the new price %s is below the floor of a promotion the card takes part in: confirm it (force) to apply; the card leaves the promotion", price)
+			}
+			return itemConfirm, []string{msg},
+				&lamodaFraudResult{LamodaParentSKU: parent, ChangedValue: "black_price", Status: "warning", Promotions: s.cardPromotions(sd.id, parent)}
 		}
 	}
 	// Validate on the first size, then apply to all: sizes share the price.
@@ -367,6 +374,9 @@ func (s *Sandbox) lamodaSetCard(sd *sellerData, parent string, it map[string]jso
 	}
 	for _, prod := range card[1:] {
 		setPriceOne(sd, prod.sku, item, now, s.opts.PriceApplyDelay)
+	}
+	if force {
+		s.counters.forcedWrite(parent)
 	}
 	return 0, nil, nil
 }

@@ -101,6 +101,9 @@ type Sandbox struct {
 	secrets       map[string]string // rotated secrets by client id (RotateSecret)
 	tokenTTL      time.Duration
 	idSeq         int64
+	// quarantine holds the cards ("<seller>/<parent>") whose last v2
+	// price write the price check held (lamoda_v2.go).
+	quarantine map[string]bool
 
 	faults   faultSet
 	gates    gates
@@ -145,13 +148,14 @@ func New(opts Options) *Sandbox {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s := &Sandbox{
-		born:    time.Now(),
-		opts:    opts,
-		log:     log,
-		key:     []byte("sellerdesk-sandbox-hs256-key/" + itoa(opts.Seed)),
-		tokens:  map[string]map[string]string{envB2BProduction: {}, envB2BTest: {}, envSeller: {}},
-		revoked: map[string]bool{},
-		secrets: map[string]string{},
+		born:       time.Now(),
+		opts:       opts,
+		log:        log,
+		key:        []byte("sellerdesk-sandbox-hs256-key/" + itoa(opts.Seed)),
+		tokens:     map[string]map[string]string{envB2BProduction: {}, envB2BTest: {}, envSeller: {}, envSellerV2: {}},
+		quarantine: map[string]bool{},
+		revoked:    map[string]bool{},
+		secrets:    map[string]string{},
 	}
 	s.counters.init()
 	s.faults.latency = map[string]time.Duration{}
@@ -171,6 +175,7 @@ func (s *Sandbox) resetData() {
 	s.skuOwner = fx.skuOwner
 	s.orderOwner = fx.orderOwner
 	s.warehouseOf = fx.warehouseOf
+	s.quarantine = map[string]bool{}
 }
 
 // Reset restores the seeded fixtures and the configured token lifetime, forgets
@@ -339,6 +344,8 @@ func (s *Sandbox) route(r *http.Request) *call {
 		c.handle = s.handleReturnBox
 		c.allow = allowOnly(r, http.MethodGet)
 		return c
+	case s.routeV2(c, path):
+		return c
 	case strings.HasPrefix(path, "/api/v2/") || path == "/api/v2":
 		c.iface, c.env = ifaceREST, envSeller
 		return c
@@ -390,7 +397,7 @@ func (s *Sandbox) identify(c *call) {
 	switch c.route {
 	case RouteNotFound, RouteRPCInvalid:
 		return
-	case RouteB2BToken, RouteRPCTokens:
+	case RouteB2BToken, RouteRPCTokens, RouteV2Token:
 		c.seller = s.sellerOfClient(c)
 		return
 	}

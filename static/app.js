@@ -139,6 +139,24 @@
     }
     if (note.textContent !== text) note.textContent = text;
   }
+  // Promotion floors: a card in a promotion carries its floor
+  // (data-promo-floor, kopecks) beside the row's new price; as a price
+  // below it is typed, the row says before anything is sent that the price
+  // check will hold it and "send anyway" takes the card out.
+  function checkPromoFloors(input) {
+    if (input.name !== "price") return;
+    var row = input.closest("tr");
+    if (!row) return;
+    var now = kopecks(input.value);
+    row.querySelectorAll("[data-promo-floor]").forEach(function (p) {
+      var floor = parseInt(p.dataset.promoFloor, 10) || 0;
+      var below = floor > 0 && now > 0 && now < floor;
+      var warn = p.querySelector("[data-testid=promo-below]");
+      var rule = p.querySelector("[data-testid=promo-rule]");
+      if (warn) warn.hidden = !below;
+      if (rule) rule.hidden = below;
+    });
+  }
   function wireDropWarnings(root) {
     var forms = [];
     if (root.matches && root.matches("form[data-drop-warning]")) forms.push(root);
@@ -151,7 +169,10 @@
         if (e.target.matches && e.target.matches("input.money")) dropNote(e.target, true);
       });
       form.addEventListener("input", function (e) {
-        if (e.target.matches && e.target.matches("input.money")) checkDrop(form, e.target);
+        if (e.target.matches && e.target.matches("input.money")) {
+          checkDrop(form, e.target);
+          checkPromoFloors(e.target);
+        }
       });
     });
   }

@@ -45,6 +45,9 @@ type Config struct {
 	// needs one ("" means apiclient.DefaultCountry).
 	Profile apiclient.Profile
 	Country string
+	// PriceAPI is the API the lamoda profile writes card prices through
+	// ("" means apiclient.PriceAPIV1).
+	PriceAPI apiclient.PriceAPI
 	// APIOptions adjusts the marketplace client's options before it is
 	// built (tests: a transport, the sandbox's clock).
 	APIOptions func(*apiclient.Options)
@@ -217,7 +220,7 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	apiOpts := apiclient.Options{
 		B2BBaseURL: market.B2B, B2BTestBaseURL: market.B2BTest, SellerBaseURL: market.Seller, SellerTestBaseURL: market.SellerTest,
 		UserAgent: "SellerDesk/1.0", Logger: log.With("component", "apiclient"),
-		Profile: cfg.Profile, Country: cfg.Country,
+		Profile: cfg.Profile, Country: cfg.Country, PriceAPI: cfg.PriceAPI,
 	}
 	if cfg.APIOptions != nil {
 		cfg.APIOptions(&apiOpts)

@@ -104,6 +104,7 @@ func (cfg Settings) Config(log *slog.Logger) Config {
 		Logger:      log,
 		Marketplace: Marketplace{B2B: cfg.B2BURL, B2BTest: cfg.B2BTestURL, Seller: cfg.SellerURL, SellerTest: cfg.SellerTestURL},
 		Profile:     cfg.APIProfile, Country: cfg.Country, // SELLERDESK_API_PROFILE, SELLERDESK_COUNTRY
+		PriceAPI:    cfg.LamodaPriceAPI, // SELLERDESK_LAMODA_PRICE_API
 		DatabaseURL: cfg.DatabaseURL,
 		Sessions: sessions.Options{
 			Keys: cfg.SessionKeys, IdleTimeout: cfg.IdleTimeout, AbsoluteTimeout: cfg.AbsoluteTimeout,

@@ -78,6 +78,10 @@ type Settings struct {
 	// means massupdate.DefaultFilterKey), for a partner whose manager
 	// names another; a dry run guards either way.
 	LamodaFilterKey string
+	// LamodaPriceAPI is the API the lamoda profile writes card prices
+	// through (SELLERDESK_LAMODA_PRICE_API: v1, the default, the JSON-RPC
+	// set-prices; or v2, the Seller API v2's nomenclatures-prices).
+	LamodaPriceAPI apiclient.PriceAPI
 	// Timezone is the one zone pages show times in, labelled
 	// (SELLERDESK_TIMEZONE, an IANA name; default Europe/Moscow). An unknown
 	// name is refused at start.
@@ -284,6 +288,16 @@ func LoadSettings(getenv func(string) string) (Settings, error) {
 			bad("SELLERDESK_COUNTRY", "want one of %s", strings.Join(countries, ", "))
 		}
 		c.Country = v
+	}
+	switch v := strings.ToLower(get("SELLERDESK_LAMODA_PRICE_API")); v {
+	case "", string(apiclient.PriceAPIV1):
+	case string(apiclient.PriceAPIV2):
+		if c.APIProfile != apiclient.ProfileLamoda {
+			bad("SELLERDESK_LAMODA_PRICE_API", "v2 is the lamoda profile's price API; set SELLERDESK_API_PROFILE=lamoda")
+		}
+		c.LamodaPriceAPI = apiclient.PriceAPIV2
+	default:
+		bad("SELLERDESK_LAMODA_PRICE_API", "want v1 (the JSON-RPC set-prices, the default) or v2 (the Seller API v2)")
 	}
 	if v := get("SELLERDESK_LAMODA_FILTER_KEY"); v != "" {
 		if len(v) > 64 || strings.ContainsFunc(v, func(r rune) bool {

@@ -35,6 +35,14 @@ func TestLoadConfigProfile(t *testing.T) {
 	} else if got := c.Config(slog.New(slog.DiscardHandler)).MassUpdate.FilterKey; got != "sellerSku" {
 		t.Errorf("the filter key reaches the engine as %q", got)
 	}
+	if c.LamodaPriceAPI != "" {
+		t.Errorf("price API %q by default, want the client's default (v1)", c.LamodaPriceAPI)
+	}
+	if c, err := LoadSettings(env(map[string]string{"SELLERDESK_API_PROFILE": "lamoda", "SELLERDESK_LAMODA_PRICE_API": "V2"})); err != nil || c.LamodaPriceAPI != apiclient.PriceAPIV2 {
+		t.Errorf("price API v2: %q, %v", c.LamodaPriceAPI, err)
+	} else if got := c.Config(slog.New(slog.DiscardHandler)).PriceAPI; got != apiclient.PriceAPIV2 {
+		t.Errorf("the price API reaches the client as %q", got)
+	}
 	if c.APIProfile != apiclient.ProfileLamoda || c.Country != "KZ" {
 		t.Errorf("lamoda, kz: profile %q, country %q", c.APIProfile, c.Country)
 	}
@@ -45,6 +53,8 @@ func TestLoadConfigProfile(t *testing.T) {
 		{map[string]string{"SELLERDESK_API_PROFILE": "ozon"}, "SELLERDESK_API_PROFILE: want contract"},
 		{map[string]string{"SELLERDESK_COUNTRY": "DE"}, "SELLERDESK_COUNTRY: want one of RU, BY, KZ, UA"},
 		{map[string]string{"SELLERDESK_LAMODA_FILTER_KEY": "supplier sku"}, "SELLERDESK_LAMODA_FILTER_KEY: want a field name"},
+		{map[string]string{"SELLERDESK_LAMODA_PRICE_API": "v3"}, "SELLERDESK_LAMODA_PRICE_API: want v1"},
+		{map[string]string{"SELLERDESK_LAMODA_PRICE_API": "v2"}, "SELLERDESK_LAMODA_PRICE_API: v2 is the lamoda profile's"},
 	} {
 		if _, err := LoadSettings(env(tt.env)); err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%v: error %v, want it to say %q", tt.env, err, tt.want)

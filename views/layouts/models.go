@@ -24,6 +24,8 @@ type Chrome struct {
 	// to the test environment, whose seller calls reach the live catalogue
 	// (the marketplace has no seller test host, or none is configured).
 	LiveInTest bool
+	// Promotions shows the promotions section (a profile that has them).
+	Promotions bool
 	// Accounts are the session's accounts for the header's switcher.
 	Accounts []AccountLink
 }
@@ -68,6 +70,7 @@ var Nav = []NavItem{
 	{"orders", i18n.K("nav.orders"), paths.Orders},
 	{"nomenclature", i18n.K("nav.nomenclature"), paths.Nomenclature},
 	{"prices", i18n.K("nav.prices"), paths.Prices},
+	{"promotions", i18n.K("nav.promotions"), paths.Promotions},
 	{"return-boxes", i18n.K("nav.return_boxes"), paths.ReturnBoxes},
 	{"bulk", i18n.K("nav.bulk"), paths.BulkImport},
 	{"history", i18n.K("nav.history"), paths.History},

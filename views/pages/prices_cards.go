@@ -40,6 +40,22 @@ type CardRow struct {
 	// Confirmable: the card's change was held by a price-check warning
 	// and may be sent again with the user's confirmation.
 	Confirmable bool
+	// Promotions are the running and upcoming promotions the card takes
+	// part in (the lamoda profile's copy), each with its price floor.
+	Promotions []PromotionNote
+}
+
+// PromotionNote marks a card in a promotion on the prices form.
+type PromotionNote struct {
+	Name  string
+	Floor string // "" when the promotion names none
+	// FloorKopecks is the floor for the form's live check (static/app.js);
+	// "" when none.
+	FloorKopecks string
+	Upcoming     bool
+	// Below: the price typed is below the floor, so the price check will
+	// hold the change, and "send anyway" takes the card out.
+	Below bool
 }
 
 // CardPricesView is the per-card prices form.
@@ -53,6 +69,9 @@ type CardPricesView struct {
 	ExportQuery string
 	// ForceCards are the cards the "send anyway" submit confirms.
 	ForceCards []string
+	// Leaving names, per card "send anyway" confirms, the promotions it
+	// leaves ("MP… «name»"); empty when none.
+	Leaving []string
 	// DropLimit is the largest drop below a card's current price, in
 	// percent, the marketplace accepts (massupdate.MarketDropLimit): the
 	// form warns as a bigger drop is typed, as the per-SKU form does.

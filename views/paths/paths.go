@@ -25,6 +25,7 @@ const (
 	Nomenclature = "/nomenclature"
 	Prices       = "/prices"
 	ReturnBoxes  = "/return-boxes"
+	Promotions   = "/promotions"
 	BulkImport   = "/bulk/import"
 	History      = "/history"
 	SyncStatus   = "/sync/status"
