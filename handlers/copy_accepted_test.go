@@ -181,7 +181,7 @@ func TestJobsPatchTheCopy(t *testing.T) {
 		t.Errorf("the prices page shows %d, want the job's %d", got, int64(upPrice))
 	}
 	wh := up.Warehouses[0]
-	if e := exportRow(t, b, wh, up.Barcode); int64(money(t, e[9])) != upPrice || e[11] != "PROCESSING" {
+	if e := exportRow(t, b, wh, up.Barcode); int64(money(t, e[9])) != upPrice || e[11] != i18n.Status(i18n.WithLang(context.Background(), i18n.EN), "PROCESSING") {
 		t.Errorf("the export has %s %s, want the job's %d, processing", e[9], e[11], int64(upPrice))
 	}
 	if n := listCalls(app.Sandbox); n != 0 {
