@@ -26,7 +26,17 @@ var meanwhileKey = i18n.K("mass.changed_meanwhile")
 // exported: it is sent only when confirmed on its own, never by "confirm
 // all".
 func ChangedMeanwhile(it bulkjobs.Item) bool {
-	return slices.ContainsFunc(it.Message, func(m i18n.Msg) bool { return m.Key == meanwhileKey })
+	return MeanwhileMessage(it) != nil
+}
+
+// MeanwhileMessage is the part of a row's message that says what changed
+// after its file was exported: the value now, in the file and when; nil
+// for a row not changed meanwhile.
+func MeanwhileMessage(it bulkjobs.Item) i18n.Msgs {
+	if i := slices.IndexFunc(it.Message, func(m i18n.Msg) bool { return m.Key == meanwhileKey }); i >= 0 {
+		return i18n.Of(it.Message[i])
+	}
+	return nil
 }
 
 // meanwhileMsg says what a row changed meanwhile would undo: the value
