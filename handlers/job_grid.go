@@ -193,6 +193,11 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 		if it.State == bulkjobs.ItemSkipped {
 			r.FlagLabel = i18n.T(ctx, "jobs.flag_not_confirmed")
 		}
+		if r.Meanwhile && it.State == bulkjobs.ItemHeld {
+			// Held because it was not confirmed on its own, for what
+			// changed after its file was exported.
+			r.FlagLabel, r.StateLabel = i18n.T(ctx, "jobs.flag_not_confirmed"), i18n.T(ctx, "jobs.flag_meanwhile")
+		}
 	}
 	switch it.ReadBack {
 	case bulkjobs.ReadConfirmed:

@@ -119,6 +119,9 @@ func TestOlderFileAfterJobIsChangedMeanwhile(t *testing.T) {
 		!slices.Contains(msgKeysOf(it.Message), "mass.changed_meanwhile") {
 		t.Errorf("the row changed meanwhile: %s %v, want held saying why", it.State, msgKeysOf(it.Message))
 	}
+	if got := b.Get("/bulk/jobs/" + id).Text("tr[data-state=held]"); !strings.Contains(got, "not confirmed") || !strings.Contains(got, "changed after the file was exported") {
+		t.Errorf("the held row reads %q; want not confirmed, changed after the file was exported", got)
+	}
 	if got := sandboxPrice(t, app, job.MarketplaceSKU); got != jobPrice {
 		t.Errorf("the marketplace holds %d for the job's product, want the job's %d", got, jobPrice)
 	}
