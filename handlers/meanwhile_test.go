@@ -148,3 +148,49 @@ func TestOlderFileAfterJobIsChangedMeanwhile(t *testing.T) {
 		t.Errorf("the marketplace holds %d, want the confirmed revert to %d", got, job.Price)
 	}
 }
+
+// TestOlderStockFileAfterJobIsChangedMeanwhile: a stock job accepted,
+// then a stock file exported before it imported: its row asks for the
+// quantity the job replaced, and is changed meanwhile; sent with "confirm
+// all" it is held, and no stock write reaches the marketplace.
+func TestOlderStockFileAfterJobIsChangedMeanwhile(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 30}, Catalog: true,
+		Jobs: &bulkjobs.RunnerOptions{ReadBackDelay: time.Hour}})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	p := app.Sandbox.Products(1001)[4]
+	wh := p.Warehouses[0]
+	was := copyRecord(t, app, copyKey1001, wh, p.Barcode).Quantity
+	now := was + 7
+
+	id := importFile(t, app, b, fmt.Sprintf("Warehouse;Barcode;Quantity\n%s;%s;%d\n", wh, p.Barcode, now), "stock")
+	if r := b.Post("/bulk/jobs/"+id+"/submit", url.Values{}); r.Status != http.StatusSeeOther {
+		t.Fatalf("submit the job: %d", r.Status)
+	}
+	if j := jobDone(t, app, id); j.Counts.Accepted != 1 {
+		t.Fatalf("the job %s %+v; want its row accepted", j.State, j.Counts)
+	}
+
+	id = importFile(t, app, b, fmt.Sprintf("Warehouse;Barcode;Quantity\n%s;%s;%d\n", wh, p.Barcode, was), "stock")
+	items, err := app.JobStore.Items(context.Background(), id)
+	if err != nil || len(items) != 1 {
+		t.Fatalf("preview: %d items, %v", len(items), err)
+	}
+	if !massupdate.ChangedMeanwhile(items[0]) {
+		t.Fatalf("the older stock row: flag %s %v, want changed meanwhile", items[0].Flag, items[0].Message)
+	}
+	app.Sandbox.ResetCounters()
+	if r := b.Post("/bulk/jobs/"+id+"/submit", url.Values{"confirm_all": {"1"}}); r.Status != http.StatusSeeOther {
+		t.Fatalf("submit the older file: %d", r.Status)
+	}
+	if j := jobDone(t, app, id); j.Counts.Held != 1 {
+		t.Errorf("the older file's job %s %+v; want its row held", j.State, j.Counts)
+	}
+	if n := app.Sandbox.Counters().Requests[sandbox.RouteRPCStore]; n != 0 {
+		t.Errorf("%d stock writes reached the marketplace", n)
+	}
+	if r := copyRecord(t, app, copyKey1001, wh, p.Barcode); r.Quantity != now {
+		t.Errorf("the copy holds %d, want the job's %d", r.Quantity, now)
+	}
+}
