@@ -230,6 +230,22 @@ var migrations = sqldb.Migrations(
 	ALTER TABLE catalog_nomenclature ADD COLUMN status_pending_at BIGINT`},
 	// 14: the promotions and the cards taking part (promotions.go).
 	sqldb.Step{SQL: migrationPromotions},
+	// 15: what the last change of each part (prices, quantity, status)
+	// the marketplace accepted through the dashboard replaced, what it
+	// set and when (Accept), kept until the next accepted change of that
+	// part: a file exported before it, imported after, would undo it
+	// (Replacements).
+	sqldb.Step{SQL: `ALTER TABLE catalog_nomenclature ADD COLUMN price_was BIGINT;
+	ALTER TABLE catalog_nomenclature ADD COLUMN sale_was BIGINT;
+	ALTER TABLE catalog_nomenclature ADD COLUMN price_to BIGINT;
+	ALTER TABLE catalog_nomenclature ADD COLUMN sale_to BIGINT;
+	ALTER TABLE catalog_nomenclature ADD COLUMN price_changed_at BIGINT;
+	ALTER TABLE catalog_nomenclature ADD COLUMN quantity_was BIGINT;
+	ALTER TABLE catalog_nomenclature ADD COLUMN quantity_to BIGINT;
+	ALTER TABLE catalog_nomenclature ADD COLUMN quantity_changed_at BIGINT;
+	ALTER TABLE catalog_nomenclature ADD COLUMN status_was TEXT;
+	ALTER TABLE catalog_nomenclature ADD COLUMN status_to TEXT;
+	ALTER TABLE catalog_nomenclature ADD COLUMN status_changed_at BIGINT`},
 )
 
 // migrationVersionsTable holds one row per copy (seller, environment)

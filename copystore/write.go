@@ -216,6 +216,7 @@ type Change struct {
 }
 
 // Accept writes the changes the marketplace accepted into the copy of k,
+// keeping with each part changed what it replaced and when (Replacements),
 // in one transaction, each marked pending from now until a read confirms
 // it: new prices beside the last prices read (Record.Pending), a new
 // quantity or status into the record itself, so the counts (kept by
@@ -250,9 +251,15 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 		}
 		for _, c := range changes {
 			if c.Price != nil && c.SKU != "" {
-				if err := exec(`UPDATE catalog_nomenclature SET pending_price = ?, pending_sale = ?, pending_at = ?
+				// The prices replaced are those the record showed: a
+				// change still pending, else the prices read.
+				if err := exec(`UPDATE catalog_nomenclature SET
+					price_was = COALESCE(pending_price, price),
+					sale_was = CASE WHEN pending_price IS NULL THEN sale_price ELSE pending_sale END,
+					price_to = ?, sale_to = ?, price_changed_at = ?,
+					pending_price = ?, pending_sale = ?, pending_at = ?
 					WHERE seller_id = ? AND env = ? AND (marketplace_sku = ? OR parent_sku = ?)`,
-					*c.Price, c.SalePrice, at, k.SellerID, k.Env, c.SKU, c.SKU); err != nil {
+					*c.Price, c.SalePrice, at, *c.Price, c.SalePrice, at, k.SellerID, k.Env, c.SKU, c.SKU); err != nil {
 					return err
 				}
 			}
@@ -262,12 +269,13 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 			var set []string
 			var args []any
 			if c.Quantity != nil {
-				set = append(set, "quantity = ?, quantity_pending_at = ?")
-				args = append(args, *c.Quantity, at)
+				set = append(set, "quantity_was = quantity, quantity_to = ?, quantity_changed_at = ?, quantity = ?, quantity_pending_at = ?")
+				args = append(args, *c.Quantity, at, *c.Quantity, at)
 			}
 			if c.Status != "" {
-				set = append(set, "status = ?, status_pending_at = ?")
-				args = append(args, bound(c.Status, maxFieldBytes), at)
+				st := bound(c.Status, maxFieldBytes)
+				set = append(set, "status_was = status, status_to = ?, status_changed_at = ?, status = ?, status_pending_at = ?")
+				args = append(args, st, at, st, at)
 			}
 			args = append(args, k.SellerID, k.Env, c.Warehouse, c.Barcode)
 			if err := exec(`UPDATE catalog_nomenclature SET `+strings.Join(set, ", ")+`

@@ -69,6 +69,9 @@ func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item
 		if row.Doomed {
 			v.Counts.Doomed++
 		}
+		if row.Meanwhile {
+			v.Counts.Meanwhile++
+		}
 		switch show {
 		case "problems":
 			if row.Tone == "" || row.Tone == "accepted" {
@@ -148,6 +151,7 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 		ReadBack: it.ReadBack, ReadLabel: readLabel(ctx, it.ReadBack), ReadText: format.MessageIn(l, it.ReadBackText), Name: massupdate.RowName(it),
 		Doomed: it.Flag == bulkjobs.FlagGuard && massupdate.Doomed(j.Kind, it),
 	}
+	r.Meanwhile = it.Flag == bulkjobs.FlagGuard && !r.Doomed && massupdate.ChangedMeanwhile(it)
 	if it.HasNum {
 		d := it.NewNum - it.OldNum
 		if j.Kind == "stock" {
@@ -180,11 +184,19 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 	if r.Doomed && r.Confirmable {
 		r.Tone, r.FlagLabel = "invalid", i18n.T(ctx, "jobs.flag_doomed")
 	}
+	if r.Meanwhile && r.Confirmable {
+		r.Tone, r.FlagLabel = "held", i18n.T(ctx, "jobs.flag_meanwhile")
+	}
 	if j.State != bulkjobs.StatePreview && it.Flag == bulkjobs.FlagGuard {
 		// Once submitted, say what became of the confirmation.
 		r.FlagLabel = i18n.T(ctx, "jobs.flag_confirmed")
 		if it.State == bulkjobs.ItemSkipped {
 			r.FlagLabel = i18n.T(ctx, "jobs.flag_not_confirmed")
+		}
+		if r.Meanwhile && it.State == bulkjobs.ItemHeld {
+			// Held because it was not confirmed on its own, for what
+			// changed after its file was exported.
+			r.FlagLabel, r.StateLabel = i18n.T(ctx, "jobs.flag_not_confirmed"), i18n.T(ctx, "jobs.flag_meanwhile")
 		}
 	}
 	switch it.ReadBack {

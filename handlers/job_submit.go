@@ -63,6 +63,12 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 			it.State, it.Message = bulkjobs.ItemSkipped, i18n.Of(i18n.M("jobs.skip_doomed", map[string]any{"Limit": strconv.Itoa(massupdate.MarketDropLimit)}))
 			continue
 		}
+		if massupdate.ChangedMeanwhile(*it) && !confirmed[it.Seq] {
+			// It would undo a change made after its file was exported;
+			// "confirm all" does not cover it, only its own checkbox.
+			it.State, it.Message = bulkjobs.ItemHeld, i18n.Join(massupdate.MeanwhileMessage(*it), i18n.Of(i18n.M("jobs.held_meanwhile", nil)))
+			continue
+		}
 		if it.Flag == bulkjobs.FlagGuard && !confirmAll && !confirmed[it.Seq] {
 			it.State, it.Message = bulkjobs.ItemSkipped, i18n.Of(i18n.M("jobs.skip_guard", map[string]any{"Guard": strconv.Itoa(job.GuardPercent)}))
 			continue

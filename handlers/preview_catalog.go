@@ -42,7 +42,8 @@ func (a *App) wantRows(kind string, t *bulkjobs.Table, m bulkjobs.Mapping) massu
 	return w
 }
 
-// copyCatalog reads the records want names from the copy k.
+// copyCatalog reads the records want names from the copy k, with what
+// the last changes accepted through the dashboard replaced of them.
 func (a *App) copyCatalog(ctx context.Context, k copystore.Key, seller int64, want massupdate.Want) (*massupdate.Catalog, error) {
 	cs := a.deps.Catalog.Store()
 	cat := massupdate.NewCatalog()
@@ -60,19 +61,34 @@ func (a *App) copyCatalog(ctx context.Context, k copystore.Key, seller int64, wa
 			}
 		}
 	}
-	if err := cs.LookupNomenclature(ctx, k, l, add); err != nil || !want.Cards {
+	if err := cs.LookupNomenclature(ctx, k, l, add); err != nil {
 		return cat, err
 	}
 	cards := map[string]bool{}
 	for sku := range want.SKUs {
-		if n, ok := cat.BySKU[sku]; ok && n.ParentSKU != "" {
+		if n, ok := cat.BySKU[sku]; ok && n.ParentSKU != "" && want.Cards {
 			cards[n.ParentSKU] = true
 		}
 	}
-	if len(cards) == 0 {
-		return cat, nil
+	if len(cards) > 0 {
+		if err := cs.LookupNomenclature(ctx, k, copystore.Lookup{Cards: slices.Collect(maps.Keys(cards))}, add); err != nil {
+			return cat, err
+		}
 	}
-	return cat, cs.LookupNomenclature(ctx, k, copystore.Lookup{Cards: slices.Collect(maps.Keys(cards))}, add)
+	// What the dashboard's last changes of these records replaced: a
+	// row asking for it again would undo a change made since its file.
+	keys := make([]copystore.StockKey, 0, len(cat.ByKey))
+	for _, n := range cat.ByKey {
+		keys = append(keys, copystore.StockKey{Warehouse: n.WarehouseCode, Barcode: n.Barcode})
+	}
+	replaced, err := cs.Replacements(ctx, k, keys)
+	if err != nil {
+		return cat, err
+	}
+	for sk, r := range replaced {
+		cat.Replaced[massupdate.StockKey(sk.Warehouse, sk.Barcode)] = r
+	}
+	return cat, nil
 }
 
 // queueable keeps the rows a submit may queue: those it checks against

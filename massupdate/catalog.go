@@ -7,6 +7,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
@@ -23,11 +24,17 @@ const maxCatalogPages = 100_000
 type Catalog struct {
 	BySKU map[string]apiclient.Nomenclature // first record of each product
 	ByKey map[string]apiclient.Nomenclature // warehouse|barcode
+	// Replaced is, by warehouse|barcode, what the last changes accepted
+	// through the dashboard replaced (read from the local copy; none
+	// when the catalogue is read live): a file's row asking for such a
+	// value again is changed meanwhile (meanwhile.go).
+	Replaced map[string]copystore.Replaced
 }
 
 // NewCatalog is an empty catalogue, for Add.
 func NewCatalog() *Catalog {
-	return &Catalog{BySKU: map[string]apiclient.Nomenclature{}, ByKey: map[string]apiclient.Nomenclature{}}
+	return &Catalog{BySKU: map[string]apiclient.Nomenclature{}, ByKey: map[string]apiclient.Nomenclature{},
+		Replaced: map[string]copystore.Replaced{}}
 }
 
 // Add records n; the first record of a product, in list order, is the

@@ -167,6 +167,13 @@ func (p Previewer) checkPrice(it bulkjobs.Item, typed map[string]string, seen ma
 		it.Flag = bulkjobs.FlagGuard
 		it.Message = i18n.Join(why, i18n.Of(i18n.M("mass.confirm_itself", nil)), SaleEndsNote(cur, upd))
 	}
+	file := CurrentPrice(apiclient.Nomenclature{Price: upd.Price, SalePrice: apiclient.Money(newSale)})
+	if mw := p.meanwhilePrice(rec, cur, file); mw != nil {
+		// It would undo a change made after the file was exported: sent
+		// only when this row is confirmed on its own.
+		it.Flag = bulkjobs.FlagGuard
+		it.Message = i18n.Join(mw, RefusedPrice(cur, upd), i18n.Of(i18n.M("mass.confirm_itself", nil)), SaleEndsNote(cur, upd))
+	}
 	return it
 }
 
@@ -274,6 +281,16 @@ func (p Previewer) checkStock(it bulkjobs.Item, typed map[string]string, seen ma
 			it.Flag = bulkjobs.FlagGuard
 			it.Message = i18n.Of(i18n.M("mass.beyond_guard", map[string]any{"Guard": strconv.Itoa(p.Guard)}))
 		}
+	}
+	var qty *int
+	if typed["quantity"] != "" {
+		qty = item.Quantity
+	}
+	if mw := p.meanwhileStock(it.Key, cur, qty, typed["status"]); mw != nil {
+		// It would undo a change made after the file was exported: sent
+		// only when this row is confirmed on its own.
+		it.Flag = bulkjobs.FlagGuard
+		it.Message = i18n.Join(mw, i18n.Of(i18n.M("mass.confirm_itself", nil)))
 	}
 	return it
 }

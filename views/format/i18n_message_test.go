@@ -12,6 +12,8 @@ func TestMessageIn(t *testing.T) {
 	busy := i18n.Of(i18n.M("mass.stopped_early", map[string]any{"Reason": i18n.Of(i18n.M("mass.busy_until", map[string]any{"RetryAt": at}))}))
 	drop := i18n.Of(i18n.M("mass.drop_price", map[string]any{"Limit": "90", "Current": "25499.00", "Price": "1064.95"}))
 	card := i18n.Of(i18n.M("mass.card_of", map[string]any{"Card": "1234.50"}))
+	meanwhile := i18n.Of(i18n.M("mass.changed_meanwhile", map[string]any{"Now": i18n.Of(i18n.Msg{Text: "17399.00"}),
+		"File": i18n.Of(i18n.Msg{Text: "15000.00"}), "ChangedOn": at}))
 	for _, c := range []struct {
 		l    i18n.Lang
 		in   i18n.Msgs
@@ -21,6 +23,8 @@ func TestMessageIn(t *testing.T) {
 		{i18n.EN, busy, "Sending stopped early (the marketplace is busy until 14:05:09\u00a0MSK)."},
 		{i18n.RU, drop, "Маркетплейс отклоняет цену ниже текущей (25\u202f499,00) больше чем на 90 %: цена 1\u202f064,95 будет отклонена."},
 		{i18n.EN, drop, "The marketplace refuses a price more than 90 % below the current price 25,499.00: the price 1,064.95 would be refused."},
+		{i18n.RU, meanwhile, "Изменено после выгрузки файла: сейчас 17\u202f399,00, в файле 15\u202f000,00, изменено " +
+			DateTimeIn(Locale{Lang: i18n.RU, Zone: zone(t, "Europe/Moscow")}, time.Date(2026, 11, 22, 11, 5, 9, 0, time.UTC)) + "."},
 		{i18n.RU, card, "(карточка 1234.50)"},                                                         // a card's id is no amount
 		{i18n.RU, i18n.Plain("Marketplace said: price 25499.00"), "Marketplace said: price 25499.00"}, // plain: as sent
 	} {

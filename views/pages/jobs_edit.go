@@ -34,3 +34,12 @@ func plainCount(ctx context.Context, n int, data map[string]any) map[string]any 
 	}
 	return out
 }
+
+// guardCount is the guarded rows the preview's badge counts: in a preview
+// without the rows changed meanwhile, which have a badge of their own.
+func guardCount(v JobView) int {
+	if v.Preview {
+		return v.Counts.Guard - v.Counts.Meanwhile
+	}
+	return v.Counts.Guard
+}

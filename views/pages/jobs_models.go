@@ -45,6 +45,10 @@ type JobCounts struct {
 	// Doomed are the guarded rows the marketplace's known rule refuses
 	// ("confirm all" does not cover them).
 	Doomed int
+	// Meanwhile are the guarded rows that would undo a change made after
+	// their file was exported, and not doomed ("confirm all" does not
+	// cover them either).
+	Meanwhile int
 }
 
 // JobProgress is the live progress block (also the htmx polling fragment).
@@ -78,5 +82,6 @@ type JobRow struct {
 	Confirmable        bool              // a guarded row awaiting confirmation
 	Name               string            // the product's name, beside the key
 	Doomed             bool              // the marketplace's known rule refuses it: confirmed only on its own
+	Meanwhile          bool              // it would undo a change made after its file was exported: confirmed only on its own
 	Edit               map[string]string // the typed cells offered for editing (Editable views)
 }
