@@ -144,10 +144,12 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 	l := format.LocaleOf(ctx)
 	r := pages.JobRow{
 		Seq: it.Seq, Line: it.Line, Key: shownKey(it.Key), Old: orDash(format.MessageIn(l, it.OldText)), New: orDash(format.MessageIn(l, it.NewText)),
-		Flag: it.Flag, FlagLabel: label(ctx, flagLabels, it.Flag), State: it.State, StateLabel: label(ctx, itemLabels, it.State), Message: gridText(l, it.Message),
+		Flag: it.Flag, FlagLabel: label(ctx, flagLabels, it.Flag), State: it.State, StateLabel: label(ctx, itemLabels, it.State),
 		ReadBack: it.ReadBack, ReadLabel: readLabel(ctx, it.ReadBack), ReadText: format.MessageIn(l, it.ReadBackText), Name: massupdate.RowName(it),
 		Doomed: it.Flag == bulkjobs.FlagGuard && massupdate.Doomed(j.Kind, it),
 	}
+	msg, promo, below := splitPromotionMarks(it.Message)
+	r.Message, r.Promotion, r.PromoBelow = gridText(l, msg), gridText(l, promo), gridText(l, below)
 	if it.HasNum {
 		d := it.NewNum - it.OldNum
 		if j.Kind == "stock" {
@@ -196,6 +198,23 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 		r.ReadTone = "bad"
 	}
 	return r
+}
+
+// splitPromotionMarks parts a row's messages into its own, the marks of
+// its card's promotions and the mark of a price below a promotion's floor
+// (massupdate.Previewer.MarkPromotions), which the grid shows apart.
+func splitPromotionMarks(ms i18n.Msgs) (rest, promo, below i18n.Msgs) {
+	for _, m := range ms {
+		switch {
+		case massupdate.IsPromotionBelow(m):
+			below = append(below, m)
+		case massupdate.IsPromotionMark(m):
+			promo = append(promo, m)
+		default:
+			rest = append(rest, m)
+		}
+	}
+	return rest, promo, below
 }
 
 func orDash(s string) string {

@@ -79,4 +79,8 @@ type JobRow struct {
 	Name               string            // the product's name, beside the key
 	Doomed             bool              // the marketplace's known rule refuses it: confirmed only on its own
 	Edit               map[string]string // the typed cells offered for editing (Editable views)
+	// Promotion names the card's running or upcoming promotions and their
+	// floors (lamoda price previews); PromoBelow, when set, says what a
+	// new price below a floor will meet.
+	Promotion, PromoBelow string
 }
