@@ -144,12 +144,10 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 	l := format.LocaleOf(ctx)
 	r := pages.JobRow{
 		Seq: it.Seq, Line: it.Line, Key: shownKey(it.Key), Old: orDash(format.MessageIn(l, it.OldText)), New: orDash(format.MessageIn(l, it.NewText)),
-		Flag: it.Flag, FlagLabel: label(ctx, flagLabels, it.Flag), State: it.State, StateLabel: label(ctx, itemLabels, it.State),
+		Flag: it.Flag, FlagLabel: label(ctx, flagLabels, it.Flag), State: it.State, StateLabel: label(ctx, itemLabels, it.State), Message: gridText(l, it.Message),
 		ReadBack: it.ReadBack, ReadLabel: readLabel(ctx, it.ReadBack), ReadText: format.MessageIn(l, it.ReadBackText), Name: massupdate.RowName(it),
 		Doomed: it.Flag == bulkjobs.FlagGuard && massupdate.Doomed(j.Kind, it),
 	}
-	msg, promo, below := splitPromotionMarks(it.Message)
-	r.Message, r.Promotion, r.PromoBelow = gridText(l, msg), gridText(l, promo), gridText(l, below)
 	if it.HasNum {
 		d := it.NewNum - it.OldNum
 		if j.Kind == "stock" {
@@ -196,6 +194,9 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 		r.ReadTone = "warn"
 	case bulkjobs.ReadDifferent, bulkjobs.ReadMissing:
 		r.ReadTone = "bad"
+	}
+	if msg, promo, below := splitPromotionMarks(it.Message); len(promo)+len(below) > 0 {
+		r.Message, r.Promotion, r.PromoBelow = gridText(l, msg), gridText(l, promo), gridText(l, below)
 	}
 	return r
 }
