@@ -2,16 +2,24 @@ package e2e
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 
 // Journey 25: promotions beside prices (lamoda profile, demo). Open
-// "Promotions": a running promotion with its windows and its cards. On
+// "Promotions": a running promotion with its windows and its cards. An
+// import of a price file lowering a card in it below the floor: the
+// preview marks the card with the promotion, its floor and what the price
+// check and "send anyway" will do, and nothing is written. On
 // the prices page, the card in it is marked with the promotion and its
 // floor; lowering it below the floor marks it as typed, before anything
 // is sent; send: held by the price check, "send anyway" names the
@@ -27,7 +35,7 @@ func TestJourneyPromotionsV2(t *testing.T) {
 }
 
 func promotionsJourney(t *testing.T, name string, api apiclient.PriceAPI) {
-	j := newJourney(t, 17, name, testapp.Options{Profile: apiclient.ProfileLamoda, Catalog: true, Sandbox: sandbox.Options{Live: true},
+	j := newJourney(t, 17, name, testapp.Options{Profile: apiclient.ProfileLamoda, Catalog: true, Jobs: &bulkjobs.RunnerOptions{}, Sandbox: sandbox.Options{Live: true},
 		APIOptions: func(o *apiclient.Options) { o.PriceAPI = api }})
 	j.loginDemo()
 	promo := j.app.Sandbox.Promotions(1001)[0]
@@ -51,6 +59,48 @@ func promotionsJourney(t *testing.T, name string, api apiclient.PriceAPI) {
 		t.Errorf("card %s not among the promotion's cards", card)
 	}
 	j.snapshot("list", false)
+
+	// An import of a price file lowering the card below the floor: its
+	// preview marks the card with the promotion, the floor and what the
+	// price check and "send anyway" will do, before anything is sent.
+	var size sandbox.Product
+	for _, p := range j.app.Sandbox.Products(1001) {
+		if p.ParentSKU == card {
+			size = p
+			break
+		}
+	}
+	file := filepath.Join(t.TempDir(), "promotion-prices.csv")
+	csv := "Marketplace SKU;Price\n" + size.MarketplaceSKU + ";" + apiclient.Money(size.Price*6/10).Decimal() + "\n"
+	if err := os.WriteFile(file, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j.open("/bulk/import")
+	j.do("choose the file", chromedp.SetUploadFiles(chromedp.ID("import-file"), []string{file}))
+	j.markPage()
+	j.press("#import-submit")
+	j.untilNewPage("the import's preview", `document.querySelector("#job-submit-form")`)
+	if got := j.text("[data-testid=row-2] [data-testid=promotion]"); !strings.Contains(got, promo.Name) || !j.says(got, "mass.promo_floor") {
+		t.Errorf("the preview marks card %s %q, want %q and its floor", card, got, promo.Name)
+	}
+	if got := j.text("[data-testid=row-2] [data-testid=promo-below]"); !j.says(got, "mass.promo_below") {
+		t.Errorf("the preview's below-the-floor mark %q", got)
+	}
+	if c := j.app.Sandbox.Counters(); c.Requests[sandbox.RouteRPCSetPrices]+c.Requests[sandbox.RouteV2SetPrices] != 0 || len(c.Forced) != 0 {
+		t.Fatalf("the import's preview wrote: %v", c.Requests)
+	}
+	for _, width := range []int64{1366, 390} {
+		if width < 600 {
+			j.do("phone viewport", chromedp.EmulateViewport(width, 844, chromedp.EmulateMobile))
+		} else {
+			j.do("desktop viewport", chromedp.EmulateViewport(width, 900))
+		}
+		if sw, iw := eval[int](j, `document.documentElement.scrollWidth`), eval[int](j, `window.innerWidth`); sw > iw {
+			t.Errorf("the preview at %d px is %d px wide", width, sw)
+		}
+		j.snapshot(fmt.Sprintf("import-%d", width), false)
+	}
+	j.do("desktop viewport", chromedp.EmulateViewport(1280, 900))
 
 	j.open("/prices?limit=100")
 	i := eval[int](j, fmt.Sprintf(`+document.querySelector("[data-testid=card-%s] tr[data-row]").dataset.row`, card))

@@ -102,6 +102,8 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 		items = p.PriceItems(table, m)
 	}
 	p.Named(items) // the product's name beside its key
+	// A card's promotions beside it (prices_cards_promotions.go).
+	a.markPreviewPromotions(c, kind, p, items)
 	job := &bulkjobs.Job{
 		ID: newJobID(), Kind: kind, State: bulkjobs.StatePreview,
 		ClientID: d.ClientID, DisplayName: d.DisplayName, Environment: d.Environment, SellerID: d.SellerID,

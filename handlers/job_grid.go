@@ -207,7 +207,27 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 	case bulkjobs.ReadDifferent, bulkjobs.ReadMissing:
 		r.ReadTone = "bad"
 	}
+	if msg, promo, below := splitPromotionMarks(it.Message); len(promo)+len(below) > 0 {
+		r.Message, r.Promotion, r.PromoBelow = gridText(l, msg), gridText(l, promo), gridText(l, below)
+	}
 	return r
+}
+
+// splitPromotionMarks parts a row's messages into its own, the marks of
+// its card's promotions and the mark of a price below a promotion's floor
+// (massupdate.Previewer.MarkPromotions), which the grid shows apart.
+func splitPromotionMarks(ms i18n.Msgs) (rest, promo, below i18n.Msgs) {
+	for _, m := range ms {
+		switch {
+		case massupdate.IsPromotionBelow(m):
+			below = append(below, m)
+		case massupdate.IsPromotionMark(m):
+			promo = append(promo, m)
+		default:
+			rest = append(rest, m)
+		}
+	}
+	return rest, promo, below
 }
 
 func orDash(s string) string {

@@ -149,6 +149,7 @@ func (a *App) previewAgain(c echo.Context, job bulkjobs.Job, items []bulkjobs.It
 		rows = p.PriceItems(t, m)
 	}
 	p.Named(rows)
+	a.markPreviewPromotions(c, job.Kind, p, rows) // as the import marks them
 	next := &bulkjobs.Job{
 		ID: newJobID(), Kind: job.Kind, State: bulkjobs.StatePreview, ClientID: d.ClientID, DisplayName: d.DisplayName,
 		Environment: d.Environment, SellerID: d.SellerID, FileName: job.FileName, ParentID: parent,

@@ -86,6 +86,8 @@ var tones = map[string]Tone{
 	// nomenclature and price updates
 	"online": ToneOK, "in_moderation": ToneWarn, "rejected": ToneBad, "disabled": ToneNeutral,
 	"OK": ToneOK, "PROCESSING": ToneWarn, "ERROR": ToneBad,
+	// held for review (Seller API v2): neither applied nor refused, waiting
+	"QUARANTINE": ToneWarn,
 	// return boxes
 	"in_progress": ToneWarn, "accepted": ToneInfo, "loading": ToneWarn, "shipped": ToneOK,
 	// notifications

@@ -84,4 +84,8 @@ type JobRow struct {
 	Doomed             bool              // the marketplace's known rule refuses it: confirmed only on its own
 	Meanwhile          bool              // it would undo a change made after its file was exported: confirmed only on its own
 	Edit               map[string]string // the typed cells offered for editing (Editable views)
+	// Promotion names the card's running or upcoming promotions and their
+	// floors (lamoda price previews); PromoBelow, when set, says what a
+	// new price below a floor will meet.
+	Promotion, PromoBelow string
 }
