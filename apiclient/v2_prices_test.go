@@ -224,7 +224,7 @@ func TestV2PricesShapes(t *testing.T) {
 	if res.Updated != 0 || len(res.Errors) != 2 || res.Errors[0].ParentSKU != "A" || res.Errors[1].ParentSKU != "B" || res.Errors[1].Messages[0] != "not found" {
 		t.Errorf("an error naming no card: %+v, want every card failed", res)
 	}
-	res, err = acct.Seller.SetPrices(ctx, &apiclient.SetPricesRequest{SellerID: 1, Force: true, Prices: []apiclient.PriceUpdate{{ParentSKU: "A", Price: 100}}})
+	_, err = acct.Seller.SetPrices(ctx, &apiclient.SetPricesRequest{SellerID: 1, Force: true, Prices: []apiclient.PriceUpdate{{ParentSKU: "A", Price: 100}}})
 	if err != nil || bodies[len(bodies)-1]["force"] != true {
 		t.Errorf("force not sent: %v %v", bodies[len(bodies)-1], err)
 	}
