@@ -241,8 +241,10 @@ type Browser struct {
 	// Account is the account id the last login or visit named: a path
 	// outside every account ("/orders") is sent as that account's
 	// ("/a/{Account}/orders"), as a browser following the dashboard's own
-	// links would. Set it to "" to send paths as given.
+	// links would. Set it to "" to send paths as given. Requests made
+	// from several goroutines at once read and set it under mu.
 	Account string
+	mu      sync.Mutex
 }
 
 // Browser returns a new visitor with an empty cookie jar.
@@ -303,11 +305,13 @@ func (b *Browser) Do(method, path string, form url.Values) *Page {
 	if err != nil {
 		b.t.Fatal(err)
 	}
+	b.mu.Lock()
 	if id, _, ok := accountOf(resp.Header.Get("Location")); ok {
 		b.Account = id
 	} else if id, _, ok := accountOf(req.URL.Path); ok && resp.StatusCode < 300 {
 		b.Account = id
 	}
+	b.mu.Unlock()
 	return &Page{Status: resp.StatusCode, Header: resp.Header, Body: string(raw), Doc: doc, Location: resp.Header.Get("Location")}
 }
 
@@ -327,7 +331,10 @@ var sessionPaths = []string{"/login", "/logout", "/settings/", "/accounts", "/st
 // InAccount is path as the dashboard's links name it: an account's page
 // under the account the browser is on.
 func (b *Browser) InAccount(path string) string {
-	if b.Account == "" || !strings.HasPrefix(path, "/") {
+	b.mu.Lock()
+	account := b.Account
+	b.mu.Unlock()
+	if account == "" || !strings.HasPrefix(path, "/") {
 		return path
 	}
 	for _, p := range sessionPaths {
@@ -335,7 +342,7 @@ func (b *Browser) InAccount(path string) string {
 			return path
 		}
 	}
-	return "/a/" + b.Account + path
+	return "/a/" + account + path
 }
 
 // Get fetches a page.
