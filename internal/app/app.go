@@ -75,7 +75,7 @@ type Config struct {
 	// import, job and history screens.
 	Jobs *bulkjobs.RunnerOptions
 	// JobsCloseTimeout bounds how long Close waits for the chunks in
-	// flight; 0 means 30 s.
+	// flight; 0 means DefaultJobsCloseTimeout.
 	JobsCloseTimeout time.Duration
 
 	// Catalog, when set, keeps the local copy of each seller's catalogue
@@ -158,6 +158,10 @@ type App struct {
 	draining atomic.Bool
 }
 
+// DefaultJobsCloseTimeout is how long Close waits, unless told otherwise,
+// for the bulk jobs' chunks in flight.
+const DefaultJobsCloseTimeout = 30 * time.Second
+
 // ErrDraining is Ready's answer once Drain was called.
 var ErrDraining = errors.New("shutting down")
 
@@ -184,7 +188,7 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	}
 	a := &App{log: log, timeout: cfg.JobsCloseTimeout}
 	if a.timeout <= 0 {
-		a.timeout = 30 * time.Second
+		a.timeout = DefaultJobsCloseTimeout
 	}
 	defer func() {
 		if err != nil {
