@@ -19,6 +19,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/buildinfo"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/logctx"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -186,6 +187,10 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// Every line logged with a request's context names its request id,
+	// whichever package logs it (the marketplace client's calls and
+	// retries included).
+	log = slog.New(logctx.Handler(log.Handler()))
 	a := &App{log: log, timeout: cfg.JobsCloseTimeout}
 	if a.timeout <= 0 {
 		a.timeout = DefaultJobsCloseTimeout
@@ -249,6 +254,9 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	}
 	if cfg.APIOptions != nil {
 		cfg.APIOptions(&apiOpts)
+	}
+	if apiOpts.Logger != nil { // a test's own logger names the request id too
+		apiOpts.Logger = slog.New(logctx.Handler(apiOpts.Logger.Handler()))
 	}
 	if a.API, err = apiclient.New(apiOpts); err != nil {
 		return nil, err
