@@ -7,15 +7,19 @@ import (
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/app"
+	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 
 // settingsApp builds the dashboard as cmd/web does, from environment
@@ -189,5 +193,52 @@ func TestBackupRefusesPostgres(t *testing.T) {
 	env := []string{"SELLERDESK_DATABASE_URL=postgres://u@127.0.0.1:1/db", "SELLERDESK_SESSION_KEY=" + strings.Repeat("ab", 32)}
 	if code := app.Main(context.Background(), []string{"backup", filepath.Join(t.TempDir(), "b.db")}, env, &out, &errOut); code == 0 || !strings.Contains(errOut.String(), "pg_dump") {
 		t.Errorf("backup of PostgreSQL: exit %d, %q; want a refusal naming pg_dump", code, errOut.String())
+	}
+}
+
+// uaRecorder records the User-Agent of the requests it passes on.
+type uaRecorder struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (u *uaRecorder) RoundTrip(r *http.Request) (*http.Response, error) {
+	u.mu.Lock()
+	u.got = append(u.got, r.Header.Get("User-Agent"))
+	u.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+// TestUserAgentNamesTheBuild: the marketplace sees SellerDesk/<version>,
+// the version -version prints.
+func TestUserAgentNamesTheBuild(t *testing.T) {
+	rec := &uaRecorder{}
+	dir := t.TempDir()
+	a, err := app.New(context.Background(), app.Config{
+		DemoSandbox: &sandbox.Options{},
+		DatabaseURL: filepath.Join(dir, "s.db"), KeyFile: filepath.Join(dir, "s.db.key"),
+		APIOptions: func(o *apiclient.Options) { o.HTTPClient = &http.Client{Transport: rec} },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	form := url.Values{"client_id": {"demo-1001"}, "client_secret": {"sandbox-secret-1001"}, "seller_id": {"1001"}, "environment": {"production"}}
+	req := httptest.NewRequest(http.MethodPost, "/login", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	a.Handler.ServeHTTP(httptest.NewRecorder(), req)
+
+	var out bytes.Buffer
+	app.Main(context.Background(), []string{"-version"}, nil, &out, &out)
+	version := strings.Fields(out.String())[1]
+	rec.mu.Lock()
+	defer rec.mu.Unlock()
+	if len(rec.got) == 0 {
+		t.Fatal("the login made no marketplace call")
+	}
+	for _, ua := range rec.got {
+		if ua != "SellerDesk/"+version {
+			t.Errorf("User-Agent %q, want SellerDesk/%s", ua, version)
+		}
 	}
 }
