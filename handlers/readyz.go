@@ -22,7 +22,7 @@ func (a *App) readyz(c echo.Context) error {
 		ctx, cancel := context.WithTimeout(c.Request().Context(), readyTimeout)
 		defer cancel()
 		if err := a.deps.Ready(ctx); err != nil {
-			a.deps.Logger.Warn("not ready", "err", err, "request_id", requestIDOf(c.Request().Context()))
+			a.logger(c.Request().Context()).Warn("not ready", "err", err)
 			return c.String(http.StatusServiceUnavailable, "not ready\n")
 		}
 	}

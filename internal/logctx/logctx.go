@@ -27,8 +27,8 @@ func RequestID(ctx context.Context) string {
 }
 
 // Handler wraps h so that every record logged with a context carrying a
-// request id gets it as request_id, unless the logger already holds one
-// (a logger made With("request_id", …)).
+// request id gets it as request_id, unless the logger or the record
+// already holds one (a logger made With("request_id", …)).
 func Handler(h slog.Handler) slog.Handler {
 	if w, ok := h.(*handler); ok {
 		return w
@@ -44,13 +44,23 @@ type handler struct {
 func (h *handler) Enabled(ctx context.Context, l slog.Level) bool { return h.next.Enabled(ctx, l) }
 
 func (h *handler) Handle(ctx context.Context, r slog.Record) error {
-	if !h.has {
+	if !h.has && !names(r) {
 		if id := RequestID(ctx); id != "" {
 			r = r.Clone()
 			r.AddAttrs(slog.String(Key, id))
 		}
 	}
 	return h.next.Handle(ctx, r)
+}
+
+// names reports whether the record itself carries the request id.
+func names(r slog.Record) bool {
+	found := false
+	r.Attrs(func(a slog.Attr) bool {
+		found = a.Key == Key
+		return !found
+	})
+	return found
 }
 
 func (h *handler) WithAttrs(attrs []slog.Attr) slog.Handler {

@@ -20,12 +20,13 @@ func TestHandlerAddsRequestID(t *testing.T) {
 	log.With(Key, "req-12345678").InfoContext(ctx, "access")
 	log.Info("no context")
 	log.WithGroup("g").InfoContext(ctx, "grouped")
+	log.InfoContext(ctx, "named", Key, "req-12345678")
 
 	lines := strings.Split(strings.TrimSpace(buf.String()), "\n")
-	if len(lines) != 4 {
+	if len(lines) != 5 {
 		t.Fatalf("lines: %q", lines)
 	}
-	for i, want := range []int{1, 1, 0, 1} {
+	for i, want := range []int{1, 1, 0, 1, 1} {
 		if got := strings.Count(lines[i], "request_id=req-12345678"); got != want {
 			t.Errorf("line %d %q: request id %d times, want %d", i, lines[i], got, want)
 		}
