@@ -14,8 +14,14 @@ run: ## Run the dashboard on its embedded defaults (demo sandbox).
 sandbox: ## Run the marketplace sandbox alone on 127.0.0.1:9090 with its admin surface.
 	$(GO) run ./cmd/sandbox -addr 127.0.0.1:9090 -admin
 
-build: ## Build static binaries into bin/.
-	CGO_ENABLED=0 $(GO) build -trimpath -o bin/ ./cmd/...
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT  ?= $(shell git rev-parse HEAD 2>/dev/null)
+BUILD_DATE ?= $(shell date -u +%Y-%m-%dT%H:%M:%SZ)
+BUILDINFO := github.com/sellerdesk/sellerdesk/internal/buildinfo
+LDFLAGS := -X $(BUILDINFO).version=$(VERSION) -X $(BUILDINFO).commit=$(COMMIT) -X $(BUILDINFO).date=$(BUILD_DATE)
+
+build: ## Build static binaries into bin/, the version stamped (bin/web -version).
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o bin/ ./cmd/...
 
 generate: ## Regenerate templ code.
 	$(GO) tool templ generate
@@ -58,7 +64,7 @@ E2E_LANG ?= ru
 e2e: ## Browser journeys only, browser mandatory; in Russian (E2E_LANG=en: in English).
 	SELLERDESK_E2E=1 SELLERDESK_E2E_LANG=$(E2E_LANG) $(GO) test -count=1 -run 'TestJourney' ./e2e/...
 
-docker: ## Build the container image (needs a Docker engine).
-	docker build -t sellerdesk .
+docker: ## Build the container image, the version stamped (needs a Docker engine).
+	docker build -t sellerdesk --build-arg VERSION=$(VERSION) --build-arg COMMIT=$(COMMIT) .
 
 include bench/bench.mk

@@ -23,6 +23,7 @@ require (
 	github.com/tsenart/vegeta/v12 v12.12.0
 	github.com/xuri/excelize/v2 v2.10.1
 	go.uber.org/goleak v1.3.0
+	go.yaml.in/yaml/v3 v3.0.5
 	golang.org/x/crypto v0.58.0
 	golang.org/x/net v0.61.0
 	golang.org/x/sync v0.24.0

@@ -313,7 +313,7 @@ func (c *Client) roundTrip(ctx context.Context, req *request, attempt int) (*res
 	if err != nil {
 		c.log.LogAttrs(ctx, slog.LevelDebug, "apiclient request failed",
 			slog.String("op", req.op), slog.String("method", req.method), slog.String("path", hreq.URL.Path),
-			slog.String("request_id", reqID), slog.Int("attempt", attempt),
+			slog.String("upstream_request_id", reqID), slog.Int("attempt", attempt),
 			slog.Duration("duration", time.Since(start)), slog.String("error", scrub(errorText(err), req.secrets)))
 		err = &transportError{op: req.op, requestID: reqID, err: err, secrets: req.secrets}
 		if req.write && sent.Load() {
@@ -365,7 +365,7 @@ func (c *Client) roundTrip(ctx context.Context, req *request, attempt int) (*res
 	r.body = scrubBytes(data, req.secrets)
 	c.log.LogAttrs(ctx, slog.LevelDebug, "apiclient request",
 		slog.String("op", req.op), slog.String("method", req.method), slog.String("path", hreq.URL.Path),
-		slog.Int("status", r.status), slog.String("request_id", reqID), slog.Int("attempt", attempt),
+		slog.Int("status", r.status), slog.String("upstream_request_id", reqID), slog.Int("attempt", attempt),
 		slog.Int("bytes", len(data)), slog.Duration("duration", time.Since(start)))
 	if r.readErr != "" && req.write {
 		return nil, &outcomeUnknownError{op: req.op, err: r.unexpected(r.readErr)}

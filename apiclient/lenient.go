@@ -320,5 +320,5 @@ func (c *Client) noteSkips(ctx context.Context, op string, n int, reason, reques
 	if s, ok := ctx.Value(skipsKey{}).(*Skips); ok {
 		s.add(n, reason, requestID)
 	}
-	c.log.WarnContext(ctx, "apiclient left out unreadable records", "op", op, "skipped", n, "reason", reason, "request_id", requestID)
+	c.log.WarnContext(ctx, "apiclient left out unreadable records", "op", op, "skipped", n, "reason", reason, "upstream_request_id", requestID)
 }

@@ -182,7 +182,7 @@ func (c *Client) send(ctx context.Context, st *callState, pol retryPolicy, req *
 		}
 		c.log.LogAttrs(ctx, slog.LevelInfo, "apiclient retry",
 			slog.String("op", req.op), slog.Int("status", resp.status), slog.Int("attempt", st.attempts),
-			slog.Duration("wait", wait), slog.String("request_id", resp.requestID))
+			slog.Duration("wait", wait), slog.String("upstream_request_id", resp.requestID))
 		timer := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():

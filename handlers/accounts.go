@@ -143,7 +143,9 @@ func (a *App) renderAccounts(c echo.Context, status int, f pages.LoginForm) erro
 		f.Accounts = append(f.Accounts, pages.AccountRow{Label: accountLabel(c, acct), Environment: acct.Environment,
 			Href: paths.Of(acct.ID(), paths.Overview), RemoveURL: paths.AccountRemove(acct.ID()), Current: acct.ID() == d.Current().ID()})
 	}
-	return a.render(c, status, pages.LoginPage(a.chrome(c, i18n.T(c.Request().Context(), "accounts.title"), ""), f), nil)
+	ch := a.chrome(c, i18n.T(c.Request().Context(), "accounts.title"), "")
+	ch.Version = a.deps.Version
+	return a.render(c, status, pages.LoginPage(ch, f), nil)
 }
 
 // AccountAdd checks another account's credentials as a login does and adds

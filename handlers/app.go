@@ -5,6 +5,7 @@
 package handlers
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -92,6 +93,13 @@ type Deps struct {
 	// to keep the marketplace busy (the resend button waits that long);
 	// 0 means resend.DefaultProcessing.
 	ResendProcessing time.Duration
+	// Version is the running build, shown in the accounts page's footer;
+	// "" shows none.
+	Version string
+	// Ready answers /readyz: nil when this instance can serve (its
+	// database answers, it is not shutting down); nil Ready is always
+	// ready.
+	Ready func(context.Context) error
 }
 
 // App is the dashboard as an http.Handler.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/internal/logctx"
 )
 
 type ctxKey int
@@ -40,7 +41,7 @@ func (a *App) requestID(next echo.HandlerFunc) echo.HandlerFunc {
 			id = hex.EncodeToString(b[:])
 		}
 		c.Response().Header().Set(echo.HeaderXRequestID, id)
-		ctx := context.WithValue(r.Context(), requestIDKey, id)
+		ctx := logctx.WithRequestID(context.WithValue(r.Context(), requestIDKey, id), id)
 		ctx = context.WithValue(ctx, loggerKey, a.deps.Logger.With("request_id", id))
 		c.SetRequest(r.WithContext(ctx))
 		return next(c)
@@ -62,7 +63,8 @@ func (a *App) logger(ctx context.Context) *slog.Logger {
 }
 
 // logRequests writes one line per request: method, path (never the query,
-// which may hold user input), status and duration.
+// which may hold user input), route template, status, bytes written and
+// duration.
 func (a *App) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
@@ -76,7 +78,7 @@ func (a *App) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 			level = slog.LevelError
 		}
 		a.logger(r.Context()).Log(r.Context(), level, "request",
-			"method", r.Method, "path", r.URL.Path, "status", c.Response().Status,
+			"method", r.Method, "path", r.URL.Path, "route", c.Path(), "status", c.Response().Status, "bytes", c.Response().Size,
 			"duration_ms", float64(time.Since(start).Microseconds())/1000, "htmx", r.Header.Get("HX-Request") == "true")
 		return nil
 	}

@@ -28,6 +28,7 @@ func (a *App) routes() *echo.Echo {
 		c.Response().Header().Set("Cache-Control", "no-store")
 		return c.String(http.StatusOK, "ok\n")
 	})
+	e.GET("/readyz", a.readyz) // the database answers and no shutdown has begun
 	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
 	e.GET("/favicon.ico", echo.WrapHandler(static.Favicon()))
 

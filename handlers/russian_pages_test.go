@@ -33,10 +33,11 @@ import (
 // without being covered here (TestEveryPageRouteCovered).
 
 // notPages are the GET routes that render no HTML page: files, exports
-// and the health check. Their words (export headers) have tests of their
+// and the health and readiness checks. Their words (export headers) have tests of their
 // own (copy_export_lang_test.go, history_lang_test.go).
 var notPages = map[string]string{
 	"/healthz":                       "plain text for load balancers",
+	"/readyz":                        "plain text for load balancers",
 	"/static/*":                      "static files",
 	"/favicon.ico":                   "an icon",
 	"/prices/export.csv":             "an export",

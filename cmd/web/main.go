@@ -1,11 +1,11 @@
 // Command web serves the Seller Desk dashboard. With no configuration it
 // runs in demo mode against the built-in marketplace sandbox. Its settings
-// are the SELLERDESK_* environment variables (internal/app.LoadSettings).
+// are the SELLERDESK_* environment variables (internal/app.LoadSettings);
+// -version, -healthcheck and `backup PATH` are described by internal/app.Main.
 package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"os/signal"
 	"syscall"
@@ -15,10 +15,8 @@ import (
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	app.TuneGC()
-	if err := app.Serve(ctx, os.Getenv, os.Stdout, nil); err != nil {
-		fmt.Fprintln(os.Stderr, "sellerdesk:", err)
-		os.Exit(1)
-	}
+	code := app.Main(ctx, os.Args[1:], os.Environ(), os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
@@ -16,7 +17,9 @@ import (
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/buildinfo"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/internal/logctx"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -73,7 +76,7 @@ type Config struct {
 	// import, job and history screens.
 	Jobs *bulkjobs.RunnerOptions
 	// JobsCloseTimeout bounds how long Close waits for the chunks in
-	// flight; 0 means 30 s.
+	// flight; 0 means DefaultJobsCloseTimeout.
 	JobsCloseTimeout time.Duration
 
 	// Catalog, when set, keeps the local copy of each seller's catalogue
@@ -152,7 +155,30 @@ type App struct {
 	pruned  <-chan struct{}
 	timeout time.Duration
 	closers []func() error // in reverse order of opening
+	// draining is set once shutdown begins: /readyz answers 503 from then.
+	draining atomic.Bool
 }
+
+// DefaultJobsCloseTimeout is how long Close waits, unless told otherwise,
+// for the bulk jobs' chunks in flight.
+const DefaultJobsCloseTimeout = 30 * time.Second
+
+// ErrDraining is Ready's answer once Drain was called.
+var ErrDraining = errors.New("shutting down")
+
+// Ready reports whether this instance can serve: it is not shutting down
+// and its database answers within ctx (/readyz gives it a second).
+func (a *App) Ready(ctx context.Context) error {
+	if a.draining.Load() {
+		return ErrDraining
+	}
+	return a.DB.Ping(ctx)
+}
+
+// Drain marks the instance as shutting down: Ready fails from now on, so
+// a load balancer stops sending it new requests while those in flight
+// finish.
+func (a *App) Drain() { a.draining.Store(true) }
 
 // New builds the dashboard. ctx bounds the opening and, until Close, the
 // background work (the job runner, the session purger).
@@ -161,9 +187,13 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
+	// Every line logged with a request's context names its request id,
+	// whichever package logs it (the marketplace client's calls and
+	// retries included).
+	log = slog.New(logctx.Handler(log.Handler()))
 	a := &App{log: log, timeout: cfg.JobsCloseTimeout}
 	if a.timeout <= 0 {
-		a.timeout = 30 * time.Second
+		a.timeout = DefaultJobsCloseTimeout
 	}
 	defer func() {
 		if err != nil {
@@ -219,11 +249,14 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 
 	apiOpts := apiclient.Options{
 		B2BBaseURL: market.B2B, B2BTestBaseURL: market.B2BTest, SellerBaseURL: market.Seller, SellerTestBaseURL: market.SellerTest,
-		UserAgent: "SellerDesk/1.0", Logger: log.With("component", "apiclient"),
+		UserAgent: buildinfo.Get().UserAgent(), Logger: log.With("component", "apiclient"),
 		Profile: cfg.Profile, Country: cfg.Country, PriceAPI: cfg.PriceAPI,
 	}
 	if cfg.APIOptions != nil {
 		cfg.APIOptions(&apiOpts)
+	}
+	if apiOpts.Logger != nil { // a test's own logger names the request id too
+		apiOpts.Logger = slog.New(logctx.Handler(apiOpts.Logger.Handler()))
 	}
 	if a.API, err = apiclient.New(apiOpts); err != nil {
 		return nil, err
@@ -275,6 +308,10 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		deps.GuardPercent = cfg.Jobs.GuardPercent // the forms guard prices as the imports do
 	}
 	deps.API, deps.Sessions, deps.Engine, deps.Jobs, deps.Logger, deps.Catalog, deps.Audit = a.API, a.Sessions, a.Engine, a.Jobs, log, a.Catalog, a.Audit
+	deps.Ready = a.Ready
+	if deps.Version == "" {
+		deps.Version = versionLine(buildinfo.Get())
+	}
 	if cfg.History != nil && deps.HistoryRetention == 0 {
 		deps.HistoryRetention = cfg.History.Retention
 	}
@@ -379,4 +416,13 @@ func openStores(ctx context.Context, cfg Config) (stores, error) {
 		}
 	}
 	return s, nil
+}
+
+// versionLine is the build as the accounts page's footer shows it:
+// "v1.4.0 · 0123456789ab".
+func versionLine(in buildinfo.Info) string {
+	if in.Commit == "" {
+		return in.Version
+	}
+	return in.Version + " · " + in.Commit
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/buildinfo"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/gctune"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -24,11 +25,20 @@ import (
 // receives the listening address. stdout receives the log and, with text
 // logs, the line a person starting it needs.
 func Serve(ctx context.Context, getenv func(string) string, stdout io.Writer, ready chan<- string) error {
+	return serve(ctx, getenv, nil, stdout, ready)
+}
+
+// serve is Serve, warning first about every SELLERDESK_* name of environ
+// the dashboard does not read.
+func serve(ctx context.Context, getenv func(string) string, environ []string, stdout io.Writer, ready chan<- string) error {
 	cfg, err := LoadSettings(getenv)
 	if err != nil {
 		return err
 	}
 	log := newLogger(stdout, cfg)
+	for _, name := range UnknownVariables(environ) {
+		log.Warn("unknown setting ignored: no SELLERDESK_* variable has this name (misspelt?)", "name", name)
+	}
 
 	a, err := New(ctx, cfg.Config(log))
 	if err != nil {
@@ -48,7 +58,9 @@ func Serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	srv := newServer(ctx, a.Handler, log)
-	log.Info("Seller Desk is listening", "url", displayURL(ln.Addr()), "demo", demoMode)
+	bi := buildinfo.Get()
+	log.Info("Seller Desk is listening", "url", displayURL(ln.Addr()), "demo", demoMode,
+		"version", bi.Version, "commit", bi.Commit, "built", bi.Date, "go", bi.Go)
 	if !cfg.LogJSON {
 		// The one line a person starting it needs, last and plain (JSON
 		// logs stay pure JSON for their collector).
@@ -69,7 +81,10 @@ func Serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	shutdownCtx, cancel := context.WithTimeout(context.Background(), 15*time.Second)
+	// /readyz fails from here: a balancer still probing sees 503 on the
+	// connections that stay open while the requests in flight finish.
+	a.Drain()
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), ShutdownTimeout)
 	defer cancel()
 	if err := srv.Shutdown(shutdownCtx); err != nil {
 		return fmt.Errorf("shutdown: %w", err)
@@ -79,6 +94,12 @@ func Serve(ctx context.Context, getenv func(string) string, stdout io.Writer, re
 	}
 	return nil
 }
+
+// ShutdownTimeout bounds the graceful shutdown of the server (the requests
+// in flight); the dashboard's jobs then finish their chunk in flight
+// (Config.JobsCloseTimeout). A container's stop grace period must exceed
+// both (compose.yaml gives 60 s).
+const ShutdownTimeout = 15 * time.Second
 
 // newServer is the dashboard's HTTP server. Its timeouts are the defence
 // against slow clients: a client that dribbles its headers is cut off after

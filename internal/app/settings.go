@@ -3,10 +3,12 @@ package app
 import (
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/netip"
 	"net/url"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -130,6 +132,23 @@ func LoadSettings(getenv func(string) string) (Settings, error) {
 		errs = append(errs, fmt.Errorf("%s: "+format, append([]any{name}, args...)...))
 	}
 	get := func(name string) string { return strings.TrimSpace(getenv(name)) }
+	// secret reads a secret from its variable or from the file its _FILE
+	// variant names (a container's secret), never both.
+	secret := func(name string) string {
+		v, file := get(name), get(name+fileSuffix)
+		if file == "" {
+			return v
+		}
+		if v != "" {
+			bad(name, "set %s or %s%s, not both", name, name, fileSuffix)
+			return v
+		}
+		fv, err := readSecretFile(file)
+		if err != nil {
+			bad(name+fileSuffix, "%v", err)
+		}
+		return fv
+	}
 
 	if v := get("SELLERDESK_ADDR"); v != "" {
 		if _, _, err := net.SplitHostPort(v); err != nil {
@@ -169,17 +188,17 @@ func LoadSettings(getenv func(string) string) (Settings, error) {
 	if set != 0 && set != len(urls) {
 		errs = append(errs, errors.New("SELLERDESK_B2B_URL, SELLERDESK_B2B_TEST_URL and SELLERDESK_SELLER_URL: set all three (real marketplace) or none (demo sandbox)"))
 	}
-	if v := get("SELLERDESK_DATABASE_URL"); v != "" {
+	if v := secret("SELLERDESK_DATABASE_URL"); v != "" {
 		c.DatabaseURL = v
 	}
-	if v := get("SELLERDESK_SESSION_KEY"); v != "" {
+	if v := secret("SELLERDESK_SESSION_KEY"); v != "" {
 		keys, err := sessions.ParseKeys(v)
 		if err != nil {
 			bad("SELLERDESK_SESSION_KEY", "want one or more comma-separated keys of 64 hex characters (generate one with: openssl rand -hex 32)")
 		}
 		c.SessionKeys = keys
 	} else if c.Postgres() {
-		errs = append(errs, errors.New("SELLERDESK_SESSION_KEY: required with PostgreSQL (the same key on every instance; never stored beside the data it seals)"))
+		errs = append(errs, errors.New("SELLERDESK_SESSION_KEY (or SELLERDESK_SESSION_KEY_FILE): required with PostgreSQL (the same key on every instance; never stored beside the data it seals)"))
 	}
 	durations := []struct {
 		name string
@@ -316,4 +335,77 @@ func LoadSettings(getenv func(string) string) (Settings, error) {
 		return Settings{}, fmt.Errorf("configuration: %w", errors.Join(errs...))
 	}
 	return c, nil
+}
+
+// fileSuffix names a secret's file variant: SELLERDESK_SESSION_KEY_FILE
+// holds the path of a file whose content is SELLERDESK_SESSION_KEY.
+const fileSuffix = "_FILE"
+
+// secretNames are the settings that may come from a file.
+var secretNames = []string{"SELLERDESK_SESSION_KEY", "SELLERDESK_DATABASE_URL"}
+
+// maxSecretFile bounds a secret file: a key list or a URL is far smaller.
+const maxSecretFile = 64 << 10
+
+// readSecretFile reads a secret file, trimmed of surrounding white space
+// (an editor's final newline). Its content never appears in an error.
+func readSecretFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("cannot read the file: %w", err)
+	}
+	defer f.Close()
+	b := make([]byte, maxSecretFile+1)
+	n, err := io.ReadFull(f, b)
+	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) && !errors.Is(err, io.EOF) {
+		return "", fmt.Errorf("cannot read the file %s", path)
+	}
+	if n > maxSecretFile {
+		return "", fmt.Errorf("the file %s is larger than %d bytes", path, maxSecretFile)
+	}
+	v := strings.TrimSpace(string(b[:n]))
+	if v == "" {
+		return "", fmt.Errorf("the file %s is empty", path)
+	}
+	return v, nil
+}
+
+// settingNames are every SELLERDESK_* variable LoadSettings reads (a
+// test holds the list to this file's source).
+var settingNames = []string{
+	"SELLERDESK_ADDR", "SELLERDESK_B2B_URL", "SELLERDESK_B2B_TEST_URL", "SELLERDESK_SELLER_URL", "SELLERDESK_SELLER_TEST_URL",
+	"SELLERDESK_DATABASE_URL", "SELLERDESK_SESSION_KEY", "SELLERDESK_SESSION_IDLE", "SELLERDESK_SESSION_MAX_AGE",
+	"SELLERDESK_LOG_LEVEL", "SELLERDESK_LOG_FORMAT", "SELLERDESK_DEMO_HOSTILE", demo.ProductsEnv, "SELLERDESK_SYNC_INTERVAL",
+	"SELLERDESK_BULK_GUARD_PERCENT", "SELLERDESK_BULK_READBACK_DELAY", "SELLERDESK_HISTORY_RETENTION", "SELLERDESK_TRUSTED_PROXIES",
+	"SELLERDESK_API_PROFILE", "SELLERDESK_COUNTRY", "SELLERDESK_LAMODA_PRICE_API", "SELLERDESK_LAMODA_FILTER_KEY", "SELLERDESK_TIMEZONE",
+}
+
+// toolingNames are SELLERDESK_* variables the tests, journeys and benchmarks
+// read; the dashboard ignores them without a warning.
+var toolingNames = []string{"SELLERDESK_E2E", "SELLERDESK_E2E_LANG", "SELLERDESK_E2E_ARTIFACTS", "SELLERDESK_TEST_POSTGRES_URL"}
+
+// UnknownVariables names the SELLERDESK_* variables of environ
+// ("NAME=value" entries, as os.Environ gives them) the dashboard does not
+// read: a misspelt name would otherwise be ignored without a word. Values
+// are never looked at.
+func UnknownVariables(environ []string) []string {
+	known := map[string]bool{}
+	for _, n := range settingNames {
+		known[n] = true
+	}
+	for _, n := range secretNames {
+		known[n+fileSuffix] = true
+	}
+	for _, n := range toolingNames {
+		known[n] = true
+	}
+	var out []string
+	for _, kv := range environ {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "SELLERDESK_") && !known[name] && !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
 }

@@ -73,6 +73,7 @@ type DB struct {
 	bulk      *sql.DB       // SQLite: a second read pool; PostgreSQL: a view of pool capped at BulkReaders
 	reads     *Stmts        // r's kept statements
 	pool      *pgxpool.Pool // PostgreSQL only
+	path      string        // SQLite only: the file
 	local     keyedMutex
 	lockSlots chan struct{} // PostgreSQL: caps the connections held by locks
 	closeOnce sync.Once
@@ -135,7 +136,7 @@ func openSQLite(ctx context.Context, url string) (*DB, error) {
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxLifetime(0)
 	w.SetConnMaxIdleTime(0)
-	db := &DB{w: w}
+	db := &DB{w: w, path: path}
 	// The writer connects first: it switches the file to WAL before any
 	// reader opens it.
 	if err := w.PingContext(ctx); err != nil {

@@ -28,6 +28,9 @@ type Chrome struct {
 	Promotions bool
 	// Accounts are the session's accounts for the header's switcher.
 	Accounts []AccountLink
+	// Version is the running build ("v1.4.0 · 0123456789ab"), shown in the
+	// footer of the pages that set it (the accounts page).
+	Version string
 }
 
 // AccountLink is one account in the header's switcher: Href is the screen
