@@ -24,7 +24,7 @@ import (
 func main() {
 	out := flag.String("out", "BENCHMARKS.md", "where to write the report (\"\" = nowhere)")
 	benchstat := flag.String("benchstat", "", "file holding benchstat output to include")
-	notes := flag.String("notes", "bench/NOTES.md", "profile findings and fixes to include")
+	notes := flag.String("notes", "bench/NOTES.md", "the file of profile findings and fixes the page links to")
 	short := flag.Bool("short", false, "tiny sizes (smoke run; figures meaningless)")
 	only := flag.String("only", "", "comma-separated targets to run, e.g. P1,P7 or P9,P10,P11 (default all)")
 	command := flag.String("command", "make bench", "the command to name in the report")
@@ -85,7 +85,7 @@ func main() {
 			}
 			return string(b)
 		}
-		if err := bench.WriteMarkdown(*out, results, *command, read(*benchstat), read(*notes)); err != nil {
+		if err := bench.WriteMarkdown(*out, results, *command, read(*benchstat), *notes); err != nil {
 			fmt.Fprintln(os.Stderr, "sdbench:", err)
 			os.Exit(1)
 		}
