@@ -121,7 +121,7 @@ func Start(o EnvOptions) (*Env, error) {
 		History:     history,
 		// The price forms' fat-finger guard is off: P4 sends rows the
 		// marketplace refuses, and measures the send path, not the hold.
-		Dashboard:  handlers.Deps{Demo: true, DemoCredentials: demo.Credentials(), Now: m.Sandbox.Now, GuardPercent: -1},
+		Dashboard:  handlers.Deps{Demo: true, DemoCredentials: app.DemoCredentials(), Now: m.Sandbox.Now, GuardPercent: -1},
 		MassUpdate: app.MassUpdateOptions{ChunkSize: o.ChunkSize},
 	}); err != nil {
 		return fail(err)

@@ -99,7 +99,7 @@ func NewImportRig(rows int) (*ImportRig, error) {
 		Sessions:         sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}, Logger: log, Now: m.Sandbox.Now},
 		Jobs:             &bulkjobs.RunnerOptions{Logger: log, PreviewMaxAge: -1},
 		JobsCloseTimeout: 5 * time.Second,
-		Dashboard:        handlers.Deps{Demo: true, DemoCredentials: demo.Credentials(), Now: m.Sandbox.Now},
+		Dashboard:        handlers.Deps{Demo: true, DemoCredentials: app.DemoCredentials(), Now: m.Sandbox.Now},
 	}); err != nil {
 		return fail(err)
 	}

@@ -106,7 +106,7 @@ func (e *bulkEnv) start() {
 		JobsCloseTimeout: 10 * time.Second,
 		History:          &app.HistoryOptions{},
 		MassUpdate:       app.MassUpdateOptions{ChunkSize: e.chunk, RetryBudget: e.budget},
-		Dashboard:        handlers.Deps{Demo: true, DemoCredentials: demo.Credentials(), Now: e.sb.Now},
+		Dashboard:        handlers.Deps{Demo: true, DemoCredentials: app.DemoCredentials(), Now: e.sb.Now},
 	})
 	if err != nil {
 		t.Fatal(err)

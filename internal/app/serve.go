@@ -17,6 +17,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/gctune"
 	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
 // Serve reads the settings through getenv, starts the dashboard and serves
@@ -148,7 +149,7 @@ func (cfg Settings) Config(log *slog.Logger) Config {
 	if cfg.Demo() {
 		sb := demo.Options(cfg.DemoHostile, cfg.DemoProducts, log.With("component", "sandbox"))
 		ac.DemoSandbox = &sb
-		ac.Dashboard.Demo, ac.Dashboard.DemoCredentials = true, demo.Credentials()
+		ac.Dashboard.Demo, ac.Dashboard.DemoCredentials = true, DemoCredentials()
 	}
 	return ac
 }
@@ -192,4 +193,14 @@ func displayURL(a net.Addr) string {
 func TuneGC() {
 	gctune.Apply()
 	gctune.LimitMemory()
+}
+
+// DemoCredentials are the demo sandbox's accounts as the login page shows
+// them.
+func DemoCredentials() []pages.DemoCredential {
+	var out []pages.DemoCredential
+	for _, c := range demo.Credentials() {
+		out = append(out, pages.DemoCredential{ClientID: c.ClientID, ClientSecret: c.ClientSecret, SellerID: c.SellerID, Environment: c.Environment, Note: c.Note})
+	}
+	return out
 }

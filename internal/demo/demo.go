@@ -15,7 +15,6 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sandbox"
-	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
 // Marketplace is a running sandbox and the three base URLs that reach it.
@@ -56,16 +55,28 @@ func (m *Marketplace) Close() error {
 	return err
 }
 
+// Credential is one of the sandbox's seeded accounts as the login page
+// offers it.
+type Credential struct {
+	ClientID, ClientSecret string
+	SellerID               int64
+	// Environment is the one its one-click login posts: "production"
+	// where the account works there, else "test".
+	Environment string
+	// Note is a message key the login page translates.
+	Note string
+}
+
 // Credentials are the sandbox's seeded accounts as the login page offers
 // them.
-func Credentials() []pages.DemoCredential {
-	var out []pages.DemoCredential
+func Credentials() []Credential {
+	var out []Credential
 	for _, c := range sandbox.SeededCredentials() {
 		note, env := i18n.K("login.demo_note_both"), "production" // the note translated by the login page
 		if !c.B2BProduction {
 			note, env = i18n.K("login.demo_note_test_only"), "test"
 		}
-		out = append(out, pages.DemoCredential{ClientID: c.ClientID, ClientSecret: c.ClientSecret, SellerID: c.SellerID, Environment: env, Note: note})
+		out = append(out, Credential{ClientID: c.ClientID, ClientSecret: c.ClientSecret, SellerID: c.SellerID, Environment: env, Note: note})
 	}
 	return out
 }

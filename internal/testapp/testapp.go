@@ -166,7 +166,7 @@ func New(t testing.TB, opts Options) *App {
 		dbPath = filepath.Join(t.TempDir(), "sessions.db")
 	}
 	deps := handlers.Deps{
-		Demo: true, DemoCredentials: demo.Credentials(), Now: sb.Now,
+		Demo: true, DemoCredentials: app.DemoCredentials(), Now: sb.Now,
 		PageRetryBudget: opts.PageRetryBudget,
 		UpstreamTimeout: opts.UpstreamTimeout, BodyReadTimeout: opts.BodyReadTimeout, TrustedProxies: opts.TrustedProxies, LoginLimits: opts.LoginLimits, Zone: opts.Zone,
 		TestHook: opts.TestHook, GuardPercent: opts.GuardPercent,
