@@ -14,7 +14,7 @@ import (
 // TokenName is the session store's name of the token of key of the
 // account whose ID is account: the account's ID, then the token's
 // interface and, for the B2B API, its environment ("…/seller",
-// "…/b2b/test"). Sessions stored under these names must keep working:
+// "…/b2b/test", "…/seller-v2"). Sessions stored under these names must keep working:
 // never change them.
 func TokenName(account string, key apiclient.TokenKey) string {
 	if key.Kind == apiclient.KindB2B {
@@ -24,9 +24,10 @@ func TokenName(account string, key apiclient.TokenKey) string {
 }
 
 // everyKey is every token an account may hold, as far as its name tells
-// them apart.
+// them apart: the lamoda profile's Seller API v2 token included.
 var everyKey = []apiclient.TokenKey{
 	{Kind: apiclient.KindSeller},
+	{Kind: apiclient.KindSellerV2},
 	{Kind: apiclient.KindB2B, Environment: apiclient.Production},
 	{Kind: apiclient.KindB2B, Environment: apiclient.Test},
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
 func TestTokenName(t *testing.T) {
@@ -68,6 +69,39 @@ func TestOldSessionKeepsItsTokens(t *testing.T) {
 	}
 	if found != len(old.Access) {
 		t.Errorf("read %d tokens, the old session stored %d", found, len(old.Access))
+	}
+}
+
+// TestForgetTokens: forgetting an account's tokens leaves none of them
+// usable (every kind it may hold, the lamoda profile's v2 token
+// included) and the other account's tokens alone.
+func TestForgetTokens(t *testing.T) {
+	e, old := withOldSession(t)
+	ctx := context.Background()
+	gone, kept := old.Accounts[0], old.Accounts[1]
+	// A v2 token of the account, stored as the lamoda profile stores it.
+	if err := e.store.SaveToken(ctx, old.ID, gone+"/seller-v2", sessions.StoredToken{AccessToken: "v2-token"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.svc.ForgetTokens(ctx, old.ID, gone); err != nil {
+		t.Fatal(err)
+	}
+	all, err := e.store.LoadTokens(ctx, old.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, tok := range all {
+		switch {
+		case len(name) > len(gone) && name[:len(gone)+1] == gone+"/":
+			if tok.AccessToken != "" || tok.RefreshToken != "" {
+				t.Errorf("token %s of the forgotten account still holds a value", name)
+			}
+		case old.Access[name] != "" && tok.AccessToken != old.Access[name]:
+			t.Errorf("token %s of account %s changed", name, kept)
+		}
+	}
+	if err := e.svc.ForgetTokens(ctx, "no-such-session", gone); err != nil {
+		t.Errorf("forgetting the tokens of a session gone: %v", err)
 	}
 }
 
