@@ -192,8 +192,8 @@ func (a *App) AccountAdd(c echo.Context) error {
 }
 
 // AccountRemove drops an account's credentials and tokens from the session
-// at once; a job of it stops at its next chunk (accounts.Service.Job). Removing the
-// last account logs out.
+// at once; a job of it stops at its next chunk (accounts.Service.Job).
+// Removing the last account logs out.
 func (a *App) AccountRemove(c echo.Context) error {
 	sess := session(c)
 	d := sess.Data()
