@@ -8,7 +8,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/layouts"
@@ -170,7 +169,7 @@ func (a *App) AccountAdd(c echo.Context) error {
 		f.FormError = i18n.TD(ctx, "accounts.too_many", map[string]any{"Max": sessions.MaxAccounts})
 		return a.renderAccounts(c, http.StatusConflict, f)
 	}
-	captured, status := a.verifyCredentials(c, in, &f)
+	login, status := a.verifyCredentials(c, in, &f)
 	if status != 0 {
 		return a.renderAccounts(c, status, f)
 	}
@@ -179,7 +178,7 @@ func (a *App) AccountAdd(c echo.Context) error {
 		return a.renderAccounts(c, http.StatusConflict, f)
 	}
 	sess := session(c)
-	captured.handTo(sess, acct.ID())
+	login.Keep(sess)
 	a.logger(ctx).Info("account added", "client_id", acct.ClientID, "seller_id", acct.SellerID, "environment", acct.Environment)
 	a.catalogLogin(c)
 	sess.AddFlash("ok", i18n.TD(ctx, "accounts.added", map[string]any{"Account": accountLabel(c, acct)}))
@@ -193,8 +192,8 @@ func (a *App) AccountAdd(c echo.Context) error {
 }
 
 // AccountRemove drops an account's credentials and tokens from the session
-// at once; a job of it stops at its next chunk (JobAccount). Removing the
-// last account logs out.
+// at once; a job of it stops at its next chunk (accounts.Service.Job).
+// Removing the last account logs out.
 func (a *App) AccountRemove(c echo.Context) error {
 	sess := session(c)
 	d := sess.Data()
@@ -219,18 +218,8 @@ func (a *App) AccountRemove(c echo.Context) error {
 // wipeAccountTokens overwrites the stored tokens of account id empty:
 // nothing of an account dropped from the session stays usable in it.
 func (a *App) wipeAccountTokens(c echo.Context, id string) error {
-	sess := session(c)
-	for _, key := range accountTokens {
-		if err := a.deps.Sessions.SaveToken(c.Request().Context(), sess.ID(), accountTokenName(id, key), sessions.StoredToken{}); err != nil && !errors.Is(err, sessions.ErrNotFound) {
-			return errSessionStore(err)
-		}
+	if err := a.deps.Accounts.ForgetTokens(c.Request().Context(), session(c).ID(), id); err != nil {
+		return errSessionStore(err)
 	}
 	return nil
-}
-
-// accountTokens are the keys of every token an account may hold.
-var accountTokens = []apiclient.TokenKey{
-	{Kind: apiclient.KindSeller},
-	{Kind: apiclient.KindB2B, Environment: "production"},
-	{Kind: apiclient.KindB2B, Environment: "test"},
 }

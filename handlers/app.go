@@ -15,11 +15,11 @@ import (
 	gsessions "github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/accounts"
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/copystore"
-	"github.com/sellerdesk/sellerdesk/internal/loginguard"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/static"
@@ -32,6 +32,9 @@ import (
 type Deps struct {
 	API      *apiclient.Client
 	Sessions *sessions.Store
+	// Accounts gives the session's marketplace account and checks logins
+	// (the login throttle included). Required.
+	Accounts *accounts.Service
 	Logger   *slog.Logger
 	// Demo marks a dashboard running against the built-in sandbox; the login
 	// page then says so and offers DemoCredentials.
@@ -57,8 +60,6 @@ type Deps struct {
 	// Zone is the one zone pages show times in (SELLERDESK_TIMEZONE); nil
 	// is format.DefaultZone.
 	Zone *time.Location
-	// LoginLimits tune the login guard; zero fields take defaults.
-	LoginLimits loginguard.Limits
 	// TestHook, when set, is served at GET /_test/hook behind the login
 	// check. Only tests set it (to prove, for example, that a panic inside a
 	// logged-in request leaks no secret); cmd/web never does.
@@ -70,7 +71,7 @@ type Deps struct {
 	// Jobs runs bulk import jobs in the background (bulkjobs.Runner, over
 	// the job tables in the session database); nil leaves out the bulk
 	// import, job and history screens. internal/app binds its executor
-	// (with JobAccount) and its audit observer.
+	// (with the accounts' job account) and its audit observer.
 	Jobs *bulkjobs.Runner
 	// GuardPercent is the fat-finger guard of every price change
 	// (SELLERDESK_BULK_GUARD_PERCENT, as the import's): the prices forms
@@ -107,7 +108,6 @@ type App struct {
 	deps    Deps
 	echo    *echo.Echo
 	handler http.Handler
-	guard   *loginguard.Guard
 	imports *placeGate[int64]
 	exports *placeGate[copystore.Key]
 	// local bounds the requests doing a page's local work at once.
@@ -124,8 +124,8 @@ type App struct {
 
 // New builds the dashboard. It fails only on missing dependencies.
 func New(d Deps) (*App, error) {
-	if d.API == nil || d.Sessions == nil || d.Engine == nil {
-		return nil, errors.New("handlers: API client, session store and mass-update engine are required")
+	if d.API == nil || d.Sessions == nil || d.Accounts == nil || d.Engine == nil {
+		return nil, errors.New("handlers: API client, session store, accounts and mass-update engine are required")
 	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
@@ -145,7 +145,7 @@ func New(d Deps) (*App, error) {
 	if d.GuardPercent == 0 {
 		d.GuardPercent = massupdate.DefaultGuardPercent
 	}
-	a := &App{deps: d, guard: loginguard.New(d.LoginLimits), imports: newPlaceGate[int64](maxConcurrentImports),
+	a := &App{deps: d, imports: newPlaceGate[int64](maxConcurrentImports),
 		exports: newPlaceGate[copystore.Key](maxConcurrentExports), local: newLocalGate(localSlots(), localPerSession(localSlots()))}
 	a.gstore = d.Sessions
 	a.assets = layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)}

@@ -10,31 +10,13 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/accounts"
 	"github.com/sellerdesk/sellerdesk/i18n"
-	"github.com/sellerdesk/sellerdesk/internal/loginguard"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
-
-// account is the marketplace client for the logged-in user, with tokens kept
-// in their session.
-func (a *App) account(c echo.Context) *apiclient.Account {
-	sess := session(c)
-	d := sess.Data()
-	creds := apiclient.Credentials{ClientID: d.ClientID, ClientSecret: d.ClientSecret, Environment: apiclient.Environment(d.Environment)}
-	return a.deps.API.Account(creds, sessionTokens{store: a.deps.Sessions, id: sess.ID(), account: d.Current().ID(), sess: sess})
-}
-
-// pageContext bounds how long a page waits out a busy marketplace before it
-// says so.
-func (a *App) pageContext(c echo.Context) context.Context {
-	ctx := boundedContext(c, c.Request().Context(), a.deps.UpstreamTimeout)
-	ctx = apiclient.WithSkips(ctx, pageSkips(c))
-	return apiclient.WithRetryBudget(ctx, a.deps.PageRetryBudget)
-}
 
 // LoginForm shows the login page (or the overview to someone logged in).
 func (a *App) LoginForm(c echo.Context) error {
@@ -131,103 +113,91 @@ func (a *App) LoginSubmit(c echo.Context) error {
 		f.FormError = i18n.T(c.Request().Context(), "auth.check_fields")
 		return a.renderLogin(c, http.StatusUnprocessableEntity, f)
 	}
-	captured, status := a.verifyCredentials(c, in, &f)
+	login, status := a.verifyCredentials(c, in, &f)
 	if status != 0 {
 		return a.renderLogin(c, status, f)
 	}
 
 	sess := session(c)
 	sess.Renew()
-	acct := in.account()
+	acct := login.Account
 	// The accounts the session still holds stay: a login that adds again
 	// an account the marketplace refused keeps the others.
 	sess.Data().Login(acct)
-	captured.handTo(sess, acct.ID())
+	login.Keep(sess)
 	a.logger(c.Request().Context()).Info("logged in", "client_id", f.ClientID, "seller_id", in.sellerID, "environment", f.Environment)
 	a.catalogLogin(c) // the copy's sync starts (handlers/sync.go)
 	return a.redirect(c, sess.PopReturnTo(localOr(f.Next, paths.Of(acct.ID(), paths.Overview))))
 }
 
-// verifyCredentials checks in's credentials against the marketplace (both
-// tokens, and access to the seller), throttled per client IP and client
-// id. On success it returns the tokens obtained and status 0; otherwise the
-// status to answer with, the reason written into f.
-func (a *App) verifyCredentials(c echo.Context, in loginInput, f *pages.LoginForm) (*capturedTokens, int) {
-	// Throttle before the marketplace sees the guess: per client IP and per
-	// client id, counted as failed until it succeeds.
-	keys := loginguard.NewKeys(clientIP(c.Request(), a.deps.TrustedProxies), f.ClientID)
-	if until, why := a.guard.BeginWhy(keys, a.deps.Now()); !until.IsZero() {
-		ctx := c.Request().Context()
-		a.logger(ctx).Warn("login throttled", "client_id", f.ClientID, "ip", clientIP(c.Request(), a.deps.TrustedProxies).String(), "reason", int(why))
-		at := format.ClockIn(format.LocaleOf(ctx), until)
-		if why == loginguard.TooManyClients {
+// verifyCredentials checks in's credentials through the login use case
+// (accounts.Service.Login: both tokens, access to the seller, the
+// throttle per client address and client id). On success it returns the
+// login and status 0; otherwise the status to answer with, the reason
+// written into f.
+func (a *App) verifyCredentials(c echo.Context, in loginInput, f *pages.LoginForm) (*accounts.Login, int) {
+	from := clientIP(c.Request(), a.deps.TrustedProxies)
+	ctx := a.pageContext(c)
+	login, err := a.deps.Accounts.Login(ctx, accounts.Attempt{Account: in.account(), From: from})
+	if err == nil {
+		return login, 0
+	}
+	log := a.logger(c.Request().Context())
+	var le *accounts.LoginError
+	if !errors.As(err, &le) {
+		le = &accounts.LoginError{Reason: accounts.Failed, Err: err}
+	}
+	loc := format.LocaleOf(ctx)
+	switch le.Reason {
+	case accounts.Throttled, accounts.TooManyClients:
+		log.Warn("login throttled", "client_id", f.ClientID, "ip", from.String(), "reason", le.Reason.String())
+		at := format.ClockIn(loc, le.Until)
+		if le.Reason == accounts.TooManyClients {
 			// Not the failures of this client id: name the bound the
 			// address reached.
-			l := a.guard.Limits()
-			f.FormError = i18n.TD(ctx, "auth.throttled_clients", map[string]any{"Max": l.MaxClientsPerAddress, "Minutes": int(l.Window.Minutes()), "At": at})
+			f.FormError = i18n.TD(ctx, "auth.throttled_clients", map[string]any{"Max": le.MaxClients, "Minutes": int(le.Window.Minutes()), "At": at})
 		} else {
 			f.FormError = i18n.TD(ctx, "auth.throttled", map[string]any{"At": at})
 		}
-		c.Response().Header().Set("Retry-After", strconv.Itoa(secondsUntil(a.deps.Now(), until)))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(secondsUntil(a.deps.Now(), le.Until)))
 		return nil, http.StatusTooManyRequests
+	case accounts.NoAccess:
+		f.Errors["seller_id"] = i18n.TD(ctx, "auth.no_access", map[string]any{"ID": strconv.FormatInt(le.SellerID, 10)})
+		f.FormError = i18n.T(ctx, "auth.check_seller")
+		return nil, http.StatusUnprocessableEntity
 	}
-	creds := apiclient.Credentials{ClientID: f.ClientID, ClientSecret: in.secret, Environment: apiclient.Environment(f.Environment)}
-	captured := newCapturedTokens()
-	acct := a.deps.API.Account(creds, captured)
-	ctx := a.pageContext(c)
-	err := acct.Login(ctx)
-	if err == nil {
-		_, err = acct.Seller.ListNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: in.sellerID, Page: 1, Limit: 1})
-		if errors.Is(err, apiclient.ErrForbidden) {
-			a.guard.Uncount(keys)
-			f.Errors["seller_id"] = i18n.TD(ctx, "auth.no_access", map[string]any{"ID": strconv.FormatInt(in.sellerID, 10)})
-			f.FormError = i18n.T(ctx, "auth.check_seller")
-			return nil, http.StatusUnprocessableEntity
+	log.Info("login refused", "client_id", f.ClientID, "environment", f.Environment, "err", err)
+	switch le.Reason {
+	case accounts.Rejected:
+		f.FormError = i18n.TD(ctx, "auth.rejected", map[string]any{"Env": envName(ctx, le.Environment)})
+		if !le.Until.IsZero() {
+			f.FormError += " " + i18n.TD(ctx, "auth.next_attempt", map[string]any{"At": format.ClockIn(loc, le.Until)})
 		}
+		return nil, http.StatusUnprocessableEntity
+	case accounts.Busy:
+		f.FormError = i18n.TD(ctx, "auth.busy", map[string]any{"At": format.ClockIn(loc, le.Until)})
+		return nil, http.StatusServiceUnavailable
+	case accounts.Malformed:
+		f.FormError = i18n.T(ctx, "auth.malformed")
+		return nil, http.StatusUnprocessableEntity
 	}
-	if err != nil {
-		a.logger(c.Request().Context()).Info("login refused", "client_id", f.ClientID, "environment", f.Environment, "err", err)
-		status, msg := loginFailure(ctx, err, f.Environment)
-		if !errors.Is(err, apiclient.ErrUnauthorized) {
-			a.guard.Uncount(keys) // not a wrong guess: the marketplace failed
-		} else if until := a.guard.WaitUntil(keys, a.deps.Now()); !until.IsZero() {
-			msg += " " + i18n.TD(ctx, "auth.next_attempt", map[string]any{"At": format.ClockIn(format.LocaleOf(ctx), until)})
-		}
-		if status == 0 {
-			// The marketplace failed before judging the credentials (an
-			// error status, an unreadable answer, no answer): say so on the
-			// form, never as a rejection.
-			v := a.describe(ctx, err)
-			status = v.Status
-			msg = i18n.TD(ctx, "auth.login_service_failed", map[string]any{"Problem": strings.ToLower(strings.TrimSuffix(v.Title, ".")), "RequestID": v.RequestID})
-		}
-		f.FormError = msg
-		return nil, status
-	}
-	a.guard.Succeeded(keys)
-	return captured, 0
+	// The marketplace failed before judging the credentials (an error
+	// status, an unreadable answer, no answer): say so on the form, never
+	// as a rejection.
+	v := a.describe(ctx, err)
+	f.FormError = i18n.TD(ctx, "auth.login_service_failed", map[string]any{"Problem": strings.ToLower(strings.TrimSuffix(v.Title, ".")), "RequestID": v.RequestID})
+	return nil, v.Status
 }
 
-// loginFailure explains a refused login; status 0 means "not a login
-// problem": let the central handler explain it.
-func loginFailure(ctx context.Context, err error, env string) (int, string) {
-	var rl *apiclient.RateLimitError
-	switch {
-	case errors.Is(err, apiclient.ErrUnauthorized):
-		envName := env
-		switch env {
-		case "production":
-			envName = i18n.T(ctx, "auth.env_production")
-		case "test":
-			envName = i18n.T(ctx, "auth.env_test")
-		}
-		return http.StatusUnprocessableEntity, i18n.TD(ctx, "auth.rejected", map[string]any{"Env": envName})
-	case errors.As(err, &rl):
-		return http.StatusServiceUnavailable, i18n.TD(ctx, "auth.busy", map[string]any{"At": format.ClockIn(format.LocaleOf(ctx), rl.RetryAt)})
-	case errors.Is(err, apiclient.ErrValidation):
-		return http.StatusUnprocessableEntity, i18n.T(ctx, "auth.malformed")
+// envName is the environment's name in the reader's language.
+func envName(ctx context.Context, env string) string {
+	switch env {
+	case "production":
+		return i18n.T(ctx, "auth.env_production")
+	case "test":
+		return i18n.T(ctx, "auth.env_test")
 	}
-	return 0, ""
+	return env
 }
 
 // Logout deletes the session record and its cookie.

@@ -2,7 +2,6 @@ package handlers_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -11,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/internal/loginguard"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
@@ -200,26 +198,6 @@ func TestCrossSiteGetKeepsCurrentAccount(t *testing.T) {
 	b.Account = ""
 	if p := b.Get(paths.Prices); p.Location != paths.Of(a, paths.Prices) {
 		t.Errorf("after the dashboard's own link to %s, /prices leads to %q", a, p.Location)
-	}
-}
-
-// TestJobKeepsToItsAccount: a job sends only with the account that
-// submitted it (its client, seller and environment): another client of the
-// same seller held by the session is not its account.
-func TestJobKeepsToItsAccount(t *testing.T) {
-	app := testapp.New(t, testapp.Options{})
-	b := app.Browser(t)
-	b.LoginDemo()
-	ref := sessionOf(t, app, b).ID()
-	job := bulkjobs.Job{SessionRef: ref, ClientID: "demo-1001", SellerID: 1001, Environment: "test"}
-	if _, err := app.Handler.JobAccount(context.Background(), job); err != nil {
-		t.Fatalf("the job's own account: %v", err)
-	}
-	job.ClientID = "another-client-of-1001"
-	acct, err := app.Handler.JobAccount(context.Background(), job)
-	var stop *bulkjobs.StopError
-	if !errors.As(err, &stop) {
-		t.Errorf("a job of another client of the seller got %v (error %v), want it stopped", acct, err)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -28,14 +29,6 @@ func (e *sessionStoreError) Error() string { return "session store: " + e.err.Er
 func (e *sessionStoreError) Unwrap() error { return e.err }
 
 func errSessionStore(err error) error { return &sessionStoreError{err: err} }
-
-// IsSessionStoreError reports a failure of the session database met while
-// sending a mass update (the token store behind the account): the
-// mass-update engine's StoreFailed.
-func IsSessionStoreError(err error) bool {
-	var ss *sessionStoreError
-	return errors.As(err, &ss)
-}
 
 // handleError is the one place errors become answers: a page for full
 // requests, a fragment in the flash area for htmx, a redirect to the login
@@ -77,7 +70,7 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 	var rl *apiclient.RateLimitError
 	var ss *sessionStoreError
 	switch {
-	case errors.As(err, &ss):
+	case errors.As(err, &ss), errors.Is(err, sqldb.ErrUnavailable): // the latter: an account's tokens (accounts)
 		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, i18n.T(ctx, "error.session_store_title"), 5
 		v.Message = i18n.T(ctx, "error.session_store_message")
 	case errors.Is(err, errPageTooLong):

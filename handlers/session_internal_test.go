@@ -10,6 +10,7 @@ import (
 
 	gsessions "github.com/gorilla/sessions"
 
+	"github.com/sellerdesk/sellerdesk/accounts"
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/massupdate"
@@ -52,7 +53,11 @@ func TestSessionThroughGorillaStore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	a, err := New(Deps{API: api, Sessions: store, Engine: &massupdate.Engine{Locker: db}})
+	acc, err := accounts.New(accounts.Options{API: api, Sessions: store})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := New(Deps{API: api, Sessions: store, Accounts: acc, Engine: &massupdate.Engine{Locker: db}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,8 +31,7 @@ func copyKey(c echo.Context) copystore.Key {
 // so a sync outliving the request never writes a session.
 func (a *App) copySource(c echo.Context) copystore.Source {
 	d := session(c).Data()
-	creds := apiclient.Credentials{ClientID: d.ClientID, ClientSecret: d.ClientSecret, Environment: apiclient.Environment(d.Environment)}
-	return copystore.AccountSource{Account: a.deps.API.Account(creds, nil), SellerID: d.SellerID, Credential: sessionCredential(c)}
+	return copystore.AccountSource{Account: a.deps.Accounts.Detached(d.Current()), SellerID: d.SellerID, Credential: sessionCredential(c)}
 }
 
 // sessionCredential is the fingerprint of the secret the session's

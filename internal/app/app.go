@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/accounts"
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
@@ -20,6 +21,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/buildinfo"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/logctx"
+	"github.com/sellerdesk/sellerdesk/internal/loginguard"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -92,9 +94,12 @@ type Config struct {
 	// MassUpdate configures the one mass-update engine the forms and the
 	// bulk jobs share.
 	MassUpdate MassUpdateOptions
+	// LoginLimits tune the login throttle of the accounts' login; zero
+	// fields take defaults.
+	LoginLimits loginguard.Limits
 
 	// Dashboard is the handlers' configuration; New fills in what it
-	// builds: API, Sessions, Engine, Jobs, Catalog, Audit and Logger.
+	// builds: API, Sessions, Accounts, Engine, Jobs, Catalog, Audit and Logger.
 	Dashboard handlers.Deps
 }
 
@@ -139,6 +144,7 @@ type App struct {
 	// Config.SessionBackend).
 	SessionBackend sessions.Backend
 	API            *apiclient.Client
+	Accounts       *accounts.Service  // the sessions' and the jobs' marketplace accounts
 	Catalog        *copystore.Manager // nil without Config.Catalog
 	Audit          *audit.Store       // nil without Config.History
 	Jobs           *bulkjobs.Runner   // nil without Config.Jobs
@@ -301,13 +307,16 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	// budget and the per-seller lock (the database's, shared with the
 	// local copy's sync).
 	a.Engine = &massupdate.Engine{Locker: a.DB, ChunkSize: cfg.MassUpdate.ChunkSize, RetryBudget: cfg.MassUpdate.RetryBudget,
-		UpstreamTimeout: cfg.Dashboard.UpstreamTimeout, StoreFailed: handlers.IsSessionStoreError, FilterKey: cfg.MassUpdate.FilterKey}
+		UpstreamTimeout: cfg.Dashboard.UpstreamTimeout, StoreFailed: storeFailed, FilterKey: cfg.MassUpdate.FilterKey}
 
 	deps := cfg.Dashboard
 	if deps.GuardPercent == 0 && cfg.Jobs != nil {
 		deps.GuardPercent = cfg.Jobs.GuardPercent // the forms guard prices as the imports do
 	}
-	deps.API, deps.Sessions, deps.Engine, deps.Jobs, deps.Logger, deps.Catalog, deps.Audit = a.API, a.Sessions, a.Engine, a.Jobs, log, a.Catalog, a.Audit
+	if a.Accounts, err = accounts.New(accounts.Options{API: a.API, Sessions: a.Sessions, LoginLimits: cfg.LoginLimits, Now: deps.Now}); err != nil {
+		return nil, err
+	}
+	deps.API, deps.Sessions, deps.Accounts, deps.Engine, deps.Jobs, deps.Logger, deps.Catalog, deps.Audit = a.API, a.Sessions, a.Accounts, a.Engine, a.Jobs, log, a.Catalog, a.Audit
 	deps.Ready = a.Ready
 	if deps.Version == "" {
 		deps.Version = versionLine(buildinfo.Get())
@@ -322,7 +331,7 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	// The runner sends with the forms' engine, as the session that
 	// submitted the job, the local copy takes each chunk's accepted rows
 	// as the forms' do, and the audit trail records what it did.
-	a.Executor = &massupdate.Executor{Engine: a.Engine, Accounts: a.Handler.JobAccount, PricesByCard: a.API.PricesByCard(), FilterWrites: a.API.FilterWrites(),
+	a.Executor = &massupdate.Executor{Engine: a.Engine, Accounts: jobAccounts(a.Accounts), PricesByCard: a.API.PricesByCard(), FilterWrites: a.API.FilterWrites(),
 		Log: log.With("component", "catalog")}
 	if a.Catalog != nil {
 		a.Executor.Copy = a.Catalog.Store()

@@ -168,7 +168,7 @@ func New(t testing.TB, opts Options) *App {
 	deps := handlers.Deps{
 		Demo: true, DemoCredentials: app.DemoCredentials(), Now: sb.Now,
 		PageRetryBudget: opts.PageRetryBudget,
-		UpstreamTimeout: opts.UpstreamTimeout, BodyReadTimeout: opts.BodyReadTimeout, TrustedProxies: opts.TrustedProxies, LoginLimits: opts.LoginLimits, Zone: opts.Zone,
+		UpstreamTimeout: opts.UpstreamTimeout, BodyReadTimeout: opts.BodyReadTimeout, TrustedProxies: opts.TrustedProxies, Zone: opts.Zone,
 		TestHook: opts.TestHook, GuardPercent: opts.GuardPercent,
 	}
 	if opts.NoDemo {
@@ -197,6 +197,7 @@ func New(t testing.TB, opts Options) *App {
 		Catalog:          catalogOpts,
 		History:          &app.HistoryOptions{},
 		MassUpdate:       app.MassUpdateOptions{ChunkSize: opts.ChunkSize, RetryBudget: opts.BulkRetryBudget},
+		LoginLimits:      opts.LoginLimits,
 		Dashboard:        deps,
 	})
 	if err != nil {
