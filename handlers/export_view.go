@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
@@ -26,7 +27,7 @@ const exportAllParam = "all"
 // maxExportPages bounds a live read of the whole catalogue whatever page
 // count the marketplace gives: ten marketplace records for each row an
 // import reads.
-const maxExportPages = 10 * bulkjobs.MaxImportRows / upstreamPageLimit
+const maxExportPages = 10 * bulkjobs.MaxImportRows / browse.UpstreamLimit
 
 // errExportFull stops a whole-catalogue read once the sheet has more rows
 // than an import reads.
@@ -67,10 +68,11 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 	if all {
 		err = a.eachRecord(c, q, add)
 	} else {
-		var recs []apiclient.Nomenclature
-		recs, _, _, err = a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, seller, &q)
-		for _, n := range recs {
-			_ = add(n)
+		var p *browse.NomenclaturePage
+		if p, err = a.nomenclaturePage(c, &q); err == nil {
+			for _, n := range p.Records {
+				_ = add(n)
+			}
 		}
 	}
 	switch {
@@ -135,7 +137,7 @@ func saleCell(price, sale int64) string {
 // seller's lock (the marketplace's list has no filters, as the live list
 // on screen has none).
 func (a *App) eachRecord(c echo.Context, q listQuery, fn func(apiclient.Nomenclature) error) error {
-	ok, _, err := a.fromCopy(c)
+	ok, err := a.fromCopy(c)
 	if err != nil {
 		return err
 	}
@@ -150,7 +152,7 @@ func (a *App) eachRecord(c echo.Context, q listQuery, fn func(apiclient.Nomencla
 		if _, err := cs.Nomenclature(ctx, copyKey(c), copystore.Query{Sort: cq.Sort, Limit: 1}); errors.Is(err, copystore.ErrBadSort) {
 			cq.Sort = "" // the list order, as the page on screen
 		}
-		err := cs.ExportNomenclature(ctx, copyKey(c), cq, func(r *copystore.Record) error { return fn(copyNomenclature(seller, r)) })
+		err := cs.ExportNomenclature(ctx, copyKey(c), cq, func(r *copystore.Record) error { return fn(browse.Listed(seller, r)) })
 		if errors.Is(err, copystore.ErrRevoked) {
 			return copyRevoked()
 		}
@@ -158,11 +160,11 @@ func (a *App) eachRecord(c echo.Context, q listQuery, fn func(apiclient.Nomencla
 	}
 	pctx := a.pageContext(c)
 	for page := 1; page <= maxExportPages; page++ {
-		unlock, err := a.lockSeller(c, pctx)
+		unlock, err := a.seller(c).Lock(pctx)
 		if err != nil {
 			return err
 		}
-		recs, _, pages, err := fetchCatalogPage(pctx, a.account(c), seller, listQuery{Page: page, Limit: upstreamPageLimit})
+		recs, _, pages, err := browse.LivePage(pctx, a.account(c), seller, page, browse.UpstreamLimit)
 		unlock()
 		if err != nil {
 			return err

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -62,11 +63,11 @@ func (a *App) PricesSubmit(c echo.Context) error {
 			acct := a.account(c)
 			var lastChunk func()
 			pageCtx, seller := a.pageContext(c), session(c).Data().SellerID
-			if copied, _, err := a.fromCopy(c); err != nil {
+			if copied, err := a.fromCopy(c); err != nil {
 				return nil, err
 			} else if !copied {
 				lastChunk = func() {
-					pre.recs, pre.total, pre.npages, pre.err = fetchCatalogPage(pageCtx, acct, seller, q)
+					pre.recs, pre.total, pre.npages, pre.err = browse.LivePage(pageCtx, acct, seller, q.Page, q.Limit)
 					pre.done = true
 				}
 			}
@@ -156,15 +157,17 @@ func priceRows(ctx context.Context, guard int) rowOverlay[massupdate.PriceInput,
 // not with 10,000 rows nobody reads. Submitting the answer again sends the
 // same rows as before: accepted rows are the new baseline and never resent.
 func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.PriceInput], x pricesExtras) (pages.PricesView, error) {
-	sess := session(c)
 	var recs []apiclient.Nomenclature
 	var total, npages int
 	var err error
 	if x.pre != nil && x.pre.done {
 		recs, total, npages, err = x.pre.recs, x.pre.total, x.pre.npages, x.pre.err
 	} else {
-		// From the local copy once it exists (handlers/copy_lists.go)
-		recs, total, npages, err = a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, &q)
+		// From the local copy once it exists, else live (browse)
+		var p *browse.NomenclaturePage
+		if p, err = a.nomenclaturePage(c, &q); err == nil {
+			recs, total, npages = p.Records, p.Total, p.Pages
+		}
 	}
 	if err != nil {
 		return pages.PricesView{}, err
