@@ -282,3 +282,35 @@ func TestCountsOf(t *testing.T) {
 		t.Errorf("%v", got)
 	}
 }
+
+// TestEachRecord: the whole filtered catalogue from the copy, in its
+// sort; live, every record page by page, and ErrTooManyPages past the
+// bound.
+func TestEachRecord(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	live := 0
+	// Without copies: a reader with one would start a pass in the
+	// background, which could finish before the second walk.
+	if err := r.seller(New(nil, nil), nil).EachRecord(ctx, Query{}, 1000, func(apiclient.Nomenclature) error { live++; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.seller(New(nil, nil), nil).EachRecord(ctx, Query{}, 1, func(apiclient.Nomenclature) error { return nil }); !errors.Is(err, ErrTooManyPages) {
+		t.Errorf("a live walk past its bound: %v", err)
+	}
+	r.synced(t)
+	var prices []int64
+	err := r.seller(New(r.copy, nil), nil).EachRecord(ctx, Query{Copy: copystore.Query{Sort: "-price", Status: "online"}}, 1, func(n apiclient.Nomenclature) error {
+		if n.Status != "online" {
+			t.Errorf("record %s|%s in status %s", n.WarehouseCode, n.Barcode, n.Status)
+		}
+		prices = append(prices, int64(n.Price))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prices) == 0 || len(prices) >= live || !slices.IsSortedFunc(prices, func(a, b int64) int { return int(b - a) }) {
+		t.Errorf("%d online records of %d, sorted by price down: %v", len(prices), live, slices.IsSortedFunc(prices, func(a, b int64) int { return int(b - a) }))
+	}
+}

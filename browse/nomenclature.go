@@ -196,3 +196,53 @@ func (e *Ends) CursorTo(from, p, pages, limit int) string {
 	text, _ := c.Text()
 	return text
 }
+
+// ErrTooManyPages ends EachRecord's live walk past its bound of pages.
+var ErrTooManyPages = errors.New("browse: the live list has more pages than asked for")
+
+// EachRecord calls fn with every record of the seller's catalogue q
+// selects (its Page, Limit and Cursor aside), in its sort, until fn
+// returns an error: from the copy once a full copy exists (a sort it
+// does not know reads in the list order, as the page on screen), else
+// live, page by page, each page under the seller's lock (the
+// marketplace's list has no filters, as the live list on screen has
+// none), for at most maxPages pages (then ErrTooManyPages).
+func (s *Seller) EachRecord(ctx context.Context, q Query, maxPages int, fn func(apiclient.Nomenclature) error) error {
+	ok, err := s.FromCopy(ctx)
+	if err != nil {
+		return err
+	}
+	seller := s.key.SellerID
+	if ok {
+		if ctx, err = s.enter(ctx); err != nil {
+			return err
+		}
+		cq := q.Copy
+		cs := s.r.copy.Store()
+		if _, err := cs.Nomenclature(ctx, s.key, copystore.Query{Sort: cq.Sort, Limit: 1}); errors.Is(err, copystore.ErrBadSort) {
+			cq.Sort = ""
+		}
+		return cs.ExportNomenclature(ctx, s.key, cq, func(r *copystore.Record) error { return fn(Listed(seller, r)) })
+	}
+	lctx := s.acc.Live()
+	for page := 1; page <= maxPages; page++ {
+		unlock, err := s.lock(lctx)
+		if err != nil {
+			return err
+		}
+		recs, _, pages, err := LivePage(lctx, s.acc.Account, seller, page, UpstreamLimit)
+		unlock()
+		if err != nil {
+			return err
+		}
+		for _, n := range recs {
+			if err := fn(n); err != nil {
+				return err
+			}
+		}
+		if len(recs) == 0 || page >= pages {
+			return nil
+		}
+	}
+	return ErrTooManyPages
+}

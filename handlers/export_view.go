@@ -11,7 +11,6 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
-	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sheets"
@@ -132,53 +131,15 @@ func saleCell(price, sale int64) string {
 }
 
 // eachRecord calls fn with every record of the filtered catalogue q
-// selects, in its sort, until fn returns an error: from the local copy
-// once a full copy exists, else live, page by page, each page under the
-// seller's lock (the marketplace's list has no filters, as the live list
-// on screen has none).
+// selects, in its sort, until fn returns an error, read as the page on
+// screen is (browse.Seller.EachRecord); a live read past the bound of
+// pages is a full export.
 func (a *App) eachRecord(c echo.Context, q listQuery, fn func(apiclient.Nomenclature) error) error {
-	ok, err := a.fromCopy(c)
-	if err != nil {
-		return err
+	err := a.seller(c).EachRecord(c.Request().Context(), q.reads(), maxExportPages, fn)
+	if errors.Is(err, browse.ErrTooManyPages) {
+		return errExportFull
 	}
-	ctx := c.Request().Context()
-	seller := session(c).Data().SellerID
-	if ok {
-		if err := a.enterLocal(c); err != nil {
-			return err
-		}
-		cq := q.copyQuery()
-		cs := a.deps.Catalog.Store()
-		if _, err := cs.Nomenclature(ctx, copyKey(c), copystore.Query{Sort: cq.Sort, Limit: 1}); errors.Is(err, copystore.ErrBadSort) {
-			cq.Sort = "" // the list order, as the page on screen
-		}
-		err := cs.ExportNomenclature(ctx, copyKey(c), cq, func(r *copystore.Record) error { return fn(browse.Listed(seller, r)) })
-		if errors.Is(err, copystore.ErrRevoked) {
-			return copyRevoked()
-		}
-		return err
-	}
-	pctx := a.pageContext(c)
-	for page := 1; page <= maxExportPages; page++ {
-		unlock, err := a.seller(c).Lock(pctx)
-		if err != nil {
-			return err
-		}
-		recs, _, pages, err := browse.LivePage(pctx, a.account(c), seller, page, browse.UpstreamLimit)
-		unlock()
-		if err != nil {
-			return err
-		}
-		for _, n := range recs {
-			if err := fn(n); err != nil {
-				return err
-			}
-		}
-		if len(recs) == 0 || page >= pages {
-			return nil
-		}
-	}
-	return errExportFull
+	return err
 }
 
 // exportQuery is the query of the export links of a /prices or
