@@ -314,3 +314,27 @@ func TestEachRecord(t *testing.T) {
 		t.Errorf("%d online records of %d, sorted by price down: %v", len(prices), live, slices.IsSortedFunc(prices, func(a, b int64) int { return int(b - a) }))
 	}
 }
+
+// TestReadAhead: a page read live is read by the function ReadAhead
+// returns, when the caller runs it; a page from the copy is not read
+// ahead.
+func TestReadAhead(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	var ahead Ahead
+	read, err := r.seller(New(nil, nil), nil).ReadAhead(ctx, Query{Page: 2, Limit: 20}, &ahead)
+	if err != nil || read == nil {
+		t.Fatalf("live page: %v %v", read == nil, err)
+	}
+	if ahead.Done {
+		t.Fatal("read before the caller ran it")
+	}
+	read()
+	if !ahead.Done || ahead.Err != nil || len(ahead.Page.Records) != 20 || ahead.Page.Page != 2 {
+		t.Fatalf("read ahead: %+v", ahead)
+	}
+	r.synced(t)
+	if read, err := r.seller(New(r.copy, nil), nil).ReadAhead(ctx, Query{Page: 2, Limit: 20}, &ahead); read != nil || err != nil {
+		t.Errorf("a page from the copy read ahead: %v", err)
+	}
+}

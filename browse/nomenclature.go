@@ -246,3 +246,28 @@ func (s *Seller) EachRecord(ctx context.Context, q Query, maxPages int, fn func(
 	}
 	return ErrTooManyPages
 }
+
+// Ahead is a page of the nomenclature read ahead of its use (ReadAhead);
+// Done says it was read (Err included).
+type Ahead struct {
+	Page *NomenclaturePage
+	Err  error
+	Done bool
+}
+
+// ReadAhead is the read of the page q describes into into, for a page
+// read live: the caller runs it while it holds the seller's lock for a
+// write (massupdate.Send runs it beside its last chunk), so the answer
+// page costs no turn of its own. Nil for a page from the copy, which is
+// read after the write and shows what the marketplace accepted, pending.
+func (s *Seller) ReadAhead(ctx context.Context, q Query, into *Ahead) (func(), error) {
+	ok, err := s.FromCopy(ctx)
+	if err != nil || ok {
+		return nil, err
+	}
+	lctx, acct := s.acc.Live(), s.acc.Account
+	return func() {
+		recs, total, npages, err := LivePage(lctx, acct, s.key.SellerID, q.Page, q.Limit)
+		*into = Ahead{Page: &NomenclaturePage{Records: recs, Total: total, Pages: npages, Page: q.Page}, Err: err, Done: true}
+	}, nil
+}

@@ -31,15 +31,6 @@ func catalogQuery(c echo.Context) listQuery { return parseListQuery(c, catalogLi
 // is larger than the nomenclature's.
 func pricesQuery(c echo.Context) listQuery { return parseListQuery(c, catalogLimits, 100, nil) }
 
-// catalogPage is a list call's answer taken ahead of time; done says there
-// is one (err included).
-type catalogPage struct {
-	recs          []apiclient.Nomenclature
-	total, npages int
-	err           error
-	done          bool
-}
-
 // hasSale reports whether a product sells below its price. The
 // marketplace reports a product without a sale with its sale price equal
 // to the price: shown as a sale, the form would hold the price in the sale
