@@ -30,7 +30,7 @@ func TestRecordReadsBackPacked(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.putPage(ctx, k, &st, 1, 1, len(recs), recs); err != nil {
+		if err := s.putPage(ctx, k, &st, 1, 1, len(recs), mapAll(recs, recordOf)); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.Accept(ctx, k, []Change{{SKU: "MP-1", Price: new(int64(5000)), SalePrice: 4000}}); err != nil {
@@ -91,7 +91,7 @@ func TestNomenclaturePage(t *testing.T) {
 		for i := range 7 {
 			recs = append(recs, apiclient.Nomenclature{WarehouseCode: "WH", Barcode: string(rune('a' + i)), MarketplaceSKU: "MP", Price: apiclient.Money(100 * i), Status: "online"})
 		}
-		if err := s.putPage(ctx, k, &st, 1, 1, len(recs), recs); err != nil {
+		if err := s.putPage(ctx, k, &st, 1, 1, len(recs), mapAll(recs, recordOf)); err != nil {
 			t.Fatal(err)
 		}
 		q := Query{Sort: "-price", Limit: 3, Offset: 1, PriceMin: 100}
@@ -120,7 +120,7 @@ func TestSyncStatesPacked(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.putPage(ctx, k, &st, 1, 300, 29_999, []apiclient.Order{}); err != nil {
+		if err := s.putPage(ctx, k, &st, 1, 300, 29_999, []Order{}); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.recordWait(ctx, k, KindOrders, time.UnixMilli(1_800_000_000_321)); err != nil {

@@ -39,7 +39,7 @@ func fillPlanCopy(t testing.TB, s *Store, k Key, n int) []apiclient.Nomenclature
 				Status: statuses[i%len(statuses)], PriceUpdateStatus: "OK", UpdatedAt: time.UnixMilli(int64(i) * 1000),
 			})
 		}
-		if err := s.putPage(ctx, k, &st, p+1, (n+99)/100, n, page); err != nil {
+		if err := s.putPage(ctx, k, &st, p+1, (n+99)/100, n, mapAll(page, recordOf)); err != nil {
 			t.Fatal(err)
 		}
 		all = append(all, page...)

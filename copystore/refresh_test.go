@@ -27,7 +27,7 @@ func TestRefreshRewritesOnlyChangedSearchText(t *testing.T) {
 				{WarehouseCode: "WH-1", Barcode: "4600000000017", MarketplaceSKU: "MP-1", Name: name, Status: "online"},
 				{WarehouseCode: "WH-2", Barcode: "4600000000024", MarketplaceSKU: "MP-2", Name: "Куртка зимняя", Status: "online"},
 			}
-			if err := s.putPage(ctx, k, &st, 1, 1, len(recs), recs); err != nil {
+			if err := s.putPage(ctx, k, &st, 1, 1, len(recs), mapAll(recs, recordOf)); err != nil {
 				t.Fatal(err)
 			}
 			if err := s.finishPass(ctx, k, st); err != nil {

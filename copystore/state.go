@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
@@ -248,11 +247,11 @@ func (s *Store) putPages(ctx context.Context, k Key, st *SyncState, pages []page
 		for _, p := range pages {
 			var err error
 			switch d := p.data.(type) {
-			case []apiclient.Nomenclature:
+			case []Record:
 				err = s.putNomenclatureWith(ctx, tx, u, k, st.Gen, st.StartedAt, d)
-			case []apiclient.Order:
+			case []Order:
 				err = s.putOrders(ctx, tx, k, st.Gen, d)
-			case []apiclient.ReturnBox:
+			case []Box:
 				err = s.putBoxes(ctx, tx, k, st.Gen, d)
 			case nil:
 			default:

@@ -32,6 +32,10 @@ func BenchmarkStorePages(b *testing.B) {
 						Brand: "Бренд", Size: "42", Price: apiclient.Money(100000 + n), Quantity: n % 17, Status: "online", UpdatedAt: time.Now()})
 				}
 			}
+			recs := make([][]Record, pages)
+			for p := range data {
+				recs[p] = mapAll(data[p], recordOf)
+			}
 			k := Key{SellerID: 1, Env: "test"}
 			b.ResetTimer()
 			for b.Loop() {
@@ -42,7 +46,7 @@ func BenchmarkStorePages(b *testing.B) {
 				for p := 0; p < pages; p += perTx {
 					var batch []page
 					for q := p; q < min(p+perTx, pages); q++ {
-						batch = append(batch, page{num: q + 1, data: data[q], pages: pages, total: pages * 100, n: 100})
+						batch = append(batch, page{num: q + 1, data: recs[q], pages: pages, total: pages * 100, n: 100})
 					}
 					if err := s.putPages(ctx, k, &st, batch); err != nil {
 						b.Fatal(err)

@@ -451,22 +451,23 @@ func (y *Syncer) maxWait() time.Duration {
 }
 
 // read reads one page with the client's own 429/503 retries off, so the
-// wait is the syncer's: recorded, shown and taken under the lock.
+// wait is the syncer's: recorded, shown and taken under the lock. The
+// page is returned as the copy's records ([]Record, []Order, []Box).
 func (y *Syncer) read(ctx context.Context, kind string, src Source, page, limit int) (data any, pages, total, n int, err error) {
 	ctx = apiclient.WithRetryBudget(ctx, 0)
 	switch kind {
 	case KindNomenclature:
 		var d []apiclient.Nomenclature
 		d, pages, total, err = src.NomenclaturePage(ctx, page, limit)
-		data, n = d, len(d)
+		data, n = mapAll(d, recordOf), len(d)
 	case KindOrders:
 		var d []apiclient.Order
 		d, pages, total, err = src.OrdersPage(ctx, page, limit)
-		data, n = d, len(d)
+		data, n = mapAll(d, orderOf), len(d)
 	case KindBoxes:
 		var d []apiclient.ReturnBox
 		d, pages, total, err = src.BoxesPage(ctx, page, limit)
-		data, n = d, len(d)
+		data, n = mapAll(d, boxOf), len(d)
 	}
 	return data, pages, total, n, err
 }

@@ -56,7 +56,7 @@ func (u upserts) close() {
 // prices, and dropped when a read that started after it shows the
 // marketplace finished with other prices (the change was refused); an
 // accepted quantity or status holds until a read that started after it.
-func (s *Store) putNomenclatureWith(ctx context.Context, tx *sql.Tx, u upserts, k Key, gen int64, passStart time.Time, recs []apiclient.Nomenclature) error {
+func (s *Store) putNomenclatureWith(ctx context.Context, tx *sql.Tx, u upserts, k Key, gen int64, passStart time.Time, recs []Record) error {
 	// One statement per page: the per-statement cost of the driver, not
 	// the rows, dominated the time of a page stored row by row.
 	recs = uniqueRecords(recs)
@@ -69,9 +69,9 @@ func (s *Store) putNomenclatureWith(ctx context.Context, tx *sql.Tx, u upserts, 
 			name := bound(r.Name, maxNameBytes)
 			brand := bound(r.Brand, maxFieldBytes)
 			sku, ssku, bc := bound(r.MarketplaceSKU, maxFieldBytes), bound(r.SellerSKU, maxFieldBytes), bound(r.Barcode, maxFieldBytes)
-			args = append(args, k.SellerID, k.Env, bound(r.WarehouseCode, maxFieldBytes), bc, sku, bound(r.ParentSKU, maxFieldBytes), ssku,
-				name, brand, bound(r.Size, maxFieldBytes), r.Price.Kopecks(), r.SalePrice.Kopecks(), r.Quantity,
-				bound(r.Status, maxFieldBytes), bound(r.PriceUpdateStatus, maxFieldBytes), sqldb.Millis(r.UpdatedAt), gen,
+			args = append(args, k.SellerID, k.Env, bound(r.Warehouse, maxFieldBytes), bc, sku, bound(r.ParentSKU, maxFieldBytes), ssku,
+				name, brand, bound(r.Size, maxFieldBytes), r.Price, r.SalePrice, r.Quantity,
+				bound(r.Status, maxFieldBytes), bound(r.PriceStatus, maxFieldBytes), sqldb.Millis(r.UpdatedAt), gen,
 				searchDoc(sku, ssku, bc, name, brand))
 		}
 		if u == nil {
@@ -140,7 +140,7 @@ func nomenclatureUpsert(n int, started int64) string {
 	return b.String()
 }
 
-func (s *Store) putOrders(ctx context.Context, tx *sql.Tx, k Key, gen int64, orders []apiclient.Order) error {
+func (s *Store) putOrders(ctx context.Context, tx *sql.Tx, k Key, gen int64, orders []Order) error {
 	stmt, err := tx.PrepareContext(ctx, s.q(`INSERT INTO catalog_orders
 		(seller_id, env, order_nr, status, payment_method, currency, full_sum, delivery_price, item_quantity,
 		 is_confirmed, created_at, updated_at, seen_gen, search)
@@ -162,8 +162,8 @@ func (s *Store) putOrders(ctx context.Context, tx *sql.Tx, k Key, gen int64, ord
 			confirmed = 1
 		}
 		if _, err := stmt.ExecContext(ctx, k.SellerID, k.Env, nr, bound(o.Status, maxFieldBytes),
-			bound(o.PaymentMethod, maxFieldBytes), bound(o.Currency, maxFieldBytes), o.FullSum.Kopecks(),
-			o.DeliveryPrice.Kopecks(), o.ItemQuantity, confirmed, sqldb.Millis(o.CreatedAt), sqldb.Millis(o.UpdatedAt), gen,
+			bound(o.PaymentMethod, maxFieldBytes), bound(o.Currency, maxFieldBytes), o.FullSum,
+			o.DeliveryPrice, o.ItemQuantity, confirmed, sqldb.Millis(o.CreatedAt), sqldb.Millis(o.UpdatedAt), gen,
 			strings.TrimSpace(string(appendFolded(nil, nr)))); err != nil {
 			return fmt.Errorf("copystore: store order: %w", err)
 		}
@@ -171,7 +171,7 @@ func (s *Store) putOrders(ctx context.Context, tx *sql.Tx, k Key, gen int64, ord
 	return nil
 }
 
-func (s *Store) putBoxes(ctx context.Context, tx *sql.Tx, k Key, gen int64, boxes []apiclient.ReturnBox) error {
+func (s *Store) putBoxes(ctx context.Context, tx *sql.Tx, k Key, gen int64, boxes []Box) error {
 	stmt, err := tx.PrepareContext(ctx, s.q(`INSERT INTO catalog_boxes
 		(seller_id, env, code, status, dimension, item_quantity, created_at, updated_at, shipped_at, seen_gen, search)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -187,11 +187,11 @@ func (s *Store) putBoxes(ctx context.Context, tx *sql.Tx, k Key, gen int64, boxe
 		b := &boxes[i]
 		code := bound(b.Code, maxFieldBytes)
 		var shipped any
-		if b.ShippedAt != nil {
-			shipped = sqldb.Millis(*b.ShippedAt)
+		if !b.ShippedAt.IsZero() {
+			shipped = sqldb.Millis(b.ShippedAt)
 		}
 		if _, err := stmt.ExecContext(ctx, k.SellerID, k.Env, code, bound(b.Status, maxFieldBytes),
-			bound(b.DimensionSymbol, maxFieldBytes), b.ItemQuantity, sqldb.Millis(b.CreatedAt), sqldb.Millis(b.UpdatedAt), shipped, gen,
+			bound(b.Dimension, maxFieldBytes), b.ItemQuantity, sqldb.Millis(b.CreatedAt), sqldb.Millis(b.UpdatedAt), shipped, gen,
 			strings.TrimSpace(string(appendFolded(nil, code)))); err != nil {
 			return fmt.Errorf("copystore: store box: %w", err)
 		}
@@ -294,10 +294,11 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 // the values read kept (prices only once the marketplace no longer shows
 // them processing). A change accepted after readAt, or a record with
 // nothing pending, is left to the next pass.
-func (s *Store) Confirm(ctx context.Context, k Key, readAt time.Time, recs []apiclient.Nomenclature) error {
-	if len(recs) == 0 {
+func (s *Store) Confirm(ctx context.Context, k Key, readAt time.Time, read []apiclient.Nomenclature) error {
+	if len(read) == 0 {
 		return nil
 	}
+	recs := mapAll(read, recordOf)
 	at := sqldb.Millis(readAt)
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		const where = ` WHERE seller_id = ? AND env = ? AND warehouse = ? AND barcode = ?`
@@ -317,9 +318,9 @@ func (s *Store) Confirm(ctx context.Context, k Key, readAt time.Time, recs []api
 		}
 		for i := range recs {
 			r := &recs[i]
-			wh, bc := bound(r.WarehouseCode, maxFieldBytes), bound(r.Barcode, maxFieldBytes)
-			if r.PriceUpdateStatus != "PROCESSING" {
-				if _, err := stmts[0].ExecContext(ctx, r.Price.Kopecks(), r.SalePrice.Kopecks(), bound(r.PriceUpdateStatus, maxFieldBytes),
+			wh, bc := bound(r.Warehouse, maxFieldBytes), bound(r.Barcode, maxFieldBytes)
+			if r.PriceStatus != "PROCESSING" {
+				if _, err := stmts[0].ExecContext(ctx, r.Price, r.SalePrice, bound(r.PriceStatus, maxFieldBytes),
 					k.SellerID, k.Env, wh, bc, at); err != nil {
 					return fmt.Errorf("copystore: confirm: %w", err)
 				}

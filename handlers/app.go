@@ -18,6 +18,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/accounts"
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/massupdate"
@@ -120,6 +121,8 @@ type App struct {
 	// gstore is Deps.Sessions as gorilla/sessions' Store: the session
 	// middleware obtains and saves sessions through it.
 	gstore gsessions.Store
+	// reads reads the sellers' lists and pages, from the copy or live.
+	reads *browse.Reader
 }
 
 // New builds the dashboard. It fails only on missing dependencies.
@@ -148,6 +151,7 @@ func New(d Deps) (*App, error) {
 	a := &App{deps: d, imports: newPlaceGate[int64](maxConcurrentImports),
 		exports: newPlaceGate[copystore.Key](maxConcurrentExports), local: newLocalGate(localSlots(), localPerSession(localSlots()))}
 	a.gstore = d.Sessions
+	a.reads = browse.New(d.Catalog, d.Logger)
 	a.assets = layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)}
 	a.echo = a.routes()
 	a.handler = a.protect(a.echo)

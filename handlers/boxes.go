@@ -17,7 +17,7 @@ var boxLimits = []int{20, 50, 100}
 // ReturnBoxesList shows a page of return boxes, filtered by status.
 func (a *App) ReturnBoxesList(c echo.Context) error {
 	q := parseListQuery(c, boxLimits, boxLimits[0], boxStatuses)
-	list, err := a.boxesPage(c, q) // from the local copy once it exists (copy_boxes.go)
+	list, err := a.seller(c).Boxes(c.Request().Context(), q.reads())
 	if err != nil {
 		return err
 	}
@@ -38,11 +38,11 @@ func (a *App) ReturnBoxesList(c echo.Context) error {
 	}
 	for _, b := range list.Boxes {
 		row := pages.BoxRow{
-			Code: b.Code, Status: b.Status, Dimension: b.DimensionSymbol, Items: b.ItemQuantity,
+			Code: b.Code, Status: b.Status, Dimension: b.Dimension, Items: b.ItemQuantity,
 			Created: format.DateTimeIn(l, b.CreatedAt), Updated: format.DateTimeIn(l, b.UpdatedAt),
 		}
-		if b.ShippedAt != nil {
-			row.Shipped = format.DateTimeIn(l, *b.ShippedAt)
+		if !b.ShippedAt.IsZero() {
+			row.Shipped = format.DateTimeIn(l, b.ShippedAt)
 		}
 		v.Rows = append(v.Rows, row)
 	}

@@ -1,6 +1,6 @@
 // What the prices (prices.go) and nomenclature (nomenclature.go) screens
-// share: fetching a page of the catalogue, laying the user's values and
-// outcomes over it (overlay), and the drafts they restore.
+// share: their queries, laying the user's values and outcomes over a page
+// read by browse (overlay), and the drafts they restore.
 
 package handlers
 
@@ -21,39 +21,8 @@ import (
 )
 
 // catalogLimits are the page sizes of the nomenclature and prices screens.
-// Sizes above upstreamPageLimit are fetched as several marketplace pages.
+// Sizes above browse.UpstreamLimit are read as several marketplace pages.
 var catalogLimits = []int{20, 50, 100, 200, 500, 1000}
-
-// upstreamPageLimit is the largest page asked of the marketplace at once.
-const upstreamPageLimit = 100
-
-// fetchCatalogPage reads one screen page of the seller's nomenclature,
-// sequentially, as marketplace pages of at most upstreamPageLimit records.
-func fetchCatalogPage(ctx context.Context, acct *apiclient.Account, seller int64, q listQuery) ([]apiclient.Nomenclature, int, int, error) {
-	if q.Limit <= upstreamPageLimit {
-		list, err := acct.Seller.ListNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: seller, Page: q.Page, Limit: q.Limit})
-		if err != nil {
-			return nil, 0, 0, err
-		}
-		return list.Nomenclatures, list.Total, list.Pages, nil
-	}
-	per := q.Limit / upstreamPageLimit
-	first := (q.Page-1)*per + 1
-	var recs []apiclient.Nomenclature
-	total := 0
-	for p := first; p < first+per; p++ {
-		list, err := acct.Seller.ListNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: seller, Page: p, Limit: upstreamPageLimit})
-		if err != nil {
-			return nil, 0, 0, err
-		}
-		recs = append(recs, list.Nomenclatures...)
-		total = list.Total
-		if p >= list.Pages {
-			break
-		}
-	}
-	return recs, total, (total + q.Limit - 1) / q.Limit, nil
-}
 
 func catalogQuery(c echo.Context) listQuery { return parseListQuery(c, catalogLimits, 50, nil) }
 
@@ -61,15 +30,6 @@ func catalogQuery(c echo.Context) listQuery { return parseListQuery(c, catalogLi
 // (one per product and warehouse), shown once per product, so the default
 // is larger than the nomenclature's.
 func pricesQuery(c echo.Context) listQuery { return parseListQuery(c, catalogLimits, 100, nil) }
-
-// catalogPage is a list call's answer taken ahead of time; done says there
-// is one (err included).
-type catalogPage struct {
-	recs          []apiclient.Nomenclature
-	total, npages int
-	err           error
-	done          bool
-}
 
 // hasSale reports whether a product sells below its price. The
 // marketplace reports a product without a sale with its sale price equal

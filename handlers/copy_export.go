@@ -150,7 +150,7 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 		return a.exportBusy(c)
 	}
 	defer place()
-	ok, _, err = a.fromCopy(c)
+	ok, err = a.fromCopy(c)
 	if err != nil {
 		return err
 	}

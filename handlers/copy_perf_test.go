@@ -2,31 +2,13 @@ package handlers
 
 import (
 	"context"
-	"net/http"
-	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
 
-	"github.com/labstack/echo/v4"
-
-	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
-
-// TestCopyStatesReadOncePerRequest: the dispatch and the toolbar of a page
-// share the sync states read for the request (the App below has no copy
-// at all: a second read would fail).
-func TestCopyStatesReadOncePerRequest(t *testing.T) {
-	c := echo.New().NewContext(httptest.NewRequest(http.MethodGet, "/nomenclature", nil), httptest.NewRecorder())
-	want := map[string]copystore.SyncState{copystore.KindNomenclature: {Gen: 7}}
-	c.Set(copyStatesKey, want)
-	got, err := (&App{}).copyStates(c)
-	if err != nil || got[copystore.KindNomenclature].Gen != 7 {
-		t.Fatalf("%v %v", got, err)
-	}
-}
 
 // TestStatusOptionsMemo: the rows of a page get the options
 // sellerStatusOptions gives each status, past the memo's few entries too.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -54,18 +55,18 @@ func (q listQuery) sortHead(path, col string) pages.SortHead {
 // copyToolbar is the search and filter form of a list served from the
 // copy, with its freshness line; nil when the list is read live.
 func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []pages.Option) (*pages.CopyToolbar, error) {
-	if a.deps.Catalog == nil {
+	if !a.reads.Copying() {
 		return nil, nil
 	}
-	states, err := a.copyStates(c)
+	ctx := c.Request().Context()
+	states, err := a.seller(c).States(ctx)
 	if err != nil {
 		return nil, err
 	}
-	ctx := c.Request().Context()
 	l := i18n.LangOf(ctx)
 	sv := a.syncView(ctx, states, false)
 	sorts = a.localSorts(l, sorts)
-	tb := &pages.CopyToolbar{Action: at(c, path), Sync: sv, Live: !copyComplete(states), Q: q.copy.Q, Sort: q.copy.Sort, Sorts: sorts,
+	tb := &pages.CopyToolbar{Action: at(c, path), Sync: sv, Live: !browse.Complete(states), Q: q.copy.Q, Sort: q.copy.Sort, Sorts: sorts,
 		Warehouse: q.copy.Warehouse, Stock: q.copy.Stock, PriceMin: q.copy.PriceMin, PriceMax: q.copy.PriceMax,
 		From: q.copy.From, To: q.copy.To, KeepStatus: q.Status}
 	switch path {

@@ -14,6 +14,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/browse"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -70,7 +72,7 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 	var rl *apiclient.RateLimitError
 	var ss *sessionStoreError
 	switch {
-	case errors.As(err, &ss), errors.Is(err, sqldb.ErrUnavailable): // the latter: an account's tokens (accounts)
+	case errors.As(err, &ss), errors.Is(err, sqldb.ErrUnavailable), errors.Is(err, browse.ErrStore):
 		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, i18n.T(ctx, "error.session_store_title"), 5
 		v.Message = i18n.T(ctx, "error.session_store_message")
 	case errors.Is(err, errPageTooLong):
@@ -133,7 +135,7 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 		v.Message = i18n.T(ctx, "error.connection_failed")
 	case errors.Is(err, errAccountNotInSession):
 		v = accountRefusal(ctx, v)
-	case errors.Is(err, errCopyRevoked):
+	case errors.Is(err, errCopyRevoked), errors.Is(err, copystore.ErrRevoked):
 		v.Status, v.Title = http.StatusForbidden, statusTitle(ctx, http.StatusForbidden)
 		v.Message = i18n.T(ctx, "error.copy_revoked")
 	case errors.As(err, &he):

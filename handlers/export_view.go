@@ -9,8 +9,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
-	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sheets"
@@ -26,7 +26,7 @@ const exportAllParam = "all"
 // maxExportPages bounds a live read of the whole catalogue whatever page
 // count the marketplace gives: ten marketplace records for each row an
 // import reads.
-const maxExportPages = 10 * bulkjobs.MaxImportRows / upstreamPageLimit
+const maxExportPages = 10 * bulkjobs.MaxImportRows / browse.UpstreamLimit
 
 // errExportFull stops a whole-catalogue read once the sheet has more rows
 // than an import reads.
@@ -67,10 +67,11 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 	if all {
 		err = a.eachRecord(c, q, add)
 	} else {
-		var recs []apiclient.Nomenclature
-		recs, _, _, err = a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, seller, &q)
-		for _, n := range recs {
-			_ = add(n)
+		var p *browse.NomenclaturePage
+		if p, err = a.nomenclaturePage(c, &q); err == nil {
+			for _, n := range p.Records {
+				_ = add(n)
+			}
 		}
 	}
 	switch {
@@ -130,53 +131,15 @@ func saleCell(price, sale int64) string {
 }
 
 // eachRecord calls fn with every record of the filtered catalogue q
-// selects, in its sort, until fn returns an error: from the local copy
-// once a full copy exists, else live, page by page, each page under the
-// seller's lock (the marketplace's list has no filters, as the live list
-// on screen has none).
+// selects, in its sort, until fn returns an error, read as the page on
+// screen is (browse.Seller.EachRecord); a live read past the bound of
+// pages is a full export.
 func (a *App) eachRecord(c echo.Context, q listQuery, fn func(apiclient.Nomenclature) error) error {
-	ok, _, err := a.fromCopy(c)
-	if err != nil {
-		return err
+	err := a.seller(c).EachRecord(c.Request().Context(), q.reads(), maxExportPages, fn)
+	if errors.Is(err, browse.ErrTooManyPages) {
+		return errExportFull
 	}
-	ctx := c.Request().Context()
-	seller := session(c).Data().SellerID
-	if ok {
-		if err := a.enterLocal(c); err != nil {
-			return err
-		}
-		cq := q.copyQuery()
-		cs := a.deps.Catalog.Store()
-		if _, err := cs.Nomenclature(ctx, copyKey(c), copystore.Query{Sort: cq.Sort, Limit: 1}); errors.Is(err, copystore.ErrBadSort) {
-			cq.Sort = "" // the list order, as the page on screen
-		}
-		err := cs.ExportNomenclature(ctx, copyKey(c), cq, func(r *copystore.Record) error { return fn(copyNomenclature(seller, r)) })
-		if errors.Is(err, copystore.ErrRevoked) {
-			return copyRevoked()
-		}
-		return err
-	}
-	pctx := a.pageContext(c)
-	for page := 1; page <= maxExportPages; page++ {
-		unlock, err := a.lockSeller(c, pctx)
-		if err != nil {
-			return err
-		}
-		recs, _, pages, err := fetchCatalogPage(pctx, a.account(c), seller, listQuery{Page: page, Limit: upstreamPageLimit})
-		unlock()
-		if err != nil {
-			return err
-		}
-		for _, n := range recs {
-			if err := fn(n); err != nil {
-				return err
-			}
-		}
-		if len(recs) == 0 || page >= pages {
-			return nil
-		}
-	}
-	return errExportFull
+	return err
 }
 
 // exportQuery is the query of the export links of a /prices or

@@ -7,17 +7,17 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/massupdate"
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/views/components"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
-// Status values the marketplace uses (field notes); unknown values from the
+// Status values the marketplace uses (browse); unknown values from the
 // marketplace still render, these only drive filters and selects.
 var (
-	orderStatuses        = []string{"new", "confirmed", "to_delivery", "delivered", "canceled", "returned"}
-	nomenclatureStatuses = massupdate.Statuses
-	boxStatuses          = []string{"in_progress", "accepted", "loading", "shipped"}
+	orderStatuses        = browse.OrderStatuses
+	nomenclatureStatuses = browse.NomenclatureStatuses
+	boxStatuses          = browse.BoxStatuses
 )
 
 // listQuery is a list view as the URL describes it.
@@ -30,11 +30,14 @@ type listQuery struct {
 	copy copyFilter
 	// ends are the keyset positions of the page read from the copy, for
 	// the pager's links (nil: they go by page number).
-	ends *pageEnds
+	ends *browse.Ends
 	// cursor is the keyset position a pager link carries (the "cursor"
 	// parameter, copystore.Cursor.Text); only the pager sets it: a
 	// position belongs to one sort and filter, which forms change.
 	cursor string
+	// cursorIn is the URL's cursor, which places the page read (browse
+	// ignores one that does not fit the sort).
+	cursorIn string
 }
 
 // parseListQuery reads page, limit and status from the URL. Values out of
@@ -52,7 +55,13 @@ func parseListQuery(c echo.Context, limits []int, def int, statuses []string) li
 		q.Status = s
 	}
 	q.copy = parseCopyFilter(c, q.Status != "")
+	q.cursorIn = c.QueryParam("cursor")
 	return q
+}
+
+// reads is the page of the list view q as browse reads it.
+func (q listQuery) reads() browse.Query {
+	return browse.Query{Page: q.Page, Limit: q.Limit, Status: q.Status, Copy: q.copyQuery(), Cursor: q.cursorIn}
 }
 
 // values is the canonical query of a view, for links that reproduce it.
@@ -139,12 +148,12 @@ func (q listQuery) link(path string) string {
 
 // pager builds the pager of a list view at path. Its links keep the page
 // numbers; those next to a page read from the copy, and its last one,
-// also carry the keyset position of the page they lead to (pageEnds).
+// also carry the keyset position of the page they lead to (browse.Ends).
 func (q listQuery) pager(path string, pages, total int) components.Pager {
 	return components.NewPager(q.Page, pages, total, func(p int) string {
 		qq := q
 		qq.Page = p
-		qq.cursor = q.ends.cursorTo(q.Page, p, pages, q.Limit)
+		qq.cursor = q.ends.CursorTo(q.Page, p, pages, q.Limit)
 		return qq.link(path)
 	})
 }

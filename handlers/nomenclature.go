@@ -129,12 +129,12 @@ func stockRows(ctx context.Context) rowOverlay[massupdate.StockInput, pages.Nome
 // nomenclatureView fetches the page and lays the user's typed values and
 // each row's outcome over it.
 func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupdate.StockInput]) (pages.NomenclatureView, error) {
-	sess := session(c)
-	// From the local copy once it exists (handlers/copy_lists.go)
-	recs, total, npages, err := a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, &q)
+	// From the local copy once it exists, else live (browse)
+	p, err := a.nomenclaturePage(c, &q)
 	if err != nil {
 		return pages.NomenclatureView{}, err
 	}
+	recs, total, npages := p.Records, p.Total, p.Pages
 	toolbar, err := a.copyToolbar(c, paths.Nomenclature, q, nomenclatureSorts)
 	if err != nil {
 		return pages.NomenclatureView{}, err

@@ -21,11 +21,11 @@ import (
 // a reason, nothing sent for it).
 func (a *App) filteredStock(c echo.Context, q listQuery, acct *apiclient.Account, seller int64, items []apiclient.StoreItem) ([]massupdate.SKUStock, error) {
 	skus := make(map[string]string, len(items))
-	recs, _, _, err := a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return acct }, seller, &q)
+	p, err := a.nomenclaturePage(c, &q)
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range recs {
+	for _, n := range p.Records {
 		skus[n.WarehouseCode+"|"+n.Barcode] = n.SellerSKU
 	}
 	missing := massupdate.Want{Keys: map[string]bool{}}

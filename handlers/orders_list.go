@@ -20,8 +20,7 @@ var orderLimits = []int{20, 50, 100}
 // OrdersList shows a page of orders, filtered by status.
 func (a *App) OrdersList(c echo.Context) error {
 	q := parseListQuery(c, orderLimits, orderLimits[0], orderStatuses)
-	// The list shows ItemQuantity, never the items: skip decoding them.
-	list, err := a.ordersPage(c, q) // from the local copy once it exists (copy_orders.go)
+	list, err := a.seller(c).Orders(c.Request().Context(), q.reads())
 	if err != nil {
 		return err
 	}
@@ -53,18 +52,18 @@ func (a *App) OrdersList(c echo.Context) error {
 	back := "?back=" + url.QueryEscape(here) // the detail's way back keeps the filter and page
 	for i, o := range list.Orders {
 		r := pages.OrderRow{
-			OrderNr:   o.OrderNr,
+			OrderNr:   o.Nr,
 			Status:    o.Status,
 			Created:   format.DateTimeIn(format.LocaleOf(ctx), o.CreatedAt),
-			Sum:       format.MoneyIn(l, int64(o.FullSum)),
+			Sum:       format.MoneyIn(l, o.FullSum),
 			Payment:   o.PaymentMethod,
 			Items:     o.ItemQuantity,
-			Confirmed: o.IsConfirmed,
+			Confirmed: o.Confirmed,
 		}
-		r.Href = at(c, paths.Order(o.OrderNr)) + back
-		if resend.ValidOrderNr(o.OrderNr) {
-			nrs[i] = o.OrderNr
-			r.Resend = resendView("resend-"+o.OrderNr, nrs[i:i+1:i+1], resendLabel, here)
+		r.Href = at(c, paths.Order(o.Nr)) + back
+		if resend.ValidOrderNr(o.Nr) {
+			nrs[i] = o.Nr
+			r.Resend = resendView("resend-"+o.Nr, nrs[i:i+1:i+1], resendLabel, here)
 			if len(states) > 0 {
 				showResendState(ctx, states, &r.Resend, now)
 			}

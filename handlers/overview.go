@@ -2,17 +2,13 @@ package handlers
 
 import (
 	"context"
-	"errors"
 	"net/http"
-	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"golang.org/x/sync/errgroup"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -20,83 +16,51 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
-// overviewParallel bounds the marketplace reads the overview runs at once.
-const overviewParallel = 3
-
 // Overview is the start page: which account this is, how its tokens stand,
-// and how many orders, products and return boxes are in each status.
+// how many orders, products and return boxes are in each status
+// (browse.Seller.Overview: from the local copy, which it never leaves for
+// the marketplace, when copies are kept) and, from the copy, what needs
+// action today and how fresh that is.
 func (a *App) Overview(c echo.Context) error {
-	if a.deps.Catalog != nil {
-		return a.overviewFromCopy(c)
-	}
-	sess := session(c)
-	d := sess.Data()
-	acct := a.account(c)
-	ctx := a.pageContext(c)
-	v := pages.Overview{ClientID: d.ClientID, Environment: d.Environment, SellerID: d.SellerID}
-
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(overviewParallel)
-	var mu sync.Mutex
-	// Totals per status come from one-row pages: the list's total says it.
-	orderCounts := make([]int, len(orderStatuses))
-	boxCounts := make([]int, len(boxStatuses))
-	for i, s := range orderStatuses {
-		g.Go(func() error {
-			list, err := acct.B2B.ListOrders(gctx, &apiclient.ListOrdersOptions{Page: 1, Limit: 1, Status: s})
-			if err == nil {
-				orderCounts[i] = list.Total
-			}
-			return err
-		})
-	}
-	for i, s := range boxStatuses {
-		g.Go(func() error {
-			list, err := acct.ReturnBoxes.List(gctx, &apiclient.ListReturnBoxesOptions{SellerID: d.SellerID, Page: 1, Limit: 1, Status: s})
-			if err == nil {
-				boxCounts[i] = list.Total
-			}
-			return err
-		})
-	}
-	// The nomenclature list has no status filter: count while walking it.
-	nomCounts := map[string]int{}
-	g.Go(func() error {
-		for n, err := range acct.Seller.AllNomenclatures(gctx, &apiclient.ListNomenclaturesRequest{SellerID: d.SellerID, Limit: upstreamPageLimit}) {
-			if err != nil {
-				return err
-			}
-			mu.Lock()
-			nomCounts[n.Status]++
-			mu.Unlock()
-		}
-		return nil
-	})
-	if err := g.Wait(); err != nil {
+	ctx := c.Request().Context()
+	ov, err := a.seller(c).Overview(ctx)
+	if err != nil {
 		return err
 	}
-	for i, s := range orderStatuses {
-		v.Orders = append(v.Orders, pages.Count{Status: s, Count: orderCounts[i], Href: paths.Filtered(at(c, paths.Orders), "status", s)})
-		v.OrdersTotal += orderCounts[i]
+	d := session(c).Data()
+	v := pages.Overview{ClientID: d.ClientID, Environment: d.Environment, SellerID: d.SellerID}
+	records := "" // the live nomenclature has no status filter to link to
+	if ov.FromCopy {
+		records = at(c, paths.Nomenclature)
 	}
-	for i, s := range boxStatuses {
-		v.Boxes = append(v.Boxes, pages.Count{Status: s, Count: boxCounts[i], Href: paths.Filtered(at(c, paths.ReturnBoxes), "status", s)})
-		v.BoxesTotal += boxCounts[i]
-	}
-	for _, s := range nomenclatureStatuses {
-		v.Nomenclature = append(v.Nomenclature, pages.Count{Status: s, Count: nomCounts[s]})
-		v.NomenclatureTotal += nomCounts[s]
-		delete(nomCounts, s)
-	}
-	for s, n := range nomCounts { // statuses we have not seen before
-		v.Nomenclature = append(v.Nomenclature, pages.Count{Status: s, Count: n})
-		v.NomenclatureTotal += n
-	}
-
+	v.Orders, v.OrdersTotal = counts(ov.Orders, at(c, paths.Orders))
+	v.Nomenclature, v.NomenclatureTotal = counts(ov.Nomenclature, records)
+	v.Boxes, v.BoxesTotal = counts(ov.Boxes, at(c, paths.ReturnBoxes))
 	if err := a.tokenStates(c, &v); err != nil {
 		return err
 	}
-	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, i18n.T(c.Request().Context(), "overview.title"), "overview"), v, nil, nil), nil)
+	title := i18n.T(ctx, "overview.title")
+	if !ov.FromCopy {
+		return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, title, "overview"), v, nil, nil), nil)
+	}
+	sv := a.syncView(ctx, ov.Sync, false)
+	v.Copying = sv.AsOf == "" && sv.Error == "" // the first copy: counts of nothing yet are not 0
+	actions := needsAction(ctx, ov.NewOrders, ov.Rejected, ov.ZeroStock, ov.BoxesLoading, func(p string) string { return at(c, p) })
+	if v.Accounts, err = a.accountLines(c); err != nil {
+		return err
+	}
+	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, title, "overview"), v, &sv, actions), nil)
+}
+
+// needsAction is the overview's "needs action today" of one account, each
+// count linked to its filtered list (link makes a path the account's).
+func needsAction(ctx context.Context, newOrders, rejected, zeroStock, loading int, link func(string) string) []pages.NeedsAction {
+	return []pages.NeedsAction{
+		{Label: i18n.T(ctx, "overview.new_orders"), Href: paths.Filtered(link(paths.Orders), "status", "new"), Count: newOrders},
+		{Label: i18n.T(ctx, "overview.rejected"), Href: paths.Filtered(link(paths.Nomenclature), "status", "rejected"), Count: rejected},
+		{Label: i18n.T(ctx, "overview.out_of_stock"), Href: paths.Filtered(link(paths.Nomenclature), "stock", "0"), Count: zeroStock},
+		{Label: i18n.T(ctx, "overview.boxes_loading"), Href: paths.Filtered(link(paths.ReturnBoxes), "status", "loading"), Count: loading},
+	}
 }
 
 // tokenStates fills in how the session's tokens stand.
@@ -118,50 +82,6 @@ func (a *App) tokenStates(c echo.Context, v *pages.Overview) error {
 	return nil
 }
 
-// overviewFromCopy is the start page from the local copy: it
-// never reads the marketplace, answers at once with what the copy holds so
-// far, and says how fresh that is. Opening it starts a sync when the copy
-// is older than the interval.
-func (a *App) overviewFromCopy(c echo.Context) error {
-	d := session(c).Data()
-	k := copyKey(c)
-	if err := a.copyAccess(c); err != nil {
-		return err
-	}
-	a.catalogUse(c)
-	if err := a.enterLocal(c); err != nil {
-		return err
-	}
-	ov, err := a.deps.Catalog.Store().Overview(c.Request().Context(), k)
-	if errors.Is(err, copystore.ErrRevoked) {
-		return copyRevoked()
-	}
-	if err != nil {
-		return err
-	}
-	v := pages.Overview{ClientID: d.ClientID, Environment: d.Environment, SellerID: d.SellerID}
-	v.Orders, v.OrdersTotal = countsOf(orderStatuses, ov.OrdersByStatus, at(c, paths.Orders))
-	v.Nomenclature, v.NomenclatureTotal = countsOf(nomenclatureStatuses, ov.RecordsByStatus, at(c, paths.Nomenclature))
-	v.Boxes, v.BoxesTotal = countsOf(boxStatuses, ov.BoxesByStatus, at(c, paths.ReturnBoxes))
-	if err := a.tokenStates(c, &v); err != nil {
-		return err
-	}
-	sv := a.syncView(c.Request().Context(), ov.Sync, false)
-	v.Copying = sv.AsOf == "" && sv.Error == "" // the first copy: counts of nothing yet are not 0
-	ctx := c.Request().Context()
-	actions := []pages.NeedsAction{
-		{Label: i18n.T(ctx, "overview.new_orders"), Href: paths.Filtered(at(c, paths.Orders), "status", "new"), Count: ov.NewOrders},
-		{Label: i18n.T(ctx, "overview.rejected"), Href: paths.Filtered(at(c, paths.Nomenclature), "status", "rejected"), Count: ov.Rejected},
-		{Label: i18n.T(ctx, "overview.out_of_stock"), Href: paths.Filtered(at(c, paths.Nomenclature), "stock", "0"), Count: ov.ZeroStock},
-		{Label: i18n.T(ctx, "overview.boxes_loading"), Href: paths.Filtered(at(c, paths.ReturnBoxes), "status", "loading"), Count: ov.BoxesLoading},
-	}
-	v.Accounts, err = a.accountLines(c)
-	if err != nil {
-		return err
-	}
-	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, i18n.T(c.Request().Context(), "overview.title"), "overview"), v, &sv, actions), nil)
-}
-
 // accountLines is the overview's line per account of a session holding
 // several: what needs action today and how fresh its copy is, from the
 // local copies only (no marketplace call), each count linked to that
@@ -176,47 +96,32 @@ func (a *App) accountLines(c echo.Context) ([]pages.AccountLine, error) {
 	for _, acct := range list {
 		id := acct.ID()
 		line := pages.AccountLine{Label: accountLabel(c, acct), Environment: acct.Environment, Href: paths.Of(id, paths.Overview)}
-		ov, err := a.deps.Catalog.Store().Overview(ctx, copystore.Key{SellerID: acct.SellerID, Env: acct.Environment})
+		g, err := a.reads.Glance(ctx, copystore.Key{SellerID: acct.SellerID, Env: acct.Environment})
 		switch {
-		case errors.Is(err, copystore.ErrRevoked):
-			line.Unavailable = true
 		case err != nil:
 			return nil, err
+		case g.Unavailable:
+			line.Unavailable = true
 		default:
-			line.AsOf = a.syncView(ctx, ov.Sync, false).AsOf
-			line.Actions = []pages.NeedsAction{
-				{Label: i18n.T(ctx, "overview.new_orders"), Href: paths.Filtered(paths.Of(id, paths.Orders), "status", "new"), Count: ov.NewOrders},
-				{Label: i18n.T(ctx, "overview.rejected"), Href: paths.Filtered(paths.Of(id, paths.Nomenclature), "status", "rejected"), Count: ov.Rejected},
-				{Label: i18n.T(ctx, "overview.out_of_stock"), Href: paths.Filtered(paths.Of(id, paths.Nomenclature), "stock", "0"), Count: ov.ZeroStock},
-				{Label: i18n.T(ctx, "overview.boxes_loading"), Href: paths.Filtered(paths.Of(id, paths.ReturnBoxes), "status", "loading"), Count: ov.BoxesLoading},
-			}
+			line.AsOf = a.syncView(ctx, g.Sync, false).AsOf
+			line.Actions = needsAction(ctx, g.NewOrders, g.Rejected, g.ZeroStock, g.BoxesLoading, func(p string) string { return paths.Of(id, p) })
 		}
 		out = append(out, line)
 	}
 	return out, nil
 }
 
-// countsOf lists the counts of the known statuses in their order, then any
-// status not known before, each linked to its filtered list (list, by status).
-func countsOf(known []string, m map[string]int, list string) ([]pages.Count, int) {
-	var out []pages.Count
-	total := 0
-	for _, s := range known {
-		out = append(out, pages.Count{Status: s, Count: m[s], Href: paths.Filtered(list, "status", s)})
-		total += m[s]
-	}
-	extra := make([]string, 0, len(m))
-	for s := range m {
-		if !slices.Contains(known, s) {
-			extra = append(extra, s)
+// counts are a list's counts by status, each linked to the list filtered
+// by it (none when list is ""), and their total.
+func counts(cs []browse.Count, list string) ([]pages.Count, int) {
+	out := make([]pages.Count, len(cs))
+	for i, n := range cs {
+		out[i] = pages.Count{Status: n.Status, Count: n.Count}
+		if list != "" {
+			out[i].Href = paths.Filtered(list, "status", n.Status)
 		}
 	}
-	slices.Sort(extra)
-	for _, s := range extra {
-		out = append(out, pages.Count{Status: s, Count: m[s], Href: paths.Filtered(list, "status", s)})
-		total += m[s]
-	}
-	return out, total
+	return out, browse.Total(cs)
 }
 
 // durationIn is format.Duration with its units in the language of ctx:

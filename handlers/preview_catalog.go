@@ -8,6 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/massupdate"
@@ -19,7 +20,7 @@ import (
 // marketplace call; else live, page by page under the seller's lock (one
 // request of the seller in flight) and only until every record is found.
 func (a *App) previewCatalog(c echo.Context, want massupdate.Want) (*massupdate.Catalog, error) {
-	ok, _, err := a.fromCopy(c)
+	ok, err := a.fromCopy(c)
 	if err != nil {
 		return nil, err
 	}
@@ -48,7 +49,7 @@ func (a *App) copyCatalog(ctx context.Context, k copystore.Key, seller int64, wa
 	cs := a.deps.Catalog.Store()
 	cat := massupdate.NewCatalog()
 	add := func(r *copystore.Record) error {
-		cat.Add(copyNomenclature(seller, r))
+		cat.Add(browse.Listed(seller, r))
 		return nil
 	}
 	l := copystore.Lookup{SKUs: slices.Collect(maps.Keys(want.SKUs))}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -50,7 +51,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	// chunk, whose update may not have been applied when the list was read.
 	// A page from the copy is read after the send instead: the
 	// accepted prices are in it then, pending.
-	var pre catalogPage
+	var pre browse.Ahead
 	return submitMass(a, c, massKind[massupdate.PriceInput, apiclient.PriceUpdate]{
 		name: "prices", back: q.link(at(c, paths.Prices)),
 		unreadable: i18n.K("prices.form_unreadable"), fixFirst: i18n.K("prices.fix_first"), nothingChanged: i18n.K("prices.nothing_changed"), updated: i18n.K("prices.updated"),
@@ -59,26 +60,19 @@ func (a *App) PricesSubmit(c echo.Context) error {
 			return a.holdPrices(c.Request().Context(), form, massupdate.CheckPrices(rows))
 		},
 		send: func(ctx context.Context, updates []apiclient.PriceUpdate) (*massupdate.Report, error) {
-			acct := a.account(c)
-			var lastChunk func()
-			pageCtx, seller := a.pageContext(c), session(c).Data().SellerID
-			if copied, _, err := a.fromCopy(c); err != nil {
-				return nil, err
-			} else if !copied {
-				lastChunk = func() {
-					pre.recs, pre.total, pre.npages, pre.err = fetchCatalogPage(pageCtx, acct, seller, q)
-					pre.done = true
-				}
-			}
-			rep, err := massupdate.Send(ctx, a.deps.Engine, acct, seller, massupdate.Prices, updates, lastChunk)
+			lastChunk, err := a.seller(c).ReadAhead(c.Request().Context(), q.reads(), &pre)
 			if err != nil {
 				return nil, err
 			}
-			if pre.done {
+			rep, err := massupdate.Send(ctx, a.deps.Engine, a.account(c), session(c).Data().SellerID, massupdate.Prices, updates, lastChunk)
+			if err != nil {
+				return nil, err
+			}
+			if pre.Done && pre.Err == nil {
 				last := updates[(len(updates)-1)/a.deps.Engine.Size()*a.deps.Engine.Size():]
-				for _, n := range pre.recs {
+				for _, n := range pre.Page.Records {
 					if slices.ContainsFunc(last, func(u apiclient.PriceUpdate) bool { return u.MarketplaceSKU == n.MarketplaceSKU }) {
-						pre = catalogPage{}
+						pre = browse.Ahead{}
 						break
 					}
 				}
@@ -99,7 +93,7 @@ func (a *App) PricesSubmit(c echo.Context) error {
 
 // renderPricesResult answers a submit that needs the user (422): the page
 // with the form's values, problems and outcomes.
-func (a *App) renderPricesResult(c echo.Context, q listQuery, st formState[massupdate.PriceInput], s *pages.Summary, pre *catalogPage) error {
+func (a *App) renderPricesResult(c echo.Context, q listQuery, st formState[massupdate.PriceInput], s *pages.Summary, pre *browse.Ahead) error {
 	v, err := a.pricesView(c, q, st, pricesExtras{pre: pre})
 	if err != nil {
 		return err
@@ -116,7 +110,7 @@ func (a *App) renderPricesResult(c echo.Context, q listQuery, st formState[massu
 // it holds an answer, the page's list call already made.
 type pricesExtras struct {
 	done map[string][]string
-	pre  *catalogPage
+	pre  *browse.Ahead
 }
 
 // priceRows is how the prices page takes the user's values (see overlay),
@@ -156,15 +150,19 @@ func priceRows(ctx context.Context, guard int) rowOverlay[massupdate.PriceInput,
 // not with 10,000 rows nobody reads. Submitting the answer again sends the
 // same rows as before: accepted rows are the new baseline and never resent.
 func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.PriceInput], x pricesExtras) (pages.PricesView, error) {
-	sess := session(c)
 	var recs []apiclient.Nomenclature
 	var total, npages int
 	var err error
-	if x.pre != nil && x.pre.done {
-		recs, total, npages, err = x.pre.recs, x.pre.total, x.pre.npages, x.pre.err
+	if x.pre != nil && x.pre.Done {
+		if err = x.pre.Err; err == nil {
+			recs, total, npages = x.pre.Page.Records, x.pre.Page.Total, x.pre.Page.Pages
+		}
 	} else {
-		// From the local copy once it exists (handlers/copy_lists.go)
-		recs, total, npages, err = a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, &q)
+		// From the local copy once it exists, else live (browse)
+		var p *browse.NomenclaturePage
+		if p, err = a.nomenclaturePage(c, &q); err == nil {
+			recs, total, npages = p.Records, p.Total, p.Pages
+		}
 	}
 	if err != nil {
 		return pages.PricesView{}, err

@@ -22,7 +22,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
@@ -114,15 +113,15 @@ func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[str
 // that the page no longer lists still shows while it needs the user.
 func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]i18n.Msgs,
 	held map[string]massupdate.Held, rep *massupdate.Report, done map[string][]string) (pages.CardPricesView, error) {
-	sess := session(c)
 	ctx := c.Request().Context()
 	l := i18n.LangOf(ctx)
 	// From the local copy once it exists, which keeps each
-	// record's card (handlers/copy_lists.go)
-	recs, total, npages, err := a.nomenclaturePage(c, a.pageContext(c), func() *apiclient.Account { return a.account(c) }, sess.Data().SellerID, &q)
+	// record's card; else live (browse)
+	p, err := a.nomenclaturePage(c, &q)
 	if err != nil {
 		return pages.CardPricesView{}, err
 	}
+	recs, total, npages := p.Records, p.Total, p.Pages
 	toolbar, err := a.copyToolbar(c, paths.Prices, q, priceSorts)
 	if err != nil {
 		return pages.CardPricesView{}, err

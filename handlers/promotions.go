@@ -40,7 +40,7 @@ func (a *App) PromotionsList(c echo.Context) error {
 		v.Notice = pages.NoticeNoCopy
 		return render()
 	}
-	if _, _, err := a.fromCopy(c); err != nil { // the copy in use, synced in the background
+	if _, err := a.fromCopy(c); err != nil { // the copy in use, synced in the background
 		return err
 	}
 	k := copyKey(c)

@@ -58,16 +58,6 @@ func (a *App) catalogLogin(c echo.Context) {
 	m.UseAccepted(k, a.copySource(c))
 }
 
-// catalogUse records a page view of the copy and starts a sync when the
-// copy is older than the interval (or one was left half done).
-func (a *App) catalogUse(c echo.Context) {
-	k := copyKey(c)
-	if err := a.deps.Catalog.Store().Touch(c.Request().Context(), k); err != nil {
-		a.logger(c.Request().Context()).Warn("catalogue copy: touch failed", "err", err)
-	}
-	a.deps.Catalog.Use(k, a.copySource(c))
-}
-
 // copyRevoked answers a read of a copy whose credential the marketplace
 // refused: the session must log in again.
 func copyRevoked() error {
@@ -117,39 +107,6 @@ func (a *App) credentialsRevoked(c echo.Context) (bool, error) {
 	return a.deps.Catalog.Store().CredentialRejected(c.Request().Context(), sessionCredential(c))
 }
 
-// copyAccess lets the session read the copy only while its credentials
-// are known to work: each of its tokens was obtained within its lifetime.
-// A token past it is obtained again first; rejected credentials end the
-// session (the error handler) instead of serving the copy.
-func (a *App) copyAccess(c echo.Context) error {
-	acct := a.account(c)
-	ctx := a.pageContext(c)
-	for _, kind := range []apiclient.TokenKind{apiclient.KindSeller, apiclient.KindB2B} {
-		if _, err := acct.Token(ctx, kind); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// lockSeller takes the per-seller lock the sync reads under, for a page
-// about to read the seller's lists live: one request of a seller is in
-// flight at a time, whoever sends it. Without a copy there is no sync,
-// and nothing to wait for.
-func (a *App) lockSeller(c echo.Context, ctx context.Context) (unlock func(), err error) {
-	if a.deps.Catalog == nil {
-		return func() {}, nil
-	}
-	unlock, err = a.deps.Catalog.Lock(ctx, session(c).Data().SellerID)
-	if err != nil {
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		return nil, errSessionStore(err)
-	}
-	return unlock, nil
-}
-
 var kindLabels = map[string]string{copystore.KindNomenclature: i18n.K("copy.kind_nomenclature"), copystore.KindOrders: i18n.K("copy.kind_orders"), copystore.KindBoxes: i18n.K("copy.kind_boxes")}
 
 // syncView is the freshness line of the session's copy.
@@ -191,16 +148,6 @@ func (a *App) syncView(ctx context.Context, states map[string]copystore.SyncStat
 		v.Error = ""
 	}
 	return v
-}
-
-// copyComplete reports whether a first full copy of every list exists.
-func copyComplete(states map[string]copystore.SyncState) bool {
-	for _, kind := range copystore.Kinds {
-		if !states[kind].Complete() {
-			return false
-		}
-	}
-	return true
 }
 
 // SyncStatus serves the freshness line alone (htmx polls it while a sync

@@ -1,0 +1,166 @@
+package browse
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"slices"
+	"sync"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/copystore"
+)
+
+// overviewParallel bounds the marketplace reads the live overview runs at
+// once.
+const overviewParallel = 3
+
+// Count is how many rows of a list are in one status.
+type Count struct {
+	Status string
+	Count  int
+}
+
+// Overview is what the start page counts of a seller.
+type Overview struct {
+	// FromCopy says the counts are the copy's (Sync its states); else
+	// they were read live.
+	FromCopy bool
+	// Orders, Boxes and Nomenclature count each list by status: the
+	// known statuses in their order, then any other in name order.
+	Orders, Boxes, Nomenclature []Count
+	// What needs action today (from the copy only).
+	NewOrders, Rejected, ZeroStock, BoxesLoading int
+	Sync                                         map[string]copystore.SyncState
+}
+
+// Total is the sum of counts.
+func Total(counts []Count) int {
+	n := 0
+	for _, c := range counts {
+		n += c.Count
+	}
+	return n
+}
+
+// Overview counts the seller's lists. With copies kept it reads the copy
+// alone, whatever its state (it answers at once with what the copy holds
+// so far, and the page says how fresh that is), once the credentials are
+// known to work; opening it starts a sync when the copy is due one.
+// Without copies it reads the marketplace: a one-row page per order and
+// box status (the list's total says the count) and a walk of the whole
+// nomenclature, which has no status filter, at most overviewParallel
+// reads at once.
+func (s *Seller) Overview(ctx context.Context) (*Overview, error) {
+	if s.r.copy == nil {
+		return s.liveOverview()
+	}
+	if err := s.access(); err != nil {
+		return nil, err
+	}
+	s.Use(ctx)
+	ctx, err := s.enter(ctx)
+	if err != nil {
+		return nil, err
+	}
+	ov, err := s.r.copy.Store().Overview(ctx, s.key)
+	if err != nil {
+		return nil, err
+	}
+	return &Overview{FromCopy: true, Orders: countsOf(OrderStatuses, ov.OrdersByStatus), Boxes: countsOf(BoxStatuses, ov.BoxesByStatus),
+		Nomenclature: countsOf(NomenclatureStatuses, ov.RecordsByStatus),
+		NewOrders:    ov.NewOrders, Rejected: ov.Rejected, ZeroStock: ov.ZeroStock, BoxesLoading: ov.BoxesLoading, Sync: ov.Sync}, nil
+}
+
+func (s *Seller) liveOverview() (*Overview, error) {
+	acct, ctx, seller := s.acc.Account, s.acc.Live(), s.key.SellerID
+	g, gctx := errgroup.WithContext(ctx)
+	g.SetLimit(overviewParallel)
+	orders := make([]int, len(OrderStatuses))
+	boxes := make([]int, len(BoxStatuses))
+	for i, st := range OrderStatuses {
+		g.Go(func() error {
+			list, err := acct.B2B.ListOrders(gctx, &apiclient.ListOrdersOptions{Page: 1, Limit: 1, Status: st})
+			if err == nil {
+				orders[i] = list.Total
+			}
+			return err
+		})
+	}
+	for i, st := range BoxStatuses {
+		g.Go(func() error {
+			list, err := acct.ReturnBoxes.List(gctx, &apiclient.ListReturnBoxesOptions{SellerID: seller, Page: 1, Limit: 1, Status: st})
+			if err == nil {
+				boxes[i] = list.Total
+			}
+			return err
+		})
+	}
+	var mu sync.Mutex
+	records := map[string]int{}
+	g.Go(func() error {
+		for n, err := range acct.Seller.AllNomenclatures(gctx, &apiclient.ListNomenclaturesRequest{SellerID: seller, Limit: UpstreamLimit}) {
+			if err != nil {
+				return err
+			}
+			mu.Lock()
+			records[n.Status]++
+			mu.Unlock()
+		}
+		return nil
+	})
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
+	ov := &Overview{Nomenclature: countsOf(NomenclatureStatuses, records)}
+	for i, st := range OrderStatuses {
+		ov.Orders = append(ov.Orders, Count{Status: st, Count: orders[i]})
+	}
+	for i, st := range BoxStatuses {
+		ov.Boxes = append(ov.Boxes, Count{Status: st, Count: boxes[i]})
+	}
+	return ov, nil
+}
+
+// countsOf lists the counts of m by the known statuses in their order,
+// then any status not known before, in name order.
+func countsOf(known []string, m map[string]int) []Count {
+	out := make([]Count, 0, len(known)+len(m))
+	for _, st := range known {
+		out = append(out, Count{Status: st, Count: m[st]})
+	}
+	for _, st := range slices.Sorted(maps.Keys(m)) {
+		if !slices.Contains(known, st) {
+			out = append(out, Count{Status: st, Count: m[st]})
+		}
+	}
+	return out
+}
+
+// Glance is what needs action in one account's copy, for the overview of
+// a session holding several.
+type Glance struct {
+	// Unavailable: the marketplace refused the account's credentials
+	// since its last login.
+	Unavailable                                  bool
+	NewOrders, Rejected, ZeroStock, BoxesLoading int
+	Sync                                         map[string]copystore.SyncState
+}
+
+// Glance reads what needs action in the copy k, without a marketplace
+// call. Without copies it is empty.
+func (r *Reader) Glance(ctx context.Context, k copystore.Key) (Glance, error) {
+	if r.copy == nil {
+		return Glance{}, nil
+	}
+	ov, err := r.copy.Store().Overview(ctx, k)
+	switch {
+	case errors.Is(err, copystore.ErrRevoked):
+		return Glance{Unavailable: true}, nil
+	case err != nil:
+		return Glance{}, err
+	}
+	return Glance{NewOrders: ov.NewOrders, Rejected: ov.Rejected, ZeroStock: ov.ZeroStock, BoxesLoading: ov.BoxesLoading, Sync: ov.Sync}, nil
+}
