@@ -54,7 +54,7 @@ func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item
 	v.CanReadBack = finished && c.Accepted+c.Unknown > 0
 	v.CanDelete = !v.Active
 	if v.Preview && j.ParentID != "" {
-		v.Editable, v.EditFields = true, editFields(j.Kind)
+		v.Editable, v.EditFields = true, bulkjobs.EditFields(j.Kind)
 	}
 	for _, it := range items {
 		row := jobRow(ctx, j, it)

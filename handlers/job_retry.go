@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"encoding/json"
 	"net/http"
 	"strconv"
 
@@ -9,7 +8,6 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/i18n"
-	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
@@ -43,15 +41,6 @@ func (a *App) BulkJobRetry(c echo.Context) error {
 // maxEditedCell bounds one value edited in a retry's preview.
 const maxEditedCell = 64
 
-// editFields are the cells of a kind the retry preview lets the user
-// change.
-func editFields(kind string) []string {
-	if kind == "stock" {
-		return []string{"quantity", "status"}
-	}
-	return []string{"price", "sale"}
-}
-
 // BulkJobRevise checks the values edited in a retry's preview (a
 // retried row is not re-sent as it was refused): its rows, with
 // the edited cells, become a new preview, checked against the catalogue as
@@ -75,7 +64,7 @@ func (a *App) BulkJobRevise(c echo.Context) error {
 	}
 	edits := map[int]map[string]string{}
 	for _, it := range items {
-		for _, f := range editFields(job.Kind) {
+		for _, f := range bulkjobs.EditFields(job.Kind) {
 			name := "edit_" + strconv.Itoa(it.Seq) + "_" + f
 			if vals, ok := form[name]; ok && len(vals) > 0 {
 				if edits[it.Seq] == nil {
@@ -99,61 +88,19 @@ func (a *App) BulkJobRevise(c echo.Context) error {
 // against the catalogue as it is now. It returns the new job's id and its
 // row count; no job is made for no rows.
 func (a *App) previewAgain(c echo.Context, job bulkjobs.Job, items []bulkjobs.Item, parent string, edits map[int]map[string]string, keep func(bulkjobs.Item) bool) (string, int, error) {
-	t := &bulkjobs.Table{}
-	var m bulkjobs.Mapping
-	if job.Kind == "stock" {
-		t.Header = []string{"warehouse", "barcode", "quantity", "status"}
-		m, _ = bulkjobs.MapColumns(t.Header, bulkjobs.StockColumns)
-	} else {
-		t.Header = []string{"sku", "price", "sale", "start", "end"}
-		m, _ = bulkjobs.MapColumns(t.Header, bulkjobs.PriceColumns)
-	}
-	for _, it := range items {
-		if !keep(it) {
-			continue
-		}
-		var typed map[string]string
-		_ = json.Unmarshal([]byte(it.Typed), &typed)
-		for f, v := range edits[it.Seq] {
-			if typed == nil {
-				typed = map[string]string{}
-			}
-			typed[f] = v
-		}
-		row := make([]string, len(t.Header))
-		for i, h := range t.Header {
-			row[i] = typed[h]
-		}
-		t.Rows = append(t.Rows, row)
-		t.Lines = append(t.Lines, it.Line)
-	}
+	t, m := bulkjobs.RetryTable(job.Kind, items, edits, keep)
 	if len(t.Rows) == 0 {
 		return "", 0, nil
 	}
-	sess := session(c)
-	d := sess.Data()
-	cat, err := a.previewCatalog(c, a.wantRows(job.Kind, t, m))
+	rows, err := a.preview(c, job.Kind, t, m)
 	if err != nil {
 		return "", 0, err
 	}
-	p := massupdate.Previewer{Guard: a.deps.Jobs.GuardPercent(), Catalog: cat}
-	var rows []bulkjobs.Item
-	switch { // as the import previews them (bulk_import.go)
-	case job.Kind == "stock" && a.deps.API.FilterWrites():
-		rows = p.FilterStockItems(t, m)
-	case job.Kind == "stock":
-		rows = p.StockItems(t, m)
-	case a.deps.API.PricesByCard():
-		rows = p.CardPriceItems(t, m)
-	default:
-		rows = p.PriceItems(t, m)
-	}
-	p.Named(rows)
-	a.markPreviewPromotions(c, job.Kind, p, rows) // as the import marks them
+	d := session(c).Data()
 	next := &bulkjobs.Job{
 		ID: newJobID(), Kind: job.Kind, State: bulkjobs.StatePreview, ClientID: d.ClientID, DisplayName: d.DisplayName,
 		Environment: d.Environment, SellerID: d.SellerID, FileName: job.FileName, ParentID: parent,
-		GuardPercent: p.Guard, ChunkSize: a.deps.Engine.Size(), CreatedAt: a.deps.Now(),
+		GuardPercent: a.deps.Jobs.GuardPercent(), ChunkSize: a.deps.Engine.Size(), CreatedAt: a.deps.Now(),
 	}
 	if err := a.deps.Jobs.Store().CreateJob(c.Request().Context(), next, rows); err != nil {
 		return "", 0, errSessionStore(err)
