@@ -1,7 +1,8 @@
 package handlers
 
 // The price guard of the prices forms: a row changed beyond
-// Deps.GuardPercent is held (massupdate.HoldBeyondGuard), shown with its
+// Deps.GuardPercent is held (massupdate.HoldPrices, HoldCards: the rule
+// of massupdate.PriceBeyondGuard, as an import's preview), shown with its
 // change and a confirmation checkbox, and sent only once that row is
 // confirmed; the others of the same submit are sent at once.
 
@@ -44,7 +45,7 @@ func (a *App) holdPrices(ctx context.Context, form url.Values, checked massupdat
 	if err != nil {
 		return checked, err
 	}
-	return massupdate.HoldBeyondGuard(checked, a.priceGuard(), confirmed, func(u apiclient.PriceUpdate) (string, apiclient.PriceUpdate) { return u.MarketplaceSKU, u }), nil
+	return massupdate.HoldPrices(checked, a.priceGuard(), confirmed), nil
 }
 
 // holdCards is the guard step of the card prices form (lamoda profile).
@@ -53,7 +54,7 @@ func (a *App) holdCards(ctx context.Context, form url.Values, checked massupdate
 	if err != nil {
 		return checked, err
 	}
-	return massupdate.HoldBeyondGuard(checked, a.priceGuard(), confirmed, func(cp massupdate.CardPrice) (string, apiclient.PriceUpdate) { return cp.Parent, cp.PriceUpdate }), nil
+	return massupdate.HoldCards(checked, a.priceGuard(), confirmed), nil
 }
 
 // heldResult is the result of a row beyond the guard in the language of

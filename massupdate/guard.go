@@ -185,3 +185,15 @@ func SaleEndsNote(cur PriceNow, upd apiclient.PriceUpdate) i18n.Msgs {
 	}
 	return i18n.Of(i18n.M("mass.sale_ends", map[string]any{"Sale": apiclient.Money(cur.Sale).Decimal()}))
 }
+
+// HoldPrices is the guard of the per-SKU prices form (HoldBeyondGuard):
+// a row is its SKU.
+func HoldPrices(c Checked[PriceInput, apiclient.PriceUpdate], percent int, confirmed map[string]bool) Checked[PriceInput, apiclient.PriceUpdate] {
+	return HoldBeyondGuard(c, percent, confirmed, func(u apiclient.PriceUpdate) (string, apiclient.PriceUpdate) { return u.MarketplaceSKU, u })
+}
+
+// HoldCards is the guard of the card prices form (the lamoda profile;
+// HoldBeyondGuard): a row is its card.
+func HoldCards(c Checked[PriceInput, CardPrice], percent int, confirmed map[string]bool) Checked[PriceInput, CardPrice] {
+	return HoldBeyondGuard(c, percent, confirmed, func(cp CardPrice) (string, apiclient.PriceUpdate) { return cp.Parent, cp.PriceUpdate })
+}

@@ -118,3 +118,25 @@ func TestPreviewGuardsTheSalePriceToo(t *testing.T) {
 		t.Error("the form's rule lets the same change through")
 	}
 }
+
+// TestHoldCards: the card form's guard is the one rule, a row named by
+// its card: a card past the guard is held under its card's token until
+// that change is confirmed.
+func TestHoldCards(t *testing.T) {
+	rows := []PriceInput{
+		{SKU: "C1", OrigPrice: "1000.00", Price: "100.00"},
+		{SKU: "C2", OrigPrice: "1000.00", Price: "900.00"},
+	}
+	c := HoldCards(CheckCards(rows, nil), 50, nil)
+	if len(c.Send) != 1 || c.Send[0].Parent != "C2" || c.Held["C1"].Token != "C1|10000" || c.Waiting() != 1 {
+		t.Fatalf("sent %+v, held %+v; want C2 sent and C1 held", c.Send, c.Held)
+	}
+	c = HoldCards(CheckCards(rows, nil), 50, map[string]bool{"C1|10000": true})
+	if len(c.Send) != 2 || !c.Held["C1"].Confirmed {
+		t.Errorf("confirmed: sent %+v, held %+v; want both sent", c.Send, c.Held)
+	}
+	p := HoldPrices(CheckPrices(rows), 50, nil)
+	if len(p.Send) != 1 || p.Send[0].MarketplaceSKU != "C2" || p.Held["C1"].Token != "C1|10000" {
+		t.Errorf("per SKU: sent %+v, held %+v; want C2 sent and C1 held", p.Send, p.Held)
+	}
+}
