@@ -140,3 +140,28 @@ func TestHoldCards(t *testing.T) {
 		t.Errorf("per SKU: sent %+v, held %+v; want C2 sent and C1 held", p.Send, p.Held)
 	}
 }
+
+// TestPriceInputHints: a typed price or sale price more than 90 % below
+// the shown price is warned of with its drop, cut toward zero; a sale
+// left blank while one runs is warned it ends; an unchanged field or an
+// unreadable baseline gives no warning.
+func TestPriceInputHints(t *testing.T) {
+	h := PriceInput{SKU: "A", OrigPrice: "16799.00", Price: "1.00"}.Hints()
+	if len(h) != 1 || h["price"].DropTenths != 999 {
+		t.Errorf("a deep drop: %+v, want the price's drop of 99.9 %%", h)
+	}
+	h = PriceInput{SKU: "A", OrigPrice: "1000.00", OrigSale: "900.00", Price: "1000.00"}.Hints()
+	if len(h) != 1 || h["sale"].Sale != 900_00 {
+		t.Errorf("a sale cleared: %+v, want the sale of 900.00 said to end", h)
+	}
+	h = PriceInput{SKU: "A", OrigPrice: "1000.00", OrigSale: "900.00", Price: "1000.00", Sale: "50.00"}.Hints()
+	if len(h) != 1 || h["sale"].DropTenths != 950 {
+		t.Errorf("a deep sale: %+v, want the sale's drop of 95 %%", h)
+	}
+	if h := (PriceInput{SKU: "A", OrigPrice: "1000.00", Price: "1000.00"}).Hints(); h != nil {
+		t.Errorf("unchanged: %+v", h)
+	}
+	if h := (PriceInput{SKU: "A", OrigPrice: "x", Price: "1.00"}).Hints(); h != nil {
+		t.Errorf("no baseline: %+v", h)
+	}
+}
