@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -67,33 +69,23 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	if err != nil {
 		return a.importFailed(c, kind, i18n.TD(ctx, "import.unreadable_why", map[string]any{"Why": bulkjobs.Words(i18n.LangOf(ctx), err)}))
 	}
-	prof := a.profile()
-	kind = prof.Kind(kind, table.Header)
-	m, probs := bulkjobs.MapColumns(table.Header, prof.Columns(kind))
-	if len(probs) > 0 {
-		msgs := make([]string, len(probs))
-		for i, p := range probs {
+	name := format.Clean(fh.Filename)
+	if len(name) > 200 {
+		name = name[:200]
+	}
+	job, err := a.importCases(c).File(ctx, kind, name, table)
+	var he *massupdate.HeaderError
+	if errors.As(err, &he) {
+		msgs := make([]string, len(he.Problems))
+		for i, p := range he.Problems {
 			msgs[i] = p.In(i18n.LangOf(ctx))
 		}
-		return a.importFailed(c, kind, i18n.TD(ctx, "import.bad_header", map[string]any{"Why": strings.Join(msgs, "; ")}))
+		return a.importFailed(c, he.Kind, i18n.TD(ctx, "import.bad_header", map[string]any{"Why": strings.Join(msgs, "; ")}))
 	}
-	d := session(c).Data()
-	items, err := a.preview(c, kind, table, m)
 	if err != nil {
-		return err
+		return importError(err)
 	}
-	job := &bulkjobs.Job{
-		ID: newJobID(), Kind: kind, State: bulkjobs.StatePreview,
-		ClientID: d.ClientID, DisplayName: d.DisplayName, Environment: d.Environment, SellerID: d.SellerID,
-		FileName: format.Clean(fh.Filename), GuardPercent: a.deps.Jobs.GuardPercent(), ChunkSize: a.deps.Engine.Size(), CreatedAt: a.deps.Now(),
-	}
-	if len(job.FileName) > 200 {
-		job.FileName = job.FileName[:200]
-	}
-	if err := a.deps.Jobs.Store().CreateJob(c.Request().Context(), job, items); err != nil {
-		return errSessionStore(err)
-	}
-	a.logger(c.Request().Context()).Info("bulk import previewed", "job", job.ID, "kind", kind, "rows", len(items))
+	a.logger(ctx).Info("bulk import previewed", "job", job.ID, "kind", job.Kind, "rows", job.Counts.Rows)
 	return a.redirect(c, at(c, paths.Job(job.ID)))
 }
 

@@ -36,25 +36,9 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 		}
 	}
 	ctx := c.Request().Context()
-	store := a.deps.Jobs.Store()
-	items, err := store.Items(ctx, job.ID)
+	queued, err := a.importCases(c).Submit(ctx, &job, conf)
 	if err != nil {
-		return errSessionStore(err)
-	}
-	cur, err := a.currentValues(c)
-	if err != nil {
-		return err
-	}
-	queued, err := massupdate.Submit(&job, items, conf, cur, a.deps.Now())
-	if err != nil {
-		return err
-	}
-	sess := session(c)
-	d := sess.Data()
-	job.SessionRef = sess.ID()
-	job.ClientID, job.DisplayName = d.ClientID, d.DisplayName
-	if err := store.Save(ctx, &job, items); err != nil {
-		return errSessionStore(err)
+		return importError(err)
 	}
 	a.deps.Jobs.Kick(job.ID)
 	a.logger(ctx).Info("bulk job submitted", "job", job.ID, "kind", job.Kind, "queued", queued, "chunks", job.Chunks)

@@ -6,7 +6,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
-	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 )
@@ -49,16 +48,31 @@ func (a *App) profile() massupdate.Profile {
 	return massupdate.Profile{FilterWrites: a.deps.API.FilterWrites(), PricesByCard: a.deps.API.PricesByCard()}
 }
 
-// preview checks the rows of t, of kind, against the current values
-// (massupdate.Preview), each card's promotions read from the copy.
-func (a *App) preview(c echo.Context, kind string, t *bulkjobs.Table, m bulkjobs.Mapping) ([]bulkjobs.Item, error) {
-	cur, err := a.currentValues(c)
-	if err != nil {
-		return nil, err
-	}
-	return massupdate.Preview(massupdate.PreviewInput{
-		Profile: a.profile(), Kind: kind, Table: t, Mapping: m, Guard: a.deps.Jobs.GuardPercent(), Current: cur,
+// importCases are the bulk-import use cases of the session
+// (massupdate.Imports): its profile, guard, current values read as a
+// preview reads them (previewCatalog), each card's promotions from the
+// copy, its account, and the job store.
+func (a *App) importCases(c echo.Context) massupdate.Imports {
+	sess := session(c)
+	d := sess.Data()
+	return massupdate.Imports{
+		Profile: a.profile(), Guard: a.deps.Jobs.GuardPercent(), ChunkSize: a.deps.Engine.Size(),
+		Current:    func(want massupdate.Want) (*massupdate.Catalog, error) { return a.previewCatalog(c, want) },
 		Promotions: func(parents []string) map[string][]copystore.CardPromotion { return a.cardPromotions(c, parents) },
-		Now:        a.deps.Now(),
-	})
+		Now:        a.deps.Now,
+		Owner: massupdate.Owner{ClientID: d.ClientID, DisplayName: d.DisplayName, Environment: d.Environment, SellerID: d.SellerID,
+			SessionRef: sess.ID()},
+		Jobs:  a.deps.Jobs.Store(),
+		NewID: newJobID,
+	}
+}
+
+// importError maps an import use case's error: the job store failing is
+// the session database failing.
+func importError(err error) error {
+	var se *massupdate.JobStoreError
+	if errors.As(err, &se) {
+		return errSessionStore(se.Err)
+	}
+	return err
 }

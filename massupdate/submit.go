@@ -81,3 +81,15 @@ func Submit(job *bulkjobs.Job, items []bulkjobs.Item, conf Confirmations, curren
 	}
 	return queued, nil
 }
+
+// OwnConfirmation says why a guarded row of a preview is sent only when
+// confirmed on its own, as Submit treats it: the marketplace's known rule
+// refuses it (doomed), or else it would undo a change made after its file
+// was exported (meanwhile). Neither holds for a row not guarded.
+func OwnConfirmation(kind string, it bulkjobs.Item) (doomed, meanwhile bool) {
+	if it.Flag != bulkjobs.FlagGuard {
+		return false, false
+	}
+	doomed = Doomed(kind, it)
+	return doomed, !doomed && ChangedMeanwhile(it)
+}

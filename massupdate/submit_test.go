@@ -196,3 +196,18 @@ func TestSubmitCurrentFails(t *testing.T) {
 		t.Errorf("err %v, job %s, row %q; want the error and nothing changed", err, job.State, s.items[0].State)
 	}
 }
+
+// TestOwnConfirmation: the grid's marks of the rows only their own
+// confirmation sends are Submit's: a doomed guarded row, else a guarded
+// row changed meanwhile; never a row not guarded.
+func TestOwnConfirmation(t *testing.T) {
+	s := &submitCase{}
+	s.row("DOOMED", bulkjobs.FlagGuard, 10_00, meanwhile)
+	s.row("MEANWHILE", bulkjobs.FlagGuard, 900_00, meanwhile)
+	s.row("OK", bulkjobs.FlagOK, 10_00, meanwhile)
+	for i, want := range [][2]bool{{true, false}, {false, true}, {false, false}} {
+		if d, m := OwnConfirmation("prices", s.items[i]); d != want[0] || m != want[1] {
+			t.Errorf("%s: doomed %v meanwhile %v, want %v", s.items[i].Key, d, m, want)
+		}
+	}
+}
