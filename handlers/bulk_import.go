@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"io"
 	"net/http"
 	"strconv"
@@ -68,73 +69,24 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	if err != nil {
 		return a.importFailed(c, kind, i18n.TD(ctx, "import.unreadable_why", map[string]any{"Why": bulkjobs.Words(i18n.LangOf(ctx), err)}))
 	}
-	if kind != "prices" && kind != "stock" {
-		kind = a.detectKind(table.Header)
+	name := format.Clean(fh.Filename)
+	if len(name) > 200 {
+		name = name[:200]
 	}
-	cols := bulkjobs.PriceColumns
-	if kind == "stock" {
-		cols = a.stockColumns()
-	}
-	m, probs := bulkjobs.MapColumns(table.Header, cols)
-	if len(probs) > 0 {
-		msgs := make([]string, len(probs))
-		for i, p := range probs {
+	job, err := a.importCases(c).File(ctx, kind, name, table)
+	var he *massupdate.HeaderError
+	if errors.As(err, &he) {
+		msgs := make([]string, len(he.Problems))
+		for i, p := range he.Problems {
 			msgs[i] = p.In(i18n.LangOf(ctx))
 		}
-		return a.importFailed(c, kind, i18n.TD(ctx, "import.bad_header", map[string]any{"Why": strings.Join(msgs, "; ")}))
+		return a.importFailed(c, he.Kind, i18n.TD(ctx, "import.bad_header", map[string]any{"Why": strings.Join(msgs, "; ")}))
 	}
-	sess := session(c)
-	d := sess.Data()
-	catalog, err := a.previewCatalog(c, a.wantRows(kind, table, m))
 	if err != nil {
-		return err
+		return importError(err)
 	}
-	p := massupdate.Previewer{Guard: a.deps.Jobs.GuardPercent(), Catalog: catalog}
-	var items []bulkjobs.Item
-	switch { // the lamoda profile's cards and stock (massupdate/preview_cards.go)
-	case kind == "stock" && a.deps.API.FilterWrites():
-		items = p.FilterStockItems(table, m)
-	case kind == "stock":
-		items = p.StockItems(table, m)
-	case a.deps.API.PricesByCard():
-		items = p.CardPriceItems(table, m)
-	default:
-		items = p.PriceItems(table, m)
-	}
-	p.Named(items) // the product's name beside its key
-	// A card's promotions beside it (prices_cards_promotions.go).
-	a.markPreviewPromotions(c, kind, p, items)
-	job := &bulkjobs.Job{
-		ID: newJobID(), Kind: kind, State: bulkjobs.StatePreview,
-		ClientID: d.ClientID, DisplayName: d.DisplayName, Environment: d.Environment, SellerID: d.SellerID,
-		FileName: format.Clean(fh.Filename), GuardPercent: p.Guard, ChunkSize: a.deps.Engine.Size(), CreatedAt: a.deps.Now(),
-	}
-	if len(job.FileName) > 200 {
-		job.FileName = job.FileName[:200]
-	}
-	if err := a.deps.Jobs.Store().CreateJob(c.Request().Context(), job, items); err != nil {
-		return errSessionStore(err)
-	}
-	a.logger(c.Request().Context()).Info("bulk import previewed", "job", job.ID, "kind", kind, "rows", len(items))
+	a.logger(ctx).Info("bulk import previewed", "job", job.ID, "kind", job.Kind, "rows", job.Counts.Rows)
 	return a.redirect(c, at(c, paths.Job(job.ID)))
-}
-
-// stockColumns are the columns of a stock file: without a warehouse where
-// the marketplace keeps none.
-func (a *App) stockColumns() []bulkjobs.Column {
-	if a.deps.API.FilterWrites() {
-		return bulkjobs.StockColumnsNoWarehouse()
-	}
-	return bulkjobs.StockColumns
-}
-
-// detectKind tells a stock file (a barcode and the stock columns) from a
-// price file.
-func (a *App) detectKind(header []string) string {
-	if m, probs := bulkjobs.MapColumns(header, a.stockColumns()); len(probs) == 0 && m.Has("barcode") {
-		return "stock"
-	}
-	return "prices"
 }
 
 func newJobID() string {

@@ -54,7 +54,7 @@ func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item
 	v.CanReadBack = finished && c.Accepted+c.Unknown > 0
 	v.CanDelete = !v.Active
 	if v.Preview && j.ParentID != "" {
-		v.Editable, v.EditFields = true, editFields(j.Kind)
+		v.Editable, v.EditFields = true, bulkjobs.EditFields(j.Kind)
 	}
 	for _, it := range items {
 		row := jobRow(ctx, j, it)
@@ -149,9 +149,8 @@ func jobRow(ctx context.Context, j bulkjobs.Job, it bulkjobs.Item) pages.JobRow 
 		Seq: it.Seq, Line: it.Line, Key: shownKey(it.Key), Old: orDash(format.MessageIn(l, it.OldText)), New: orDash(format.MessageIn(l, it.NewText)),
 		Flag: it.Flag, FlagLabel: label(ctx, flagLabels, it.Flag), State: it.State, StateLabel: label(ctx, itemLabels, it.State), Message: gridText(l, it.Message),
 		ReadBack: it.ReadBack, ReadLabel: readLabel(ctx, it.ReadBack), ReadText: format.MessageIn(l, it.ReadBackText), Name: massupdate.RowName(it),
-		Doomed: it.Flag == bulkjobs.FlagGuard && massupdate.Doomed(j.Kind, it),
 	}
-	r.Meanwhile = it.Flag == bulkjobs.FlagGuard && !r.Doomed && massupdate.ChangedMeanwhile(it)
+	r.Doomed, r.Meanwhile = massupdate.OwnConfirmation(j.Kind, it)
 	if it.HasNum {
 		d := it.NewNum - it.OldNum
 		if j.Kind == "stock" {

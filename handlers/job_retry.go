@@ -1,9 +1,7 @@
 package handlers
 
 import (
-	"encoding/json"
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -15,148 +13,67 @@ import (
 )
 
 // BulkJobRetry makes a new preview of the rejected (and unsent) rows only,
-// with the values as typed, checked against the catalogue as it is now.
+// with the values as typed, checked against the catalogue as it is now
+// (massupdate.Imports.Retry).
 func (a *App) BulkJobRetry(c echo.Context) error {
 	job, err := a.ownJob(c)
 	if err != nil {
 		return err
 	}
 	ctx := c.Request().Context()
-	items, err := a.deps.Jobs.Store().Items(ctx, job.ID)
+	retry, err := a.importCases(c).Retry(ctx, job)
 	if err != nil {
-		return errSessionStore(err)
+		return importError(err)
 	}
-	retry, n, err := a.previewAgain(c, job, items, job.ID, nil, func(it bulkjobs.Item) bool {
-		return it.State == bulkjobs.ItemRejected || it.State == bulkjobs.ItemUnsent
-	})
-	if err != nil {
-		return err
-	}
-	if n == 0 {
+	if retry == nil {
 		session(c).AddFlash("info", i18n.T(ctx, "jobs.flash_nothing_to_retry"))
 		return a.redirect(c, at(c, paths.Job(job.ID)))
 	}
-	session(c).AddFlash("info", i18n.N(ctx, "jobs.flash_retry_ready", n))
-	return a.redirect(c, at(c, paths.Job(retry)))
+	session(c).AddFlash("info", i18n.N(ctx, "jobs.flash_retry_ready", retry.Counts.Rows))
+	return a.redirect(c, at(c, paths.Job(retry.ID)))
 }
 
 // maxEditedCell bounds one value edited in a retry's preview.
 const maxEditedCell = 64
 
-// editFields are the cells of a kind the retry preview lets the user
-// change.
-func editFields(kind string) []string {
-	if kind == "stock" {
-		return []string{"quantity", "status"}
-	}
-	return []string{"price", "sale"}
-}
-
 // BulkJobRevise checks the values edited in a retry's preview (a
 // retried row is not re-sent as it was refused): its rows, with
 // the edited cells, become a new preview, checked against the catalogue as
-// it is now; nothing is sent until that preview is confirmed.
+// it is now (massupdate.Imports.Revise); nothing is sent until that
+// preview is confirmed.
 func (a *App) BulkJobRevise(c echo.Context) error {
 	job, err := a.ownJob(c)
 	if err != nil {
 		return err
 	}
+	ctx := c.Request().Context()
 	if job.State != bulkjobs.StatePreview || job.ParentID == "" {
-		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_only_retry"))
+		session(c).AddFlash("info", i18n.T(ctx, "jobs.flash_only_retry"))
 		return a.redirect(c, at(c, paths.Job(job.ID)))
 	}
 	form, err := postForm(c)
 	if err != nil {
-		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(c.Request().Context(), "jobs.form_unreadable"))
-	}
-	items, err := a.deps.Jobs.Store().Items(c.Request().Context(), job.ID)
-	if err != nil {
-		return errSessionStore(err)
+		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "jobs.form_unreadable"))
 	}
 	edits := map[int]map[string]string{}
-	for _, it := range items {
-		for _, f := range editFields(job.Kind) {
-			name := "edit_" + strconv.Itoa(it.Seq) + "_" + f
-			if vals, ok := form[name]; ok && len(vals) > 0 {
-				if edits[it.Seq] == nil {
-					edits[it.Seq] = map[string]string{}
-				}
-				v, _ := format.Short(vals[0], maxEditedCell)
-				edits[it.Seq][f] = v
-			}
-		}
-	}
-	next, _, err := a.previewAgain(c, job, items, job.ParentID, edits, func(bulkjobs.Item) bool { return true })
-	if err != nil {
-		return err
-	}
-	session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_revised"))
-	return a.redirect(c, at(c, paths.Job(next)))
-}
-
-// previewAgain makes a new preview job of the rows of job that keep
-// passes, with their typed values (edits, by row, replace cells), checked
-// against the catalogue as it is now. It returns the new job's id and its
-// row count; no job is made for no rows.
-func (a *App) previewAgain(c echo.Context, job bulkjobs.Job, items []bulkjobs.Item, parent string, edits map[int]map[string]string, keep func(bulkjobs.Item) bool) (string, int, error) {
-	t := &bulkjobs.Table{}
-	var m bulkjobs.Mapping
-	if job.Kind == "stock" {
-		t.Header = []string{"warehouse", "barcode", "quantity", "status"}
-		m, _ = bulkjobs.MapColumns(t.Header, bulkjobs.StockColumns)
-	} else {
-		t.Header = []string{"sku", "price", "sale", "start", "end"}
-		m, _ = bulkjobs.MapColumns(t.Header, bulkjobs.PriceColumns)
-	}
-	for _, it := range items {
-		if !keep(it) {
+	for name, vals := range form {
+		seq, field, ok := massupdate.ParseEditName(name)
+		if !ok || len(vals) == 0 {
 			continue
 		}
-		var typed map[string]string
-		_ = json.Unmarshal([]byte(it.Typed), &typed)
-		for f, v := range edits[it.Seq] {
-			if typed == nil {
-				typed = map[string]string{}
-			}
-			typed[f] = v
+		if edits[seq] == nil {
+			edits[seq] = map[string]string{}
 		}
-		row := make([]string, len(t.Header))
-		for i, h := range t.Header {
-			row[i] = typed[h]
-		}
-		t.Rows = append(t.Rows, row)
-		t.Lines = append(t.Lines, it.Line)
+		edits[seq][field], _ = format.Short(vals[0], maxEditedCell)
 	}
-	if len(t.Rows) == 0 {
-		return "", 0, nil
-	}
-	sess := session(c)
-	d := sess.Data()
-	cat, err := a.previewCatalog(c, a.wantRows(job.Kind, t, m))
+	next, err := a.importCases(c).Revise(ctx, job, edits)
 	if err != nil {
-		return "", 0, err
+		return importError(err)
 	}
-	p := massupdate.Previewer{Guard: a.deps.Jobs.GuardPercent(), Catalog: cat}
-	var rows []bulkjobs.Item
-	switch { // as the import previews them (bulk_import.go)
-	case job.Kind == "stock" && a.deps.API.FilterWrites():
-		rows = p.FilterStockItems(t, m)
-	case job.Kind == "stock":
-		rows = p.StockItems(t, m)
-	case a.deps.API.PricesByCard():
-		rows = p.CardPriceItems(t, m)
-	default:
-		rows = p.PriceItems(t, m)
+	if next == nil {
+		// No rows to preview again (the store holds none): the job stays.
+		return a.redirect(c, at(c, paths.Job(job.ID)))
 	}
-	p.Named(rows)
-	a.markPreviewPromotions(c, job.Kind, p, rows) // as the import marks them
-	next := &bulkjobs.Job{
-		ID: newJobID(), Kind: job.Kind, State: bulkjobs.StatePreview, ClientID: d.ClientID, DisplayName: d.DisplayName,
-		Environment: d.Environment, SellerID: d.SellerID, FileName: job.FileName, ParentID: parent,
-		GuardPercent: p.Guard, ChunkSize: a.deps.Engine.Size(), CreatedAt: a.deps.Now(),
-	}
-	if err := a.deps.Jobs.Store().CreateJob(c.Request().Context(), next, rows); err != nil {
-		return "", 0, errSessionStore(err)
-	}
-	return next.ID, len(rows), nil
+	session(c).AddFlash("info", i18n.T(ctx, "jobs.flash_revised"))
+	return a.redirect(c, at(c, paths.Job(next.ID)))
 }

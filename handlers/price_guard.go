@@ -1,7 +1,8 @@
 package handlers
 
 // The price guard of the prices forms: a row changed beyond
-// Deps.GuardPercent is held (massupdate.HoldBeyondGuard), shown with its
+// Deps.GuardPercent is held (massupdate.HoldPrices, HoldCards: the rule
+// of massupdate.PriceBeyondGuard, as an import's preview), shown with its
 // change and a confirmation checkbox, and sent only once that row is
 // confirmed; the others of the same submit are sent at once.
 
@@ -44,7 +45,7 @@ func (a *App) holdPrices(ctx context.Context, form url.Values, checked massupdat
 	if err != nil {
 		return checked, err
 	}
-	return massupdate.HoldBeyondGuard(checked, a.priceGuard(), confirmed, func(u apiclient.PriceUpdate) (string, apiclient.PriceUpdate) { return u.MarketplaceSKU, u }), nil
+	return massupdate.HoldPrices(checked, a.priceGuard(), confirmed), nil
 }
 
 // holdCards is the guard step of the card prices form (lamoda profile).
@@ -53,7 +54,7 @@ func (a *App) holdCards(ctx context.Context, form url.Values, checked massupdate
 	if err != nil {
 		return checked, err
 	}
-	return massupdate.HoldBeyondGuard(checked, a.priceGuard(), confirmed, func(cp massupdate.CardPrice) (string, apiclient.PriceUpdate) { return cp.Parent, cp.PriceUpdate }), nil
+	return massupdate.HoldCards(checked, a.priceGuard(), confirmed), nil
 }
 
 // heldResult is the result of a row beyond the guard in the language of
@@ -77,39 +78,22 @@ func heldResult(ctx context.Context, guard int, in massupdate.PriceInput, h mass
 	return pages.RowResult{State: "held", Messages: msgs, Before: before, After: after, Delta: delta, Confirm: h.Token}
 }
 
-// priceHints are the warnings beside a typed row's fields, in the
-// language of ctx, as the page's script shows them while the user types
-// and kept when the form comes back: a price or sale price the
-// marketplace refuses as too deep a drop, and a sale the change ends.
+// priceHints are the warnings beside a typed row's fields
+// (massupdate.PriceInput.Hints) in the language of ctx, as the page's
+// script shows them while the user types, kept when the form comes back.
 func priceHints(ctx context.Context, in massupdate.PriceInput) map[string]string {
-	cur, ok := in.Current()
-	if !ok {
+	hints := in.Hints()
+	if len(hints) == 0 {
 		return nil
 	}
 	l := i18n.LangOf(ctx)
-	var out map[string]string
-	set := func(field, text string) {
-		if out == nil {
-			out = make(map[string]string, 2)
+	out := make(map[string]string, len(hints))
+	for field, h := range hints {
+		if h.Sale > 0 {
+			out[field] = i18n.TD(ctx, "prices.sale_ends_hint", map[string]any{"Sale": format.MoneyIn(l, h.Sale)})
+			continue
 		}
-		out[field] = text
-	}
-	drop := func(field, typed string) {
-		m, err := apiclient.ParseMoney(typed)
-		if err != nil || !massupdate.RefusedDrop(cur.Price, int64(m)) {
-			return
-		}
-		tenths := (cur.Price - int64(m)) * 1000 / cur.Price // cut, as the script does
-		set(field, i18n.TD(ctx, "prices.drop_warning", map[string]any{"Limit": massupdate.MarketDropLimit, "Pct": format.TenthsIn(l, tenths)}))
-	}
-	if !massupdate.SameMoney(in.Price, in.OrigPrice) {
-		drop("price", in.Price)
-	}
-	switch {
-	case in.Sale == "" && cur.Sale > 0:
-		set("sale", i18n.TD(ctx, "prices.sale_ends_hint", map[string]any{"Sale": format.MoneyIn(l, cur.Sale)}))
-	case in.Sale != "" && !massupdate.SameMoney(in.Sale, in.OrigSale):
-		drop("sale", in.Sale)
+		out[field] = i18n.TD(ctx, "prices.drop_warning", map[string]any{"Limit": massupdate.MarketDropLimit, "Pct": format.TenthsIn(l, h.DropTenths)})
 	}
 	return out
 }

@@ -39,7 +39,7 @@ func (a *App) cardPricesList(c echo.Context) error {
 	if d := sess.PopDraft(draftPricesDone); d != nil {
 		done = d
 	}
-	v, err := a.cardPricesView(c, q, inputs, nil, nil, nil, done)
+	v, _, err := a.cardPricesView(c, q, inputs, nil, nil, nil, done)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 
 // renderCardPricesResult answers a submit that needs the user (422).
 func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]i18n.Msgs, held map[string]massupdate.Held, rep *massupdate.Report, s *pages.Summary) error {
-	v, err := a.cardPricesView(c, q, inputs, invalid, held, rep, nil)
+	v, rep, err := a.cardPricesView(c, q, inputs, invalid, held, rep, nil)
 	if err != nil {
 		return err
 	}
@@ -107,24 +107,26 @@ func (a *App) renderCardPricesResult(c echo.Context, q listQuery, inputs map[str
 	return a.render(c, http.StatusUnprocessableEntity, pages.CardPricesPage(a.chrome(c, i18n.T(c.Request().Context(), "prices.title"), "prices"), v), pages.CardPricesForm(v))
 }
 
-// cardPricesView fetches the page, groups its records by product card (in
-// list order), and lays the typed values, outcomes and price-check
-// findings over the cards. As on the per-SKU page, a card the user edited
-// that the page no longer lists still shows while it needs the user.
+// cardPricesView fetches the page, groups its records by product card
+// (massupdate.GroupCards), and lays the typed values, outcomes and
+// price-check findings over the cards. As on the per-SKU page, a card the
+// user edited that the page no longer lists still shows while it needs
+// the user. It returns the report with the errors that named a size made
+// their card's (massupdate.Report.MatchSizes).
 func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]massupdate.PriceInput, invalid map[string]map[string]i18n.Msgs,
-	held map[string]massupdate.Held, rep *massupdate.Report, done map[string][]string) (pages.CardPricesView, error) {
+	held map[string]massupdate.Held, rep *massupdate.Report, done map[string][]string) (pages.CardPricesView, *massupdate.Report, error) {
 	ctx := c.Request().Context()
 	l := i18n.LangOf(ctx)
 	// From the local copy once it exists, which keeps each
 	// record's card; else live (browse)
 	p, err := a.nomenclaturePage(c, &q)
 	if err != nil {
-		return pages.CardPricesView{}, err
+		return pages.CardPricesView{}, nil, err
 	}
 	recs, total, npages := p.Records, p.Total, p.Pages
 	toolbar, err := a.copyToolbar(c, paths.Prices, q, priceSorts)
 	if err != nil {
-		return pages.CardPricesView{}, err
+		return pages.CardPricesView{}, nil, err
 	}
 	v := pages.CardPricesView{
 		Copy:   toolbar,
@@ -136,45 +138,33 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		ExportQuery: a.exportQuery(q),
 		DropLimit:   massupdate.MarketDropLimit,
 	}
-	index := map[string]int{}
-	seen := map[string]bool{}
-	for _, n := range recs {
-		parent := n.ParentSKU
-		if parent == "" || seen[n.MarketplaceSKU] {
-			continue // a record without its card cannot be priced here; a size once
-		}
-		seen[n.MarketplaceSKU] = true
-		if rep != nil {
-			// An error naming a size the form could not know of is the
-			// card's (see massupdate.SizeKey).
-			if msgs, ok := rep.Unmatched[massupdate.SizeKey(n.MarketplaceSKU)]; ok && rep.Outcomes[parent].State != "" {
-				rep.Reject(parent, msgs)
-				delete(rep.Unmatched, massupdate.SizeKey(n.MarketplaceSKU))
-			}
-		}
-		size := pages.CardSize{SKU: n.MarketplaceSKU, Size: n.Size, Barcode: n.Barcode,
-			Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n), UpdateStatus: n.PriceUpdateStatus}
-		if i, ok := index[parent]; ok {
-			row := &v.Rows[i]
+	cards := massupdate.GroupCards(recs)
+	// An error naming a size the form could not know of is the card's.
+	rep = rep.MatchSizes(cards)
+	index := make(map[string]int, len(cards))
+	for _, g := range cards {
+		index[g.Parent] = len(v.Rows)
+		row := pages.CardRow{Parent: g.Parent}
+		for i, n := range g.Sizes {
+			size := pages.CardSize{SKU: n.MarketplaceSKU, Size: n.Size, Barcode: n.Barcode,
+				Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n), UpdateStatus: n.PriceUpdateStatus}
 			row.Sizes = append(row.Sizes, size)
+			if i == 0 {
+				price := format.MoneyInputIn(l, int64(n.Price)) // the reader's decimal mark
+				sale := ""
+				if hasSale(n) {
+					sale = format.MoneyInputIn(l, int64(n.SalePrice))
+				}
+				row.Name, row.Brand, row.Current, row.CurrentSale, row.UpdateStatus = n.Name, n.Brand, size.Current, size.CurrentSale, n.PriceUpdateStatus
+				row.OrigPrice, row.OrigSale, row.Price, row.Sale = price, sale, price, sale
+				continue
+			}
 			row.Mixed = row.Mixed || size.Current != row.Current || size.CurrentSale != row.CurrentSale
 			if row.UpdateStatus == "OK" || row.UpdateStatus == "" {
 				row.UpdateStatus = n.PriceUpdateStatus // a size still processing or failed shows on the card
 			}
-			continue
 		}
-		index[parent] = len(v.Rows)
-		price := format.MoneyInputIn(l, int64(n.Price)) // the reader's decimal mark
-		sale := ""
-		if hasSale(n) {
-			sale = format.MoneyInputIn(l, int64(n.SalePrice))
-		}
-		v.Rows = append(v.Rows, pages.CardRow{
-			Parent: parent, Name: n.Name, Brand: n.Brand,
-			Current: size.Current, CurrentSale: size.CurrentSale, UpdateStatus: n.PriceUpdateStatus,
-			OrigPrice: price, OrigSale: sale, Price: price, Sale: sale,
-			Sizes: []pages.CardSize{size},
-		})
+		v.Rows = append(v.Rows, row)
 	}
 	for parent := range inputs {
 		if _, ok := index[parent]; ok {
@@ -256,5 +246,5 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		}
 	}
 	a.markPromotions(c, &v) // prices_cards_promotions.go
-	return v, nil
+	return v, rep, nil
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
-	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
@@ -72,16 +71,6 @@ func (a *App) markPromotions(c echo.Context, v *pages.CardPricesView) {
 			v.Leaving = append(v.Leaving, parent+" "+names)
 		}
 	}
-}
-
-// markPreviewPromotions marks the rows of a price preview by card whose
-// card is in a promotion (massupdate.Previewer.MarkPromotions), the
-// cards' promotions read from the copy at once, not row by row.
-func (a *App) markPreviewPromotions(c echo.Context, kind string, p massupdate.Previewer, items []bulkjobs.Item) {
-	if kind == "stock" {
-		return
-	}
-	p.MarkPromotions(items, a.cardPromotions(c, p.CardsOf(items)), a.deps.Now())
 }
 
 // promotionNames writes the promotions' names, each in «».

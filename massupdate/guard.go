@@ -185,3 +185,59 @@ func SaleEndsNote(cur PriceNow, upd apiclient.PriceUpdate) i18n.Msgs {
 	}
 	return i18n.Of(i18n.M("mass.sale_ends", map[string]any{"Sale": apiclient.Money(cur.Sale).Decimal()}))
 }
+
+// HoldPrices is the guard of the per-SKU prices form (HoldBeyondGuard):
+// a row is its SKU.
+func HoldPrices(c Checked[PriceInput, apiclient.PriceUpdate], percent int, confirmed map[string]bool) Checked[PriceInput, apiclient.PriceUpdate] {
+	return HoldBeyondGuard(c, percent, confirmed, func(u apiclient.PriceUpdate) (string, apiclient.PriceUpdate) { return u.MarketplaceSKU, u })
+}
+
+// HoldCards is the guard of the card prices form (the lamoda profile;
+// HoldBeyondGuard): a row is its card.
+func HoldCards(c Checked[PriceInput, CardPrice], percent int, confirmed map[string]bool) Checked[PriceInput, CardPrice] {
+	return HoldBeyondGuard(c, percent, confirmed, func(cp CardPrice) (string, apiclient.PriceUpdate) { return cp.Parent, cp.PriceUpdate })
+}
+
+// Hint is a warning beside a field of a prices form's row, as the page's
+// script gives it while the user types: a price or sale price the
+// marketplace's known rule refuses as too deep a drop (DropTenths: the
+// drop in tenths of a percent, cut toward zero as the script cuts it), or
+// a running sale (Sale, kopecks) the change ends.
+type Hint struct {
+	DropTenths int64
+	Sale       int64
+}
+
+// Hints are the warnings beside the fields ("price", "sale") of a typed
+// row against the baseline the form showed it at; nil for none or when
+// the baseline does not read.
+func (r PriceInput) Hints() map[string]Hint {
+	cur, ok := r.Current()
+	if !ok {
+		return nil
+	}
+	var out map[string]Hint
+	set := func(field string, h Hint) {
+		if out == nil {
+			out = make(map[string]Hint, 2)
+		}
+		out[field] = h
+	}
+	drop := func(field, typed string) {
+		m, err := apiclient.ParseMoney(typed)
+		if err != nil || !RefusedDrop(cur.Price, int64(m)) {
+			return
+		}
+		set(field, Hint{DropTenths: (cur.Price - int64(m)) * 1000 / cur.Price})
+	}
+	if !SameMoney(r.Price, r.OrigPrice) {
+		drop("price", r.Price)
+	}
+	switch {
+	case r.Sale == "" && cur.Sale > 0:
+		set("sale", Hint{Sale: cur.Sale})
+	case r.Sale != "" && !SameMoney(r.Sale, r.OrigSale):
+		drop("sale", r.Sale)
+	}
+	return out
+}

@@ -118,3 +118,50 @@ func TestPreviewGuardsTheSalePriceToo(t *testing.T) {
 		t.Error("the form's rule lets the same change through")
 	}
 }
+
+// TestHoldCards: the card form's guard is the one rule, a row named by
+// its card: a card past the guard is held under its card's token until
+// that change is confirmed.
+func TestHoldCards(t *testing.T) {
+	rows := []PriceInput{
+		{SKU: "C1", OrigPrice: "1000.00", Price: "100.00"},
+		{SKU: "C2", OrigPrice: "1000.00", Price: "900.00"},
+	}
+	c := HoldCards(CheckCards(rows, nil), 50, nil)
+	if len(c.Send) != 1 || c.Send[0].Parent != "C2" || c.Held["C1"].Token != "C1|10000" || c.Waiting() != 1 {
+		t.Fatalf("sent %+v, held %+v; want C2 sent and C1 held", c.Send, c.Held)
+	}
+	c = HoldCards(CheckCards(rows, nil), 50, map[string]bool{"C1|10000": true})
+	if len(c.Send) != 2 || !c.Held["C1"].Confirmed {
+		t.Errorf("confirmed: sent %+v, held %+v; want both sent", c.Send, c.Held)
+	}
+	p := HoldPrices(CheckPrices(rows), 50, nil)
+	if len(p.Send) != 1 || p.Send[0].MarketplaceSKU != "C2" || p.Held["C1"].Token != "C1|10000" {
+		t.Errorf("per SKU: sent %+v, held %+v; want C2 sent and C1 held", p.Send, p.Held)
+	}
+}
+
+// TestPriceInputHints: a typed price or sale price more than 90 % below
+// the shown price is warned of with its drop, cut toward zero; a sale
+// left blank while one runs is warned it ends; an unchanged field or an
+// unreadable baseline gives no warning.
+func TestPriceInputHints(t *testing.T) {
+	h := PriceInput{SKU: "A", OrigPrice: "16799.00", Price: "1.00"}.Hints()
+	if len(h) != 1 || h["price"].DropTenths != 999 {
+		t.Errorf("a deep drop: %+v, want the price's drop of 99.9 %%", h)
+	}
+	h = PriceInput{SKU: "A", OrigPrice: "1000.00", OrigSale: "900.00", Price: "1000.00"}.Hints()
+	if len(h) != 1 || h["sale"].Sale != 900_00 {
+		t.Errorf("a sale cleared: %+v, want the sale of 900.00 said to end", h)
+	}
+	h = PriceInput{SKU: "A", OrigPrice: "1000.00", OrigSale: "900.00", Price: "1000.00", Sale: "50.00"}.Hints()
+	if len(h) != 1 || h["sale"].DropTenths != 950 {
+		t.Errorf("a deep sale: %+v, want the sale's drop of 95 %%", h)
+	}
+	if h := (PriceInput{SKU: "A", OrigPrice: "1000.00", Price: "1000.00"}).Hints(); h != nil {
+		t.Errorf("unchanged: %+v", h)
+	}
+	if h := (PriceInput{SKU: "A", OrigPrice: "x", Price: "1.00"}).Hints(); h != nil {
+		t.Errorf("no baseline: %+v", h)
+	}
+}
