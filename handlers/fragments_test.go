@@ -1,0 +1,72 @@
+package handlers_test
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+)
+
+// searchHeaders are the headers htmx sends with the copy's live search.
+var searchHeaders = map[string]string{"HX-Request": "true", "HX-Target": "copy-results", "HX-Current-URL": "http://example/"}
+
+// TestLiveSearchAnswersTheResults: a live search of each copy list (htmx,
+// aimed at #copy-results) is answered with the results alone, the
+// language switch's way back beside them, and its rows are the full
+// page's; the same URL without the headers, or as a history restore, is the
+// whole page; the answer varies on both headers.
+func TestLiveSearchAnswersTheResults(t *testing.T) {
+	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 30}, Catalog: true})
+	b := app.Browser(t)
+	b.LoginDemo()
+	copyDone(t, app, 1)
+	for _, list := range []struct{ path, rows string }{
+		{"/nomenclature?q=a&limit=100", "#nomenclature-table tbody tr"},
+		{"/prices?q=a&limit=100", "#prices-table tbody tr"},
+		{"/orders?q=", "#orders-table tbody tr"},
+		{"/return-boxes?q=", "#boxes-table tbody tr"},
+	} {
+		t.Run(list.path, func(t *testing.T) {
+			resp, full := rawGet(t, app, b, list.path, nil)
+			fullDoc := parse(t, full)
+			if resp.StatusCode != http.StatusOK || fullDoc.Find("header.top nav").Length() == 0 {
+				t.Fatalf("page: status %d, no navigation", resp.StatusCode)
+			}
+			wantRows := rowKeys(fullDoc.Find("#copy-results " + list.rows))
+			if len(wantRows) == 0 {
+				t.Fatalf("the search finds no rows; pick another query")
+			}
+
+			resp, frag := rawGet(t, app, b, list.path, searchHeaders)
+			if resp.StatusCode != http.StatusOK {
+				t.Fatalf("search: status %d", resp.StatusCode)
+			}
+			for _, h := range []string{"HX-Request", "HX-Target"} {
+				if v := strings.Join(resp.Header.Values("Vary"), ", "); !strings.Contains(v, h) {
+					t.Errorf("search: Vary %q, want %s", v, h)
+				}
+			}
+			s := string(frag)
+			if strings.Contains(s, "<html") || strings.Contains(s, `class="top"`) || strings.Contains(s, "<head") || !strings.HasPrefix(strings.TrimSpace(s), `<div id="copy-results"`) {
+				t.Errorf("search: answered %d bytes starting %q; want the results alone", len(s), s[:min(len(s), 80)])
+			}
+			doc := parse(t, frag)
+			if got := rowKeys(doc.Find("#copy-results " + list.rows)); strings.Join(got, ",") != strings.Join(wantRows, ",") {
+				t.Errorf("search rows %v, the page's %v", got, wantRows)
+			}
+			if got, want := doc.Find("#lang-back").AttrOr("value", "?"), fullDoc.Find("#lang-back").AttrOr("value", ""); got != want {
+				t.Errorf("the way back %q, the page's %q", got, want)
+			}
+			if len(frag) >= len(full) {
+				t.Errorf("search answered %d bytes, the page is %d", len(frag), len(full))
+			}
+
+			restore := map[string]string{"HX-Request": "true", "HX-History-Restore-Request": "true"}
+			if _, page := rawGet(t, app, b, list.path, restore); parse(t, page).Find("header.top nav").Length() == 0 {
+				t.Error("a history restore was not answered with the whole page")
+			}
+		})
+	}
+}
