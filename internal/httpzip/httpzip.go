@@ -4,11 +4,12 @@
 // through as it is: other types (XLSX is compressed already, static files
 // arrive compressed by the static package), HEAD, answers without a body,
 // short bodies. A flush reaches the client (a streamed download stays
-// streamed, compressed as it goes).
+// streamed, compressed as it goes). The compressor is klauspost/compress's
+// gzip, the standard library's API at about half its CPU per page at
+// level 1 (P16 measures what a page costs).
 package httpzip
 
 import (
-	"compress/gzip"
 	"errors"
 	"mime"
 	"net/http"
@@ -16,6 +17,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/klauspost/compress/gzip"
 	"github.com/labstack/echo/v4"
 )
 
