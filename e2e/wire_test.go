@@ -88,6 +88,11 @@ func TestJourneyWireSearch(t *testing.T) {
 	if got := eval[string](j, `document.getElementById("copy-q").value`); got != typed {
 		t.Errorf("the search box holds %q, want %q", got, typed)
 	}
+	// The downloads of what was found follow the search (swapped in out of
+	// band with the results).
+	if href := eval[string](j, `(document.querySelector("[data-testid=copy-export] a")||{href:""}).href`); !strings.Contains(href, "q=") {
+		t.Errorf("the download of what was found is %q, without the search", href)
+	}
 	found := j.count("#nomenclature-table tbody tr")
 	if found == 0 || found >= page {
 		t.Errorf("%d rows found of %d on the page: the search did not narrow the list", found, page)

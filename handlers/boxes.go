@@ -45,5 +45,5 @@ func (a *App) ReturnBoxesList(c echo.Context) error {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	return a.renderList(c, pages.ReturnBoxesPage(a.chrome(c, i18n.T(ctx, "boxes.title"), "return-boxes"), v), nil, pages.ReturnBoxesResults(v))
+	return a.renderList(c, pages.ReturnBoxesPage(a.chrome(c, i18n.T(ctx, "boxes.title"), "return-boxes"), v), nil, pages.ReturnBoxesAnswer(v))
 }

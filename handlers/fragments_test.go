@@ -59,6 +59,23 @@ func TestLiveSearchAnswersTheResults(t *testing.T) {
 			if got, want := doc.Find("#lang-back").AttrOr("value", "?"), fullDoc.Find("#lang-back").AttrOr("value", ""); got != want {
 				t.Errorf("the way back %q, the page's %q", got, want)
 			}
+			// What the page shows outside the results and derives from the
+			// search (the downloads of what was found, the page size form
+			// keeping the search) comes with the answer, for the search form
+			// to swap in out of band, the same as the page's.
+			for _, sel := range []string{"[data-testid=copy-export] a", "[data-testid=export-links] a", "form:has(#filter-limit) input[name=q]"} {
+				want := fullDoc.Find(sel)
+				if want.Length() == 0 {
+					continue // not on this list
+				}
+				got := doc.Find(sel)
+				if got.Length() != want.Length() || got.First().AttrOr("href", got.First().AttrOr("value", "")) != want.First().AttrOr("href", want.First().AttrOr("value", "")) {
+					t.Errorf("%s: the answer has %d, first %q; the page %d, first %q", sel, got.Length(), got.First().AttrOr("href", got.First().AttrOr("value", "")), want.Length(), want.First().AttrOr("href", want.First().AttrOr("value", "")))
+				}
+				if id := want.First().Closest("[id]").AttrOr("id", ""); !strings.Contains(fullDoc.Find("form[data-testid=copy-search]").AttrOr("hx-select-oob", ""), "#"+id) {
+					t.Errorf("%s: the search form does not swap #%s out of band", sel, id)
+				}
+			}
 			if len(frag) >= len(full) {
 				t.Errorf("search answered %d bytes, the page is %d", len(frag), len(full))
 			}

@@ -70,7 +70,7 @@ func (a *App) OrdersList(c echo.Context) error {
 		}
 		v.Rows = append(v.Rows, r)
 	}
-	return a.renderList(c, pages.OrdersPage(a.chrome(c, i18n.T(ctx, "orders.title"), "orders"), v), nil, pages.OrdersResults(v))
+	return a.renderList(c, pages.OrdersPage(a.chrome(c, i18n.T(ctx, "orders.title"), "orders"), v), nil, pages.OrdersAnswer(v))
 }
 
 // localStatusOptions is statusOptions with the statuses labelled in the

@@ -34,7 +34,7 @@ func (a *App) PricesList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.renderList(c, pages.PricesPage(a.chrome(c, i18n.T(c.Request().Context(), "prices.title"), "prices"), v), pages.PricesForm(v), pages.PricesResults(v))
+	return a.renderList(c, pages.PricesPage(a.chrome(c, i18n.T(c.Request().Context(), "prices.title"), "prices"), v), pages.PricesForm(v), pages.PricesAnswer(v))
 }
 
 // PricesSubmit validates the edited rows, sends only changed ones through

@@ -7,8 +7,6 @@ import (
 
 	"github.com/a-h/templ"
 	"github.com/labstack/echo/v4"
-
-	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
 var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
@@ -49,14 +47,15 @@ func (a *App) render(c echo.Context, status int, page, fragment templ.Component)
 	return err
 }
 
-// renderList writes a list page with status 200: its results alone
-// (pages.CopyResults) to a live search (wantsResults), else the page, or
-// its form's fragment, as render decides. The answer varies on HX-Target
-// as well as HX-Request.
-func (a *App) renderList(c echo.Context, page, form, results templ.Component) error {
+// renderList writes a list page with status 200: to a live search
+// (wantsResults) its answer alone (the results and what follows the search,
+// pages.NomenclatureAnswer and the like), else the page, or its form's
+// fragment, as render decides. The answer varies on HX-Target as well as
+// HX-Request.
+func (a *App) renderList(c echo.Context, page, form, answer templ.Component) error {
 	c.Response().Header().Add("Vary", "HX-Target")
 	if wantsResults(c.Request()) {
-		return a.render(c, http.StatusOK, pages.CopyResults(results), nil)
+		return a.render(c, http.StatusOK, answer, nil)
 	}
 	return a.render(c, http.StatusOK, page, form)
 }
