@@ -21,7 +21,9 @@ type Measurement struct {
 // with a backup running; P12: a
 // colleague's page beside one session's flood; P13: memory during exports).
 var All = []Measurement{{"P1", PageLatency}, {"P2", TokenRequestsPerHour}, {"P3", TokenRetryOn401}, {"P4", MassUpdateOverhead}, {"P5", SessionSize}, {"P6", LoadThroughput}, {"P7", OrdersPageAllocs}, {"P8", CatalogCopy},
-	{"P9", CopyPagesFlat}, {"P10", CopyLoadSQLite}, {"P10b", BackupUnderLoad}, {"P11", CopyLoadPostgres}, {"P12", PageUnderFlood}, {"P13", ExportMemory}}
+	{"P9", CopyPagesFlat}, {"P10", CopyLoadSQLite}, {"P10b", BackupUnderLoad}, {"P11", CopyLoadPostgres}, {"P12", PageUnderFlood}, {"P13", ExportMemory},
+	{"P16", WireBytes}, // bytes on the wire, bench/wire_bytes.go
+}
 
 // RunAll runs every measurement, printing one line per target to w as it
 // finishes. A measurement that fails to run counts as missed.

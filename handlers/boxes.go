@@ -1,7 +1,6 @@
 package handlers
 
 import (
-	"net/http"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -46,5 +45,5 @@ func (a *App) ReturnBoxesList(c echo.Context) error {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	return a.render(c, http.StatusOK, pages.ReturnBoxesPage(a.chrome(c, i18n.T(ctx, "boxes.title"), "return-boxes"), v), nil)
+	return a.renderList(c, pages.ReturnBoxesPage(a.chrome(c, i18n.T(ctx, "boxes.title"), "return-boxes"), v), nil, pages.ReturnBoxesAnswer(v))
 }

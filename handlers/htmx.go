@@ -31,3 +31,14 @@ func (a *App) redirect(c echo.Context, to string) error {
 	}
 	return c.Redirect(http.StatusSeeOther, to)
 }
+
+// resultsTarget is the id of the element a list's live search replaces
+// (pages.CopySearch's hx-target).
+const resultsTarget = "copy-results"
+
+// wantsResults reports whether a request is a list's live search: htmx,
+// aimed at the list's results, and not a history restore (which wants the
+// whole page).
+func wantsResults(r *http.Request) bool {
+	return isHTMX(r) && r.Header.Get("HX-Target") == resultsTarget && r.Header.Get("HX-History-Restore-Request") != "true"
+}

@@ -67,11 +67,11 @@ func (a *App) locale(next echo.HandlerFunc) echo.HandlerFunc {
 		if !ok {
 			l = matchLanguage(r.Header.Get("Accept-Language"))
 		}
-		// A GET answered with a whole page (a plain one, or htmx's boosted
-		// request of the copy's search, whose URL the browser then shows)
-		// comes back with its query; a fragment's request is not a page.
+		// A GET answered with a whole page, or a list's live search (whose
+		// URL the browser then shows), comes back with its query; another
+		// fragment's request is not a page.
 		back := r.URL.Path
-		if r.Method == http.MethodGet && !wantsFragment(r) {
+		if r.Method == http.MethodGet && (!wantsFragment(r) || wantsResults(r)) {
 			back = r.URL.RequestURI()
 		}
 		if len(back) > 2048 {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/internal/httpzip"
 	"github.com/sellerdesk/sellerdesk/internal/logctx"
 )
 
@@ -63,8 +64,9 @@ func (a *App) logger(ctx context.Context) *slog.Logger {
 }
 
 // logRequests writes one line per request: method, path (never the query,
-// which may hold user input), route template, status, bytes written and
-// duration.
+// which may hold user input), route template, status, bytes written (the
+// body as the handler wrote it, and wire_bytes, as it went out, compressed
+// or not) and duration.
 func (a *App) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		start := time.Now()
@@ -78,7 +80,7 @@ func (a *App) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 			level = slog.LevelError
 		}
 		a.logger(r.Context()).Log(r.Context(), level, "request",
-			"method", r.Method, "path", r.URL.Path, "route", c.Path(), "status", c.Response().Status, "bytes", c.Response().Size,
+			"method", r.Method, "path", r.URL.Path, "route", c.Path(), "status", c.Response().Status, "bytes", c.Response().Size, "wire_bytes", httpzip.WireBytes(c),
 			"duration_ms", float64(time.Since(start).Microseconds())/1000, "htmx", r.Header.Get("HX-Request") == "true")
 		return nil
 	}

@@ -36,7 +36,7 @@ func (a *App) NomenclatureList(c echo.Context) error {
 			}
 		}
 	}
-	return a.render(c, http.StatusOK, pages.NomenclaturePage(a.chrome(c, i18n.T(c.Request().Context(), "nomenclature.title"), "nomenclature"), v), pages.NomenclatureForm(v))
+	return a.renderList(c, pages.NomenclaturePage(a.chrome(c, i18n.T(c.Request().Context(), "nomenclature.title"), "nomenclature"), v), pages.NomenclatureForm(v), pages.NomenclatureAnswer(v))
 }
 
 // NomenclatureSubmit sends the changed quantities and statuses through the

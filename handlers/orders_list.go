@@ -2,7 +2,6 @@ package handlers
 
 import (
 	"context"
-	"net/http"
 	"net/url"
 	"strconv"
 
@@ -70,7 +69,7 @@ func (a *App) OrdersList(c echo.Context) error {
 		}
 		v.Rows = append(v.Rows, r)
 	}
-	return a.render(c, http.StatusOK, pages.OrdersPage(a.chrome(c, i18n.T(ctx, "orders.title"), "orders"), v), nil)
+	return a.renderList(c, pages.OrdersPage(a.chrome(c, i18n.T(ctx, "orders.title"), "orders"), v), nil, pages.OrdersAnswer(v))
 }
 
 // localStatusOptions is statusOptions with the statuses labelled in the

@@ -35,7 +35,7 @@ func (a *App) PricesList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.render(c, http.StatusOK, pages.PricesPage(a.chrome(c, i18n.T(c.Request().Context(), "prices.title"), "prices"), v), pages.PricesForm(v))
+	return a.renderList(c, pages.PricesPage(a.chrome(c, i18n.T(c.Request().Context(), "prices.title"), "prices"), v), pages.PricesForm(v), pages.PricesAnswer(v))
 }
 
 // PricesSubmit validates the edited rows, sends only changed ones through

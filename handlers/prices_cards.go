@@ -43,7 +43,7 @@ func (a *App) cardPricesList(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	return a.render(c, http.StatusOK, pages.CardPricesPage(a.chrome(c, i18n.T(c.Request().Context(), "prices.title"), "prices"), v), pages.CardPricesForm(v))
+	return a.renderList(c, pages.CardPricesPage(a.chrome(c, i18n.T(c.Request().Context(), "prices.title"), "prices"), v), pages.CardPricesForm(v), pages.CardPricesAnswer(v))
 }
 
 // cardPricesSubmit validates the edited cards and sends only the changed

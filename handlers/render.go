@@ -2,6 +2,7 @@ package handlers
 
 import (
 	"bytes"
+	"net/http"
 	"sync"
 
 	"github.com/a-h/templ"
@@ -44,4 +45,17 @@ func (a *App) render(c echo.Context, status int, page, fragment templ.Component)
 	c.Response().WriteHeader(status)
 	_, err = c.Response().Write(buf.Bytes())
 	return err
+}
+
+// renderList writes a list page with status 200: to a live search
+// (wantsResults) its answer alone (the results and what follows the search,
+// pages.NomenclatureAnswer and the like), else the page, or its form's
+// fragment, as render decides. The answer varies on HX-Target as well as
+// HX-Request.
+func (a *App) renderList(c echo.Context, page, form, answer templ.Component) error {
+	c.Response().Header().Add("Vary", "HX-Target")
+	if wantsResults(c.Request()) {
+		return a.render(c, http.StatusOK, answer, nil)
+	}
+	return a.render(c, http.StatusOK, page, form)
 }
