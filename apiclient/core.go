@@ -99,6 +99,9 @@ type Options struct {
 	// PriceAPIV1 ("" means it) or PriceAPIV2. The contract profile has one
 	// price method and refuses any other value.
 	PriceAPI PriceAPI
+	// Observer, when set, is told of every attempt and every wait before
+	// a retry (metrics); nil observes nothing.
+	Observer Observer
 }
 
 // Client is the shared core: one HTTP client, one token-refresh coordinator
@@ -119,6 +122,7 @@ type Client struct {
 	wire                     wire
 	priceAPI                 PriceAPI
 	flights                  singleflight.Group
+	obs                      Observer // nil: nothing observed
 }
 
 // New validates opts and returns a Client.
@@ -132,6 +136,7 @@ func New(opts Options) (*Client, error) {
 		store:           opts.Store,
 		maxBody:         opts.MaxResponseBytes,
 		sellerTokenPath: opts.SellerTokenPath,
+		obs:             opts.Observer,
 	}
 	var err error
 	if c.wire, err = newWire(opts.Profile, opts.Country); err != nil {
@@ -311,6 +316,7 @@ func (c *Client) roundTrip(ctx context.Context, req *request, attempt int) (*res
 	start := time.Now()
 	hresp, err := c.hc.Do(hreq)
 	if err != nil {
+		c.observeRequest(req.op, 0, time.Since(start))
 		c.log.LogAttrs(ctx, slog.LevelDebug, "apiclient request failed",
 			slog.String("op", req.op), slog.String("method", req.method), slog.String("path", hreq.URL.Path),
 			slog.String("upstream_request_id", reqID), slog.Int("attempt", attempt),
@@ -363,6 +369,7 @@ func (c *Client) roundTrip(ctx context.Context, req *request, attempt int) (*res
 		data = nil
 	}
 	r.body = scrubBytes(data, req.secrets)
+	c.observeRequest(req.op, r.status, time.Since(start))
 	c.log.LogAttrs(ctx, slog.LevelDebug, "apiclient request",
 		slog.String("op", req.op), slog.String("method", req.method), slog.String("path", hreq.URL.Path),
 		slog.Int("status", r.status), slog.String("upstream_request_id", reqID), slog.Int("attempt", attempt),

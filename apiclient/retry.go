@@ -180,6 +180,10 @@ func (c *Client) send(ctx context.Context, st *callState, pol retryPolicy, req *
 		if st.observer != nil {
 			st.observer(RetryEvent{Attempt: st.attempts, Wait: wait, Status: resp.status})
 		}
+		if c.obs != nil {
+			iface, name := opLabels(req.op)
+			c.obs.Retry(iface, name, resp.status, wait)
+		}
 		c.log.LogAttrs(ctx, slog.LevelInfo, "apiclient retry",
 			slog.String("op", req.op), slog.Int("status", resp.status), slog.Int("attempt", st.attempts),
 			slog.Duration("wait", wait), slog.String("upstream_request_id", resp.requestID))

@@ -96,6 +96,10 @@ type RunnerOptions struct {
 	// Nil means time.Now.
 	Now    func() time.Time
 	Logger *slog.Logger
+	// Observer, when set, is told of the rows' outcomes as they are
+	// stored and of each wait the marketplace asks a job for (metrics);
+	// nil observes nothing.
+	Observer Observer
 }
 
 // previewBatch bounds one cleanup transaction.
@@ -539,10 +543,14 @@ func (r *Runner) send(j *Job, l *lease) error {
 			if err := r.store.Save(ctx, j, items); err != nil {
 				return err
 			}
+			r.observeRows(items)
 		case errors.As(err, &later):
 			j.State, j.WaitUntil = StateWaiting, later.At
 			if err := r.store.Save(ctx, j, nil); err != nil {
 				return err
+			}
+			if o := r.opts.Observer; o != nil {
+				o.Waited(later.Status, max(0, time.Until(later.At)))
 			}
 			r.setWait(j.ID, later.At, later.Status)
 			if err := r.sleep(j.ID, later.At, l); err != nil {
@@ -556,6 +564,7 @@ func (r *Runner) send(j *Job, l *lease) error {
 			if err := r.store.Save(ctx, j, items); err != nil {
 				return err
 			}
+			r.observeRows(items)
 		case errors.Is(err, ErrLoggedOut):
 			return r.finish(j, StateStopped, i18n.Of(i18n.M("jobs.run_logged_out", nil)), i18n.Of(i18n.M("jobs.run_unsent_logged_out", nil)))
 		case ctx.Err() != nil:
@@ -646,6 +655,7 @@ func (r *Runner) finish(j *Job, state string, reason, note i18n.Msgs) error {
 	if err := r.store.Save(ctx, j, rest); err != nil {
 		return err
 	}
+	r.observeRows(rest)
 	if j.Counts.Accepted+j.Counts.Unknown > 0 {
 		j.ReadBackAt = now.Add(r.opts.ReadBackDelay)
 		j.ReadBackDoneAt = time.Time{}

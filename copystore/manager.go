@@ -267,6 +267,9 @@ func (m *Manager) start(k Key, src Source, minAge time.Duration) {
 				if err != nil && ctx.Err() == nil {
 					failed = true
 					m.log.Warn("catalogue sync stopped", "seller_id", k.SellerID, "environment", k.Env, "err", err)
+					if o := m.syncer.Observer; o != nil {
+						o.SyncStopped(StopReason(err))
+					}
 				} else if ps, ok := src.(PromotionSource); ok && err == nil {
 					// The promotions after the catalogue; a profile without
 					// them reads nothing.

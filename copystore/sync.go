@@ -113,6 +113,10 @@ type Syncer struct {
 	// MinAge: a kind whose last full pass finished less than MinAge ago
 	// is not read again by Run (0 = always a new pass: "refresh now").
 	MinAge time.Duration
+	// Observer, when set, is told of each wait the marketplace asks for
+	// and of each run that ends unfinished (metrics); nil observes
+	// nothing.
+	Observer Observer
 
 	// slice and batchWait override Slice and syncBatchWait (tests that
 	// assert on batches, which the clock of a loaded machine must not
@@ -427,6 +431,9 @@ func (y *Syncer) readPage(ctx context.Context, k Key, kind string, src Source, n
 		case errors.As(p.err, &rl):
 			wait := rl.RetryAt.Sub(y.now())
 			wait = min(max(wait, time.Second), y.maxWait())
+			if y.Observer != nil {
+				y.Observer.SyncWaited(rl.Status, wait)
+			}
 			if err := y.Store.recordWait(ctx, k, kind, y.now().Add(wait)); err != nil {
 				return page{err: err}
 			}

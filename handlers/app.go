@@ -102,6 +102,9 @@ type Deps struct {
 	// database answers, it is not shutting down); nil Ready is always
 	// ready.
 	Ready func(context.Context) error
+	// Observer, when set, is told of every request and every wait at the
+	// local gate (metrics); nil observes nothing.
+	Observer Observer
 }
 
 // App is the dashboard as an http.Handler.

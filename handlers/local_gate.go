@@ -203,8 +203,12 @@ func (a *App) enterLocal(c echo.Context) error {
 		who = s.ID()
 	}
 	outer := c.Request().Context()
+	waitFrom := time.Now()
 	if err := a.local.acquire(outer, who); err != nil {
 		return err
+	}
+	if o := a.deps.Observer; o != nil {
+		o.GateWait(time.Since(waitFrom))
 	}
 	timed, cancel := context.WithTimeoutCause(outer, a.local.limit, errLocalTooLong)
 	c.SetRequest(c.Request().WithContext(timed))

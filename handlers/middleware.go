@@ -82,6 +82,9 @@ func (a *App) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
 		a.logger(r.Context()).Log(r.Context(), level, "request",
 			"method", r.Method, "path", r.URL.Path, "route", c.Path(), "status", c.Response().Status, "bytes", c.Response().Size, "wire_bytes", httpzip.WireBytes(c),
 			"duration_ms", float64(time.Since(start).Microseconds())/1000, "htmx", r.Header.Get("HX-Request") == "true")
+		if o := a.deps.Observer; o != nil {
+			o.Request(c.Path(), r.Method, c.Response().Status, time.Since(start))
+		}
 		return nil
 	}
 }

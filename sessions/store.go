@@ -44,6 +44,11 @@ type Options struct {
 	// PurgeBatchSize is how many expired sessions one purge statement
 	// deletes; default 500.
 	PurgeBatchSize int
+	// Failed, when set, is called with the operation's name ("load",
+	// "save", "load tokens", ...: a fixed set) each time the database
+	// fails one (ErrUnavailable; a session not found is no failure), for
+	// metrics. It must not block.
+	Failed func(op string)
 }
 
 // Defaults of Options.
@@ -288,7 +293,7 @@ func (st *Store) LoadTokens(ctx context.Context, sessionID string) (map[string]S
 	defer cancel()
 	sealed, err := st.backend.LoadTokens(ctx, sessionID)
 	if err != nil {
-		return nil, unavailable("load tokens", err)
+		return nil, st.fail("load tokens", err)
 	}
 	out := make(map[string]StoredToken, len(sealed))
 	for name, b := range sealed {
@@ -345,7 +350,7 @@ func (st *Store) SaveToken(ctx context.Context, sessionID, name string, t Stored
 	ctx, cancel := context.WithTimeout(ctx, st.opts.OperationTimeout)
 	defer cancel()
 	err = st.backend.SaveToken(ctx, sessionID, name, st.keys.seal(plain, tokenAD(sessionID, name)), st.now())
-	return unavailable("save token", err)
+	return st.fail("save token", err)
 }
 
 // LockTokenRefresh serialises the refresh of one token of one session
@@ -369,7 +374,7 @@ func (st *Store) lock(ctx context.Context, key string) (func(), error) {
 	}
 	unlock, err := st.backend.Lock(ctx, key)
 	if err != nil {
-		return nil, unavailable("lock", err)
+		return nil, st.fail("lock", err)
 	}
 	return unlock, nil
 }
@@ -389,7 +394,7 @@ func (st *Store) PurgeExpired(ctx context.Context) (int, error) {
 		cancel()
 		total += n
 		if err != nil {
-			return total, unavailable("purge", err)
+			return total, st.fail("purge", err)
 		}
 		if n < st.opts.PurgeBatchSize {
 			return total, nil
@@ -434,29 +439,39 @@ func (st *Store) loadRecord(ctx context.Context, id string) (Record, error) {
 	ctx, cancel := context.WithTimeout(ctx, st.opts.OperationTimeout)
 	defer cancel()
 	rec, err := st.backend.Load(ctx, id)
-	return rec, unavailable("load", err)
+	return rec, st.fail("load", err)
 }
 
 func (st *Store) create(ctx context.Context, rec Record) error {
 	ctx, cancel := context.WithTimeout(ctx, st.opts.OperationTimeout)
 	defer cancel()
-	return unavailable("create", st.backend.Create(ctx, rec))
+	return st.fail("create", st.backend.Create(ctx, rec))
 }
 
 func (st *Store) updatePayload(ctx context.Context, id string, payload []byte, lastSeen, expiresAt time.Time) error {
 	ctx, cancel := context.WithTimeout(ctx, st.opts.OperationTimeout)
 	defer cancel()
-	return unavailable("save", st.backend.UpdatePayload(ctx, id, payload, lastSeen, expiresAt))
+	return st.fail("save", st.backend.UpdatePayload(ctx, id, payload, lastSeen, expiresAt))
 }
 
 func (st *Store) touch(ctx context.Context, id string, lastSeen, expiresAt time.Time) error {
 	ctx, cancel := context.WithTimeout(ctx, st.opts.OperationTimeout)
 	defer cancel()
-	return unavailable("touch", st.backend.Touch(ctx, id, lastSeen, expiresAt))
+	return st.fail("touch", st.backend.Touch(ctx, id, lastSeen, expiresAt))
 }
 
 func (st *Store) delete(ctx context.Context, id string) error {
 	ctx, cancel := context.WithTimeout(ctx, st.opts.OperationTimeout)
 	defer cancel()
-	return unavailable("delete", st.backend.Delete(ctx, id))
+	return st.fail("delete", st.backend.Delete(ctx, id))
+}
+
+// fail is unavailable, telling Options.Failed of a failure of the
+// database.
+func (st *Store) fail(op string, err error) error {
+	err = unavailable(op, err)
+	if err != nil && st.opts.Failed != nil && errors.Is(err, ErrUnavailable) {
+		st.opts.Failed(op)
+	}
+	return err
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/logctx"
 	"github.com/sellerdesk/sellerdesk/internal/loginguard"
+	"github.com/sellerdesk/sellerdesk/internal/metrics"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sandbox"
@@ -101,6 +102,12 @@ type Config struct {
 	// Dashboard is the handlers' configuration; New fills in what it
 	// builds: API, Sessions, Accounts, Engine, Jobs, Catalog, Audit and Logger.
 	Dashboard handlers.Deps
+
+	// Metrics, when set, is fed by every package's observer hooks and
+	// reads the database's pools, the page gate, the jobs and the copies
+	// when scraped; nil observes nothing (SELLERDESK_METRICS_ADDR unset).
+	// Serving it is the caller's (Serve: a listener of its own).
+	Metrics *metrics.Metrics
 }
 
 // CatalogOptions configure the local copy (copystore.NewManager): how often
@@ -235,6 +242,10 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	if sopts.Logger == nil {
 		sopts.Logger = log.With("component", "sessions")
 	}
+	mx := cfg.Metrics
+	if mx != nil && sopts.Failed == nil {
+		sopts.Failed = mx.SessionFailed
+	}
 	if len(sopts.Keys) == 0 {
 		if cfg.KeyFile == "" {
 			return nil, errors.New("app: no session keys and no key file")
@@ -258,6 +269,9 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		UserAgent: buildinfo.Get().UserAgent(), Logger: log.With("component", "apiclient"),
 		Profile: cfg.Profile, Country: cfg.Country, PriceAPI: cfg.PriceAPI,
 	}
+	if mx != nil {
+		apiOpts.Observer = mx.Upstream()
+	}
 	if cfg.APIOptions != nil {
 		cfg.APIOptions(&apiOpts)
 	}
@@ -276,6 +290,9 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		if ropts.Now == nil {
 			ropts.Now = cfg.Dashboard.Now // the clock that stamps the jobs (nil: time.Now)
 		}
+		if mx != nil && ropts.Observer == nil {
+			ropts.Observer = mx.Jobs()
+		}
 		a.JobStore, a.Jobs = db.jobs, bulkjobs.NewRunner(db.jobs, ropts)
 	}
 
@@ -285,6 +302,9 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 			return nil, fmt.Errorf("catalogue copy: %w", err)
 		}
 		y := &copystore.Syncer{Store: cs, Lock: a.DB}
+		if mx != nil {
+			y.Lock, y.Observer = mx.Locker(a.DB, metrics.LockCopy), mx.Sync()
+		}
 		if cfg.Catalog.Syncer != nil {
 			cfg.Catalog.Syncer(y)
 		}
@@ -306,7 +326,11 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	// One engine: the forms and the jobs share the chunk size, the retry
 	// budget and the per-seller lock (the database's, shared with the
 	// local copy's sync).
-	a.Engine = &massupdate.Engine{Locker: a.DB, ChunkSize: cfg.MassUpdate.ChunkSize, RetryBudget: cfg.MassUpdate.RetryBudget,
+	var locker massupdate.Locker = a.DB
+	if mx != nil {
+		locker = mx.Locker(a.DB, metrics.LockMassUpdate)
+	}
+	a.Engine = &massupdate.Engine{Locker: locker, ChunkSize: cfg.MassUpdate.ChunkSize, RetryBudget: cfg.MassUpdate.RetryBudget,
 		UpstreamTimeout: cfg.Dashboard.UpstreamTimeout, StoreFailed: storeFailed, FilterKey: cfg.MassUpdate.FilterKey}
 
 	deps := cfg.Dashboard
@@ -318,6 +342,9 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	}
 	deps.API, deps.Sessions, deps.Accounts, deps.Engine, deps.Jobs, deps.Logger, deps.Catalog, deps.Audit = a.API, a.Sessions, a.Accounts, a.Engine, a.Jobs, log, a.Catalog, a.Audit
 	deps.Ready = a.Ready
+	if mx != nil && deps.Observer == nil {
+		deps.Observer = mx.HTTP()
+	}
 	if deps.Version == "" {
 		deps.Version = versionLine(buildinfo.Get())
 	}
@@ -347,6 +374,9 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	}
 	if cfg.PurgeEvery > 0 {
 		a.purged = a.Sessions.StartPurger(bg, cfg.PurgeEvery)
+	}
+	if mx != nil {
+		mx.Watch(a.metricSources())
 	}
 	return a, nil
 }
@@ -434,4 +464,16 @@ func versionLine(in buildinfo.Info) string {
 		return in.Version
 	}
 	return in.Version + " · " + in.Commit
+}
+
+// metricSources are what the metrics read when scraped.
+func (a *App) metricSources() metrics.Sources {
+	src := metrics.Sources{DB: a.DB, Gate: a.Handler.GateState}
+	if a.JobStore != nil {
+		src.JobStates = a.JobStore.CountByState
+	}
+	if a.Catalog != nil {
+		src.CopyAges = a.Catalog.Store().CopyAges
+	}
+	return src
 }

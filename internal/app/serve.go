@@ -16,6 +16,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/buildinfo"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/gctune"
+	"github.com/sellerdesk/sellerdesk/internal/metrics"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -41,7 +42,11 @@ func serve(ctx context.Context, getenv func(string) string, environ []string, st
 		log.Warn("unknown setting ignored: no SELLERDESK_* variable has this name (misspelt?)", "name", name)
 	}
 
-	a, err := New(ctx, cfg.Config(log))
+	ac := cfg.Config(log)
+	if cfg.MetricsAddr != "" {
+		ac.Metrics = metrics.New()
+	}
+	a, err := New(ctx, ac)
 	if err != nil {
 		return err
 	}
@@ -59,6 +64,14 @@ func serve(ctx context.Context, getenv func(string) string, environ []string, st
 		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
 	}
 	srv := newServer(ctx, a.Handler, log)
+	if ac.Metrics != nil {
+		stop, err := serveMetrics(ctx, ac.Metrics, cfg.MetricsAddr, log)
+		if err != nil {
+			_ = ln.Close()
+			return err
+		}
+		defer stop()
+	}
 	bi := buildinfo.Get()
 	log.Info("Seller Desk is listening", "url", displayURL(ln.Addr()), "demo", demoMode,
 		"version", bi.Version, "commit", bi.Commit, "built", bi.Date, "go", bi.Go)
@@ -94,6 +107,32 @@ func serve(ctx context.Context, getenv func(string) string, environ []string, st
 		return err
 	}
 	return nil
+}
+
+// serveMetrics serves m on a listener of its own at addr until stop,
+// which the server's shutdown calls once the dashboard's requests are
+// done (a scrape during the drain still answers).
+func serveMetrics(ctx context.Context, m *metrics.Metrics, addr string, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("SELLERDESK_METRICS_ADDR: listen on %s: %w", addr, err)
+	}
+	srv := m.Server(context.WithoutCancel(ctx))
+	srv.ErrorLog = slog.NewLogLogger(log.Handler(), slog.LevelWarn)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			log.Error("metrics listener stopped", "err", err)
+		}
+	}()
+	log.Info("metrics are served", "url", "http://"+ln.Addr().String()+metrics.Path)
+	return func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		<-done
+	}, nil
 }
 
 // ShutdownTimeout bounds the graceful shutdown of the server (the requests

@@ -30,6 +30,12 @@ import (
 // turns them into the wiring New takes.
 type Settings struct {
 	Addr string
+	// MetricsAddr is SELLERDESK_METRICS_ADDR: where the Prometheus
+	// metrics are served (GET /metrics, on a listener of their own); ""
+	// serves none. Loopback or an internal network only: the metrics
+	// carry no secret, but they tell the load and the marketplace's
+	// answers to whoever reads them.
+	MetricsAddr string
 
 	// The marketplace's base URLs; all three empty means demo mode (the
 	// built-in sandbox).
@@ -155,6 +161,14 @@ func LoadSettings(getenv func(string) string) (Settings, error) {
 			bad("SELLERDESK_ADDR", "want host:port or :port, like :8080")
 		}
 		c.Addr = v
+	}
+	if v := get("SELLERDESK_METRICS_ADDR"); v != "" {
+		if _, _, err := net.SplitHostPort(v); err != nil {
+			bad("SELLERDESK_METRICS_ADDR", "want host:port, like 127.0.0.1:9090")
+		} else if v == c.Addr {
+			bad("SELLERDESK_METRICS_ADDR", "want an address of its own, not SELLERDESK_ADDR's")
+		}
+		c.MetricsAddr = v
 	}
 	urls := []struct {
 		name string
@@ -373,7 +387,7 @@ func readSecretFile(path string) (string, error) {
 // settingNames are every SELLERDESK_* variable LoadSettings reads (a
 // test holds the list to this file's source).
 var settingNames = []string{
-	"SELLERDESK_ADDR", "SELLERDESK_B2B_URL", "SELLERDESK_B2B_TEST_URL", "SELLERDESK_SELLER_URL", "SELLERDESK_SELLER_TEST_URL",
+	"SELLERDESK_ADDR", "SELLERDESK_METRICS_ADDR", "SELLERDESK_B2B_URL", "SELLERDESK_B2B_TEST_URL", "SELLERDESK_SELLER_URL", "SELLERDESK_SELLER_TEST_URL",
 	"SELLERDESK_DATABASE_URL", "SELLERDESK_SESSION_KEY", "SELLERDESK_SESSION_IDLE", "SELLERDESK_SESSION_MAX_AGE",
 	"SELLERDESK_LOG_LEVEL", "SELLERDESK_LOG_FORMAT", "SELLERDESK_DEMO_HOSTILE", demo.ProductsEnv, "SELLERDESK_SYNC_INTERVAL",
 	"SELLERDESK_BULK_GUARD_PERCENT", "SELLERDESK_BULK_READBACK_DELAY", "SELLERDESK_HISTORY_RETENTION", "SELLERDESK_TRUSTED_PROXIES",

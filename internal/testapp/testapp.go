@@ -31,6 +31,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/app"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/loginguard"
+	"github.com/sellerdesk/sellerdesk/internal/metrics"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -96,6 +97,11 @@ type Options struct {
 	// "" means "en"; "-" sends none (the dashboard's own default, Russian).
 	// A request's own header, or the language cookie, still wins.
 	AcceptLanguage string
+	// Metrics, when set, is fed by the dashboard's observer hooks
+	// (app.Config.Metrics); Observer, when set instead, is the handlers'
+	// own hook (handlers.Deps.Observer).
+	Metrics  *metrics.Metrics
+	Observer handlers.Observer
 }
 
 // App is a running dashboard with its sandbox.
@@ -169,7 +175,7 @@ func New(t testing.TB, opts Options) *App {
 		Demo: true, DemoCredentials: app.DemoCredentials(), Now: sb.Now,
 		PageRetryBudget: opts.PageRetryBudget,
 		UpstreamTimeout: opts.UpstreamTimeout, BodyReadTimeout: opts.BodyReadTimeout, TrustedProxies: opts.TrustedProxies, Zone: opts.Zone,
-		TestHook: opts.TestHook, GuardPercent: opts.GuardPercent,
+		TestHook: opts.TestHook, GuardPercent: opts.GuardPercent, Observer: opts.Observer,
 	}
 	if opts.NoDemo {
 		deps.Demo, deps.DemoCredentials = false, nil
@@ -199,6 +205,7 @@ func New(t testing.TB, opts Options) *App {
 		MassUpdate:       app.MassUpdateOptions{ChunkSize: opts.ChunkSize, RetryBudget: opts.BulkRetryBudget},
 		LoginLimits:      opts.LoginLimits,
 		Dashboard:        deps,
+		Metrics:          opts.Metrics,
 	})
 	if err != nil {
 		t.Fatal(err)

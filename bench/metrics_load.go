@@ -1,0 +1,222 @@
+package bench
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"sync"
+	"time"
+
+	vegeta "github.com/tsenart/vegeta/v12/lib"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/internal/app"
+	"github.com/sellerdesk/sellerdesk/internal/metrics"
+	"github.com/sellerdesk/sellerdesk/sessions"
+)
+
+// MetricsOverhead (target P10m) serves P10's load (a SQLite copy of
+// CopyLarge x 3 records, CopyUsers clients cycling through loadPages)
+// from two dashboards on the same database and sandbox, the same sessions
+// valid on both: one with metrics off, as P10 runs it, and one with
+// metrics on (every hook fed, the pools, gate, jobs and copies read by a
+// scrape in the middle of each slice, as Prometheus would). The two sides
+// run at once, half the clients each, in slices: whatever else the
+// machine runs meanwhile slows both alike (alternating slices, as P10b
+// does, measured the other engineers' compiles on a shared machine more
+// than the metrics: bench/NOTES.md). It reports the throughput with
+// metrics on as a ratio to the throughput with them off, over the run and
+// slice by slice.
+func MetricsOverhead(s Sizes) (Result, error) {
+	r := Result{ID: "P10m", Target: "thr with metrics >= 0.97x without, 0 err"}
+	ce, err := startCopy(s.CopyLarge, "")
+	if err != nil {
+		return r, err
+	}
+	defer ce.Close()
+	mx := metrics.New()
+	on, err := startTwin(ce.Env, mx)
+	if err != nil {
+		return r, err
+	}
+	defer on.close()
+	scraper := httptest.NewServer(mx.Handler())
+	defer scraper.Close()
+
+	users := make([]*User, s.CopyUsers)
+	for i := range users {
+		if users[i], err = ce.Login(); err != nil {
+			return r, err
+		}
+	}
+	targets := func(base string) []vegeta.Target {
+		var out []vegeta.Target
+		for k := range loadPages {
+			for u := range users {
+				p := (k + u) % len(loadPages)
+				out = append(out, vegeta.Target{Method: http.MethodGet, URL: base + dash(loadPages[p]),
+					Header: http.Header{"Cookie": {users[u].Cookie}}})
+			}
+		}
+		return out
+	}
+	type side struct {
+		targets []vegeta.Target
+		scrape  bool
+		m       vegeta.Metrics
+		total   time.Duration
+		scrapes int
+		bytes   int
+		slices  []float64 // each counted slice's throughput (200s a second)
+	}
+	var scrapeErr error
+	workers := max(1, s.CopyUsers/2)
+	run := func(sd *side, name string, d time.Duration, count bool) {
+		a := vegeta.NewAttacker(vegeta.Workers(uint64(workers)), vegeta.MaxWorkers(uint64(workers)),
+			vegeta.KeepAlive(true), vegeta.Connections(workers*2), vegeta.Timeout(30*time.Second), vegeta.Redirects(vegeta.NoFollow))
+		var wg sync.WaitGroup
+		if sd.scrape && count {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				time.Sleep(d / 2)
+				resp, err := http.Get(scraper.URL + metrics.Path)
+				if err != nil {
+					scrapeErr = err
+					return
+				}
+				n, _ := io.Copy(io.Discard, resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					scrapeErr = fmt.Errorf("scrape: status %d", resp.StatusCode)
+				}
+				sd.scrapes++
+				sd.bytes = int(n)
+			}()
+		}
+		ok := 0
+		t0 := time.Now()
+		for res := range a.Attack(vegeta.NewStaticTargeter(sd.targets...), vegeta.Rate{Freq: 0}, d, name) {
+			if count {
+				sd.m.Add(res)
+				if res.Code == http.StatusOK {
+					ok++
+				}
+			}
+		}
+		if count {
+			took := time.Since(t0)
+			sd.total += took
+			sd.slices = append(sd.slices, float64(ok)/took.Seconds())
+		}
+		a.Stop()
+		wg.Wait()
+	}
+	off, with := &side{targets: targets(ce.URL)}, &side{targets: targets(on.url), scrape: true}
+	both := func(count bool) {
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() { defer wg.Done(); run(off, "off", s.MetricsSlice, count) }()
+		go func() { defer wg.Done(); run(with, "on", s.MetricsSlice, count) }()
+		wg.Wait()
+	}
+	both(false) // both dashboards' readers and caches warmed before anything counts
+	for range s.MetricsSlices {
+		both(true)
+	}
+	off.m.Close()
+	with.m.Close()
+	if scrapeErr != nil {
+		return r, scrapeErr
+	}
+	thr := func(sd *side) float64 { return float64(sd.m.StatusCodes["200"]) / sd.total.Seconds() }
+	errs := func(sd *side) int { return int(sd.m.Requests) - sd.m.StatusCodes["200"] }
+	ratio := thr(with) / thr(off)
+	// Each slice as a ratio of its own: the median and the range say how
+	// steady the run's ratio is.
+	var pairs []float64
+	for i := range min(len(with.slices), len(off.slices)) {
+		if off.slices[i] > 0 {
+			pairs = append(pairs, with.slices[i]/off.slices[i])
+		}
+	}
+	slices.Sort(pairs)
+	pairMedian, pairLow, pairHigh := 0.0, 0.0, 0.0
+	if n := len(pairs); n > 0 {
+		pairMedian, pairLow, pairHigh = pairs[n/2], pairs[0], pairs[n-1]
+		if n%2 == 0 {
+			pairMedian = (pairs[n/2-1] + pairs[n/2]) / 2
+		}
+	}
+	r.Holds = ratio >= 0.97 && errs(with) == 0 && errs(off) == 0
+	r.Figure = fmt.Sprintf("SQLite, %d records, %d clients: %.0f/s with metrics = %.3fx %.0f/s without (slice by slice: median %.3fx, %.3f..%.3f); p99 %s with, %s without; %d err",
+		ce.records, s.CopyUsers, thr(with), ratio, thr(off), pairMedian, pairLow, pairHigh, with.m.Latencies.P99.Round(100*time.Microsecond),
+		off.m.Latencies.P99.Round(100*time.Microsecond), errs(with)+errs(off))
+	r.Detail = append(r.Detail,
+		fmt.Sprintf("two dashboards in this process on one SQLite file and one sandbox, the sessions valid on both; metrics on: every observer hook fed, scraped once in the middle of each slice (%d scrapes of %d bytes: the database's pools, the page gate, the jobs by state and the copies' ages read each time)", with.scrapes, with.bytes),
+		fmt.Sprintf("vegeta (library), closed loop: %d workers a side, both sides at once, %d sessions shared, pages %v; a warm-up of %s not counted, then %d slices of %s",
+			workers, len(users), loadPages, s.MetricsSlice, s.MetricsSlices, s.MetricsSlice),
+		fmt.Sprintf("throughput ratio slice by slice, sorted: %.3f", pairs),
+		fmt.Sprintf("with metrics: %d requests, status codes %v, p50 %s p90 %s p99 %s", with.m.Requests, with.m.StatusCodes, with.m.Latencies.P50, with.m.Latencies.P90, with.m.Latencies.P99),
+		fmt.Sprintf("without: %d requests, status codes %v, p50 %s p90 %s p99 %s", off.m.Requests, off.m.StatusCodes, off.m.Latencies.P50, off.m.Latencies.P90, off.m.Latencies.P99))
+	return r, nil
+}
+
+// twin is a second dashboard on an Env's database and sandbox.
+type twin struct {
+	built *app.App
+	srv   *http.Server
+	url   string
+	done  chan struct{}
+}
+
+// startTwin builds and serves a dashboard as Start builds e's, on e's
+// database (the same copy and sessions) and sandbox, with mx fed by its
+// hooks.
+func startTwin(e *Env, mx *metrics.Metrics) (*twin, error) {
+	m := e.Market
+	built, err := app.New(context.Background(), app.Config{
+		Marketplace: app.Marketplace{B2B: m.B2BURL, B2BTest: m.B2BTestURL, Seller: m.SellerURL},
+		APIOptions:  func(ao *apiclient.Options) { ao.Now, ao.UserAgent = m.Sandbox.Now, "" },
+		DatabaseURL: filepath.Join(e.dir, "sessions.db"),
+		Sessions:    sessions.Options{Keys: [][]byte{benchSessionKey()}, Now: m.Sandbox.Now},
+		Catalog:     &app.CatalogOptions{},
+		History:     &app.HistoryOptions{},
+		Dashboard:   handlers.Deps{Demo: true, DemoCredentials: app.DemoCredentials(), Now: m.Sandbox.Now, GuardPercent: -1},
+		Metrics:     mx,
+	})
+	if err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		_ = built.Close()
+		return nil, err
+	}
+	t := &twin{built: built, url: "http://" + ln.Addr().String(), done: make(chan struct{}),
+		srv: &http.Server{Handler: built.Handler, ReadHeaderTimeout: 10 * time.Second}}
+	go func() {
+		defer close(t.done)
+		_ = t.srv.Serve(ln)
+	}()
+	return t, nil
+}
+
+func (t *twin) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	_ = t.srv.Shutdown(ctx)
+	cancel()
+	<-t.done
+	_ = t.built.Close()
+}
+
+// benchSessionKey is the session key Start gives its dashboard, so a
+// twin opens the same sessions.
+func benchSessionKey() []byte { return bytes.Repeat([]byte{7}, sessions.KeySize) }
