@@ -201,6 +201,9 @@ func (st *Store) load(r *http.Request, name string) (*Session, error) {
 	}
 
 	plain, current, err := st.keys.open(rec.Payload, payloadAD(id))
+	if err == nil {
+		plain, err = unpackPayload(plain)
+	}
 	if err != nil {
 		// Sealed under a removed key, or altered in the database.
 		st.log.DebugContext(ctx, "sessions: payload cannot be opened", "session", idTag(id))
@@ -307,8 +310,8 @@ func (st *Store) openToken(ctx context.Context, sessionID, name string, sealed [
 		st.log.DebugContext(ctx, "sessions: token cannot be opened", "session", idTag(sessionID), "token", name)
 		return StoredToken{}, false
 	}
-	var t StoredToken
-	if err := json.Unmarshal(plain, &t); err != nil {
+	t, err := decodeToken(plain)
+	if err != nil {
 		st.log.DebugContext(ctx, "sessions: token cannot be decoded", "session", idTag(sessionID), "token", name)
 		return StoredToken{}, false
 	}
@@ -338,13 +341,10 @@ func (st *Store) SaveToken(ctx context.Context, sessionID, name string, t Stored
 	if name == "" {
 		return errors.New("sessions: empty token name")
 	}
-	plain, err := json.Marshal(t)
-	if err != nil {
-		return fmt.Errorf("sessions: encode token: %w", err)
-	}
+	plain := encodeToken(t)
 	ctx, cancel := context.WithTimeout(ctx, st.opts.OperationTimeout)
 	defer cancel()
-	err = st.backend.SaveToken(ctx, sessionID, name, st.keys.seal(plain, tokenAD(sessionID, name)), st.now())
+	err := st.backend.SaveToken(ctx, sessionID, name, st.keys.seal(plain, tokenAD(sessionID, name)), st.now())
 	return unavailable("save token", err)
 }
 
