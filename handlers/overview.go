@@ -172,11 +172,19 @@ func (a *App) accountLines(c echo.Context) ([]pages.AccountLine, error) {
 		return nil, nil
 	}
 	ctx := c.Request().Context()
+	keys := make([]copystore.Key, len(list))
+	for i, acct := range list {
+		keys[i] = copystore.Key{SellerID: acct.SellerID, Env: acct.Environment}
+	}
+	ovs, err := a.deps.Catalog.Store().Overviews(ctx, keys) // every copy in three reads
+	if err != nil {
+		return nil, err
+	}
 	out := make([]pages.AccountLine, 0, len(list))
-	for _, acct := range list {
+	for i, acct := range list {
 		id := acct.ID()
 		line := pages.AccountLine{Label: accountLabel(c, acct), Environment: acct.Environment, Href: paths.Of(id, paths.Overview)}
-		ov, err := a.deps.Catalog.Store().Overview(ctx, copystore.Key{SellerID: acct.SellerID, Env: acct.Environment})
+		ov, err := ovs.Of(keys[i])
 		switch {
 		case errors.Is(err, copystore.ErrRevoked):
 			line.Unavailable = true

@@ -268,6 +268,8 @@ var payloadWriters = sync.Pool{New: func() any {
 	return w
 }}
 
+var payloadReaders = sync.Pool{New: func() any { return flate.NewReader(bytes.NewReader(nil)) }}
+
 // packPayload returns the form of the JSON payload plain to seal.
 func packPayload(plain []byte) []byte {
 	if len(plain) <= packThreshold {
@@ -291,8 +293,11 @@ func unpackPayload(b []byte) ([]byte, error) {
 	if len(b) == 0 || b[0] != payloadPacked {
 		return b, nil
 	}
-	r := flate.NewReader(bytes.NewReader(b[1:]))
-	defer r.Close()
+	r := payloadReaders.Get().(io.ReadCloser)
+	defer payloadReaders.Put(r)
+	if err := r.(flate.Resetter).Reset(bytes.NewReader(b[1:]), nil); err != nil {
+		return nil, errTokenForm
+	}
 	out, err := io.ReadAll(io.LimitReader(r, maxPayload+1))
 	if err != nil || len(out) > maxPayload {
 		return nil, errTokenForm
