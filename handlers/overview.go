@@ -102,13 +102,17 @@ func (a *App) Overview(c echo.Context) error {
 // tokenStates fills in how the session's tokens stand.
 func (a *App) tokenStates(c echo.Context, v *pages.Overview) error {
 	sess := session(c)
-	tokens, err := a.deps.Sessions.LoadTokens(c.Request().Context(), sess.ID())
-	if err != nil {
-		return errSessionStore(err)
-	}
+	ctx := c.Request().Context()
 	now := a.deps.Now()
 	for _, name := range []string{"b2b/" + sess.Data().Environment, "seller"} {
-		t, ok := tokens[sess.Data().Current().ID()+"/"+name]
+		full := sess.Data().Current().ID() + "/" + name
+		t, ok := sess.ReadToken(ctx, full) // as read with the session; the store when refreshed since
+		if !ok {
+			var err error
+			if t, ok, err = a.deps.Sessions.LoadToken(ctx, sess.ID(), full); err != nil {
+				return errSessionStore(err)
+			}
+		}
 		label := "Seller API"
 		if name != "seller" {
 			label = "B2B API"

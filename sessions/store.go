@@ -321,11 +321,22 @@ func (st *Store) openToken(ctx context.Context, sessionID, name string, sealed [
 // LoadToken returns one token of a session; ok is false when the session
 // has no such token. It returns ErrNotFound when the session does not exist.
 func (st *Store) LoadToken(ctx context.Context, sessionID, name string) (t StoredToken, ok bool, err error) {
-	all, err := st.LoadTokens(ctx, sessionID)
-	if err != nil {
-		return StoredToken{}, false, err
+	if sessionID == "" {
+		return StoredToken{}, false, ErrNotFound
 	}
-	t, ok = all[name]
+	ctx, cancel := context.WithTimeout(ctx, st.opts.OperationTimeout)
+	defer cancel()
+	sealed, err := st.backend.LoadTokens(ctx, sessionID)
+	if err != nil {
+		return StoredToken{}, false, unavailable("load tokens", err)
+	}
+	b, ok := sealed[name]
+	if !ok {
+		return StoredToken{}, false, nil
+	}
+	// Only the token asked for is opened: a session holding many
+	// accounts stores many.
+	t, ok = st.openToken(ctx, sessionID, name, b)
 	return t, ok, nil
 }
 
