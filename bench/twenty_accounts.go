@@ -21,10 +21,11 @@ import (
 // further account's names, so they are the sandbox's size). Each of the
 // catalogue pages is viewed P14Views times in each session, alternating
 // which goes first; the target is each page's median in the larger
-// session <= 1.2x its median in the smaller, and the larger session's
-// stored size <= 16 KB.
+// session <= 1.2x its median in the smaller, the start page (in the
+// larger session the all-accounts overview) <= 2x, and the larger
+// session's stored size <= 16 KB.
 func TwentyAccounts(s Sizes) (Result, error) {
-	r := Result{ID: "P14", Target: "a page's p50 with 20 accounts <= 1.2x with one; stored session <= 16 KB"}
+	r := Result{ID: "P14", Target: "a page's p50 with 20 accounts <= 1.2x with one; overview <= 2x; stored session <= 16 KB"}
 	t0 := time.Now()
 	ce, err := startCopy(s.P14Products, "")
 	if err != nil {
@@ -70,23 +71,28 @@ func TwentyAccounts(s Sizes) (Result, error) {
 			}
 		}
 	}
-	worst, worstPage := 0.0, ""
-	table := []string{fmt.Sprintf("| page (one client, median of %d) | 1 account | %d accounts | ratio |", s.P14Views, sessions.MaxAccounts), "|---|---|---|---|"}
+	worst, worstPage, overview := 0.0, "", 0.0
+	table := []string{fmt.Sprintf("| page (one client, median of %d) | 1 account | %d accounts | ratio | target |", s.P14Views, sessions.MaxAccounts), "|---|---|---|---|---|"}
 	for p, page := range copyPages {
 		a, b := median(times[p][0]), median(times[p][1])
 		g := float64(b) / float64(a)
-		if g > worst {
+		target := "<= 1.2x"
+		switch {
+		case page == "/": // the all-accounts overview in the larger session
+			overview, target = g, "<= 2x (all-accounts overview)"
+		case g > worst:
 			worst, worstPage = g, page
 		}
-		table = append(table, fmt.Sprintf("| `%s` | %s | %s | %.2fx |", page, ms(a), ms(b), g))
+		table = append(table, fmt.Sprintf("| `%s` | %s | %s | %.2fx | %s |", page, ms(a), ms(b), g, target))
 	}
-	r.Holds = worst <= 1.2 && size <= 16<<10
-	r.Figure = fmt.Sprintf("worst page %.2fx (%s) with %d accounts; stored session %d B (one account: %d B)", worst, worstPage, sessions.MaxAccounts, size, oneSize)
+	r.Holds = worst <= 1.2 && overview <= 2 && size <= 16<<10
+	r.Figure = fmt.Sprintf("worst page %.2fx (%s); all-accounts overview %.2fx the one-account overview; stored session %d B with %d accounts (one: %d B)",
+		worst, worstPage, overview, size, sessions.MaxAccounts, oneSize)
 	r.Detail = append(r.Detail,
 		"both sessions belong to the same dashboard and view the bench seller's pages in alternation, so what else runs weighs on both alike",
 		fmt.Sprintf("stored size as SQLite measures it (session row and token rows): %d B with %d accounts and both their tokens, %d B with one", size, sessions.MaxAccounts, oneSize),
 		strings.Join(table, "\n"),
-		"not measured here (left): the all-accounts overview, the scheduled refresh of twenty copies in use and the dashboard's RSS with twenty copies (the sandbox seeds three sellers)")
+		"not measured here (left): the scheduled refresh of twenty copies in use and the dashboard's RSS with twenty copies (the sandbox seeds three sellers)")
 	return r, nil
 }
 
