@@ -942,6 +942,45 @@ func runStoreContract(t *testing.T, newBackend func(t *testing.T) Backend) {
 		}
 	})
 
+	t.Run("TokenScope", func(t *testing.T) {
+		// A load scoped to one account's tokens reads those with the
+		// session; the others stay in the store, where LoadToken finds them.
+		e := fresh(t, nil)
+		s, cookie := e.login()
+		ctx := context.Background()
+		now := e.clock.Now()
+		names := []string{"aaaa/b2b/test", "aaaa/seller", "bbbb/b2b/test", "bbbb/seller", "aaaab/seller"}
+		for _, name := range names {
+			if err := e.store.SaveToken(ctx, s.ID(), name, StoredToken{AccessToken: "tok-" + name, IssuedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := request(cookie)
+		got, err := e.store.Load(r.WithContext(WithTokenScope(r.Context(), "aaaa/")))
+		if err != nil || got.IsNew() {
+			t.Fatalf("scoped load: %v", err)
+		}
+		for _, name := range names {
+			_, read := got.ReadToken(ctx, name)
+			if want := strings.HasPrefix(name, "aaaa/"); read != want {
+				t.Fatalf("%s read with the session: %v, want %v", name, read, want)
+			}
+			tok, ok, err := e.store.LoadToken(ctx, s.ID(), name)
+			if err != nil || !ok || tok.AccessToken != "tok-"+name {
+				t.Fatalf("%s from the store: %+v %v %v", name, tok, ok, err)
+			}
+		}
+		all := load(t, e.store, cookie)
+		for _, name := range names {
+			if _, read := all.ReadToken(ctx, name); !read {
+				t.Fatalf("%s not read by an unscoped load", name)
+			}
+		}
+		if got.Data().ClientID != "client-1" {
+			t.Fatal("the scoped load lost the payload")
+		}
+	})
+
 	t.Run("Locks", func(t *testing.T) {
 		e := fresh(t, nil)
 		s, _ := e.login()

@@ -58,7 +58,7 @@ func (b *pgBackend) Load(ctx context.Context, id string) (Record, error) {
 	// The payload comes with the first row only: a session holding
 	// many accounts has many tokens, and its payload is the largest column.
 	rows, err := b.pool.Query(ctx, `SELECT CASE WHEN row_number() OVER () = 1 THEN s.payload END, s.created_at, s.last_seen, s.expires_at, t.name, t.sealed
-		FROM sessions s LEFT JOIN session_tokens t ON t.session_id = s.id WHERE s.id = $1`, id)
+		FROM sessions s LEFT JOIN session_tokens t ON t.session_id = s.id AND substr(t.name, 1, length($2)) = $2 WHERE s.id = $1`, id, tokenScope(ctx))
 	if err != nil {
 		return Record{}, unavailable("load", err)
 	}
