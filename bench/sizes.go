@@ -70,7 +70,7 @@ var Full = Sizes{
 	CopySmall: 334, CopyLarge: 33_334, CopyViews: 41, CopyUsers: 64, CopySlice: 5 * time.Second, CopySlices: 3,
 	FloodProducts: 33_334, FloodInFlight: 16, FloodViews: 100, FloodSlices: 3,
 	ExportProducts: 33_334, ExportsAtOnce: 2,
-	P14Products: 3_334, P14Views: 41,
+	P14Products: 3_334, P14Views: 101,
 	ChildRSS: true,
 }
 

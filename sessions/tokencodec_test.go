@@ -93,3 +93,25 @@ func TestPayloadPack(t *testing.T) {
 		t.Fatal("a damaged packed payload was read")
 	}
 }
+
+// BenchmarkTokenDecode is the cost of reading one stored token, in the
+// compact form and as JSON.
+func BenchmarkTokenDecode(b *testing.B) {
+	now := time.Now()
+	t := &testing.T{}
+	tok := StoredToken{AccessToken: sandboxJWT(t, Account{ClientID: "client-1", SellerID: 42}, "b2b/test", now), RefreshToken: randomHex(t, 32), IssuedAt: now, ExpiresAt: now}
+	js, _ := json.Marshal(tok)
+	for _, tc := range []struct {
+		name string
+		b    []byte
+	}{{"compact", encodeToken(tok)}, {"json", js}} {
+		b.Run("form="+tc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := decodeToken(tc.b); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
