@@ -132,7 +132,6 @@ func (a *App) overviewFromCopy(c echo.Context) error {
 	if err := a.copyAccess(c); err != nil {
 		return err
 	}
-	a.catalogUse(c)
 	if err := a.enterLocal(c); err != nil {
 		return err
 	}
@@ -143,6 +142,7 @@ func (a *App) overviewFromCopy(c echo.Context) error {
 	if err != nil {
 		return err
 	}
+	a.catalogUse(c, ov.Sync)
 	v := pages.Overview{ClientID: d.ClientID, Environment: d.Environment, SellerID: d.SellerID}
 	v.Orders, v.OrdersTotal = countsOf(orderStatuses, ov.OrdersByStatus, at(c, paths.Orders))
 	v.Nomenclature, v.NomenclatureTotal = countsOf(nomenclatureStatuses, ov.RecordsByStatus, at(c, paths.Nomenclature))

@@ -60,13 +60,15 @@ func (a *App) catalogLogin(c echo.Context) {
 }
 
 // catalogUse records a page view of the copy and starts a sync when the
-// copy is older than the interval (or one was left half done).
-func (a *App) catalogUse(c echo.Context) {
+// copy is older than the interval (or one was left half done), as the
+// sync states the page just read say (the manager does not read them
+// again when they say the copy is fresh).
+func (a *App) catalogUse(c echo.Context, states map[string]copystore.SyncState) {
 	k := copyKey(c)
 	if err := a.deps.Catalog.Store().Touch(c.Request().Context(), k); err != nil {
 		a.logger(c.Request().Context()).Warn("catalogue copy: touch failed", "err", err)
 	}
-	a.deps.Catalog.Use(k, a.copySource(c))
+	a.deps.Catalog.UseSeen(k, a.copySource(c), states)
 }
 
 // copyRevoked answers a read of a copy whose credential the marketplace
