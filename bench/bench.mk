@@ -1,14 +1,14 @@
 # Performance benchmarks. Included from the Makefile:
 #   include bench/bench.mk
 # `make bench` runs the Go benchmarks (summarised by benchstat), then
-# measures P1..P11 in one run (P1, P6 and P7 for information), prints one line per figure and writes
+# measures P1..P14 in one run (P1, P6 and P7 for information), prints one line per figure and writes
 # BENCHMARKS.md. `make bench-smoke` is the CI smoke run (seconds, no
 # timing assertions).
 BENCH_OUT ?= bench/out
 
 .PHONY: bench bench-smoke bench-once bench-profile
 
-bench: ## Measure P1..P11 side by side, print one line per target, write BENCHMARKS.md (< 5 min).
+bench: ## Measure P1..P14 side by side, print one line per target, write BENCHMARKS.md (< 5 min).
 	@mkdir -p $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 -benchtime 300x ./bench/ > $(BENCH_OUT)/gobench.txt
 	$(GO) tool benchstat -col /side $(BENCH_OUT)/gobench.txt > $(BENCH_OUT)/benchstat.txt

@@ -19,11 +19,11 @@ type Measurement struct {
 // All lists P1..P13 in order (P8: the local copy; P9..P11: its pages
 // at two catalogue sizes and under load on both databases, P10b: P10's load
 // with a backup running, P10m: P10's load with metrics on and off; P12: a
-// colleague's page beside one session's flood; P13: memory during exports).
+// colleague's page beside one session's flood; P13: memory during exports;
+// P14: a session holding twenty accounts; P16: bytes on the wire).
 var All = []Measurement{{"P1", PageLatency}, {"P2", TokenRequestsPerHour}, {"P3", TokenRetryOn401}, {"P4", MassUpdateOverhead}, {"P5", SessionSize}, {"P6", LoadThroughput}, {"P7", OrdersPageAllocs}, {"P8", CatalogCopy},
 	{"P9", CopyPagesFlat}, {"P10", CopyLoadSQLite}, {"P10b", BackupUnderLoad}, {"P10m", MetricsOverhead}, {"P11", CopyLoadPostgres}, {"P12", PageUnderFlood}, {"P13", ExportMemory},
-	{"P16", WireBytes}, // bytes on the wire, bench/wire_bytes.go
-}
+	{"P14", TwentyAccounts}, {"P16", WireBytes}}
 
 // RunAll runs every measurement, printing one line per target to w as it
 // finishes. A measurement that fails to run counts as missed.

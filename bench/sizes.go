@@ -53,6 +53,9 @@ type Sizes struct {
 	// P13: the dashboard's memory during whole-catalogue XLSX exports.
 	ExportProducts int // products per seller (x 3 warehouses) of the copy
 	ExportsAtOnce  int // exports run at once (the export gate's maximum)
+	// P14: a session holding twenty accounts against one holding one.
+	P14Products int // products per seller (x 3 warehouses) of the copy
+	P14Views    int // views of each page in each session (median)
 	// ChildRSS also measures the resident memory of the dashboard alone:
 	// cmd/web built and run as a child process under the same load
 	// (measureChildRSS; it needs the go command and the module root).
@@ -69,6 +72,7 @@ var Full = Sizes{
 	CopySmall: 334, CopyLarge: 33_334, CopyViews: 41, CopyUsers: 64, CopySlice: 5 * time.Second, CopySlices: 3, MetricsSlice: 5 * time.Second, MetricsSlices: 16,
 	FloodProducts: 33_334, FloodInFlight: 16, FloodViews: 100, FloodSlices: 3,
 	ExportProducts: 33_334, ExportsAtOnce: 2,
+	P14Products: 3_334, P14Views: 101,
 	ChildRSS: true,
 }
 
@@ -82,6 +86,7 @@ var Smoke = Sizes{
 	CopySmall: 10, CopyLarge: 40, CopyViews: 1, CopyUsers: 4, CopySlice: 200 * time.Millisecond, CopySlices: 1, MetricsSlice: 200 * time.Millisecond, MetricsSlices: 1,
 	FloodProducts: 40, FloodInFlight: 4, FloodViews: 3, FloodSlices: 1,
 	ExportProducts: 40, ExportsAtOnce: 2,
+	P14Products: 10, P14Views: 1,
 }
 
 // Result is one target's verdict, or a figure kept for information.

@@ -164,3 +164,28 @@ func (r *Reader) Glance(ctx context.Context, k copystore.Key) (Glance, error) {
 	}
 	return Glance{NewOrders: ov.NewOrders, Rejected: ov.Rejected, ZeroStock: ov.ZeroStock, BoxesLoading: ov.BoxesLoading, Sync: ov.Sync}, nil
 }
+
+// Glances reads Glance for every copy of keys at once (three reads,
+// whatever their number), in the order of keys.
+func (r *Reader) Glances(ctx context.Context, keys []copystore.Key) ([]Glance, error) {
+	out := make([]Glance, len(keys))
+	if r.copy == nil {
+		return out, nil
+	}
+	ovs, err := r.copy.Store().Overviews(ctx, keys)
+	if err != nil {
+		return nil, err
+	}
+	for i, k := range keys {
+		ov, err := ovs.Of(k)
+		switch {
+		case errors.Is(err, copystore.ErrRevoked):
+			out[i] = Glance{Unavailable: true}
+		case err != nil:
+			return nil, err
+		default:
+			out[i] = Glance{NewOrders: ov.NewOrders, Rejected: ov.Rejected, ZeroStock: ov.ZeroStock, BoxesLoading: ov.BoxesLoading, Sync: ov.Sync}
+		}
+	}
+	return out, nil
+}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
+	"sync"
 
 	"github.com/labstack/echo/v4"
 
@@ -92,7 +94,22 @@ func accountLabel(c echo.Context, acct sessions.Account) string {
 	if name == "" {
 		name = acct.ClientID
 	}
-	return name + " · " + i18n.TD(c.Request().Context(), "chrome.seller", map[string]any{"ID": strconv.FormatInt(acct.SellerID, 10)})
+	return name + " · " + sellerLabel(c.Request().Context(), strconv.FormatInt(acct.SellerID, 10))
+}
+
+// sellerLabels keeps "seller {{.ID}}" per language with a mark in the
+// ID's place: the header names every account of the session on every
+// page, and a message with data runs its template each time.
+var sellerLabels sync.Map // i18n.Lang -> string
+
+// sellerLabel is the message chrome.seller for the seller id.
+func sellerLabel(ctx context.Context, id string) string {
+	l := i18n.LangOf(ctx)
+	p, ok := sellerLabels.Load(l)
+	if !ok {
+		p, _ = sellerLabels.LoadOrStore(l, i18n.TD(ctx, "chrome.seller", map[string]any{"ID": "\x00"}))
+	}
+	return strings.Replace(p.(string), "\x00", id, 1)
 }
 
 // switchLinks lists the session's accounts for the header's switcher, each

@@ -66,13 +66,17 @@ func needsAction(ctx context.Context, newOrders, rejected, zeroStock, loading in
 // tokenStates fills in how the session's tokens stand.
 func (a *App) tokenStates(c echo.Context, v *pages.Overview) error {
 	sess := session(c)
-	tokens, err := a.deps.Sessions.LoadTokens(c.Request().Context(), sess.ID())
-	if err != nil {
-		return errSessionStore(err)
-	}
+	ctx := c.Request().Context()
 	now := a.deps.Now()
 	for _, name := range []string{"b2b/" + sess.Data().Environment, "seller"} {
-		t, ok := tokens[sess.Data().Current().ID()+"/"+name]
+		full := sess.Data().Current().ID() + "/" + name
+		t, ok := sess.ReadToken(ctx, full) // as read with the session; the store when refreshed since
+		if !ok {
+			var err error
+			if t, ok, err = a.deps.Sessions.LoadToken(ctx, sess.ID(), full); err != nil {
+				return errSessionStore(err)
+			}
+		}
 		label := "Seller API"
 		if name != "seller" {
 			label = "B2B API"
@@ -92,11 +96,19 @@ func (a *App) accountLines(c echo.Context) ([]pages.AccountLine, error) {
 		return nil, nil
 	}
 	ctx := c.Request().Context()
+	keys := make([]copystore.Key, len(list))
+	for i, acct := range list {
+		keys[i] = copystore.Key{SellerID: acct.SellerID, Env: acct.Environment}
+	}
+	gs, err := a.reads.Glances(ctx, keys) // every copy in three reads
+	if err != nil {
+		return nil, err
+	}
 	out := make([]pages.AccountLine, 0, len(list))
-	for _, acct := range list {
+	for i, acct := range list {
 		id := acct.ID()
 		line := pages.AccountLine{Label: accountLabel(c, acct), Environment: acct.Environment, Href: paths.Of(id, paths.Overview)}
-		g, err := a.reads.Glance(ctx, copystore.Key{SellerID: acct.SellerID, Env: acct.Environment})
+		g := gs[i]
 		switch {
 		case err != nil:
 			return nil, err

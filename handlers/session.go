@@ -27,6 +27,11 @@ const (
 func (a *App) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	name := a.deps.Sessions.CookieName()
 	return func(c echo.Context) error {
+		if acct, _, ok := paths.Split(c.Request().URL.Path); ok {
+			// A page of one account reads that account's tokens with the
+			// session; any other is read from the store if needed.
+			c.SetRequest(c.Request().WithContext(sessions.WithTokenScope(c.Request().Context(), acct+"/")))
+		}
 		gs, err := a.gstore.New(c.Request(), name)
 		if err != nil {
 			return errSessionStore(err)

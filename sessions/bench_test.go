@@ -105,3 +105,48 @@ func loadThroughSQL(ctx context.Context, r *sql.DB, id string) (Record, error) {
 	}
 	return rec, rows.Err()
 }
+
+// BenchmarkSQLiteRequestAccounts is BenchmarkSQLiteRequest's unchanged
+// request in a session holding one account and in one holding
+// MaxAccounts, each with both its tokens (P14's per-request cost).
+func BenchmarkSQLiteRequestAccounts(b *testing.B) {
+	be, err := NewBackend(context.Background(), sqldbtest.SQLite(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer be.Close()
+	e := newEnv(b, be, nil)
+	t := &testing.T{}
+	for _, n := range []int{1, MaxAccounts} {
+		s, c := e.login()
+		d := s.Data()
+		d.SetOnlyAccount(d.Current())
+		for i := 1; i < n; i++ {
+			if err := d.AddAccount(Account{ClientID: "client-" + strconv.Itoa(i), ClientSecret: "secret-" + strconv.Itoa(i), Environment: "test", SellerID: int64(100 + i)}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		save(b, s)
+		now := e.clock.Now()
+		for _, a := range d.AccountList() {
+			for _, name := range []string{"b2b/test", "seller"} {
+				tok := StoredToken{AccessToken: sandboxJWT(t, a, name, now), RefreshToken: randomHex(t, 32), IssuedAt: now, ExpiresAt: now.Add(15 * time.Minute)}
+				if err := e.store.SaveToken(context.Background(), s.ID(), a.ID()+"/"+name, tok); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		b.Run("accounts="+strconv.Itoa(n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				s, err := e.store.Load(request(c))
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := s.Save(request(), httptest.NewRecorder()); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

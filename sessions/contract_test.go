@@ -3,8 +3,10 @@ package sessions
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"crypto/tls"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -168,6 +170,27 @@ func realisticJWT(seed string) string {
 	claims := b64([]byte(fmt.Sprintf(`{"iss":"https://auth.marketplace.example","sub":"client-%s","aud":"seller-api","scope":"orders nomenclature prices return-boxes","seller_id":42,"iat":1793000000,"exp":1793000900,"jti":"%s-0f8e7d6c5b4a"}`, seed, seed)))
 	sig := b64(bytes.Repeat([]byte(seed[:1]), 96))
 	return header + "." + claims + "." + sig
+}
+
+// sandboxJWT is a token shaped as the sandbox issues it: HS256, the
+// seller, environment and registered claims, a random 32-byte signature.
+func sandboxJWT(t *testing.T, a Account, name string, now time.Time) string {
+	b64 := base64.RawURLEncoding.EncodeToString
+	claims := fmt.Sprintf(`{"seller_id":%d,"env":%q,"iss":"sellerdesk-sandbox","sub":%q,"exp":%d,"iat":%d,"jti":%q}`,
+		a.SellerID, strings.SplitN(name, "/", 2)[0], a.ClientID, now.Add(15*time.Minute).Unix(), now.Unix(), randomHex(t, 16))
+	sig := make([]byte, 32)
+	if _, err := rand.Read(sig); err != nil {
+		t.Fatal(err)
+	}
+	return b64([]byte(`{"alg":"HS256","typ":"JWT"}`)) + "." + b64([]byte(claims)) + "." + b64(sig)
+}
+
+func randomHex(t *testing.T, n int) string {
+	b := make([]byte, n)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return hex.EncodeToString(b)
 }
 
 // runStoreContract is the behaviour every Backend must show, exercised
@@ -853,6 +876,108 @@ func runStoreContract(t *testing.T, newBackend func(t *testing.T) Backend) {
 		}
 		if n < 800 {
 			t.Fatalf("stored size %d bytes is implausibly small: the measurement misses the tokens", n)
+		}
+	})
+
+	t.Run("StoredSizeTwentyAccounts", func(t *testing.T) {
+		// A session holding MaxAccounts accounts, each with both its
+		// tokens as the sandbox issues them (HS256 JWTs with a seller,
+		// environment, subject and id, and a 64-hex refresh token), is
+		// read on every page: its stored size stays within 16 KB.
+		e := fresh(t, nil)
+		s, cookie := e.login()
+		d := s.Data()
+		d.SetOnlyAccount(d.Current())
+		for i := 2; i <= MaxAccounts; i++ {
+			a := Account{ClientID: fmt.Sprintf("client-%02d-%s", i, randomHex(t, 4)), ClientSecret: canarySecret + "-" + randomHex(t, 16), Environment: "test",
+				DisplayName: fmt.Sprintf("Магазин спортивных товаров №%d", i), SellerID: int64(100000 + i)}
+			if err := d.AddAccount(a); err != nil {
+				t.Fatal(err)
+			}
+		}
+		save(t, s)
+		ctx := context.Background()
+		now := e.clock.Now()
+		accounts := d.AccountList()
+		if len(accounts) != MaxAccounts {
+			t.Fatalf("%d accounts, want %d", len(accounts), MaxAccounts)
+		}
+		tokens := map[string]StoredToken{}
+		for i, a := range accounts {
+			for _, name := range []string{"b2b/test", "seller"} {
+				tok := StoredToken{AccessToken: sandboxJWT(t, a, name, now), IssuedAt: now, ExpiresAt: now.Add(15 * time.Minute)}
+				if name == "b2b/test" {
+					tok.RefreshToken = randomHex(t, 32)
+				}
+				tokens[a.ID()+"/"+name] = tok
+				if err := e.store.SaveToken(ctx, s.ID(), a.ID()+"/"+name, tok); err != nil {
+					t.Fatal(err)
+				}
+				if i == 0 && len(tok.AccessToken) < 250 {
+					t.Fatalf("test JWT is only %d characters", len(tok.AccessToken))
+				}
+			}
+		}
+		n, err := e.backend.StoredSize(ctx, s.ID())
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("stored size of a session with %d accounts and their tokens: %d bytes", MaxAccounts, n)
+		if n > 16<<10 {
+			t.Fatalf("stored size %d bytes, want <= %d", n, 16<<10)
+		}
+		if n < 2*MaxAccounts*250 {
+			t.Fatalf("stored size %d bytes is implausibly small: the measurement misses the tokens", n)
+		}
+		got := load(t, e.store, cookie)
+		if len(got.Data().AccountList()) != MaxAccounts {
+			t.Fatalf("loaded %d accounts, want %d", len(got.Data().AccountList()), MaxAccounts)
+		}
+		for name, want := range tokens {
+			tok, ok := got.ReadToken(ctx, name)
+			if !ok || tok.AccessToken != want.AccessToken || tok.RefreshToken != want.RefreshToken ||
+				!tok.IssuedAt.Equal(want.IssuedAt) || !tok.ExpiresAt.Equal(want.ExpiresAt) {
+				t.Fatalf("token %s not read back as saved", name)
+			}
+		}
+	})
+
+	t.Run("TokenScope", func(t *testing.T) {
+		// A load scoped to one account's tokens reads those with the
+		// session; the others stay in the store, where LoadToken finds them.
+		e := fresh(t, nil)
+		s, cookie := e.login()
+		ctx := context.Background()
+		now := e.clock.Now()
+		names := []string{"aaaa/b2b/test", "aaaa/seller", "bbbb/b2b/test", "bbbb/seller", "aaaab/seller"}
+		for _, name := range names {
+			if err := e.store.SaveToken(ctx, s.ID(), name, StoredToken{AccessToken: "tok-" + name, IssuedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r := request(cookie)
+		got, err := e.store.Load(r.WithContext(WithTokenScope(r.Context(), "aaaa/")))
+		if err != nil || got.IsNew() {
+			t.Fatalf("scoped load: %v", err)
+		}
+		for _, name := range names {
+			_, read := got.ReadToken(ctx, name)
+			if want := strings.HasPrefix(name, "aaaa/"); read != want {
+				t.Fatalf("%s read with the session: %v, want %v", name, read, want)
+			}
+			tok, ok, err := e.store.LoadToken(ctx, s.ID(), name)
+			if err != nil || !ok || tok.AccessToken != "tok-"+name {
+				t.Fatalf("%s from the store: %+v %v %v", name, tok, ok, err)
+			}
+		}
+		all := load(t, e.store, cookie)
+		for _, name := range names {
+			if _, read := all.ReadToken(ctx, name); !read {
+				t.Fatalf("%s not read by an unscoped load", name)
+			}
+		}
+		if got.Data().ClientID != "client-1" {
+			t.Fatal("the scoped load lost the payload")
 		}
 	})
 

@@ -29,6 +29,9 @@ func (st *Store) LoadData(ctx context.Context, sessionID string) (*Data, error) 
 		return nil, ErrNotFound
 	}
 	plain, _, err := st.keys.open(rec.Payload, payloadAD(sessionID))
+	if err == nil {
+		plain, err = unpackPayload(plain)
+	}
 	if err != nil {
 		return nil, ErrNotFound
 	}

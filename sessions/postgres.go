@@ -55,8 +55,10 @@ func (b *pgBackend) Load(ctx context.Context, id string) (Record, error) {
 	defer cancel()
 	// One statement (pgx prepares and caches it per connection): the
 	// session and its tokens in one round trip and one snapshot.
-	rows, err := b.pool.Query(ctx, `SELECT s.payload, s.created_at, s.last_seen, s.expires_at, t.name, t.sealed
-		FROM sessions s LEFT JOIN session_tokens t ON t.session_id = s.id WHERE s.id = $1`, id)
+	// The payload comes with the first row only: a session holding
+	// many accounts has many tokens, and its payload is the largest column.
+	rows, err := b.pool.Query(ctx, `SELECT CASE WHEN row_number() OVER () = 1 THEN s.payload END, s.created_at, s.last_seen, s.expires_at, t.name, t.sealed
+		FROM sessions s LEFT JOIN session_tokens t ON t.session_id = s.id AND substr(t.name, 1, length($2)) = $2 WHERE s.id = $1`, id, tokenScope(ctx))
 	if err != nil {
 		return Record{}, unavailable("load", err)
 	}
@@ -66,9 +68,12 @@ func (b *pgBackend) Load(ctx context.Context, id string) (Record, error) {
 	for rows.Next() {
 		var created, seen, expires int64
 		var name *string
-		var sealed []byte
-		if err := rows.Scan(&rec.Payload, &created, &seen, &expires, &name, &sealed); err != nil {
+		var payload, sealed []byte
+		if err := rows.Scan(&payload, &created, &seen, &expires, &name, &sealed); err != nil {
 			return Record{}, unavailable("load", err)
+		}
+		if payload != nil {
+			rec.Payload = payload
 		}
 		found = true
 		rec.CreatedAt, rec.LastSeen, rec.ExpiresAt = sqldb.FromMillis(created), sqldb.FromMillis(seen), sqldb.FromMillis(expires)

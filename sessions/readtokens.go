@@ -51,3 +51,20 @@ func (s *Session) ForgetReadToken(name string) {
 	delete(rt.sealed, name)
 	rt.mu.Unlock()
 }
+
+type tokenScopeKey struct{}
+
+// WithTokenScope asks the session load made with ctx to read with the
+// session only the tokens whose names start with prefix (the tokens of
+// the account a page acts on, "<account id>/"), not every token of every
+// account the session holds. A token left out is not missing: ReadToken
+// reports it not read, and the caller reads it from the store.
+func WithTokenScope(ctx context.Context, prefix string) context.Context {
+	return context.WithValue(ctx, tokenScopeKey{}, prefix)
+}
+
+// tokenScope is the prefix WithTokenScope set on ctx, "" for every token.
+func tokenScope(ctx context.Context) string {
+	p, _ := ctx.Value(tokenScopeKey{}).(string)
+	return p
+}

@@ -336,7 +336,7 @@ func (s *Session) Save(r *http.Request, w http.ResponseWriter) error {
 		}
 		rec := Record{
 			ID:        s.id,
-			Payload:   st.keys.seal(plain, payloadAD(s.id)),
+			Payload:   st.keys.seal(packPayload(plain), payloadAD(s.id)),
 			CreatedAt: now,
 			LastSeen:  now,
 			ExpiresAt: st.expiresAt(now, now),
@@ -364,7 +364,7 @@ func (s *Session) Save(r *http.Request, w http.ResponseWriter) error {
 			return err
 		}
 	case s.stale || !bytes.Equal(plain, s.loaded):
-		err := st.updatePayload(ctx, s.id, st.keys.seal(plain, payloadAD(s.id)), now, st.expiresAt(s.createdAt, now))
+		err := st.updatePayload(ctx, s.id, st.keys.seal(packPayload(plain), payloadAD(s.id)), now, st.expiresAt(s.createdAt, now))
 		if errors.Is(err, ErrNotFound) {
 			s.gone(w, r)
 			return nil

@@ -22,10 +22,13 @@ type sqliteBackend struct {
 	load *sql.Stmt
 }
 
-// loadQuery reads a session and its tokens: one row per token, or one row
-// with NULL token columns for a session without tokens.
-const loadQuery = `SELECT s.payload, s.created_at, s.last_seen, s.expires_at, t.name, t.sealed
-	FROM sessions s LEFT JOIN session_tokens t ON t.session_id = s.id WHERE s.id = ?`
+// loadQuery reads a session and its tokens whose names start with the
+// scope (WithTokenScope; "" for all): one row per token, or one row with
+// NULL token columns for a session without such tokens. The payload comes
+// with the first row only (a session holding many accounts has many
+// tokens, and its payload is the largest column).
+const loadQuery = `SELECT CASE WHEN row_number() OVER () = 1 THEN s.payload END, s.created_at, s.last_seen, s.expires_at, t.name, t.sealed
+	FROM sessions s LEFT JOIN session_tokens t ON t.session_id = s.id AND substr(t.name, 1, length(?)) = ? WHERE s.id = ?`
 
 func newSQLiteBackend(ctx context.Context, db *sqldb.DB) (*sqliteBackend, error) {
 	b := &sqliteBackend{db: db, w: db.Writer(), r: db.Reader()}
@@ -47,7 +50,8 @@ func (b *sqliteBackend) Create(ctx context.Context, rec Record) error {
 }
 
 func (b *sqliteBackend) Load(ctx context.Context, id string) (Record, error) {
-	rows, err := b.load.QueryContext(ctx, id)
+	scope := tokenScope(ctx)
+	rows, err := b.load.QueryContext(ctx, scope, scope, id)
 	if err != nil {
 		return Record{}, unavailable("load", err)
 	}
@@ -57,9 +61,12 @@ func (b *sqliteBackend) Load(ctx context.Context, id string) (Record, error) {
 	for rows.Next() {
 		var created, seen, expires int64
 		var name sql.NullString
-		var sealed []byte
-		if err := rows.Scan(&rec.Payload, &created, &seen, &expires, &name, &sealed); err != nil {
+		var payload, sealed []byte
+		if err := rows.Scan(&payload, &created, &seen, &expires, &name, &sealed); err != nil {
 			return Record{}, unavailable("load", err)
+		}
+		if payload != nil {
+			rec.Payload = payload
 		}
 		found = true
 		rec.CreatedAt, rec.LastSeen, rec.ExpiresAt = sqldb.FromMillis(created), sqldb.FromMillis(seen), sqldb.FromMillis(expires)

@@ -206,6 +206,9 @@ func (st *Store) load(r *http.Request, name string) (*Session, error) {
 	}
 
 	plain, current, err := st.keys.open(rec.Payload, payloadAD(id))
+	if err == nil {
+		plain, err = unpackPayload(plain)
+	}
 	if err != nil {
 		// Sealed under a removed key, or altered in the database.
 		st.log.DebugContext(ctx, "sessions: payload cannot be opened", "session", idTag(id))
@@ -312,8 +315,8 @@ func (st *Store) openToken(ctx context.Context, sessionID, name string, sealed [
 		st.log.DebugContext(ctx, "sessions: token cannot be opened", "session", idTag(sessionID), "token", name)
 		return StoredToken{}, false
 	}
-	var t StoredToken
-	if err := json.Unmarshal(plain, &t); err != nil {
+	t, err := decodeToken(plain)
+	if err != nil {
 		st.log.DebugContext(ctx, "sessions: token cannot be decoded", "session", idTag(sessionID), "token", name)
 		return StoredToken{}, false
 	}
@@ -323,11 +326,22 @@ func (st *Store) openToken(ctx context.Context, sessionID, name string, sealed [
 // LoadToken returns one token of a session; ok is false when the session
 // has no such token. It returns ErrNotFound when the session does not exist.
 func (st *Store) LoadToken(ctx context.Context, sessionID, name string) (t StoredToken, ok bool, err error) {
-	all, err := st.LoadTokens(ctx, sessionID)
-	if err != nil {
-		return StoredToken{}, false, err
+	if sessionID == "" {
+		return StoredToken{}, false, ErrNotFound
 	}
-	t, ok = all[name]
+	ctx, cancel := context.WithTimeout(ctx, st.opts.OperationTimeout)
+	defer cancel()
+	sealed, err := st.backend.LoadTokens(ctx, sessionID)
+	if err != nil {
+		return StoredToken{}, false, unavailable("load tokens", err)
+	}
+	b, ok := sealed[name]
+	if !ok {
+		return StoredToken{}, false, nil
+	}
+	// Only the token asked for is opened: a session holding many
+	// accounts stores many.
+	t, ok = st.openToken(ctx, sessionID, name, b)
 	return t, ok, nil
 }
 
@@ -343,13 +357,10 @@ func (st *Store) SaveToken(ctx context.Context, sessionID, name string, t Stored
 	if name == "" {
 		return errors.New("sessions: empty token name")
 	}
-	plain, err := json.Marshal(t)
-	if err != nil {
-		return fmt.Errorf("sessions: encode token: %w", err)
-	}
+	plain := encodeToken(t)
 	ctx, cancel := context.WithTimeout(ctx, st.opts.OperationTimeout)
 	defer cancel()
-	err = st.backend.SaveToken(ctx, sessionID, name, st.keys.seal(plain, tokenAD(sessionID, name)), st.now())
+	err := st.backend.SaveToken(ctx, sessionID, name, st.keys.seal(plain, tokenAD(sessionID, name)), st.now())
 	return st.fail("save token", err)
 }
 

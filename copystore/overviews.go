@@ -1,0 +1,182 @@
+package copystore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// Overviews are the overviews of several copies, read together.
+type Overviews struct {
+	revoked map[Key]bool
+	ovs     map[Key]*Overview
+}
+
+// Of returns the overview of the copy of k as Overview does: ErrRevoked
+// for a copy whose credential was refused, empty counts for a copy never
+// made.
+func (o *Overviews) Of(k Key) (*Overview, error) {
+	if o.revoked[k] {
+		return nil, ErrRevoked
+	}
+	if ov, ok := o.ovs[k]; ok {
+		return ov, nil
+	}
+	return newOverview(nil, nil), nil
+}
+
+// Overviews reads the overviews of the copies of keys (a session's
+// accounts, for the all-accounts start page) in three statements whatever
+// their number: the access flags, the kept counts and the sync states.
+func (s *Store) Overviews(ctx context.Context, keys []Key) (*Overviews, error) {
+	out := &Overviews{revoked: map[Key]bool{}, ovs: map[Key]*Overview{}}
+	if len(keys) == 0 {
+		return out, nil
+	}
+	want := make(map[Key]bool, len(keys))
+	for _, k := range keys {
+		want[k] = true
+	}
+	where, args := keysFilter(keys)
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT seller_id, env FROM catalog_copies WHERE revoked <> 0 AND `+where), args...)
+	if err != nil {
+		return nil, fmt.Errorf("copystore: overviews: %w", err)
+	}
+	for rows.Next() {
+		var k Key
+		if err := rows.Scan(&k.SellerID, &k.Env); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("copystore: overviews: %w", err)
+		}
+		out.revoked[k] = want[k]
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, fmt.Errorf("copystore: overviews: %w", err)
+	}
+	counts := map[Key]map[string]map[string]int{}
+	rows, err = s.r.QueryContext(ctx, s.q(`SELECT seller_id, env, list, status, n FROM catalog_counts WHERE n > 0 AND `+where), args...)
+	if err != nil {
+		return nil, fmt.Errorf("copystore: overviews: %w", err)
+	}
+	for rows.Next() {
+		var k Key
+		var list, status string
+		var n int
+		if err := rows.Scan(&k.SellerID, &k.Env, &list, &status, &n); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("copystore: overviews: %w", err)
+		}
+		if !want[k] {
+			continue
+		}
+		c := counts[k]
+		if c == nil {
+			c = map[string]map[string]int{}
+			counts[k] = c
+		}
+		if c[list] == nil {
+			c[list] = map[string]int{}
+		}
+		c[list][status] = n
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, fmt.Errorf("copystore: overviews: %w", err)
+	}
+	states := map[Key]map[string]SyncState{}
+	rows, err = s.r.QueryContext(ctx, s.q(`SELECT seller_id, env, `+packedState+` FROM catalog_sync WHERE `+where), args...)
+	if err != nil {
+		return nil, fmt.Errorf("copystore: overviews: %w", err)
+	}
+	for rows.Next() {
+		var k Key
+		var packed string
+		if err := rows.Scan(&k.SellerID, &k.Env, &packed); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("copystore: overviews: %w", err)
+		}
+		if !want[k] {
+			continue
+		}
+		st, err := unpackState(packed)
+		if err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if states[k] == nil {
+			states[k] = make(map[string]SyncState, len(Kinds))
+		}
+		states[k][st.Kind] = st
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, fmt.Errorf("copystore: overviews: %w", err)
+	}
+	for k := range want {
+		out.ovs[k] = newOverview(counts[k], states[k])
+	}
+	return out, nil
+}
+
+// newOverview builds an overview from the kept counts of one copy (list,
+// status, rows) and its sync states; either may be nil.
+func newOverview(c map[string]map[string]int, sync map[string]SyncState) *Overview {
+	get := func(list string) map[string]int {
+		if m := c[list]; m != nil {
+			return m
+		}
+		return map[string]int{}
+	}
+	ov := &Overview{RecordsByStatus: get(countNomenclature), OrdersByStatus: get(countOrders), BoxesByStatus: get(countBoxes)}
+	for _, n := range c[countZeroStock] {
+		ov.ZeroStock += n
+	}
+	ov.NewOrders, ov.Rejected, ov.BoxesLoading = ov.OrdersByStatus["new"], ov.RecordsByStatus["rejected"], ov.BoxesByStatus["loading"]
+	if sync == nil {
+		sync = map[string]SyncState{}
+	}
+	ov.Sync = sync
+	return ov
+}
+
+// keysFilter selects the rows of the copies of keys by their seller and
+// environment (a superset when keys mix them: the caller keeps only
+// keys). The lists are padded to a power of two with their first value,
+// so that a prepared statement serves every number of keys up to it.
+func keysFilter(keys []Key) (string, []any) {
+	var sellers, envs []any
+	seenS, seenE := map[int64]bool{}, map[string]bool{}
+	for _, k := range keys {
+		if !seenS[k.SellerID] {
+			seenS[k.SellerID] = true
+			sellers = append(sellers, k.SellerID)
+		}
+		if !seenE[k.Env] {
+			seenE[k.Env] = true
+			envs = append(envs, k.Env)
+		}
+	}
+	pad := func(v []any) []any {
+		n := 1
+		for n < len(v) {
+			n *= 2
+		}
+		for len(v) < n {
+			v = append(v, v[0])
+		}
+		return v
+	}
+	sellers, envs = pad(sellers), pad(envs)
+	marks := func(n int) string { return strings.TrimSuffix(strings.Repeat("?, ", n), ", ") }
+	return `seller_id IN (` + marks(len(sellers)) + `) AND env IN (` + marks(len(envs)) + `)`, append(sellers, envs...)
+}
+
+// closeRows closes rows and returns the error that ended their reading.
+func closeRows(rows interface {
+	Err() error
+	Close() error
+}) error {
+	err := rows.Err()
+	if cerr := rows.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
