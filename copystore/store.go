@@ -246,6 +246,9 @@ var migrations = sqldb.Migrations(
 	ALTER TABLE catalog_nomenclature ADD COLUMN status_was TEXT;
 	ALTER TABLE catalog_nomenclature ADD COLUMN status_to TEXT;
 	ALTER TABLE catalog_nomenclature ADD COLUMN status_changed_at BIGINT`},
+	// 16: the prices observed over time, for a product's chart
+	// (observations.go).
+	sqldb.Step{SQLite: migrationPricePoints("INTEGER PRIMARY KEY"), Postgres: migrationPricePoints("BIGSERIAL PRIMARY KEY")},
 )
 
 // migrationVersionsTable holds one row per copy (seller, environment)

@@ -63,6 +63,9 @@ func (s *Store) putNomenclatureWith(ctx context.Context, tx *sql.Tx, u upserts, 
 	for len(recs) > 0 {
 		chunk := recs[:min(len(recs), nomenclatureBatch)]
 		recs = recs[len(chunk):]
+		if err := s.observeChunk(ctx, tx, u, k, sqldb.Millis(s.now()), sqldb.Millis(passStart), chunk); err != nil {
+			return err
+		}
 		args := make([]any, 0, len(chunk)*18)
 		for i := range chunk {
 			r := &chunk[i]
@@ -262,6 +265,9 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 					*c.Price, c.SalePrice, at, *c.Price, c.SalePrice, at, k.SellerID, k.Env, c.SKU, c.SKU); err != nil {
 					return err
 				}
+				if err := exec(observeAccepted, *c.Price, c.SalePrice, at, k.SellerID, k.Env, c.SKU, c.SKU, *c.Price, c.SalePrice); err != nil {
+					return err
+				}
 			}
 			if c.Quantity == nil && c.Status == "" || c.Barcode == "" {
 				continue
@@ -348,7 +354,7 @@ func (s *Store) Forget(ctx context.Context, k Key) error {
 			return fmt.Errorf("copystore: forget: %w", err)
 		}
 		return s.deleteRows(ctx, tx, k, "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts",
-			"catalog_promotion_cards", "catalog_promotions")
+			"catalog_promotion_cards", "catalog_promotions", "catalog_price_points")
 	})
 }
 
@@ -511,7 +517,7 @@ func (s *Store) DeleteUnused(ctx context.Context) (int, error) {
 		err := s.tx(ctx, func(tx *sql.Tx) error {
 			// The record goes first, so a running pass stops (guard).
 			return s.deleteRows(ctx, tx, k, "catalog_copies", "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts",
-				"catalog_promotion_cards", "catalog_promotions")
+				"catalog_promotion_cards", "catalog_promotions", "catalog_price_points")
 		})
 		if err != nil {
 			return 0, err
