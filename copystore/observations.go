@@ -74,29 +74,36 @@ func (s *Store) observeChunk(ctx context.Context, tx *sql.Tx, u upserts, k Key, 
 			bound(r.PriceUpdateStatus, maxFieldBytes))
 	}
 	args = append(args, now, k.SellerID, k.Env, started)
-	var st *sql.Stmt
-	if u != nil {
-		st = u[-len(chunk)] // observe statements share the upserts' cache under negative sizes
-	}
-	if st == nil {
-		var err error
-		if st, err = tx.PrepareContext(ctx, s.q(observeStatement(len(chunk)))); err != nil {
+	for i, baseline := range []bool{true, false} {
+		// The statements share the upserts' cache under negative sizes.
+		slot := -2*len(chunk) + i
+		var st *sql.Stmt
+		if u != nil {
+			st = u[slot]
+		}
+		if st == nil {
+			var err error
+			if st, err = tx.PrepareContext(ctx, s.q(observeStatement(len(chunk), baseline))); err != nil {
+				return fmt.Errorf("copystore: observe prices: %w", err)
+			}
+			if u != nil {
+				u[slot] = st
+			} else {
+				defer st.Close()
+			}
+		}
+		if _, err := st.ExecContext(ctx, args...); err != nil {
 			return fmt.Errorf("copystore: observe prices: %w", err)
 		}
-		if u != nil {
-			u[-len(chunk)] = st
-		} else {
-			defer st.Close()
-		}
-	}
-	if _, err := st.ExecContext(ctx, args...); err != nil {
-		return fmt.Errorf("copystore: observe prices: %w", err)
 	}
 	return nil
 }
 
-// observeStatement is observeChunk's statement for n records.
-func observeStatement(n int) string {
+// observeStatement is observeChunk's statement for n records: the new
+// prices at the read's time, or with baseline, for a record without
+// points yet, the prices it replaces since the marketplace last changed
+// the record (its updated_at), so the first change is drawn as a step.
+func observeStatement(n int, baseline bool) string {
 	var b strings.Builder
 	b.WriteString(`WITH v (warehouse, barcode, price, sale_price, price_status) AS (VALUES `)
 	for i := range n {
@@ -107,14 +114,35 @@ func observeStatement(n int) string {
 	}
 	b.WriteString(`)
 	INSERT INTO catalog_price_points (seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price, sale_price, observed_at)
-	SELECT n.seller_id, n.env, n.warehouse, n.barcode, n.marketplace_sku, n.parent_sku, v.price, v.sale_price, CAST(? AS BIGINT)
+	SELECT n.seller_id, n.env, n.warehouse, n.barcode, n.marketplace_sku, n.parent_sku, `)
+	if baseline {
+		b.WriteString(`COALESCE(n.pending_price, n.price), CASE WHEN n.pending_price IS NULL THEN n.sale_price ELSE n.pending_sale END, n.updated_at
 	FROM v JOIN catalog_nomenclature n ON n.warehouse = v.warehouse AND n.barcode = v.barcode
-	WHERE n.seller_id = ? AND n.env = ?
+	WHERE n.updated_at > 0 AND n.updated_at < CAST(? AS BIGINT) AND ` + noPoints + ` AND n.seller_id = ? AND n.env = ?`)
+	} else {
+		b.WriteString(`v.price, v.sale_price, CAST(? AS BIGINT)
+	FROM v JOIN catalog_nomenclature n ON n.warehouse = v.warehouse AND n.barcode = v.barcode
+	WHERE n.seller_id = ? AND n.env = ?`)
+	}
+	b.WriteString(`
 	AND (n.pending_price IS NULL AND (n.price <> v.price OR n.sale_price <> v.sale_price)
 		OR n.pending_price IS NOT NULL AND n.pending_at < ? AND v.price_status <> 'PROCESSING'
 		AND (n.pending_price <> v.price OR n.pending_sale <> v.sale_price))`)
 	return b.String()
 }
+
+// noPoints is the condition that the record n has no point yet.
+const noPoints = `NOT EXISTS (SELECT 1 FROM catalog_price_points p
+		WHERE p.seller_id = n.seller_id AND p.env = n.env AND p.warehouse = n.warehouse AND p.barcode = n.barcode)`
+
+// acceptedBaseline appends, in tx, before Accept replaces a SKU's prices,
+// the prices replaced since the marketplace last changed each record of
+// it that has no point yet (observeStatement's baseline).
+const acceptedBaseline = `INSERT INTO catalog_price_points (seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price, sale_price, observed_at)
+	SELECT n.seller_id, n.env, n.warehouse, n.barcode, n.marketplace_sku, n.parent_sku,
+	COALESCE(n.pending_price, n.price), CASE WHEN n.pending_price IS NULL THEN n.sale_price ELSE n.pending_sale END, n.updated_at
+	FROM catalog_nomenclature n WHERE n.seller_id = ? AND n.env = ? AND (n.marketplace_sku = ? OR n.parent_sku = ?)
+	AND n.updated_at > 0 AND n.updated_at < ? AND ` + noPoints
 
 // observeAccepted appends, in tx, a point for every record of SKU (a
 // product or a card) whose shown prices the accepted change just

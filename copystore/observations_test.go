@@ -44,8 +44,11 @@ func TestPricePointsObserved(t *testing.T) {
 		if err := s.Accept(ctx, k, []Change{{SKU: one.MarketplaceSKU, Price: new(int64(7000)), SalePrice: 6000}}); err != nil {
 			t.Fatal(err)
 		}
+		// The first change of each record also keeps the prices it
+		// replaced, since the marketplace's last change of the record.
 		ps := points(one.MarketplaceSKU)
-		if len(ps) != 1 || ps[0].Price != 7000 || ps[0].SalePrice != 6000 || !ps[0].At.Equal(base.Truncate(time.Millisecond)) {
+		if len(ps) != 4 || ps[3].Price != 7000 || ps[3].SalePrice != 6000 || !ps[3].At.Equal(base.Truncate(time.Millisecond)) ||
+			ps[0].Price != int64(one.Price) || ps[0].SalePrice != int64(one.SalePrice) || !ps[0].At.Equal(one.UpdatedAt) {
 			t.Fatalf("after Accept: %+v", ps)
 		}
 		// A pass still reading the old prices (processing), then one
@@ -66,11 +69,12 @@ func TestPricePointsObserved(t *testing.T) {
 		if err := y.Run(ctx, k, src); err != nil {
 			t.Fatal(err)
 		}
-		if ps := points(one.MarketplaceSKU); len(ps) != 1 {
+		if ps := points(one.MarketplaceSKU); len(ps) != 4 {
 			t.Errorf("a pass reading the accepted or the processing prices added points: %+v", ps)
 		}
 		ps = points(two.MarketplaceSKU)
-		if len(ps) != 1 || ps[0].Price != 12345 || ps[0].SalePrice != int64(two.SalePrice) || !ps[0].At.Equal(base.Add(3*time.Minute).Truncate(time.Millisecond)) {
+		if len(ps) != 2 || ps[0].Price != int64(two.Price) || !ps[0].At.Equal(two.UpdatedAt) ||
+			ps[1].Price != 12345 || ps[1].SalePrice != int64(two.SalePrice) || !ps[1].At.Equal(base.Add(3*time.Minute).Truncate(time.Millisecond)) {
 			t.Errorf("a price changed at the marketplace: %+v", ps)
 		}
 		// The marketplace refusing the accepted prices (a pass after the
@@ -84,7 +88,7 @@ func TestPricePointsObserved(t *testing.T) {
 		if err := y.Run(ctx, k, src); err != nil {
 			t.Fatal(err)
 		}
-		if ps = points(two.MarketplaceSKU); len(ps) != 3 || ps[1].Price != 99 || ps[2].Price != 1010 {
+		if ps = points(two.MarketplaceSKU); len(ps) != 6 || ps[4].Price != 99 || ps[5].Price != 1010 {
 			t.Errorf("a refused change: %+v", ps)
 		}
 		// Another account's copy sees none of them.
@@ -122,14 +126,15 @@ func TestPrunePricePoints(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		// 10 days of 3 records: 30 points. Now is day 9; keep 6 days
-		// (days 3..9, 7 per record), then at most 4 per record.
+		// 10 days of 3 records and their 3 first prices: 33 points. Now
+		// is day 9; keep 6 days (days 3..9, 7 per record), then at most
+		// 4 per record.
 		n, err := s.prunePricePoints(ctx, 6*24*time.Hour, 4, 2)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n != 30-12 {
-			t.Errorf("pruned %d points, want 18", n)
+		if n != 33-12 {
+			t.Errorf("pruned %d points, want 21", n)
 		}
 		ps, err := s.PricePoints(ctx, k, "SKU00000", false)
 		if err != nil {

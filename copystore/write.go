@@ -254,6 +254,9 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 		}
 		for _, c := range changes {
 			if c.Price != nil && c.SKU != "" {
+				if err := exec(acceptedBaseline, k.SellerID, k.Env, c.SKU, c.SKU, at); err != nil {
+					return err
+				}
 				// The prices replaced are those the record showed: a
 				// change still pending, else the prices read.
 				if err := exec(`UPDATE catalog_nomenclature SET
