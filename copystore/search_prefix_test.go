@@ -29,10 +29,9 @@ func TestSearchPrefixIndexMigrates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The store of today writes and reads the columns and the table later
-	// steps add:
-	// they are there while it fills and reads the old copy, and gone
-	// again before those steps run.
+	// The store of today writes and reads the columns and the table
+	// later steps add: they are there while it fills and reads the old
+	// copy, and gone again before those steps run.
 	later := []string{"quantity_pending_at", "status_pending_at"}
 	for _, c := range later {
 		if _, err := db.Writer().ExecContext(ctx, `ALTER TABLE catalog_nomenclature ADD COLUMN `+c+` BIGINT`); err != nil {
