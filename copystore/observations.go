@@ -154,8 +154,9 @@ const observeAccepted = `INSERT INTO catalog_price_points (seller_id, env, wareh
 // PricePoints returns the prices observed for a product of k, oldest
 // first: by marketplace SKU, or with card by its card (parent SKU). The
 // records of one product share their prices, so one point per time is
-// returned (the lowest price seen at it); at most PricePointsPerRecord,
-// the newest.
+// returned (the lowest price seen at it), and a point repeating the
+// prices before it is left out (records of one product first changed at
+// different times); at most PricePointsPerRecord, the newest.
 func (s *Store) PricePoints(ctx context.Context, k Key, sku string, card bool) ([]PricePoint, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
 		return nil, err
@@ -185,7 +186,7 @@ func (s *Store) PricePoints(ctx context.Context, k Key, sku string, card bool) (
 		return nil, fmt.Errorf("copystore: price points: %w", err)
 	}
 	slices.Reverse(out)
-	return out, nil
+	return slices.CompactFunc(out, func(a, b PricePoint) bool { return a.Price == b.Price && a.SalePrice == b.SalePrice }), nil
 }
 
 // PrunePricePoints deletes the points older than PricePointsKeep and, per
