@@ -204,30 +204,9 @@ func priceChart(ctx context.Context, l format.Locale, name string, points []copy
 		}
 		lo, hi = min(lo, p.Price), max(hi, p.Price)
 	}
-	s, _ := chart.Draw(cp, now, chart.DefaultBox)
 	pc.Drawn = true
-	pc.ViewBox = "0 0 " + num(s.Width) + " " + num(s.Height)
-	pc.Path, pc.SalePath, pc.Steps = s.Path, s.SalePath, s.Steps
-	pc.PlotLeft, pc.PlotRight, pc.PlotTop, pc.PlotBottom = num(s.PlotLeft), num(s.PlotRight), num(s.PlotTop), num(s.PlotBottom)
-	pc.YLabelX, pc.XLabelY = num(s.PlotLeft-8), num(s.PlotBottom+20)
-	span := now.Sub(points[0].At)
-	for _, t := range s.YTicks {
-		pc.YTicks = append(pc.YTicks, pages.ChartTick{Pos: num(t.Pos), LabelPos: num(t.Pos + 4), Label: format.MoneyIn(l.Lang, t.Value)})
-	}
-	for i, t := range s.XTicks {
-		label := format.DateIn(l, t.At)
-		if span < 48*time.Hour {
-			label = format.DateTimeIn(l, t.At)
-		}
-		anchor := "middle"
-		switch i {
-		case 0:
-			anchor = "start"
-		case len(s.XTicks) - 1:
-			anchor = "end"
-		}
-		pc.XTicks = append(pc.XTicks, pages.ChartTick{Pos: num(t.Pos), LabelPos: num(t.Pos), Label: label, Anchor: anchor})
-	}
+	pc.Wide = chartDrawing(l, cp, now, chart.DefaultBox)
+	pc.Narrow = chartDrawing(l, cp, now, chart.NarrowBox)
 	pc.Desc = i18n.TD(ctx, "product.chart_desc", map[string]any{
 		"From": format.DateTimeIn(l, points[0].At), "To": format.DateTimeIn(l, points[len(points)-1].At),
 		"Min": format.MoneyIn(l.Lang, lo), "Max": format.MoneyIn(l.Lang, hi), "Now": format.MoneyIn(l.Lang, points[len(points)-1].Price)})
@@ -242,6 +221,43 @@ func priceChart(ctx context.Context, l format.Locale, name string, points []copy
 	}
 	pc.More = len(points) - len(shown)
 	return pc
+}
+
+// chartDrawing draws points in box, its left margin widened to the
+// longest amount on the value axis.
+func chartDrawing(l format.Locale, points []chart.Point, now time.Time, box chart.Box) pages.ChartDrawing {
+	s, _ := chart.Draw(points, now, box)
+	longest := 0
+	for _, t := range s.YTicks {
+		longest = max(longest, utf8.RuneCountInString(format.MoneyIn(l.Lang, t.Value)))
+	}
+	// About 7 units a character at the chart's 12-unit font, and a gap.
+	if need := 14 + 7*float64(longest); need > box.Left {
+		box.Left = need
+		s, _ = chart.Draw(points, now, box)
+	}
+	d := pages.ChartDrawing{ViewBox: "0 0 " + num(s.Width) + " " + num(s.Height), Path: s.Path, SalePath: s.SalePath, Steps: s.Steps,
+		PlotLeft: num(s.PlotLeft), PlotRight: num(s.PlotRight), PlotTop: num(s.PlotTop), PlotBottom: num(s.PlotBottom),
+		YLabelX: num(s.PlotLeft - 8), XLabelY: num(s.PlotBottom + 20)}
+	span := s.XTicks[len(s.XTicks)-1].At.Sub(s.XTicks[0].At)
+	for _, t := range s.YTicks {
+		d.YTicks = append(d.YTicks, pages.ChartTick{Pos: num(t.Pos), LabelPos: num(t.Pos + 4), Label: format.MoneyIn(l.Lang, t.Value)})
+	}
+	for i, t := range s.XTicks {
+		label := format.DateIn(l, t.At)
+		if span < 48*time.Hour {
+			label = format.DateTimeIn(l, t.At)
+		}
+		anchor := "middle"
+		switch i {
+		case 0:
+			anchor = "start"
+		case len(s.XTicks) - 1:
+			anchor = "end"
+		}
+		d.XTicks = append(d.XTicks, pages.ChartTick{Pos: num(t.Pos), LabelPos: num(t.Pos), Label: label, Anchor: anchor})
+	}
+	return d
 }
 
 // num writes a coordinate for an SVG attribute.

@@ -88,6 +88,9 @@ func TestProductPage(t *testing.T) {
 	if svg.Find("title").Text() == "" || svg.Find("desc").Text() == "" {
 		t.Error("the chart has no title or description")
 	}
+	if narrow := p.Doc.Find("svg[data-testid=price-chart-narrow]"); narrow.AttrOr("data-steps", "") != "2" || narrow.Find("title").AttrOr("id", "") == svg.Find("title").AttrOr("id", "") {
+		t.Errorf("the phone's drawing: %q steps, title ids %q and %q", narrow.AttrOr("data-steps", ""), narrow.Find("title").AttrOr("id", ""), svg.Find("title").AttrOr("id", ""))
+	}
 	if n := p.Doc.Find("[data-testid=price-point]").Length(); n != 3 {
 		t.Errorf("%d observed prices listed, want 3 (the first and two changes)", n)
 	}
@@ -163,7 +166,7 @@ func TestProductPageHostile(t *testing.T) {
 		if n := p.Doc.Find("head title").Length(); n != 1 {
 			t.Errorf("%s: %d head titles", pr.SellerSKU, n)
 		}
-		if n := p.Doc.Find("body svg:not([data-testid=price-chart]), style, body img, iframe").Length(); n > 0 {
+		if n := p.Doc.Find("body svg:not(.chart-svg), style, body img, iframe").Length(); n > 0 {
 			t.Errorf("%s: %d injected elements", pr.SellerSKU, n)
 		}
 		p.Doc.Find("script").Each(func(_ int, s *goquery.Selection) {

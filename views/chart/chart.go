@@ -5,6 +5,7 @@
 package chart
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 	"strings"
@@ -23,11 +24,17 @@ type Point struct {
 type Box struct {
 	Width, Height            float64
 	Left, Right, Top, Bottom float64
+	// Dates is the number of ticks on the time axis (0: 4).
+	Dates int
 }
 
 // DefaultBox is the price chart's box: a wide, short plot with room for
-// amounts on the left and dates below.
-var DefaultBox = Box{Width: 640, Height: 240, Left: 84, Right: 16, Top: 12, Bottom: 30}
+// amounts on the left and dates below; NarrowBox is the same for a
+// phone's width, with fewer dates.
+var (
+	DefaultBox = Box{Width: 720, Height: 240, Left: 84, Right: 16, Top: 12, Bottom: 30, Dates: 4}
+	NarrowBox  = Box{Width: 360, Height: 240, Left: 84, Right: 12, Top: 12, Bottom: 30, Dates: 3}
+)
 
 // Tick is one labelled position on an axis: Pos is x (time axis) or y
 // (value axis) in user units.
@@ -90,7 +97,7 @@ func Draw(points []Point, end time.Time, box Box) (s Steps, ok bool) {
 	for _, v := range ticks {
 		s.YTicks = append(s.YTicks, Tick{Pos: y(v), Value: v})
 	}
-	for _, t := range TimeTicks(t0, end, 4) {
+	for _, t := range TimeTicks(t0, end, cmp.Or(box.Dates, 4)) {
 		s.XTicks = append(s.XTicks, Tick{Pos: x(t), At: t})
 	}
 	values := make([]stepPoint, len(points))

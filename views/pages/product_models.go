@@ -43,11 +43,22 @@ type ProductPromotion struct {
 
 // PriceChart is a product's price history drawn as inline SVG: the
 // geometry from views/chart, the words from the handler. Empty says why
-// nothing is drawn when Drawn is false.
+// nothing is drawn when Drawn is false. It is drawn twice, Wide and
+// Narrow (a phone's width, fewer dates), and the stylesheet shows the one
+// that fits: an SVG's text scales with it.
 type PriceChart struct {
-	Drawn                                    bool
-	Empty                                    string
-	Title, Desc                              string
+	Drawn        bool
+	Empty        string
+	Title, Desc  string
+	Wide, Narrow ChartDrawing
+	// Rows are the observed prices, newest first, for readers who do not
+	// see the chart; More counts the older ones not listed.
+	Rows []ChartRow
+	More int
+}
+
+// ChartDrawing is one drawing of a chart, in SVG user units.
+type ChartDrawing struct {
 	ViewBox                                  string
 	Path, SalePath                           string
 	Steps                                    int
@@ -55,10 +66,6 @@ type PriceChart struct {
 	// YLabelX is where the amounts end, XLabelY the dates' baseline.
 	YLabelX, XLabelY string
 	YTicks, XTicks   []ChartTick
-	// Rows are the observed prices, newest first, for readers who do not
-	// see the chart; More counts the older ones not listed.
-	Rows []ChartRow
-	More int
 }
 
 // ChartTick is a labelled position on an axis (Pos, user units); its
