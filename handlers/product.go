@@ -86,7 +86,15 @@ func (a *App) ProductPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	v := productView(ctx, l, sku, card, recs, points, a.deps.Now())
+	var entries []audit.Entry
+	if a.deps.Audit != nil {
+		d := session(c).Data()
+		entries, err = a.deps.Audit.Naming(ctx, audit.Filter{SellerID: d.SellerID, Environment: d.Environment}, productKeys(sku, recs), productHistory, productItemsEach)
+		if err != nil {
+			return errSessionStore(err)
+		}
+	}
+	v := productView(ctx, l, sku, card, recs, mergePoints(points, historyPoints(entries, sku)), a.deps.Now())
 	v.Back = at(c, paths.Prices)
 	if card {
 		promos, err := store.CardPromotions(ctx, k, []string{sku})
@@ -105,11 +113,6 @@ func (a *App) ProductPage(c echo.Context) error {
 	if a.deps.Audit != nil {
 		v.HistoryOn = true
 		v.HistoryHref = paths.WithQuery(at(c, paths.History), url.Values{"q": {sku}})
-		d := session(c).Data()
-		entries, err := a.deps.Audit.Naming(ctx, audit.Filter{SellerID: d.SellerID, Environment: d.Environment}, productKeys(sku, recs), productHistory, productItemsEach)
-		if err != nil {
-			return errSessionStore(err)
-		}
 		for _, e := range entries {
 			v.History = append(v.History, historyEntry(ctx, e))
 		}
@@ -221,6 +224,52 @@ func priceChart(ctx context.Context, l format.Locale, name string, points []copy
 	}
 	pc.More = len(points) - len(shown)
 	return pc
+}
+
+// historyPoints are the prices the history's accepted price changes of
+// sku set, at their times, read from the items' new values (a price, and
+// a sale as "mass.sale_of"): changes made before the copy observed prices
+// are drawn too.
+func historyPoints(entries []audit.Entry, sku string) []copystore.PricePoint {
+	var out []copystore.PricePoint
+	for _, e := range entries {
+		if e.Kind != audit.KindPrice {
+			continue
+		}
+		for _, it := range e.Items {
+			if it.Key != sku || it.Outcome != audit.Accepted || len(it.New) == 0 {
+				continue
+			}
+			price, err := apiclient.ParseMoney(it.New[0].Text)
+			if err != nil || it.New[0].Key != "" {
+				continue
+			}
+			p := copystore.PricePoint{At: e.At, Price: price.Kopecks()}
+			for _, m := range it.New[1:] {
+				if s, ok := m.Args["Sale"].(string); ok && m.Key == "mass.sale_of" {
+					if sale, err := apiclient.ParseMoney(s); err == nil {
+						p.SalePrice = sale.Kopecks()
+					}
+				}
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// mergePoints is the observed prices with the history's before them (the
+// changes made before the copy observed any: after that, the copy has
+// each change the history has), in time order, a point repeating the
+// prices before it left out.
+func mergePoints(observed, recorded []copystore.PricePoint) []copystore.PricePoint {
+	if len(observed) > 0 {
+		first := observed[0].At
+		recorded = slices.DeleteFunc(slices.Clone(recorded), func(p copystore.PricePoint) bool { return !p.At.Before(first) })
+	}
+	all := slices.Concat(observed, recorded)
+	slices.SortStableFunc(all, func(a, b copystore.PricePoint) int { return a.At.Compare(b.At) })
+	return slices.CompactFunc(all, func(a, b copystore.PricePoint) bool { return a.Price == b.Price && a.SalePrice == b.SalePrice })
 }
 
 // chartDrawing draws points in box, its left margin widened to the
