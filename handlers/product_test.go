@@ -59,6 +59,9 @@ func TestProductPage(t *testing.T) {
 		t.Error("the nomenclature list does not link to the product")
 	}
 	href, _ := link.Attr("href")
+	if h := b.Get("/history"); h.Doc.Find(`#history-table a[data-testid=product-link][href="`+href+`"]`).Length() != 2 {
+		t.Error("the history's two price changes do not link to the product")
+	}
 	p := b.Get(href)
 	if p.Status != http.StatusOK {
 		t.Fatalf("product page: %d", p.Status)
