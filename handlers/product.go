@@ -8,6 +8,7 @@ package handlers
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"net/http"
 	"net/url"
@@ -40,7 +41,7 @@ const (
 )
 
 // errProductFull stops the records' walk at productMaxRecords.
-var errProductFull = echo.NewHTTPError(http.StatusInternalServerError)
+var errProductFull = errors.New("product: records listed up to the bound")
 
 // ProductPage shows one product of the session's seller.
 func (a *App) ProductPage(c echo.Context) error {
@@ -72,7 +73,7 @@ func (a *App) ProductPage(c echo.Context) error {
 		recs = append(recs, *r)
 		return nil
 	})
-	if err != nil && err != errProductFull {
+	if err != nil && !errors.Is(err, errProductFull) {
 		return err
 	}
 	if len(recs) == 0 {
@@ -117,7 +118,8 @@ func (a *App) ProductPage(c echo.Context) error {
 			v.History = append(v.History, historyEntry(ctx, e))
 		}
 	}
-	return a.render(c, http.StatusOK, pages.ProductPage(a.chrome(c, v.Name, "prices"), v), nil)
+	title, _ := format.Short(v.Name, 80) // a name is bounded wherever it is shown
+	return a.render(c, http.StatusOK, pages.ProductPage(a.chrome(c, title, "prices"), v), nil)
 }
 
 // productParam is the product named by the path, decoded; ok is false for
@@ -189,7 +191,8 @@ func productView(ctx context.Context, l format.Locale, sku string, card bool, re
 // priceChart draws the observed prices: the chart with its text
 // alternative, or the empty state with fewer than two points.
 func priceChart(ctx context.Context, l format.Locale, name string, points []copystore.PricePoint, now time.Time) pages.PriceChart {
-	pc := pages.PriceChart{Title: i18n.TD(ctx, "product.chart_title", map[string]any{"Name": name})}
+	short, _ := format.Short(name, 80)
+	pc := pages.PriceChart{Title: i18n.TD(ctx, "product.chart_title", map[string]any{"Name": short})}
 	switch len(points) {
 	case 0:
 		pc.Empty = i18n.T(ctx, "product.chart_none")

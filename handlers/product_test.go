@@ -1,6 +1,7 @@
 package handlers_test
 
 import (
+	"context"
 	"net/http"
 	"net/url"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"github.com/PuerkitoBio/goquery"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
@@ -162,12 +164,22 @@ func TestProductPageHostile(t *testing.T) {
 			continue
 		}
 		seen++
+		// A change, so the chart (titled with the name) is drawn.
+		if err := app.Catalog.Store().Accept(context.Background(), copyKey1001, []copystore.Change{{SKU: pr.MarketplaceSKU, Price: new(pr.Price + 100)}}); err != nil {
+			t.Fatal(err)
+		}
 		p := b.Get("/products/" + url.PathEscape(pr.MarketplaceSKU))
+		if !p.Has("svg[data-testid=price-chart]") {
+			t.Errorf("%s: no chart after a change", pr.SellerSKU)
+		}
 		if p.Status != http.StatusOK {
 			t.Fatalf("%s: %d", pr.SellerSKU, p.Status)
 		}
 		if n := p.Doc.Find("head title").Length(); n != 1 {
 			t.Errorf("%s: %d head titles", pr.SellerSKU, n)
+		}
+		if n := len(p.Body); n > 40*1024 {
+			t.Errorf("%s: the page is %d bytes: a long name is not bounded", pr.SellerSKU, n)
 		}
 		if n := p.Doc.Find("body svg:not(.chart-svg), style, body img, iframe").Length(); n > 0 {
 			t.Errorf("%s: %d injected elements", pr.SellerSKU, n)
