@@ -67,14 +67,19 @@ type PricePoint struct {
 // confirming a pending change, or one it does not settle, is no change:
 // the change has its point already (Accept).
 func (s *Store) observeChunk(ctx context.Context, tx *sql.Tx, u upserts, k Key, now, started int64, chunk []apiclient.Nomenclature) error {
-	args := make([]any, 0, 4+len(chunk)*5)
+	values := make([]any, 0, len(chunk)*5)
 	for i := range chunk {
 		r := &chunk[i]
-		args = append(args, bound(r.WarehouseCode, maxFieldBytes), bound(r.Barcode, maxFieldBytes), r.Price.Kopecks(), r.SalePrice.Kopecks(),
+		values = append(values, bound(r.WarehouseCode, maxFieldBytes), bound(r.Barcode, maxFieldBytes), r.Price.Kopecks(), r.SalePrice.Kopecks(),
 			bound(r.PriceUpdateStatus, maxFieldBytes))
 	}
-	args = append(args, now, k.SellerID, k.Env, started)
-	for i, baseline := range []bool{true, false} {
+	// The new prices first; then, only when some changed, the prices the
+	// first change of a record replaced (the baseline).
+	for i, baseline := range []bool{false, true} {
+		args := slices.Concat(values, []any{now, k.SellerID, k.Env, started})
+		if baseline {
+			args = slices.Concat(values, []any{k.SellerID, k.Env, started, now, now})
+		}
 		// The statements share the upserts' cache under negative sizes.
 		slot := -2*len(chunk) + i
 		var st *sql.Stmt
@@ -92,8 +97,12 @@ func (s *Store) observeChunk(ctx context.Context, tx *sql.Tx, u upserts, k Key, 
 				defer st.Close()
 			}
 		}
-		if _, err := st.ExecContext(ctx, args...); err != nil {
+		res, err := st.ExecContext(ctx, args...)
+		if err != nil {
 			return fmt.Errorf("copystore: observe prices: %w", err)
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 0 {
+			return nil // nothing changed: no baseline to add
 		}
 	}
 	return nil
@@ -101,8 +110,9 @@ func (s *Store) observeChunk(ctx context.Context, tx *sql.Tx, u upserts, k Key, 
 
 // observeStatement is observeChunk's statement for n records: the new
 // prices at the read's time, or with baseline, for a record without
-// points yet, the prices it replaces since the marketplace last changed
-// the record (its updated_at), so the first change is drawn as a step.
+// points before that time (the one just added is its first), the prices
+// it replaced since the marketplace last changed the record (its
+// updated_at), so the first change is drawn as a step.
 func observeStatement(n int, baseline bool) string {
 	var b strings.Builder
 	b.WriteString(`WITH v (warehouse, barcode, price, sale_price, price_status) AS (VALUES `)
@@ -116,18 +126,23 @@ func observeStatement(n int, baseline bool) string {
 	INSERT INTO catalog_price_points (seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price, sale_price, observed_at)
 	SELECT n.seller_id, n.env, n.warehouse, n.barcode, n.marketplace_sku, n.parent_sku, `)
 	if baseline {
-		b.WriteString(`COALESCE(n.pending_price, n.price), CASE WHEN n.pending_price IS NULL THEN n.sale_price ELSE n.pending_sale END, n.updated_at
-	FROM v JOIN catalog_nomenclature n ON n.warehouse = v.warehouse AND n.barcode = v.barcode
-	WHERE n.updated_at > 0 AND n.updated_at < CAST(? AS BIGINT) AND ` + noPoints + ` AND n.seller_id = ? AND n.env = ?`)
+		b.WriteString(`COALESCE(n.pending_price, n.price), CASE WHEN n.pending_price IS NULL THEN n.sale_price ELSE n.pending_sale END, n.updated_at`)
 	} else {
-		b.WriteString(`v.price, v.sale_price, CAST(? AS BIGINT)
-	FROM v JOIN catalog_nomenclature n ON n.warehouse = v.warehouse AND n.barcode = v.barcode
-	WHERE n.seller_id = ? AND n.env = ?`)
+		b.WriteString(`v.price, v.sale_price, CAST(? AS BIGINT)`)
 	}
 	b.WriteString(`
+	FROM v JOIN catalog_nomenclature n ON n.warehouse = v.warehouse AND n.barcode = v.barcode
+	WHERE n.seller_id = ? AND n.env = ?
 	AND (n.pending_price IS NULL AND (n.price <> v.price OR n.sale_price <> v.sale_price)
 		OR n.pending_price IS NOT NULL AND n.pending_at < ? AND v.price_status <> 'PROCESSING'
 		AND (n.pending_price <> v.price OR n.pending_sale <> v.sale_price))`)
+	if baseline {
+		// Last, so only a changed record looks for its points.
+		b.WriteString(`
+	AND n.updated_at > 0 AND n.updated_at < CAST(? AS BIGINT) AND NOT EXISTS (SELECT 1 FROM catalog_price_points p
+		WHERE p.seller_id = n.seller_id AND p.env = n.env AND p.warehouse = n.warehouse AND p.barcode = n.barcode
+		AND p.observed_at < CAST(? AS BIGINT))`)
+	}
 	return b.String()
 }
 

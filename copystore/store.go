@@ -36,6 +36,9 @@ type Store struct {
 	// exportPage is the page size of ExportNomenclature (0:
 	// exportPageSize); tests shorten it to cross many pages.
 	exportPage int
+	// unobserved leaves the price observations out (observations.go): a
+	// benchmark measures the store with and without them side by side.
+	unobserved bool
 	now        func() time.Time
 	// beforeCommit, when set (tests), runs inside the transaction storing
 	// pages first to last, after their rows, and fails it if it fails.

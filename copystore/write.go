@@ -63,8 +63,10 @@ func (s *Store) putNomenclatureWith(ctx context.Context, tx *sql.Tx, u upserts, 
 	for len(recs) > 0 {
 		chunk := recs[:min(len(recs), nomenclatureBatch)]
 		recs = recs[len(chunk):]
-		if err := s.observeChunk(ctx, tx, u, k, sqldb.Millis(s.now()), sqldb.Millis(passStart), chunk); err != nil {
-			return err
+		if !s.unobserved {
+			if err := s.observeChunk(ctx, tx, u, k, sqldb.Millis(s.now()), sqldb.Millis(passStart), chunk); err != nil {
+				return err
+			}
 		}
 		args := make([]any, 0, len(chunk)*18)
 		for i := range chunk {
