@@ -299,8 +299,8 @@ func (m *Manager) start(k Key, src Source, minAge time.Duration) {
 	}()
 }
 
-// schedule refreshes the copies in use every interval and deletes the
-// copies unused for UnusedFor once a day.
+// schedule refreshes the copies in use every interval and, once a day,
+// deletes the copies unused for UnusedFor and prunes the observed prices.
 func (m *Manager) schedule() {
 	defer m.wg.Done()
 	tick := time.NewTicker(m.interval)
@@ -313,6 +313,9 @@ func (m *Manager) schedule() {
 				m.log.Warn("deleting unused catalogue copies failed", "err", err)
 			} else if n > 0 {
 				m.log.Info("deleted catalogue copies unused for 30 days", "copies", n)
+			}
+			if _, err := m.syncer.Store.PrunePricePoints(m.ctx); err != nil && m.ctx.Err() == nil {
+				m.log.Warn("pruning observed prices failed", "err", err)
 			}
 		}
 		select {

@@ -29,14 +29,17 @@ func TestSearchPrefixIndexMigrates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The store of today writes and reads the columns later steps add:
-	// they are there while it fills and reads the old copy, and gone
-	// again before those steps run.
+	// The store of today writes and reads the columns and the table
+	// later steps add: they are there while it fills and reads the old
+	// copy, and gone again before those steps run.
 	later := []string{"quantity_pending_at", "status_pending_at"}
 	for _, c := range later {
 		if _, err := db.Writer().ExecContext(ctx, `ALTER TABLE catalog_nomenclature ADD COLUMN `+c+` BIGINT`); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if _, err := db.Writer().ExecContext(ctx, migrationPricePoints("INTEGER PRIMARY KEY")); err != nil {
+		t.Fatal(err)
 	}
 	k := testKey(1001)
 	if err := (&Syncer{Store: old, Lock: db, PageLimit: 100}).Run(ctx, k, m.source(1001)); err != nil {
@@ -74,6 +77,9 @@ func TestSearchPrefixIndexMigrates(t *testing.T) {
 		if _, err := db.Writer().ExecContext(ctx, `ALTER TABLE catalog_nomenclature DROP COLUMN `+c); err != nil {
 			t.Fatal(err)
 		}
+	}
+	if _, err := db.Writer().ExecContext(ctx, `DROP TABLE catalog_price_points`); err != nil {
+		t.Fatal(err)
 	}
 
 	s, err := New(ctx, db)

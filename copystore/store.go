@@ -36,6 +36,9 @@ type Store struct {
 	// exportPage is the page size of ExportNomenclature (0:
 	// exportPageSize); tests shorten it to cross many pages.
 	exportPage int
+	// unobserved leaves the price observations out (observations.go): a
+	// benchmark measures the store with and without them side by side.
+	unobserved bool
 	now        func() time.Time
 	// beforeCommit, when set (tests), runs inside the transaction storing
 	// pages first to last, after their rows, and fails it if it fails.
@@ -246,6 +249,9 @@ var migrations = sqldb.Migrations(
 	ALTER TABLE catalog_nomenclature ADD COLUMN status_was TEXT;
 	ALTER TABLE catalog_nomenclature ADD COLUMN status_to TEXT;
 	ALTER TABLE catalog_nomenclature ADD COLUMN status_changed_at BIGINT`},
+	// 16: the prices observed over time, for a product's chart
+	// (observations.go).
+	sqldb.Step{SQLite: migrationPricePoints("INTEGER PRIMARY KEY"), Postgres: migrationPricePoints("BIGSERIAL PRIMARY KEY")},
 )
 
 // migrationVersionsTable holds one row per copy (seller, environment)

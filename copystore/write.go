@@ -63,6 +63,11 @@ func (s *Store) putNomenclatureWith(ctx context.Context, tx *sql.Tx, u upserts, 
 	for len(recs) > 0 {
 		chunk := recs[:min(len(recs), nomenclatureBatch)]
 		recs = recs[len(chunk):]
+		if !s.unobserved {
+			if err := s.observeChunk(ctx, tx, u, k, sqldb.Millis(s.now()), sqldb.Millis(passStart), chunk); err != nil {
+				return err
+			}
+		}
 		args := make([]any, 0, len(chunk)*18)
 		for i := range chunk {
 			r := &chunk[i]
@@ -251,6 +256,9 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 		}
 		for _, c := range changes {
 			if c.Price != nil && c.SKU != "" {
+				if err := exec(acceptedBaseline, k.SellerID, k.Env, c.SKU, c.SKU, at); err != nil {
+					return err
+				}
 				// The prices replaced are those the record showed: a
 				// change still pending, else the prices read.
 				if err := exec(`UPDATE catalog_nomenclature SET
@@ -260,6 +268,9 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 					pending_price = ?, pending_sale = ?, pending_at = ?
 					WHERE seller_id = ? AND env = ? AND (marketplace_sku = ? OR parent_sku = ?)`,
 					*c.Price, c.SalePrice, at, *c.Price, c.SalePrice, at, k.SellerID, k.Env, c.SKU, c.SKU); err != nil {
+					return err
+				}
+				if err := exec(observeAccepted, *c.Price, c.SalePrice, at, k.SellerID, k.Env, c.SKU, c.SKU, *c.Price, c.SalePrice); err != nil {
 					return err
 				}
 			}
@@ -349,7 +360,7 @@ func (s *Store) Forget(ctx context.Context, k Key) error {
 			return fmt.Errorf("copystore: forget: %w", err)
 		}
 		return s.deleteRows(ctx, tx, k, "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts",
-			"catalog_promotion_cards", "catalog_promotions")
+			"catalog_promotion_cards", "catalog_promotions", "catalog_price_points")
 	})
 }
 
@@ -512,7 +523,7 @@ func (s *Store) DeleteUnused(ctx context.Context) (int, error) {
 		err := s.tx(ctx, func(tx *sql.Tx) error {
 			// The record goes first, so a running pass stops (guard).
 			return s.deleteRows(ctx, tx, k, "catalog_copies", "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts",
-				"catalog_promotion_cards", "catalog_promotions")
+				"catalog_promotion_cards", "catalog_promotions", "catalog_price_points")
 		})
 		if err != nil {
 			return 0, err

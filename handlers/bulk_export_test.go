@@ -28,7 +28,7 @@ func TestExportLinksFollowTheView(t *testing.T) {
 				t.Fatalf("%s: no %s export link", tc.page, ext)
 			}
 			resp, data := download(t, e, b, href)
-			if cd := resp.Header.Get("Content-Disposition"); resp.StatusCode != http.StatusOK || !strings.Contains(cd, tc.want+"."+ext) {
+			if cd := resp.Header.Get("Content-Disposition"); resp.StatusCode != http.StatusOK || !strings.Contains(cd, tc.want+"_") || !strings.HasSuffix(cd, "."+ext+`"`) {
 				t.Errorf("%s → %s: %d %q, want %s.%s", tc.page, href, resp.StatusCode, cd, tc.want, ext)
 			}
 			if ext == "csv" {

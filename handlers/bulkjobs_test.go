@@ -211,7 +211,7 @@ func jobIDOf(t *testing.T, resp *http.Response) string {
 func catalogPrices(t *testing.T, e *bulkEnv, b *testapp.Browser) ([]string, map[string]apiclient.Money) {
 	t.Helper()
 	resp, data := download(t, e, b, "/prices/export.csv?limit=1000")
-	if resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Content-Disposition"), "prices_seller-1001_test_page-1_limit-1000.csv") {
+	if resp.StatusCode != http.StatusOK || !strings.Contains(resp.Header.Get("Content-Disposition"), "prices_seller-1001_test_page-1_limit-1000_") {
 		t.Fatalf("export: %d %q", resp.StatusCode, resp.Header.Get("Content-Disposition"))
 	}
 	tab, err := bulkjobs.ReadTable(data)

@@ -174,7 +174,7 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 		return err
 	}
 	d := session(c).Data()
-	name := sheets.FileName(ext, "nomenclature", "seller-"+strconv.FormatInt(d.SellerID, 10), d.Environment, "all")
+	name := sheets.DatedFileName(ext, a.today(c), "nomenclature", "seller-"+strconv.FormatInt(d.SellerID, 10), d.Environment, "all")
 	h := c.Response().Header()
 	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	h.Set("Cache-Control", "no-store")

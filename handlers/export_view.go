@@ -87,7 +87,7 @@ func (a *App) exportView(c echo.Context, view, ext string) error {
 	} else {
 		parts = append(parts, "page-"+strconv.Itoa(q.Page), "limit-"+strconv.Itoa(q.Limit))
 	}
-	return a.sendSheet(c, sheet, ext, sheets.FileName(ext, parts...))
+	return a.sendSheet(c, sheet, ext, sheets.DatedFileName(ext, a.today(c), parts...))
 }
 
 // exportSheet is the empty sheet of a page export, its header in the

@@ -191,7 +191,8 @@ func historyEntry(ctx context.Context, e audit.Entry) pages.HistoryEntry {
 			l = ""
 		}
 		h.Items = append(h.Items, pages.HistoryItem{Key: shownKey(it.Key), Name: it.Name, Old: format.Message(ctx, it.Old), New: format.Message(ctx, kindsKept(e.Kind, it.New)),
-			Outcome: l, OutcomeTone: t, Message: format.Message(ctx, it.Message), ReadBack: format.Message(ctx, it.ReadBack)})
+			Outcome: l, OutcomeTone: t, Message: format.Message(ctx, it.Message), ReadBack: format.Message(ctx, it.ReadBack),
+			Href: productHref(ctx, e.Kind, it.Key)})
 	}
 	return h
 }

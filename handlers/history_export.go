@@ -19,7 +19,7 @@ func (a *App) HistoryExportCSV(c echo.Context) error {
 	if err := a.saveSession(c); err != nil {
 		return err
 	}
-	name := sheets.FileName("csv", "history", "seller-"+strconv.FormatInt(q.filter.SellerID, 10))
+	name := sheets.DatedFileName("csv", a.today(c), "history", "seller-"+strconv.FormatInt(q.filter.SellerID, 10), sheets.DayRange(q.from, q.to))
 	h := c.Response().Header()
 	h.Set("Content-Type", "text/csv; charset=utf-8")
 	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)

@@ -80,5 +80,5 @@ func (a *App) jobCSV(c echo.Context, errorsOnly bool) error {
 	if errorsOnly {
 		what = "errors"
 	}
-	return a.sendSheet(c, sheet, "csv", sheets.FileName("csv", "job", job.ID, job.Kind, what))
+	return a.sendSheet(c, sheet, "csv", sheets.DatedFileName("csv", a.today(c), "job", job.ID, job.Kind, what))
 }

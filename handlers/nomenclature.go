@@ -158,6 +158,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 	}
 	statusOpts := statusOptionsMemo{ctx: ctx, a: a}
 	texts := newPageTexts(recs)
+	byCard := a.deps.API.PricesByCard()
 	v.Rows = make([]pages.NomenclatureRow, 0, len(recs))
 	for _, n := range recs {
 		if index != nil {
@@ -168,7 +169,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 		t := texts.row(l, n)
 		v.Rows = append(v.Rows, pages.NomenclatureRow{
 			Key: t.key, Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
-			Price: t.price, SalePrice: t.sale,
+			Product: productOf(n, byCard), Price: t.price, SalePrice: t.sale,
 			Quantity: t.qty, OrigQuantity: t.qty, Status: n.Status, OrigStatus: n.Status, LiveStatus: n.Status,
 			QuantityPending: n.QuantityPending, StatusPending: n.StatusPending,
 			StatusOptions: statusOpts.get(n.Status),

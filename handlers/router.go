@@ -153,6 +153,7 @@ func (a *App) accountRoutes() []accountRoute {
 		get(paths.Prices, a.PricesList),
 		get(paths.ReturnBoxes, a.ReturnBoxesList),
 		get(paths.Promotions, a.PromotionsList),
+		get(paths.Product(":sku"), a.ProductPage),
 		// The mass-update forms keep their unsent edits through a detour
 		// via the login page (keepDraft).
 		{method: http.MethodPost, path: paths.Nomenclature, handler: a.NomenclatureSubmit, middleware: []echo.MiddlewareFunc{keepDraft(draftNomenclature)}, ownBound: true},

@@ -26,6 +26,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/xuri/excelize/v2"
 )
@@ -333,4 +334,29 @@ func FileName(ext string, parts ...string) string {
 		}
 	}
 	return strings.Join(keep, "_") + "." + ext
+}
+
+// DatedFileName is FileName with the day of day last ("prices_…_2026-11-27.csv"):
+// every download says when it was taken. day is in the zone the name
+// speaks (the dashboard's).
+func DatedFileName(ext string, day time.Time, parts ...string) string {
+	return FileName(ext, append(parts, Day(day))...)
+}
+
+// Day is a date as download names write it: 2026-11-27.
+func Day(t time.Time) string { return t.Format(time.DateOnly) }
+
+// DayRange is a range of days (2006-01-02, either may be empty: open) as
+// download names write it: "2026-10-01--2026-11-27", "from-2026-10-01",
+// "until-2026-11-27", or "" when both are open.
+func DayRange(from, to string) string {
+	switch {
+	case from != "" && to != "":
+		return from + "--" + to
+	case from != "":
+		return "from-" + from
+	case to != "":
+		return "until-" + to
+	}
+	return ""
 }

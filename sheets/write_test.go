@@ -7,6 +7,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/xuri/excelize/v2"
@@ -177,5 +178,25 @@ func TestFileName(t *testing.T) {
 	}
 	if got := FileName(XLSX.Ext(), "a/../b", `"x"`); got != "a-..-b_x.xlsx" {
 		t.Errorf("file name %q", got)
+	}
+}
+
+func TestDatedFileName(t *testing.T) {
+	msk := time.FixedZone("MSK", 3*3600)
+	// 22:30 UTC on the 27th is already the 28th in Moscow: the day is the
+	// one of the zone the time is in.
+	day := time.Date(2026, 11, 27, 22, 30, 0, 0, time.UTC).In(msk)
+	if got := DatedFileName("csv", day, "prices", "seller 1001", "page-2"); got != "prices_seller-1001_page-2_2026-11-28.csv" {
+		t.Errorf("dated file name %q", got)
+	}
+	for _, tc := range []struct{ from, to, want string }{
+		{"2026-10-01", "2026-11-27", "history_2026-10-01--2026-11-27_2026-11-28.csv"},
+		{"2026-10-01", "", "history_from-2026-10-01_2026-11-28.csv"},
+		{"", "2026-11-27", "history_until-2026-11-27_2026-11-28.csv"},
+		{"", "", "history_2026-11-28.csv"},
+	} {
+		if got := DatedFileName("csv", day, "history", DayRange(tc.from, tc.to)); got != tc.want {
+			t.Errorf("range %q..%q: %q, want %q", tc.from, tc.to, got, tc.want)
+		}
 	}
 }

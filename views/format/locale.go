@@ -42,6 +42,9 @@ func (l Locale) zone() *time.Location {
 	return l.Zone
 }
 
+// In is t in the locale's zone (a download's date, say).
+func (l Locale) In(t time.Time) time.Time { return t.In(l.zone()) }
+
 type zoneKey struct{}
 
 // WithZone returns ctx carrying the zone the request's pages show times in

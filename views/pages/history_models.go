@@ -31,6 +31,7 @@ type HistoryEntry struct {
 // HistoryItem is one changed thing of an entry.
 type HistoryItem struct {
 	Key, Name, Old, New  string
+	Href                 string // the product's page, for an item naming a product
 	Outcome, OutcomeTone string
 	Message, ReadBack    string
 }

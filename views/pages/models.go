@@ -186,8 +186,11 @@ type Summary struct {
 // NomenclatureRow is one record of the nomenclature table with its
 // mass-update inputs.
 type NomenclatureRow struct {
-	Key                                                    string // warehouse|barcode, for element ids
-	Warehouse, Barcode, SKU, Name, Brand, Size             string
+	Key                                        string // warehouse|barcode, for element ids
+	Warehouse, Barcode, SKU, Name, Brand, Size string
+	// Product names the record's product page: its SKU, or its card in
+	// the lamoda profile ("" when unknown: no link).
+	Product                                                string
 	Price, SalePrice                                       string
 	Quantity, OrigQuantity, Status, OrigStatus, LiveStatus string
 	// QuantityPending and StatusPending mark a quantity or a status the

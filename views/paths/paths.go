@@ -42,6 +42,13 @@ const HistoryExportCSV = History + "/export.csv"
 // Order is an order's page.
 func Order(nr string) string { return Orders + "/" + url.PathEscape(nr) }
 
+// Products is the prefix of the products' pages; Product(sku) is one.
+const Products = "/products"
+
+// Product is a product's page: a marketplace SKU, or in the lamoda profile
+// a product card (lamodaParentSku).
+func Product(sku string) string { return Products + "/" + url.PathEscape(sku) }
+
 // Export is the download of the page a list shows (list is Prices or
 // Nomenclature) as ext, "csv" or "xlsx".
 func Export(list, ext string) string { return list + "/export." + ext }

@@ -1,0 +1,241 @@
+package copystore
+
+// The copy keeps only each record's current prices; a product's page draws
+// how they moved. So whenever a pass of the catalogue or an accepted change
+// (Accept) finds a record's price or sale price different from the one the
+// copy shows, it appends the new prices with the time it saw them to
+// catalog_price_points, in the transaction of the write. The points are
+// bounded: PrunePricePoints deletes those older than PricePointsKeep and,
+// per record, those beyond PricePointsPerRecord, in batches.
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+)
+
+// Bounds of the price points: the newest PricePointsPerRecord of each
+// record within PricePointsKeep are kept.
+const (
+	PricePointsKeep      = 400 * 24 * time.Hour
+	PricePointsPerRecord = 500
+	// pricePointsBatch is the most points one pruning statement deletes,
+	// so a prune never holds the writer long.
+	pricePointsBatch = 2000
+)
+
+// migrationPricePoints is step 16: the observed prices of the records.
+// SKU and card are kept beside the record's key so a product's page reads
+// its points by index.
+func migrationPricePoints(id string) string {
+	return `CREATE TABLE catalog_price_points (
+		id              ` + id + `,
+		seller_id       BIGINT NOT NULL,
+		env             TEXT   NOT NULL,
+		warehouse       TEXT   NOT NULL,
+		barcode         TEXT   NOT NULL,
+		marketplace_sku TEXT   NOT NULL,
+		parent_sku      TEXT   NOT NULL,
+		price           BIGINT NOT NULL,
+		sale_price      BIGINT NOT NULL,
+		observed_at     BIGINT NOT NULL
+	);
+	CREATE INDEX catalog_price_points_sku ON catalog_price_points (seller_id, env, marketplace_sku, observed_at);
+	CREATE INDEX catalog_price_points_card ON catalog_price_points (seller_id, env, parent_sku, observed_at);
+	CREATE INDEX catalog_price_points_record ON catalog_price_points (seller_id, env, warehouse, barcode, observed_at);
+	CREATE INDEX catalog_price_points_at ON catalog_price_points (observed_at)`
+}
+
+// PricePoint is a product's prices as seen at a time (kopecks; SalePrice
+// 0: no sale).
+type PricePoint struct {
+	At               time.Time
+	Price, SalePrice int64
+}
+
+// observeChunk appends, in tx, a point for every record of chunk (records
+// read at now by a pass that started at started) whose shown prices the
+// read changes, as nomenclatureUpsert decides: without a pending change,
+// prices other than the last read; with one, a read that refuses it
+// (started after it, not processing) showing prices other than it. A read
+// confirming a pending change, or one it does not settle, is no change:
+// the change has its point already (Accept).
+func (s *Store) observeChunk(ctx context.Context, tx *sql.Tx, u upserts, k Key, now, started int64, chunk []Record) error {
+	values := make([]any, 0, len(chunk)*5)
+	for i := range chunk {
+		r := &chunk[i]
+		values = append(values, bound(r.Warehouse, maxFieldBytes), bound(r.Barcode, maxFieldBytes), r.Price, r.SalePrice,
+			bound(r.PriceStatus, maxFieldBytes))
+	}
+	// The new prices first; then, only when some changed, the prices the
+	// first change of a record replaced (the baseline).
+	for i, baseline := range []bool{false, true} {
+		args := slices.Concat(values, []any{now, k.SellerID, k.Env, started})
+		if baseline {
+			args = slices.Concat(values, []any{k.SellerID, k.Env, started, now, now})
+		}
+		// The statements share the upserts' cache under negative sizes.
+		slot := -2*len(chunk) + i
+		var st *sql.Stmt
+		if u != nil {
+			st = u[slot]
+		}
+		if st == nil {
+			var err error
+			if st, err = tx.PrepareContext(ctx, s.q(observeStatement(len(chunk), baseline))); err != nil {
+				return fmt.Errorf("copystore: observe prices: %w", err)
+			}
+			if u != nil {
+				u[slot] = st
+			} else {
+				defer st.Close()
+			}
+		}
+		res, err := st.ExecContext(ctx, args...)
+		if err != nil {
+			return fmt.Errorf("copystore: observe prices: %w", err)
+		}
+		if n, err := res.RowsAffected(); err == nil && n == 0 {
+			return nil // nothing changed: no baseline to add
+		}
+	}
+	return nil
+}
+
+// observeStatement is observeChunk's statement for n records: the new
+// prices at the read's time, or with baseline, for a record without
+// points before that time (the one just added is its first), the prices
+// it replaced since the marketplace last changed the record (its
+// updated_at), so the first change is drawn as a step.
+func observeStatement(n int, baseline bool) string {
+	var b strings.Builder
+	b.WriteString(`WITH v (warehouse, barcode, price, sale_price, price_status) AS (VALUES `)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT))`)
+	}
+	b.WriteString(`)
+	INSERT INTO catalog_price_points (seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price, sale_price, observed_at)
+	SELECT n.seller_id, n.env, n.warehouse, n.barcode, n.marketplace_sku, n.parent_sku, `)
+	if baseline {
+		b.WriteString(`COALESCE(n.pending_price, n.price), CASE WHEN n.pending_price IS NULL THEN n.sale_price ELSE n.pending_sale END, n.updated_at`)
+	} else {
+		b.WriteString(`v.price, v.sale_price, CAST(? AS BIGINT)`)
+	}
+	b.WriteString(`
+	FROM v JOIN catalog_nomenclature n ON n.warehouse = v.warehouse AND n.barcode = v.barcode
+	WHERE n.seller_id = ? AND n.env = ?
+	AND (n.pending_price IS NULL AND (n.price <> v.price OR n.sale_price <> v.sale_price)
+		OR n.pending_price IS NOT NULL AND n.pending_at < ? AND v.price_status <> 'PROCESSING'
+		AND (n.pending_price <> v.price OR n.pending_sale <> v.sale_price))`)
+	if baseline {
+		// Last, so only a changed record looks for its points.
+		b.WriteString(`
+	AND n.updated_at > 0 AND n.updated_at < CAST(? AS BIGINT) AND NOT EXISTS (SELECT 1 FROM catalog_price_points p
+		WHERE p.seller_id = n.seller_id AND p.env = n.env AND p.warehouse = n.warehouse AND p.barcode = n.barcode
+		AND p.observed_at < CAST(? AS BIGINT))`)
+	}
+	return b.String()
+}
+
+// noPoints is the condition that the record n has no point yet.
+const noPoints = `NOT EXISTS (SELECT 1 FROM catalog_price_points p
+		WHERE p.seller_id = n.seller_id AND p.env = n.env AND p.warehouse = n.warehouse AND p.barcode = n.barcode)`
+
+// acceptedBaseline appends, in tx, before Accept replaces a SKU's prices,
+// the prices replaced since the marketplace last changed each record of
+// it that has no point yet (observeStatement's baseline).
+const acceptedBaseline = `INSERT INTO catalog_price_points (seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price, sale_price, observed_at)
+	SELECT n.seller_id, n.env, n.warehouse, n.barcode, n.marketplace_sku, n.parent_sku,
+	COALESCE(n.pending_price, n.price), CASE WHEN n.pending_price IS NULL THEN n.sale_price ELSE n.pending_sale END, n.updated_at
+	FROM catalog_nomenclature n WHERE n.seller_id = ? AND n.env = ? AND (n.marketplace_sku = ? OR n.parent_sku = ?)
+	AND n.updated_at > 0 AND n.updated_at < ? AND ` + noPoints
+
+// observeAccepted appends, in tx, a point for every record of SKU (a
+// product or a card) whose shown prices the accepted change just
+// replaced with others (Accept sets price_was and sale_was first).
+const observeAccepted = `INSERT INTO catalog_price_points (seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price, sale_price, observed_at)
+	SELECT seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, ?, ?, ? FROM catalog_nomenclature
+	WHERE seller_id = ? AND env = ? AND (marketplace_sku = ? OR parent_sku = ?) AND (price_was <> ? OR sale_was <> ?)`
+
+// PricePoints returns the prices observed for a product of k, oldest
+// first: by marketplace SKU, or with card by its card (parent SKU). The
+// records of one product share their prices, so one point per time is
+// returned (the lowest price seen at it), and a point repeating the
+// prices before it is left out (records of one product first changed at
+// different times); at most PricePointsPerRecord, the newest.
+func (s *Store) PricePoints(ctx context.Context, k Key, sku string, card bool) ([]PricePoint, error) {
+	if err := s.checkAccess(ctx, k); err != nil {
+		return nil, err
+	}
+	col := "marketplace_sku"
+	if card {
+		col = "parent_sku"
+	}
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT observed_at, MIN(price), MIN(sale_price) FROM catalog_price_points
+		WHERE seller_id = ? AND env = ? AND `+col+` = ? GROUP BY observed_at ORDER BY observed_at DESC LIMIT ?`),
+		k.SellerID, k.Env, sku, PricePointsPerRecord)
+	if err != nil {
+		return nil, fmt.Errorf("copystore: price points: %w", err)
+	}
+	defer rows.Close()
+	var out []PricePoint
+	for rows.Next() {
+		var at int64
+		var p PricePoint
+		if err := rows.Scan(&at, &p.Price, &p.SalePrice); err != nil {
+			return nil, fmt.Errorf("copystore: price points: %w", err)
+		}
+		p.At = sqldb.FromMillis(at)
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("copystore: price points: %w", err)
+	}
+	slices.Reverse(out)
+	return slices.CompactFunc(out, func(a, b PricePoint) bool { return a.Price == b.Price && a.SalePrice == b.SalePrice }), nil
+}
+
+// PrunePricePoints deletes the points older than PricePointsKeep and, per
+// record, those beyond the newest PricePointsPerRecord, a batch at a time,
+// and returns how many it deleted.
+func (s *Store) PrunePricePoints(ctx context.Context) (int, error) {
+	return s.prunePricePoints(ctx, PricePointsKeep, PricePointsPerRecord, pricePointsBatch)
+}
+
+func (s *Store) prunePricePoints(ctx context.Context, keep time.Duration, perRecord, batch int) (int, error) {
+	cutoff := sqldb.Millis(s.now().Add(-keep))
+	deleted := 0
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`DELETE FROM catalog_price_points WHERE id IN (SELECT id FROM catalog_price_points WHERE observed_at < ? LIMIT ?)`, []any{cutoff, batch}},
+		{`DELETE FROM catalog_price_points WHERE id IN (SELECT id FROM (SELECT id, ROW_NUMBER() OVER (
+			PARTITION BY seller_id, env, warehouse, barcode ORDER BY observed_at DESC, id DESC) AS rn FROM catalog_price_points) ranked
+			WHERE rn > ? LIMIT ?)`, []any{perRecord, batch}},
+	} {
+		for {
+			res, err := s.w.ExecContext(ctx, s.q(q.sql), q.args...)
+			if err != nil {
+				return deleted, fmt.Errorf("copystore: prune price points: %w", err)
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return deleted, fmt.Errorf("copystore: prune price points: %w", err)
+			}
+			deleted += int(n)
+			if int(n) < batch {
+				break
+			}
+		}
+	}
+	return deleted, nil
+}

@@ -1,0 +1,335 @@
+package handlers
+
+// A product's page: one marketplace SKU (the contract profile) or one
+// product card (the lamoda profile's lamodaParentSku) with its sizes, its
+// stock per warehouse, its status, its promotions, its changes in the
+// history and its price history drawn, all from the local copy and the
+// audit trail.
+
+import (
+	"context"
+	"errors"
+	"maps"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/copystore"
+	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/views/chart"
+	"github.com/sellerdesk/sellerdesk/views/format"
+	"github.com/sellerdesk/sellerdesk/views/pages"
+	"github.com/sellerdesk/sellerdesk/views/paths"
+)
+
+// Bounds of a product's page: the records (sizes × warehouses) listed, the
+// history entries shown (the history page has them all) and the points
+// listed under the chart.
+const (
+	productMaxRecords = 500
+	productHistory    = 20
+	productItemsEach  = 5
+	productPointsList = 50
+	maxSKUBytes       = 200
+)
+
+// errProductFull stops the records' walk at productMaxRecords.
+var errProductFull = errors.New("product: records listed up to the bound")
+
+// ProductPage shows one product of the session's seller.
+func (a *App) ProductPage(c echo.Context) error {
+	sku, ok := productParam(c)
+	if !ok || a.deps.Catalog == nil {
+		return echo.ErrNotFound
+	}
+	complete, err := a.fromCopy(c)
+	if err != nil {
+		return err
+	}
+	if err := a.enterLocal(c); err != nil {
+		return err
+	}
+	ctx := c.Request().Context()
+	l := format.LocaleOf(ctx)
+	k := copyKey(c)
+	store := a.deps.Catalog.Store()
+	card := a.deps.API.PricesByCard()
+	look := copystore.Lookup{SKUs: []string{sku}}
+	if card {
+		look = copystore.Lookup{Cards: []string{sku}}
+	}
+	var recs []copystore.Record
+	err = store.LookupNomenclature(ctx, k, look, func(r *copystore.Record) error {
+		if len(recs) >= productMaxRecords {
+			return errProductFull
+		}
+		recs = append(recs, *r)
+		return nil
+	})
+	if err != nil && !errors.Is(err, errProductFull) {
+		return err
+	}
+	if len(recs) == 0 {
+		if complete {
+			return echo.ErrNotFound
+		}
+		v := pages.ProductView{SKU: sku, Card: card, NotCopied: true, Back: at(c, paths.Prices)}
+		return a.render(c, http.StatusOK, pages.ProductPage(a.chrome(c, sku, "prices"), v), nil)
+	}
+	points, err := store.PricePoints(ctx, k, sku, card)
+	if err != nil {
+		return err
+	}
+	var entries []audit.Entry
+	if a.deps.Audit != nil {
+		d := session(c).Data()
+		entries, err = a.deps.Audit.Naming(ctx, audit.Filter{SellerID: d.SellerID, Environment: d.Environment}, productKeys(sku, recs), productHistory, productItemsEach)
+		if err != nil {
+			return errSessionStore(err)
+		}
+	}
+	v := productView(ctx, l, sku, card, recs, mergePoints(points, historyPoints(entries, sku)), a.deps.Now())
+	v.Back = at(c, paths.Prices)
+	if card {
+		promos, err := store.CardPromotions(ctx, k, []string{sku})
+		if err != nil {
+			return err
+		}
+		for _, p := range promos[sku] {
+			pr := pages.ProductPromotion{Name: p.Name, Active: format.DateTimeIn(l, p.ActiveFrom) + " – " + format.DateTimeIn(l, p.ActiveTo),
+				Href: paths.WithQuery(at(c, paths.Promotions), url.Values{"promo": {strconv.FormatInt(p.PromotionID, 10)}})}
+			if p.Floor > 0 {
+				pr.Floor = format.MoneyIn(l.Lang, p.Floor)
+			}
+			v.Promotions = append(v.Promotions, pr)
+		}
+	}
+	if a.deps.Audit != nil {
+		v.HistoryOn = true
+		v.HistoryHref = paths.WithQuery(at(c, paths.History), url.Values{"q": {sku}})
+		for _, e := range entries {
+			v.History = append(v.History, historyEntry(ctx, e))
+		}
+	}
+	title, _ := format.Short(v.Name, 80) // a name is bounded wherever it is shown
+	return a.render(c, http.StatusOK, pages.ProductPage(a.chrome(c, title, "prices"), v), nil)
+}
+
+// productParam is the product named by the path, decoded; ok is false for
+// one no product can have (empty, too long, not UTF-8).
+func productParam(c echo.Context) (string, bool) {
+	sku := c.Param("sku")
+	if c.Request().URL.RawPath != "" { // the router matched the escaped path
+		var err error
+		if sku, err = url.PathUnescape(sku); err != nil {
+			return "", false
+		}
+	}
+	return sku, sku != "" && len(sku) <= maxSKUBytes && utf8.ValidString(sku)
+}
+
+// productKeys are the history's item keys that name the product: its SKU
+// or card, its records' stock keys (warehouse|barcode) and barcodes.
+func productKeys(sku string, recs []copystore.Record) []string {
+	keys := map[string]bool{sku: true}
+	for _, r := range recs {
+		keys[r.MarketplaceSKU] = true
+		keys[r.Barcode] = true
+		keys[r.Warehouse+"|"+r.Barcode] = true
+	}
+	delete(keys, "")
+	return slices.Sorted(maps.Keys(keys))
+}
+
+// productView lays out a product's records and observed prices.
+func productView(ctx context.Context, l format.Locale, sku string, card bool, recs []copystore.Record, points []copystore.PricePoint, now time.Time) pages.ProductView {
+	first := recs[0]
+	v := pages.ProductView{SKU: sku, Card: card, Name: first.Name, Brand: first.Brand, SellerSKU: first.SellerSKU, Status: first.Status,
+		PriceStatus: first.PriceStatus, StatusPending: first.StatusPending}
+	if v.Name == "" {
+		v.Name = sku
+	}
+	if card {
+		v.MarketplaceSKU = first.MarketplaceSKU
+	} else {
+		v.ParentSKU = first.ParentSKU
+	}
+	price, sale := first.Price, first.SalePrice
+	if first.Pending != nil {
+		v.Pending = i18n.TD(ctx, "product.pending", map[string]any{"Price": format.MoneyIn(l.Lang, first.Pending.Price), "Since": format.DateTimeIn(l, first.Pending.Since)})
+	}
+	v.Price = format.MoneyIn(l.Lang, price)
+	if sale > 0 && sale != price {
+		v.Sale = format.MoneyIn(l.Lang, sale)
+	}
+	stock := map[string]int{}
+	for _, r := range recs {
+		v.Records = append(v.Records, pages.ProductRecord{Size: r.Size, Barcode: r.Barcode, SellerSKU: r.SellerSKU, Warehouse: r.Warehouse,
+			Quantity: strconv.Itoa(r.Quantity), QuantityPending: r.QuantityPending, Status: r.Status, StatusPending: r.StatusPending,
+			Price: format.MoneyIn(l.Lang, r.Price)})
+		stock[r.Warehouse] += r.Quantity
+		v.Total += r.Quantity
+		if r.Status != first.Status {
+			v.MixedStatus = true
+		}
+	}
+	for _, wh := range slices.Sorted(maps.Keys(stock)) {
+		v.Stock = append(v.Stock, pages.ProductStock{Warehouse: wh, Quantity: strconv.Itoa(stock[wh])})
+	}
+	v.TotalText = strconv.Itoa(v.Total)
+	v.Chart = priceChart(ctx, l, v.Name, points, now)
+	return v
+}
+
+// priceChart draws the observed prices: the chart with its text
+// alternative, or the empty state with fewer than two points.
+func priceChart(ctx context.Context, l format.Locale, name string, points []copystore.PricePoint, now time.Time) pages.PriceChart {
+	short, _ := format.Short(name, 80)
+	pc := pages.PriceChart{Title: i18n.TD(ctx, "product.chart_title", map[string]any{"Name": short})}
+	switch len(points) {
+	case 0:
+		pc.Empty = i18n.T(ctx, "product.chart_none")
+		return pc
+	case 1:
+		pc.Empty = i18n.TD(ctx, "product.chart_one", map[string]any{"Price": format.MoneyIn(l.Lang, points[0].Price), "At": format.DateTimeIn(l, points[0].At)})
+		return pc
+	}
+	cp := make([]chart.Point, len(points))
+	lo, hi := points[0].Price, points[0].Price
+	for i, p := range points {
+		cp[i] = chart.Point{At: p.At, Value: p.Price, Sale: p.SalePrice}
+		if p.SalePrice == p.Price {
+			cp[i].Sale = 0 // a sale at the price is no sale
+		}
+		lo, hi = min(lo, p.Price), max(hi, p.Price)
+	}
+	pc.Drawn = true
+	pc.Wide = chartDrawing(l, cp, now, chart.DefaultBox)
+	pc.Narrow = chartDrawing(l, cp, now, chart.NarrowBox)
+	pc.Desc = i18n.TD(ctx, "product.chart_desc", map[string]any{
+		"From": format.DateTimeIn(l, points[0].At), "To": format.DateTimeIn(l, points[len(points)-1].At),
+		"Min": format.MoneyIn(l.Lang, lo), "Max": format.MoneyIn(l.Lang, hi), "Now": format.MoneyIn(l.Lang, points[len(points)-1].Price)})
+	shown := points[max(0, len(points)-productPointsList):]
+	for i := len(shown) - 1; i >= 0; i-- { // newest first
+		p := shown[i]
+		row := pages.ChartRow{When: format.DateTimeIn(l, p.At), Price: format.MoneyIn(l.Lang, p.Price)}
+		if p.SalePrice > 0 && p.SalePrice != p.Price {
+			row.Sale = format.MoneyIn(l.Lang, p.SalePrice)
+		}
+		pc.Rows = append(pc.Rows, row)
+	}
+	pc.More = len(points) - len(shown)
+	return pc
+}
+
+// historyPoints are the prices the history's accepted price changes of
+// sku set, at their times, read from the items' new values (a price, and
+// a sale as "mass.sale_of"): changes made before the copy observed prices
+// are drawn too.
+func historyPoints(entries []audit.Entry, sku string) []copystore.PricePoint {
+	var out []copystore.PricePoint
+	for _, e := range entries {
+		if e.Kind != audit.KindPrice {
+			continue
+		}
+		for _, it := range e.Items {
+			if it.Key != sku || it.Outcome != audit.Accepted || len(it.New) == 0 {
+				continue
+			}
+			price, err := apiclient.ParseMoney(it.New[0].Text)
+			if err != nil || it.New[0].Key != "" {
+				continue
+			}
+			p := copystore.PricePoint{At: e.At, Price: price.Kopecks()}
+			for _, m := range it.New[1:] {
+				if s, ok := m.Args["Sale"].(string); ok && m.Key == "mass.sale_of" {
+					if sale, err := apiclient.ParseMoney(s); err == nil {
+						p.SalePrice = sale.Kopecks()
+					}
+				}
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// mergePoints is the observed prices with the history's before them (the
+// changes made before the copy observed any: after that, the copy has
+// each change the history has), in time order, a point repeating the
+// prices before it left out.
+func mergePoints(observed, recorded []copystore.PricePoint) []copystore.PricePoint {
+	if len(observed) > 0 {
+		first := observed[0].At
+		recorded = slices.DeleteFunc(slices.Clone(recorded), func(p copystore.PricePoint) bool { return !p.At.Before(first) })
+	}
+	all := slices.Concat(observed, recorded)
+	slices.SortStableFunc(all, func(a, b copystore.PricePoint) int { return a.At.Compare(b.At) })
+	return slices.CompactFunc(all, func(a, b copystore.PricePoint) bool { return a.Price == b.Price && a.SalePrice == b.SalePrice })
+}
+
+// chartDrawing draws points in box, its left margin widened to the
+// longest amount on the value axis.
+func chartDrawing(l format.Locale, points []chart.Point, now time.Time, box chart.Box) pages.ChartDrawing {
+	s, _ := chart.Draw(points, now, box)
+	longest := 0
+	for _, t := range s.YTicks {
+		longest = max(longest, utf8.RuneCountInString(format.MoneyIn(l.Lang, t.Value)))
+	}
+	// About 7 units a character at the chart's 12-unit font, and a gap.
+	if need := 14 + 7*float64(longest); need > box.Left {
+		box.Left = need
+		s, _ = chart.Draw(points, now, box)
+	}
+	d := pages.ChartDrawing{ViewBox: "0 0 " + num(s.Width) + " " + num(s.Height), Path: s.Path, SalePath: s.SalePath, Steps: s.Steps,
+		PlotLeft: num(s.PlotLeft), PlotRight: num(s.PlotRight), PlotTop: num(s.PlotTop), PlotBottom: num(s.PlotBottom),
+		YLabelX: num(s.PlotLeft - 8), XLabelY: num(s.PlotBottom + 20)}
+	span := s.XTicks[len(s.XTicks)-1].At.Sub(s.XTicks[0].At)
+	for _, t := range s.YTicks {
+		d.YTicks = append(d.YTicks, pages.ChartTick{Pos: num(t.Pos), LabelPos: num(t.Pos + 4), Label: format.MoneyIn(l.Lang, t.Value)})
+	}
+	for i, t := range s.XTicks {
+		label := format.DateIn(l, t.At)
+		if span < 48*time.Hour {
+			label = format.DateTimeIn(l, t.At)
+		}
+		anchor := "middle"
+		switch i {
+		case 0:
+			anchor = "start"
+		case len(s.XTicks) - 1:
+			anchor = "end"
+		}
+		d.XTicks = append(d.XTicks, pages.ChartTick{Pos: num(t.Pos), LabelPos: num(t.Pos), Label: label, Anchor: anchor})
+	}
+	return d
+}
+
+// num writes a coordinate for an SVG attribute.
+func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// productOf is the product page a record of a list belongs to: its SKU,
+// or with byCard (the lamoda profile) its card.
+func productOf(n apiclient.Nomenclature, byCard bool) string {
+	if byCard {
+		return n.ParentSKU
+	}
+	return n.MarketplaceSKU
+}
+
+// productHref is the page of the product a history item of kind names by
+// key: a price change names its SKU (or card); other kinds name no
+// product page.
+func productHref(ctx context.Context, kind, key string) string {
+	if kind != audit.KindPrice || key == "" || len(key) > maxSKUBytes {
+		return ""
+	}
+	return paths.In(ctx, paths.Product(key))
+}
