@@ -56,6 +56,10 @@ var notPages = map[string]string{
 	"echo_route_not_found /static/*": "static files",
 }
 
+// titleIsData are the pages whose <title> is marketplace data: a
+// product's page is titled with its name.
+var titleIsData = map[string]bool{"product": true}
+
 // fragments are the routes answered with a part of a page (htmx swaps it
 // in): they have no <html lang>.
 var fragments = map[string]bool{"sync-status": true}
@@ -157,6 +161,9 @@ var marketplaceData = []string{
 	"#job-grid tbody td:nth-child(2)",             // SKUs and names of the file's rows
 	"#job-grid tbody td[data-testid=new]",         // values as the file has them ("abc")
 	"#history-q", "#copy-q",                       // what was typed into a search
+	"#product-name",                  // a product's name
+	"[data-testid=product-facts] dd", // its SKUs and brand
+	"svg title",                      // the price chart's title names the product
 }
 
 // codeToken is a token with a digit in it: an SKU, a barcode, a warehouse,
@@ -295,6 +302,13 @@ var everyPage = []pageCase{
 		return w.b.Follow(w.b.Post("/prices?limit=20", form))
 	}},
 	{"card-prices", "/prices", 200, func(t *testing.T, w *pageWorld) *testapp.Page { return w.cb.Get("/prices") }},
+	{"product", "/products/:sku", 200, func(t *testing.T, w *pageWorld) *testapp.Page {
+		href := w.b.Get("/prices").Doc.Find("a[href*='/products/']").First().AttrOr("href", "")
+		if href == "" {
+			t.Fatal("no product link on /prices")
+		}
+		return w.b.Get(href)
+	}},
 	{"promotions-other-profile", "/promotions", 200, get("/promotions")},
 	{"promotions-no-copy", "/promotions", 200, func(t *testing.T, w *pageWorld) *testapp.Page { return w.cb.Get("/promotions") }},
 	{"return-boxes", "/return-boxes", 200, get("/return-boxes")},
@@ -385,6 +399,9 @@ func walkPages(t *testing.T, w *pageWorld, lang string, foreign func(*goquery.Se
 			}
 			doc := p.Doc.Find("html").Clone()
 			doc.Find(strings.Join(marketplaceData, ", ")).Remove()
+			if titleIsData[c.name] {
+				doc.Find("head > title").Remove()
+			}
 			if words := foreign(doc); len(words) > 0 {
 				t.Errorf("foreign words on the %s page in %s: %q", c.name, lang, words)
 			}
