@@ -14,6 +14,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/httpx/formbody"
+	"github.com/sellerdesk/sellerdesk/httpx/htmx"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -80,6 +82,12 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 	case errors.As(err, &ss):
 		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, i18n.T(ctx, "error.session_store_title"), 5
 		v.Message = i18n.T(ctx, "error.session_store_message")
+	case errors.Is(err, formbody.ErrTooSlow):
+		v.Status, v.Title = http.StatusRequestTimeout, statusTitle(ctx, http.StatusRequestTimeout)
+		v.Message = i18n.T(ctx, "error.form_too_slow")
+	case errors.Is(err, formbody.ErrBroken):
+		v.Status, v.Title = http.StatusBadRequest, statusTitle(ctx, http.StatusBadRequest)
+		v.Message = i18n.T(ctx, "error.form_broken")
 	case errors.Is(err, errPageTooLong):
 		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, i18n.T(ctx, "error.page_too_long_title"), 5
 		v.Message = i18n.T(ctx, "error.page_too_long_message")
@@ -190,8 +198,7 @@ func (a *App) writeError(c echo.Context, v pages.ErrorView) {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(v.RetryIn))
 	}
 	if isHTMX(r) {
-		c.Response().Header().Set("HX-Retarget", "#flash-area")
-		c.Response().Header().Set("HX-Reswap", "innerHTML")
+		htmx.Retarget(c.Response().Header(), "#flash-area", "innerHTML")
 		err = a.render(c, v.Status, pages.ErrorFlash(v), nil)
 	} else {
 		ch := a.chrome(c, v.Title, "")

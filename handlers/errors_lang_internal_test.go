@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/httpx/formbody"
 	"github.com/sellerdesk/sellerdesk/i18n"
 )
 
@@ -136,9 +137,8 @@ func TestBodyErrorInBothLanguages(t *testing.T) {
 		{en, timeoutErr{}, "The form arrived too slowly"},
 		{en, errors.New("unexpected EOF"), "The form could not be read"},
 	} {
-		var he *echo.HTTPError
-		if !errors.As(bodyError(c.ctx, c.err), &he) || !strings.HasPrefix(fmt.Sprint(he.Message), c.want) {
-			t.Errorf("%v in %s: %v, want %q", c.err, i18n.LangOf(c.ctx), he, c.want)
+		if v := (&App{}).describe(c.ctx, formbody.Error(c.err)); !strings.HasPrefix(v.Message, c.want) {
+			t.Errorf("%v in %s: %d %q, want %q", c.err, i18n.LangOf(c.ctx), v.Status, v.Message, c.want)
 		}
 	}
 }

@@ -2,106 +2,11 @@ package handlers
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
-	"errors"
-	"fmt"
-	"log/slog"
-	"net"
 	"net/http"
-	"regexp"
-	"runtime/debug"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
-	"github.com/sellerdesk/sellerdesk/i18n"
-	"github.com/sellerdesk/sellerdesk/internal/logctx"
 )
-
-type ctxKey int
-
-const (
-	requestIDKey ctxKey = iota
-	loggerKey
-)
-
-var validRequestID = regexp.MustCompile(`^[A-Za-z0-9._-]{8,64}$`)
-
-// requestID gives every request an id, taken from a well-formed incoming
-// X-Request-ID (a proxy's) or made fresh, and a logger that prints it on
-// every line.
-func (a *App) requestID(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		r := c.Request()
-		id := r.Header.Get(echo.HeaderXRequestID)
-		if !validRequestID.MatchString(id) {
-			var b [12]byte
-			_, _ = rand.Read(b[:])
-			id = hex.EncodeToString(b[:])
-		}
-		c.Response().Header().Set(echo.HeaderXRequestID, id)
-		ctx := logctx.WithRequestID(context.WithValue(r.Context(), requestIDKey, id), id)
-		ctx = context.WithValue(ctx, loggerKey, a.deps.Logger.With("request_id", id))
-		c.SetRequest(r.WithContext(ctx))
-		return next(c)
-	}
-}
-
-// requestIDOf returns the request id of a context, or "".
-func requestIDOf(ctx context.Context) string {
-	id, _ := ctx.Value(requestIDKey).(string)
-	return id
-}
-
-// logger returns the request's logger (with its request id).
-func (a *App) logger(ctx context.Context) *slog.Logger {
-	if l, ok := ctx.Value(loggerKey).(*slog.Logger); ok {
-		return l
-	}
-	return a.deps.Logger
-}
-
-// logRequests writes one line per request: method, path (never the query,
-// which may hold user input), route template, status, bytes written and
-// duration.
-func (a *App) logRequests(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		start := time.Now()
-		err := next(c)
-		if err != nil {
-			c.Error(err)
-		}
-		r := c.Request()
-		level := slog.LevelInfo
-		if c.Response().Status >= 500 {
-			level = slog.LevelError
-		}
-		a.logger(r.Context()).Log(r.Context(), level, "request",
-			"method", r.Method, "path", r.URL.Path, "route", c.Path(), "status", c.Response().Status, "bytes", c.Response().Size,
-			"duration_ms", float64(time.Since(start).Microseconds())/1000, "htmx", r.Header.Get("HX-Request") == "true")
-		return nil
-	}
-}
-
-// recoverPanics turns a panic into a 500 page; the log gets the stack, the
-// user a request id. http.ErrAbortHandler is no failure but the way to
-// drop a response whose status is already out (see NomenclatureExportAll):
-// it goes on to net/http, which closes the connection unfinished.
-func (a *App) recoverPanics(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) (err error) {
-		defer func() {
-			if p := recover(); p != nil {
-				if p == http.ErrAbortHandler {
-					panic(p)
-				}
-				a.logger(c.Request().Context()).Error("panic", "panic", fmt.Sprintf("%T", p), "stack", string(debug.Stack()))
-				err = fmt.Errorf("handlers: recovered from a panic")
-			}
-		}()
-		return next(c)
-	}
-}
 
 // contentSecurityPolicy allows only our own scripts and styles: no inline
 // script, no eval, no framing, forms post only to us.
@@ -177,62 +82,4 @@ func boundedContext(c echo.Context, ctx context.Context, d time.Duration) contex
 	ctx, cancel := context.WithTimeout(ctx, d)
 	*list = append(*list, cancel)
 	return ctx
-}
-
-// readBody reads a form post's body before anything else runs: under its
-// own deadline (Deps.BodyReadTimeout), so that a client sending slowly is
-// answered 408, and before boundUpstream starts the marketplace's budget,
-// so a slow upload is never mistaken for a slow marketplace. A body that
-// breaks off is a 400 and one over the size limit a 413 (chunked bodies
-// included, which only show their size while being read). Handlers then
-// find the parsed form in place.
-func (a *App) readBody(next echo.HandlerFunc) echo.HandlerFunc {
-	return func(c echo.Context) error {
-		r := c.Request()
-		if r.Method != http.MethodPost || r.Body == nil || r.Body == http.NoBody {
-			return next(c)
-		}
-		rc := http.NewResponseController(c.Response())
-		deadlineSet := rc.SetReadDeadline(time.Now().Add(a.deps.BodyReadTimeout)) == nil
-		var err error
-		if ct := r.Header.Get(echo.HeaderContentType); strings.HasPrefix(ct, echo.MIMEMultipartForm) {
-			err = r.ParseMultipartForm(multipartMemory)
-		} else {
-			err = r.ParseForm()
-		}
-		if err != nil {
-			// The rest of a broken body is not waited for: the deadline
-			// stays as it was (net/http would otherwise read what is left
-			// before answering) and the connection closes after the answer.
-			c.Response().Header().Set(echo.HeaderConnection, "close")
-			if deadlineSet {
-				_ = rc.SetReadDeadline(time.Now())
-			}
-			return bodyError(r.Context(), err)
-		}
-		if deadlineSet {
-			_ = rc.SetReadDeadline(time.Time{})
-		}
-		return next(c)
-	}
-}
-
-// multipartMemory is how much of a multipart form is held in memory; the
-// body limit keeps a whole upload below it, so nothing spills to disk.
-const multipartMemory = 16 << 20
-
-// bodyError says what went wrong while the client was sending its body.
-func bodyError(ctx context.Context, err error) error {
-	var he *echo.HTTPError
-	var tooLarge *http.MaxBytesError
-	var ne net.Error
-	switch {
-	case errors.As(err, &he) && he.Code == http.StatusRequestEntityTooLarge, errors.As(err, &tooLarge):
-		return echo.NewHTTPError(http.StatusRequestEntityTooLarge).SetInternal(err)
-	case errors.As(err, &ne) && ne.Timeout():
-		return echo.NewHTTPError(http.StatusRequestTimeout,
-			i18n.T(ctx, "error.form_too_slow")).SetInternal(err)
-	}
-	return echo.NewHTTPError(http.StatusBadRequest,
-		i18n.T(ctx, "error.form_broken")).SetInternal(err)
 }
