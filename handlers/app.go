@@ -146,7 +146,7 @@ func New(d Deps) (*App, error) {
 		d.GuardPercent = massupdate.DefaultGuardPercent
 	}
 	a := &App{deps: d, guard: loginguard.New(d.LoginLimits), imports: newPlaceGate[int64](maxConcurrentImports),
-		exports: newPlaceGate[copystore.Key](maxConcurrentExports), local: newLocalGate(localSlots(), localPerSession(localSlots()))}
+		exports: newPlaceGate[copystore.Key](maxConcurrentExports), local: newLocalGate()}
 	a.gstore = d.Sessions
 	a.assets = layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)}
 	a.echo = a.routes()
