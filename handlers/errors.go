@@ -17,26 +17,34 @@ import (
 	"github.com/sellerdesk/sellerdesk/httpx/formbody"
 	"github.com/sellerdesk/sellerdesk/httpx/htmx"
 	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
-// sessionStoreError marks a failure of the session database, which the user
-// sees as 503 "session store unavailable".
-type sessionStoreError struct{ err error }
+// errSessionStore marks a failure of the session database
+// (sqldb.ErrUnavailable, naming the store "sessions"); an error already
+// naming its store (a job's, the history's) keeps its name.
+func errSessionStore(err error) error { return sqldb.Unavailable("sessions", err) }
 
-func (e *sessionStoreError) Error() string { return "session store: " + e.err.Error() }
-func (e *sessionStoreError) Unwrap() error { return e.err }
+// IsSessionStoreError reports a failure of the database met while sending
+// a mass update (the token store behind the account): the mass-update
+// engine's StoreFailed.
+func IsSessionStoreError(err error) bool { return errors.Is(err, sqldb.ErrUnavailable) }
 
-func errSessionStore(err error) error { return &sessionStoreError{err: err} }
-
-// IsSessionStoreError reports a failure of the session database met while
-// sending a mass update (the token store behind the account): the
-// mass-update engine's StoreFailed.
-func IsSessionStoreError(err error) bool {
-	var ss *sessionStoreError
-	return errors.As(err, &ss)
+// unavailable says which of the dashboard's services failed with the
+// database (sqldb.StoreOf); a store not named here is "the database".
+func unavailable(ctx context.Context, err error) (title, message string) {
+	switch sqldb.StoreOf(err) {
+	case "sessions":
+		return i18n.T(ctx, "error.session_store_title"), i18n.T(ctx, "error.session_store_message")
+	case "jobs":
+		return i18n.T(ctx, "error.jobs_unavailable_title"), i18n.T(ctx, "error.jobs_unavailable_message")
+	case "history":
+		return i18n.T(ctx, "error.history_unavailable_title"), i18n.T(ctx, "error.history_unavailable_message")
+	}
+	return i18n.T(ctx, "error.database_unavailable_title"), i18n.T(ctx, "error.database_unavailable_message")
 }
 
 // handleError is the one place errors become answers: a page for full
@@ -77,11 +85,10 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 	v := pages.ErrorView{RequestID: requestIDOf(ctx)}
 	var he *echo.HTTPError
 	var rl *apiclient.RateLimitError
-	var ss *sessionStoreError
 	switch {
-	case errors.As(err, &ss):
-		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, i18n.T(ctx, "error.session_store_title"), 5
-		v.Message = i18n.T(ctx, "error.session_store_message")
+	case errors.Is(err, sqldb.ErrUnavailable):
+		v.Status, v.RetryIn = http.StatusServiceUnavailable, 5
+		v.Title, v.Message = unavailable(ctx, err)
 	case errors.Is(err, formbody.ErrTooSlow):
 		v.Status, v.Title = http.StatusRequestTimeout, statusTitle(ctx, http.StatusRequestTimeout)
 		v.Message = i18n.T(ctx, "error.form_too_slow")

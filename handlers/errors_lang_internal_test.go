@@ -16,6 +16,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/httpx/formbody"
 	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
 // latinIn returns the Latin words of s but the allowed ones (protocol
@@ -139,6 +140,32 @@ func TestBodyErrorInBothLanguages(t *testing.T) {
 	} {
 		if v := (&App{}).describe(c.ctx, formbody.Error(c.err)); !strings.HasPrefix(v.Message, c.want) {
 			t.Errorf("%v in %s: %d %q, want %q", c.err, i18n.LangOf(c.ctx), v.Status, v.Message, c.want)
+		}
+	}
+}
+
+// TestUnavailableWords: a database failure names the store that failed,
+// or the database when none is named, in the reader's language; a failure
+// wrapped again on the way up keeps the first store's name.
+func TestUnavailableWords(t *testing.T) {
+	a := &App{}
+	ru := i18n.WithLang(context.Background(), i18n.RU)
+	en := i18n.WithLang(context.Background(), i18n.EN)
+	cause := errors.New("disk I/O error")
+	for _, c := range []struct {
+		ctx       context.Context
+		err       error
+		wantTitle string
+	}{
+		{en, errSessionStore(cause), "Session store unavailable"},
+		{en, errSessionStore(sqldb.Unavailable("jobs", cause)), "Job service unavailable"},
+		{ru, sqldb.Unavailable("history", cause), "История изменений недоступна"},
+		{en, fmt.Errorf("sqldb: ping: %w", sqldb.ErrUnavailable), "Database unavailable"},
+		{ru, fmt.Errorf("sqldb: ping: %w", sqldb.ErrUnavailable), "База данных недоступна"},
+	} {
+		v := a.describe(c.ctx, c.err)
+		if v.Status != http.StatusServiceUnavailable || v.Title != c.wantTitle || v.Message == "" || v.RetryIn == 0 {
+			t.Errorf("%v: %d %q %q, want 503 %q", c.err, v.Status, v.Title, v.Message, c.wantTitle)
 		}
 	}
 }

@@ -15,7 +15,7 @@ func (a *App) BulkJobCancel(c echo.Context) error {
 	}
 	if job.Active() {
 		if err := a.deps.Jobs.Store().RequestCancel(c.Request().Context(), job.ID); err != nil {
-			return errSessionStore(err)
+			return err
 		}
 		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_cancelling"))
 	}
@@ -29,7 +29,7 @@ func (a *App) BulkJobReadBack(c echo.Context) error {
 		return err
 	}
 	if err := a.deps.Jobs.RequestReadBack(c.Request().Context(), job.ID); err != nil {
-		return errSessionStore(err)
+		return err
 	}
 	session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_reading_back"))
 	return a.redirect(c, at(c, paths.Job(job.ID)))
