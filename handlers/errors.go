@@ -14,6 +14,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/httpx/flash"
 	"github.com/sellerdesk/sellerdesk/httpx/formbody"
 	"github.com/sellerdesk/sellerdesk/httpx/htmx"
 	"github.com/sellerdesk/sellerdesk/i18n"
@@ -251,10 +252,10 @@ func (a *App) credentialsRejected(c echo.Context) error {
 		"seller_id", refused.SellerID, "environment", refused.Environment)
 	sess.SetReturnTo(back)
 	if loggedIn(sess) {
-		sess.AddFlash("warn", i18n.TD(r.Context(), "flash.account_refused", map[string]any{"Account": accountLabel(c, refused)}))
+		sess.AddFlash(flash.Warn, i18n.TD(r.Context(), "flash.account_refused", map[string]any{"Account": accountLabel(c, refused)}))
 		return a.redirect(c, paths.Accounts)
 	}
-	sess.AddFlash("warn", i18n.T(r.Context(), "flash.credentials_rejected"))
+	sess.AddFlash(flash.Warn, i18n.T(r.Context(), "flash.credentials_rejected"))
 	return a.redirect(c, paths.Login)
 }
 

@@ -3,6 +3,7 @@ package handlers
 import (
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/httpx/flash"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
@@ -17,7 +18,7 @@ func (a *App) BulkJobCancel(c echo.Context) error {
 		if err := a.deps.Jobs.Store().RequestCancel(c.Request().Context(), job.ID); err != nil {
 			return err
 		}
-		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_cancelling"))
+		session(c).AddFlash(flash.Info, i18n.T(c.Request().Context(), "jobs.flash_cancelling"))
 	}
 	return a.redirect(c, at(c, paths.Job(job.ID)))
 }
@@ -31,6 +32,6 @@ func (a *App) BulkJobReadBack(c echo.Context) error {
 	if err := a.deps.Jobs.RequestReadBack(c.Request().Context(), job.ID); err != nil {
 		return err
 	}
-	session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_reading_back"))
+	session(c).AddFlash(flash.Info, i18n.T(c.Request().Context(), "jobs.flash_reading_back"))
 	return a.redirect(c, at(c, paths.Job(job.ID)))
 }
