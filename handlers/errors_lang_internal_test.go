@@ -69,6 +69,7 @@ func describedErrors() map[string]error {
 // time included, is Russian; only protocol names and the marketplace's own
 // codes stay Latin.
 func TestDescribeInRussian(t *testing.T) {
+	t.Parallel()
 	a := &App{}
 	ru := i18n.WithLang(context.Background(), i18n.RU)
 	for name, err := range describedErrors() {
@@ -94,6 +95,7 @@ func TestDescribeInRussian(t *testing.T) {
 
 // TestDescribeInEnglish: the English words are as they were.
 func TestDescribeInEnglish(t *testing.T) {
+	t.Parallel()
 	a := &App{}
 	en := i18n.WithLang(context.Background(), i18n.EN)
 	for name, want := range map[string][2]string{
@@ -126,6 +128,7 @@ func (timeoutErr) Temporary() bool { return true }
 // TestBodyErrorInBothLanguages: a form that arrived too slowly or broke
 // off is explained in the reader's language.
 func TestBodyErrorInBothLanguages(t *testing.T) {
+	t.Parallel()
 	ru := i18n.WithLang(context.Background(), i18n.RU)
 	en := i18n.WithLang(context.Background(), i18n.EN)
 	for _, c := range []struct {
@@ -148,6 +151,7 @@ func TestBodyErrorInBothLanguages(t *testing.T) {
 // or the database when none is named, in the reader's language; a failure
 // wrapped again on the way up keeps the first store's name.
 func TestUnavailableWords(t *testing.T) {
+	t.Parallel()
 	a := &App{}
 	ru := i18n.WithLang(context.Background(), i18n.RU)
 	en := i18n.WithLang(context.Background(), i18n.EN)

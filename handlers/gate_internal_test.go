@@ -10,6 +10,7 @@ import (
 // as whole-catalogue exports are gated; imports are gated by seller), two
 // in all; a place is given back once, however often release is called.
 func TestPlaceGate(t *testing.T) {
+	t.Parallel()
 	g := newPlaceGate[copystore.Key](2)
 	a, aProd := copystore.Key{SellerID: 1001, Env: "test"}, copystore.Key{SellerID: 1001, Env: "production"}
 	b, c := copystore.Key{SellerID: 1002, Env: "test"}, copystore.Key{SellerID: 1003, Env: "test"}

@@ -13,6 +13,7 @@ import (
 // history that fails is answered 503, naming the service that failed in
 // the reader's language, never "session store unavailable".
 func TestUnavailableNamesTheService(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		name, table, page, lang, want string
 	}{
