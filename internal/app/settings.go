@@ -18,11 +18,11 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/copystore"
+	"github.com/sellerdesk/sellerdesk/httpx/realip"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
-	"github.com/sellerdesk/sellerdesk/httpx/realip"
 )
 
 // Settings are every setting of the dashboard, read from the environment
