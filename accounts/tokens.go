@@ -3,7 +3,6 @@ package accounts
 import (
 	"context"
 	"errors"
-	"fmt"
 	"sync"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
@@ -36,10 +35,7 @@ var everyKey = []apiclient.TokenKey{
 // saving an account's tokens: it matches sqldb.ErrUnavailable (the caller
 // may try again later) and keeps the store's error.
 func storeFailed(err error) error {
-	if errors.Is(err, sqldb.ErrUnavailable) {
-		return err
-	}
-	return fmt.Errorf("accounts: session store: %w: %w", sqldb.ErrUnavailable, err)
+	return sqldb.Unavailable("sessions", err)
 }
 
 // sessionTokens keeps an account's marketplace tokens in its session's

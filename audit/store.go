@@ -95,7 +95,8 @@ const itemBatch = 200
 
 // Record appends an entry with its items in one transaction. The entry is
 // bounded first (see Entry.Clean); a zero At means now.
-func (s *Store) Record(ctx context.Context, e Entry) error {
+func (s *Store) Record(ctx context.Context, e Entry) (err error) {
+	defer failed(&err)
 	e.Clean()
 	if e.At.IsZero() {
 		e.At = s.now()
@@ -202,7 +203,8 @@ func scanEntry(sc interface{ Scan(...any) error }, extra ...any) (Entry, error) 
 // List returns a page of the entries the filter selects, newest first,
 // each with at most itemsEach of its items, and how many entries match in
 // all.
-func (s *Store) List(ctx context.Context, f Filter, limit, offset, itemsEach int) ([]Entry, int, error) {
+func (s *Store) List(ctx context.Context, f Filter, limit, offset, itemsEach int) (_ []Entry, _ int, err error) {
+	defer failed(&err)
 	where, args := s.where(f)
 	var total int
 	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM audit_entries e WHERE `+where), args...).Scan(&total); err != nil {
@@ -357,4 +359,11 @@ func (s *Store) PruneBefore(ctx context.Context, t time.Time, limit int) (int, e
 		return 0, fmt.Errorf("audit: prune: %w", err)
 	}
 	return len(ids), nil
+}
+
+// failed marks a failure of the audit tables as the database's
+// (sqldb.ErrUnavailable, naming the store "history"), so a page says the
+// history is unavailable.
+func failed(err *error) {
+	*err = sqldb.Unavailable("history", *err)
 }

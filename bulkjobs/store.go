@@ -233,7 +233,8 @@ const jobColumns = `id, kind, state, session_ref, client_id, display_name, selle
 	finished_at, readback_at, readback_done_at, inflight`
 
 // CreateJob stores a new job with its rows.
-func (s *Store) CreateJob(ctx context.Context, j *Job, items []Item) error {
+func (s *Store) CreateJob(ctx context.Context, j *Job, items []Item) (err error) {
+	defer failed(&err)
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -268,7 +269,8 @@ func (s *Store) CreateJob(ctx context.Context, j *Job, items []Item) error {
 // Save writes a job's mutable fields (never CancelRequested, which only
 // RequestCancel sets) and the mutable fields of the given rows, in one
 // transaction, and refreshes j.Counts.
-func (s *Store) Save(ctx context.Context, j *Job, items []Item) error {
+func (s *Store) Save(ctx context.Context, j *Job, items []Item) (err error) {
+	defer failed(&err)
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -378,7 +380,8 @@ func scanJob(sc scanner) (Job, error) {
 }
 
 // Job returns a job with its counts, or ErrNotFound.
-func (s *Store) Job(ctx context.Context, id string) (Job, error) {
+func (s *Store) Job(ctx context.Context, id string) (_ Job, err error) {
+	defer failed(&err)
 	j, err := scanJob(s.r.QueryRowContext(ctx, s.q(`SELECT `+jobColumns+` FROM bulk_jobs WHERE id = ?`), id))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Job{}, ErrNotFound
@@ -446,24 +449,28 @@ func (s *Store) items(ctx context.Context, where string, args ...any) ([]Item, e
 }
 
 // Items returns every row of a job in file order.
-func (s *Store) Items(ctx context.Context, id string) ([]Item, error) {
+func (s *Store) Items(ctx context.Context, id string) (_ []Item, err error) {
+	defer failed(&err)
 	return s.items(ctx, `job_id = ?`, id)
 }
 
 // ChunkItems returns the rows of one chunk still waiting to be sent.
-func (s *Store) ChunkItems(ctx context.Context, id string, chunk int) ([]Item, error) {
+func (s *Store) ChunkItems(ctx context.Context, id string, chunk int) (_ []Item, err error) {
+	defer failed(&err)
 	return s.items(ctx, `job_id = ? AND chunk = ? AND state = ?`, id, chunk, ItemQueued)
 }
 
 // RequestCancel asks the runner to stop a job after its current chunk.
-func (s *Store) RequestCancel(ctx context.Context, id string) error {
-	_, err := s.w.ExecContext(ctx, s.q(`UPDATE bulk_jobs SET cancel_requested = 1 WHERE id = ?`), id)
+func (s *Store) RequestCancel(ctx context.Context, id string) (err error) {
+	defer failed(&err)
+	_, err = s.w.ExecContext(ctx, s.q(`UPDATE bulk_jobs SET cancel_requested = 1 WHERE id = ?`), id)
 	return err
 }
 
 // Jobs lists the jobs of a seller in one environment (production and test
 // are separate marketplaces), newest first, for the history page.
-func (s *Store) Jobs(ctx context.Context, sellerID int64, environment string, limit, offset int) ([]Job, int, error) {
+func (s *Store) Jobs(ctx context.Context, sellerID int64, environment string, limit, offset int) (_ []Job, _ int, err error) {
+	defer failed(&err)
 	var total int
 	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM bulk_jobs WHERE seller_id = ? AND environment = ? AND state <> ?`),
 		sellerID, environment, StatePreview).Scan(&total); err != nil {
@@ -613,4 +620,13 @@ func (s *Store) Lease(ctx context.Context, id string) (string, time.Time, error)
 		return "", time.Time{}, ErrNotFound
 	}
 	return owner, sqldb.FromMillis(until), err
+}
+
+// failed marks a failure of the job tables as the database's
+// (sqldb.ErrUnavailable, naming the store "jobs"), so a page says the job
+// service is unavailable; ErrNotFound stays as it is.
+func failed(err *error) {
+	if *err != nil && !errors.Is(*err, ErrNotFound) {
+		*err = sqldb.Unavailable("jobs", *err)
+	}
 }

@@ -38,6 +38,7 @@ func addAccount(t *testing.T, b *testapp.Browser, client, secret, seller, env st
 // switched to a second changes the first only, and each account's history
 // shows its own change.
 func TestAccountsFormActsOnItsOwnAccount(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.Login("demo-1001", "sandbox-secret-1001", "1001", "production")
@@ -94,6 +95,7 @@ func TestAccountsFormActsOnItsOwnAccount(t *testing.T) {
 // A form naming an account the session does not hold is refused before
 // anything is sent.
 func TestAccountsForgedSubmitRefused(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -117,6 +119,7 @@ func TestAccountsForgedSubmitRefused(t *testing.T) {
 // Old paths lead to the current account's; a duplicate and a 21st account
 // are refused; logout ends every account.
 func TestAccountsAddRemoveAndLimits(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -152,6 +155,7 @@ func TestAccountsAddRemoveAndLimits(t *testing.T) {
 // Removing an account while its job runs stops the job at the next chunk,
 // saying why; nothing more is sent.
 func TestBulkJobStopsWhenItsAccountIsRemoved(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{}, 10, bulkjobs.RunnerOptions{ReadBackDelay: time.Hour})
 	b := e.browser()
 	jobAccount := b.Account
@@ -197,6 +201,7 @@ func TestBulkJobStopsWhenItsAccountIsRemoved(t *testing.T) {
 // account, from the local copies, each count linking to that account's
 // filtered list.
 func TestAccountsOverviewLines(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -225,6 +230,7 @@ func TestAccountsOverviewLines(t *testing.T) {
 // The refusal of an account not in the session says why, in the reader's
 // language, and leads to the accounts page.
 func TestAccountsRefusalExplained(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()

@@ -152,7 +152,7 @@ func New(d Deps) (*App, error) {
 		d.GuardPercent = massupdate.DefaultGuardPercent
 	}
 	a := &App{deps: d, imports: newPlaceGate[int64](maxConcurrentImports),
-		exports: newPlaceGate[copystore.Key](maxConcurrentExports), local: newLocalGate(localSlots(), localPerSession(localSlots()))}
+		exports: newPlaceGate[copystore.Key](maxConcurrentExports), local: newLocalGate()}
 	a.gstore = d.Sessions
 	a.reads = browse.New(d.Catalog, d.Logger)
 	a.assets = layouts.Assets{CSS: static.Path(static.CSS), JS: static.Path(static.JS), HTMX: static.Path(static.HTMX), Icon: static.Path(static.Icon)}

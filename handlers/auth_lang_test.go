@@ -16,6 +16,7 @@ import (
 // note and the page's <title> are Russian, with no English word but the
 // allowed ones.
 func TestLoginMessagesInRussian(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{LoginLimits: loginguard.Limits{Free: 2, Max: 4, BaseDelay: 10 * time.Second, Lockout: 10 * time.Minute}})
 	b := app.Browser(t)
 
@@ -68,6 +69,7 @@ func TestLoginMessagesInRussian(t *testing.T) {
 // TestLoginMessagesInEnglish: the same messages in English, as before,
 // with the wait labelled MSK.
 func TestLoginMessagesInEnglish(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{LoginLimits: loginguard.Limits{Free: 2, Max: 4, BaseDelay: 10 * time.Second, Lockout: 10 * time.Minute}})
 	b := app.Browser(t)
 	p := b.Post("/login", url.Values{"client_id": {""}, "client_secret": {"s"}, "seller_id": {"1001"}, "environment": {"test"}})

@@ -9,6 +9,7 @@ import (
 )
 
 func TestReturnBoxesPageInRussian(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -36,6 +37,7 @@ func TestReturnBoxesPageInRussian(t *testing.T) {
 }
 
 func TestReturnBoxesPageStillInEnglish(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()

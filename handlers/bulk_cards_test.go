@@ -34,6 +34,7 @@ func multiSizeCards(t *testing.T, sb *sandbox.Sandbox, n int) []card {
 // card are a preview error naming the rows; the job sends one item per
 // card and every size gets the price.
 func TestBulkCardPriceImport(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{Profile: sandbox.ProfileLamoda}, 25, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	cs := multiSizeCards(t, e.sb, 2)
@@ -92,6 +93,7 @@ func TestBulkCardPriceImport(t *testing.T) {
 // TestBulkStockImportByFilter (lamoda profile): a stock import runs as a
 // job through the filtered writes, one update-stock per distinct quantity.
 func TestBulkStockImportByFilter(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{Profile: sandbox.ProfileLamoda}, 25, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	wh := e.sb.Warehouses(1001)[0]
@@ -117,6 +119,7 @@ func TestBulkStockImportByFilter(t *testing.T) {
 // again here, as a job never sends force) instead of stopping on a row
 // that is not a card.
 func TestBulkCardPriceRetry(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{Profile: sandbox.ProfileLamoda}, 25, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	c := multiSizeCards(t, e.sb, 1)[0]
@@ -152,6 +155,7 @@ func TestBulkCardPriceRetry(t *testing.T) {
 // no warehouse, so a stock file need not name one; told from a price file
 // by its barcode and quantity, it is previewed as stock and sent by filter.
 func TestBulkStockFileWithoutWarehouse(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{Profile: sandbox.ProfileLamoda}, 25, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	prods := e.sb.Products(1001)

@@ -12,6 +12,7 @@ import (
 // TestExportLinksFollowTheView: /prices and /nomenclature link to CSV and
 // XLSX exports of exactly the page on screen, named after it.
 func TestExportLinksFollowTheView(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{}, 10, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	for _, tc := range []struct{ page, want string }{

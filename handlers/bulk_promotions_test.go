@@ -21,6 +21,7 @@ import (
 // a card in no promotion is not marked. Sent, the price check holds it;
 // the retry's preview marks it again.
 func TestImportPreviewMarksPromotions(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, Catalog: true, Jobs: &bulkjobs.RunnerOptions{},
 		Sandbox: sandbox.Options{Live: true}})
 	b := app.Browser(t)
@@ -45,7 +46,7 @@ func TestImportPreviewMarksPromotions(t *testing.T) {
 	if promoted.MarketplaceSKU == "" || plain.MarketplaceSKU == "" {
 		t.Fatalf("no size of card %s, or no card outside the promotions", card)
 	}
-	waitFor(t, "the promotions in the copy", func() bool { return b.Get("/promotions").Has("#promotions-table") })
+	waitUntil(t, "the promotions in the copy", func() bool { return b.Get("/promotions").Has("#promotions-table") })
 	app.Sandbox.ResetCounters()
 	// Below the floor (30 % off), above half: held by the promotion alone.
 	csv := fmt.Sprintf("Marketplace SKU;Price\n%s;%s\n%s;%s\n", promoted.MarketplaceSKU, moneyIn(promoted.Price*6/10),
@@ -85,7 +86,7 @@ func TestImportPreviewMarksPromotions(t *testing.T) {
 	}
 
 	b.Post("/bulk/jobs/"+id+"/submit", url.Values{"confirm_all": {"1"}})
-	waitFor(t, "the job to finish", func() bool {
+	waitUntil(t, "the job to finish", func() bool {
 		j, err := app.JobStore.Job(context.Background(), id)
 		return err == nil && !j.Active() && j.State != bulkjobs.StatePreview
 	})

@@ -27,6 +27,7 @@ func money(t *testing.T, s string) apiclient.Money {
 func rowSel(sku string) string { return "tr[data-testid='price-" + sku + "']" }
 
 func TestPricesMixedResults(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{ChunkSize: 7, GuardPercent: -1}) // several chunks for 20 rows; the marketplace's refusals are the subject, the price guard is off
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -112,6 +113,7 @@ func TestPricesMixedResults(t *testing.T) {
 }
 
 func TestPricesLocalValidation(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -159,6 +161,7 @@ func TestPricesLocalValidation(t *testing.T) {
 }
 
 func TestPricesHTMXFragment(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -175,6 +178,7 @@ func TestPricesHTMXFragment(t *testing.T) {
 }
 
 func TestNomenclatureMassUpdate(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -232,6 +236,7 @@ func TestNomenclatureMassUpdate(t *testing.T) {
 // marketplace always refuses it); a form that asks for it anyway is refused
 // beside the control with the reason, and nothing is sent.
 func TestNomenclatureModerationRefusal(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -276,6 +281,7 @@ func TestNomenclatureModerationRefusal(t *testing.T) {
 // A 10,000-row form (90,000 fields) must be read, not refused by the form
 // parser's default field limit (go.mod raises it; the body limit still holds).
 func TestPricesTenThousandRowForm(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -303,6 +309,7 @@ func TestPricesTenThousandRowForm(t *testing.T) {
 // A chunk sent without an answer is "may have been applied", never "not
 // sent"; later chunks are not sent at all.
 func TestPricesOutcomeUnknown(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{ChunkSize: 2})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -348,6 +355,7 @@ func TestPricesOutcomeUnknown(t *testing.T) {
 // last chunk, and a row of that chunk on the page shows the marketplace's
 // price after the update, not before.
 func TestPricesResultListsPageAndOpenRows(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{ChunkSize: 2, GuardPercent: -1}) // the marketplace's refusals are the subject: the dashboard's own price guard is off
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -411,6 +419,7 @@ func TestPricesResultListsPageAndOpenRows(t *testing.T) {
 // reports its sale price equal to the price) shows an empty sale field, so
 // lowering the price alone is accepted; a sale-only change reads as one.
 func TestLowerPriceWithoutSale(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -456,6 +465,7 @@ func TestLowerPriceWithoutSale(t *testing.T) {
 // guard, the rest unchanged), 300 products the marketplace does not know (refused)
 // and 2,000 unchanged rows.
 func TestPricesLargeSubmitAnswersWithRowsNeedingAttention(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{ChunkSize: 100, GuardPercent: -1}) // the marketplace's refusals are the subject: the dashboard's own price guard is off
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -517,6 +527,7 @@ func TestPricesLargeSubmitAnswersWithRowsNeedingAttention(t *testing.T) {
 // unchanged) and 150 barcodes the marketplace does not know answer with
 // the counts and a page of the refused rows, not 170 rows.
 func TestNomenclatureLargeSubmitAnswersWithRowsNeedingAttention(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -558,6 +569,7 @@ func TestNomenclatureLargeSubmitAnswersWithRowsNeedingAttention(t *testing.T) {
 // carries them hidden, and once the listed rows are fixed the next submit
 // sends them.
 func TestLargeSubmitKeepsTheEditsItDoesNotList(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()

@@ -178,20 +178,15 @@ func download(t *testing.T, e *bulkEnv, b *testapp.Browser, path string) (*http.
 // waitJob waits until the job satisfies ok.
 func waitJob(t *testing.T, e *bulkEnv, id string, what string, ok func(bulkjobs.Job) bool) bulkjobs.Job {
 	t.Helper()
-	deadline := time.Now().Add(60 * time.Second) // a deadline for a condition, not a speed
-	for {
-		j, err := e.jobs.Job(context.Background(), id)
-		if err != nil {
+	var j bulkjobs.Job
+	waitUntil(t, "job "+id+": "+what, func() bool {
+		var err error
+		if j, err = e.jobs.Job(context.Background(), id); err != nil {
 			t.Fatal(err)
 		}
-		if ok(j) {
-			return j
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %s: timed out waiting for %s; state %s, counts %+v", id, what, j.State, j.Counts)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+		return ok(j)
+	})
+	return j
 }
 
 func jobIDOf(t *testing.T, resp *http.Response) string {
@@ -234,6 +229,7 @@ func catalogPrices(t *testing.T, e *bulkEnv, b *testapp.Browser) ([]string, map[
 func commaMoney(m apiclient.Money) string { return fmt.Sprintf("%d,%02d", m/100, m%100) } // decimal comma
 
 func TestBulkPriceImportFlow(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{PriceApplyDelay: time.Hour}, 25, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	skus, prices := catalogPrices(t, e, b)
@@ -435,7 +431,7 @@ func TestBulkPriceImportFlow(t *testing.T) {
 	}
 	// The retry sent nothing (unconfirmed): a change not made is not in
 	// the audit trail.
-	waitFor(t, "the run and the read-back in the history", func() bool {
+	waitUntil(t, "the run and the read-back in the history", func() bool {
 		return recorded(audit.KindBulk, id) && recorded(audit.KindReadBack, id)
 	})
 	h := b.Get("/history?kind=bulk")
@@ -458,6 +454,7 @@ func TestBulkPriceImportFlow(t *testing.T) {
 }
 
 func TestBulkJobResumesAfterRestart(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{}, 10, bulkjobs.RunnerOptions{ReadBackDelay: time.Hour})
 	b := e.browser()
 	skus, prices := catalogPrices(t, e, b)
@@ -505,6 +502,7 @@ func TestBulkJobResumesAfterRestart(t *testing.T) {
 }
 
 func TestBulkJobStopsOnLogout(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{}, 10, bulkjobs.RunnerOptions{ReadBackDelay: time.Hour})
 	b := e.browser()
 	var csv strings.Builder
@@ -546,6 +544,7 @@ func TestBulkJobStopsOnLogout(t *testing.T) {
 // environment; the same seller logged in to the other environment neither
 // sees it in the history nor opens, drives or exports it.
 func TestBulkJobsMatchSellerAndEnvironment(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
 	test := e.browser() // seller 1001, test environment
 	skus, prices := catalogPrices(t, e, test)
@@ -575,6 +574,7 @@ func TestBulkJobsMatchSellerAndEnvironment(t *testing.T) {
 // the changed product is held and keeps the colleague's price, the applied
 // row is accepted without a second send, and only the rest is sent again.
 func TestBulkJobCrashWithChunkInFlight(t *testing.T) {
+	t.Parallel()
 	const instance = "host-a/127.0.0.1:8080"
 	e := newBulkEnv(t, sandbox.Options{}, 10, bulkjobs.RunnerOptions{Owner: instance, ReadBackDelay: time.Hour})
 	b := e.browser()
@@ -594,7 +594,7 @@ func TestBulkJobCrashWithChunkInFlight(t *testing.T) {
 	if p := b.Post("/bulk/jobs/"+id+"/submit", url.Values{}); p.Status != http.StatusSeeOther {
 		t.Fatalf("submit: %d", p.Status)
 	}
-	waitFor(t, "the second chunk in flight", func() bool { return e.sb.Held(sandbox.RouteRPCSetPrices) == 1 })
+	waitUntil(t, "the second chunk in flight", func() bool { return e.sb.Held(sandbox.RouteRPCSetPrices) == 1 })
 
 	// The process dies: the runner is killed mid-request and its lease is
 	// left as a crash leaves it.
@@ -668,22 +668,10 @@ func TestBulkJobCrashWithChunkInFlight(t *testing.T) {
 	}
 }
 
-// waitFor polls cond until it holds, failing after a deadline generous
-// enough for any loaded machine.
-func waitFor(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(60 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out waiting for %s", what)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-}
-
 // TestImportBombRefused: a ZIP bomb posing as an XLSX gets a 422 on the
 // import form that names the limit.
 func TestImportBombRefused(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	var packed bytes.Buffer // 64 MB of zeros, about 64 KB packed
@@ -729,6 +717,7 @@ func TestImportBombRefused(t *testing.T) {
 // upload is read. The first import is held in the gate by a hook, so the
 // test does not depend on how fast anything runs.
 func TestImportOneAtATime(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
 	entered, release := make(chan struct{}), make(chan struct{})
 	var first atomic.Bool
@@ -799,6 +788,7 @@ func TestImportOneAtATime(t *testing.T) {
 // elements (4 MB stored, so no size or ratio limit applies) gets a 422 on
 // the import form naming the element limit, the kind chosen kept.
 func TestImportXMLBombRefused(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	var good bytes.Buffer // a real workbook, to which the bomb is added

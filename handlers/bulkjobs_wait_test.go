@@ -38,29 +38,28 @@ func waitingShown(t *testing.T, e *bulkEnv, id string) time.Time {
 	t.Helper()
 	b := e.browser()
 	b.HTMX = true
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	var at time.Time
+	waitUntil(t, "the progress to show the 429 wait", func() bool {
 		frag := b.Get("/bulk/jobs/" + id + "/progress")
 		if frag.Status != http.StatusOK {
 			t.Fatalf("progress: %d", frag.Status)
 		}
-		if m := nextAttempt.FindStringSubmatch(frag.Text("[data-testid=progress-waiting]")); m != nil {
-			if !frag.Has("[hx-trigger]") || !frag.Has("#job-cancel") {
-				t.Errorf("a waiting job's fragment stops polling or loses its cancel button: %s", frag.Body)
-			}
-			clock, _ := time.Parse(time.TimeOnly, m[1])
-			now := time.Now().In(moscow(t))
-			at := time.Date(now.Year(), now.Month(), now.Day(), clock.Hour(), clock.Minute(), clock.Second(), 0, moscow(t))
-			if d := at.Sub(now); d < -2*time.Hour {
-				at = at.Add(24 * time.Hour) // shown just before midnight
-			}
-			return at
+		m := nextAttempt.FindStringSubmatch(frag.Text("[data-testid=progress-waiting]"))
+		if m == nil {
+			return false
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the progress never showed the 429 wait; last fragment: %s", frag.Body)
+		if !frag.Has("[hx-trigger]") || !frag.Has("#job-cancel") {
+			t.Errorf("a waiting job's fragment stops polling or loses its cancel button: %s", frag.Body)
 		}
-		time.Sleep(40 * time.Millisecond)
-	}
+		clock, _ := time.Parse(time.TimeOnly, m[1])
+		now := time.Now().In(moscow(t))
+		at = time.Date(now.Year(), now.Month(), now.Day(), clock.Hour(), clock.Minute(), clock.Second(), 0, moscow(t))
+		if d := at.Sub(now); d < -2*time.Hour {
+			at = at.Add(24 * time.Hour) // shown just before midnight
+		}
+		return true
+	})
+	return at
 }
 
 // TestBulkJobShowsRateLimitWait: while the marketplace answers 429 with
@@ -70,6 +69,7 @@ func waitingShown(t *testing.T, e *bulkEnv, id string) time.Time {
 // (state "waiting", in the database); afterwards the job completes with
 // nothing sent twice.
 func TestBulkJobShowsRateLimitWait(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name   string
 		budget time.Duration
@@ -126,6 +126,7 @@ func TestBulkJobShowsRateLimitWait(t *testing.T) {
 // finish and be recorded, sends nothing after it, and marks the rest
 // "not sent: cancelled".
 func TestBulkJobCancelAfterCurrentChunk(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{}, 10, bulkjobs.RunnerOptions{ReadBackDelay: time.Hour})
 	b := e.browser()
 	id := jobIDOf(t, upload(t, e, b, "cancel.csv", priceCSV(t, e, 100), "prices"))

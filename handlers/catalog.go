@@ -164,9 +164,9 @@ func overlay[In, Row any](rows []Row, index map[string]int, st formState[In], o 
 		case massupdate.Rejected:
 			*res = pages.RowResult{State: "rejected", Messages: out.Messages}
 		case massupdate.Unsent, massupdate.Unknown:
-			*res = pages.RowResult{State: string(out.State)}
+			*res = pages.RowResult{State: pages.RowState(out.State)}
 		}
-		if guarded && o.held != nil && res.State != string(massupdate.Accepted) {
+		if guarded && o.held != nil && res.State != pages.RowState(massupdate.Accepted) {
 			*res = o.held(row, in, h, *res)
 		}
 	}

@@ -57,6 +57,7 @@ func exportRow(t *testing.T, b *testapp.Browser, wh, bc string) []string {
 // nothing asks the marketplace; a row it refused leaves the copy as it
 // was. The next read confirms the accepted row.
 func TestStockSavePendingInCopy(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 30}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -135,6 +136,7 @@ func TestStockSavePendingInCopy(t *testing.T) {
 // marketplace), its refused row is not; the retry of the refused row, and
 // a stock job, patch the copy the same way.
 func TestJobsPatchTheCopy(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 60}, Catalog: true,
 		Jobs: &bulkjobs.RunnerOptions{ReadBackDelay: time.Hour}})
 	b := app.Browser(t)
@@ -230,6 +232,7 @@ func TestJobsPatchTheCopy(t *testing.T) {
 // part, and the copy takes the quantity alone, pending; an accepted row
 // is in the copy whole.
 func TestFilteredSavePatchesItsAppliedPart(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, Sandbox: sandbox.Options{ProductsPerSeller: 60}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -290,6 +293,7 @@ func TestFilteredSavePatchesItsAppliedPart(t *testing.T) {
 // which was accepted, the page it redirects to shows each saved row's old
 // → new, its new values marked pending.
 func TestStockSaveShowsOldToNew(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 30}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -324,6 +328,7 @@ func TestStockSaveShowsOldToNew(t *testing.T) {
 // rows applied confirms them in the copy at once: no longer pending, with
 // no pass of the copy in between.
 func TestReadBackConfirmsTheCopy(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 30}, Catalog: true,
 		Jobs: &bulkjobs.RunnerOptions{ReadBackDelay: time.Millisecond}})
 	b := app.Browser(t)
@@ -376,6 +381,7 @@ func TestReadBackConfirmsTheCopy(t *testing.T) {
 // marketplace's limit) says so per part; the copy takes its status at
 // once, so its retry carries the quantity alone.
 func TestFilteredJobRetriesOnlyTheRefusedPart(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, Sandbox: sandbox.Options{ProductsPerSeller: 60}, Catalog: true,
 		Jobs: &bulkjobs.RunnerOptions{ReadBackDelay: time.Hour}})
 	b := app.Browser(t)

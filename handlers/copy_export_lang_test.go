@@ -18,6 +18,7 @@ import (
 // the cells as the marketplace sent them; the Russian header is one the
 // stock import reads back.
 func TestExportAllHeaderInBothLanguages(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 5}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()

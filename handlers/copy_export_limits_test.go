@@ -29,12 +29,9 @@ import (
 const slowExportProducts = 1500
 
 // copyComplete waits until the copy of k finished a pass of every list.
-// A copy of this size takes a while under the race detector: the backstop
-// is longer than waitUntil's.
 func copyComplete(t *testing.T, app *testapp.App, k copystore.Key) {
 	t.Helper()
-	deadline := time.Now().Add(3 * time.Minute)
-	for {
+	waitUntil(t, fmt.Sprintf("a full copy of %d", k.SellerID), func() bool {
 		st, err := app.Catalog.Store().SyncStates(context.Background(), k)
 		if err != nil {
 			t.Fatal(err)
@@ -43,14 +40,8 @@ func copyComplete(t *testing.T, app *testapp.App, k copystore.Key) {
 		for _, kind := range copystore.Kinds {
 			done = done && !st[kind].Running && st[kind].Complete()
 		}
-		if done {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("a full copy of %d: not reached in 3 min", k.SellerID)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return done
+	})
 }
 
 // stalledGet sends GET path with b's cookies on a connection of its own
@@ -96,6 +87,7 @@ func stalledGet(t *testing.T, app *testapp.App, b *testapp.Browser, path string)
 // and a fifth user's page answers at once. When the clients go, their
 // places are free again.
 func TestSlowExportsLeaveDashboardServing(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: slowExportProducts}, Catalog: true})
 	login := func(id, secret, seller string) *testapp.Browser {
 		b := app.Browser(t)
@@ -172,6 +164,7 @@ func TestSlowExportsLeaveDashboardServing(t *testing.T) {
 // TestExportBusyPage: a refused export says so in the reader's language, as
 // a page or, for htmx, in the flash area, with Retry-After.
 func TestExportBusyPage(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: slowExportProducts}, Catalog: true})
 	holder := app.Browser(t)
 	holder.LoginDemo()
@@ -214,6 +207,7 @@ func TestExportBusyPage(t *testing.T) {
 // does not cut it: a client on a slow link that takes nothing for a while
 // and then reads on gets every line, long after that budget has run out.
 func TestSlowDownloadOutlivesTheRequestBudget(t *testing.T) {
+	t.Parallel()
 	const budget = 300 * time.Millisecond
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: slowExportProducts}, Catalog: true, UpstreamTimeout: budget})
 	b := app.Browser(t)
@@ -243,6 +237,7 @@ func TestSlowDownloadOutlivesTheRequestBudget(t *testing.T) {
 // connection unfinished, so the browser says the download failed instead
 // of keeping a file that silently lacks its end.
 func TestStoppedDownloadFailsVisibly(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: slowExportProducts}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()

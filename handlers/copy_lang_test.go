@@ -12,6 +12,7 @@ import (
 // The pages served from the local copy, in Russian: the freshness line,
 // the search toolbar with its sort names, and the overview's needs-action.
 func TestCopyPagesInRussian(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 20}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()

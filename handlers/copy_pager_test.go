@@ -78,6 +78,7 @@ func noCursorOutsidePager(t *testing.T, p *testapp.Page, what string) {
 // the first and back from the last, for several sorts, filters and a
 // search.
 func TestPagerCursorWalk(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 150}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -148,6 +149,7 @@ func TestPagerCursorWalk(t *testing.T) {
 // another sort, is ignored: the page is the offset page its number
 // names, not an error.
 func TestPagerCursorTampered(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 60}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()

@@ -13,6 +13,7 @@ import (
 // TestStatusOptionsMemo: the rows of a page get the options
 // sellerStatusOptions gives each status, past the memo's few entries too.
 func TestStatusOptionsMemo(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	m := statusOptionsMemo{ctx: ctx, a: &App{}}
 	statuses := []string{"online", "disabled", "rejected", "in_moderation", "unknown-x", "", "online", "unknown-y", "disabled", "unknown-x"}
@@ -29,6 +30,7 @@ func TestStatusOptionsMemo(t *testing.T) {
 // TestToolbarOptionsPerLanguage: the toolbar's sort and status choices are
 // labelled in the request's language, built once per language and list.
 func TestToolbarOptionsPerLanguage(t *testing.T) {
+	t.Parallel()
 	a := &App{}
 	for _, l := range []i18n.Lang{i18n.RU, i18n.EN} {
 		ctx := i18n.WithLang(context.Background(), l)
@@ -57,6 +59,7 @@ func TestToolbarOptionsPerLanguage(t *testing.T) {
 }
 
 func TestRowKeyOf(t *testing.T) {
+	t.Parallel()
 	for _, c := range [][2]string{{"WH-1", "4600000000017"}, {"", ""}, {"Склад №1", "abc_DEF-9"}, {"a|b", "x y\x00"}, {"\xff", "é"}} {
 		var b strings.Builder
 		writeRowKey(&b, c[0], c[1])

@@ -25,17 +25,6 @@ import (
 // copyKey1001 is the copy LoginDemo's session reads.
 var copyKey1001 = copystore.Key{SellerID: 1001, Env: "test"}
 
-func waitUntil(t *testing.T, what string, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second) // a backstop, not a measurement
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: not reached in 30 s", what)
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-}
-
 // copyDone waits until every list of the copy finished a pass numbered
 // gen or later and no sync runs: a login or a page view may start one
 // more pass than the test counted (which one is the scheduler's choice),
@@ -98,6 +87,7 @@ func beforeFullCopy(t *testing.T, products int) (*testapp.App, *testapp.Browser,
 // marketplace call; once the copy is complete it shows the counts per
 // status and what needs action, each a link to the filtered list.
 func TestOverviewFromCopy(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true})
 	release := app.Sandbox.HoldAfter(sandbox.RouteRPCList, 2) // the login's check and page 1
 	defer release()
@@ -167,6 +157,7 @@ func TestOverviewFromCopy(t *testing.T) {
 // TestSyncWaitShown: a 429 during the sync is waited out, and the
 // freshness line says so while it lasts.
 func TestSyncWaitShown(t *testing.T) {
+	t.Parallel()
 	waiting, proceed := make(chan struct{}), make(chan struct{})
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 50}, Catalog: true,
 		CatalogSync: func(y *copystore.Syncer) {
@@ -205,6 +196,7 @@ func TestSyncWaitShown(t *testing.T) {
 // "forget" deletes the copy at once; a revoked copy (the marketplace
 // answered 403) is not served until the next login.
 func TestSyncRefreshForgetRevoke(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 20}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -249,6 +241,7 @@ func TestSyncRefreshForgetRevoke(t *testing.T) {
 // the copy (Cyrillic prefix search included), the links keep them, and no
 // marketplace call is made.
 func TestNomenclatureFromCopy(t *testing.T) {
+	t.Parallel()
 	app, b, release := beforeFullCopy(t, 200)
 	defer release()
 	before := app.Sandbox.Counters().Requests[sandbox.RouteRPCList]
@@ -349,6 +342,7 @@ func moneyCell(t *testing.T, s string) int64 {
 // shows in the list from the copy at once, pending, and as confirmed after
 // the next read.
 func TestPriceChangePendingInCopy(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 30}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -399,6 +393,7 @@ func TestPriceChangePendingInCopy(t *testing.T) {
 // numbers by prefix in any case, keeps the status filter, sorts by sum and
 // bounds the creation date, all in the URL.
 func TestOrdersFromCopy(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 10}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -459,6 +454,7 @@ func TestOrdersFromCopy(t *testing.T) {
 // TestBoxesFromCopy: return boxes from the copy: box-code search in any
 // case, the status filter and a sort, in the URL.
 func TestBoxesFromCopy(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 10}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -487,6 +483,7 @@ func TestBoxesFromCopy(t *testing.T) {
 // TestExportAllFromCopy: the whole filtered catalogue, not the page on
 // screen, as CSV and XLSX; the toolbar links to it with the filters.
 func TestExportAllFromCopy(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -540,6 +537,7 @@ func TestExportAllFromCopy(t *testing.T) {
 // TestForbiddenRevokesCopy: a 403 from the marketplace on any page of a
 // logged-in session cuts its access to the copy at once.
 func TestForbiddenRevokesCopy(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 10}, Catalog: true,
 		TestHook: func(echo.Context) error { return fmt.Errorf("list: %w", apiclient.ErrForbidden) }})
 	b := app.Browser(t)
@@ -571,6 +569,7 @@ func loggedOut(p *testapp.Page) bool {
 // access of every session holding it ends at once; their page views send
 // nothing more to the marketplace.
 func TestUnauthorizedEndsEverySession(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 20}, Catalog: true})
 	b1, b2 := app.Browser(t), app.Browser(t)
 	b1.LoginDemo()
@@ -613,6 +612,7 @@ func TestUnauthorizedEndsEverySession(t *testing.T) {
 // copy obtains new ones first, and rejected credentials end the session
 // instead of showing the copy.
 func TestCopyNeedsWorkingToken(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 20}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -634,6 +634,7 @@ func TestCopyNeedsWorkingToken(t *testing.T) {
 // own is refused beside that order; the account, its copy and every
 // colleague's session go on.
 func TestItemForbiddenKeepsAccount(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 10}, Catalog: true})
 	b1, b2 := app.Browser(t), app.Browser(t)
 	b1.LoginDemo()
@@ -660,6 +661,7 @@ func TestItemForbiddenKeepsAccount(t *testing.T) {
 // comes back (records, orders, boxes), forget's redirect to the overview
 // starts no copy, and "refresh now" copies again.
 func TestForgetSticks(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true})
 	release := app.Sandbox.HoldAfter(sandbox.RouteRPCList, 2) // the login's check and page 1
 	defer release()
@@ -736,6 +738,7 @@ func (w *watchedLock) LockSeller(ctx context.Context, seller int64) (func(), err
 // waits for the sync's request of the same seller to end: never two in
 // flight at once.
 func TestLiveReadWaitsForSync(t *testing.T) {
+	t.Parallel()
 	lock := &watchedLock{waiting: make(chan struct{}, 1)}
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true,
 		CatalogSync: func(y *copystore.Syncer) { lock.Locker = y.Lock; y.Lock = lock }})
@@ -767,6 +770,7 @@ func TestLiveReadWaitsForSync(t *testing.T) {
 // or edited link) shows the list from the copy in its default order, with
 // no marketplace call, instead of an error.
 func TestCopyListsIgnoreAnUnknownSort(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 10}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()

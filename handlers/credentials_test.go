@@ -38,6 +38,7 @@ func sessionOf(t *testing.T, app *testapp.App, b *testapp.Browser) *sessions.Ses
 // and its freshness line), the copy's last pass is not marked stopped, and
 // the copy's next passes read with the new secret.
 func TestRotatedSecretEndsOnlyItsSession(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 20}, Catalog: true})
 	stale, fresh := app.Browser(t), app.Browser(t)
 	stale.LoginDemo()
@@ -93,6 +94,7 @@ func TestRotatedSecretEndsOnlyItsSession(t *testing.T) {
 // and a login adding it again with its new secret keeps them and returns
 // to the page the refusal interrupted.
 func TestRefusedAccountDropsOnlyIt(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.Login("demo-1001", "sandbox-secret-1001", "1001", "production")
@@ -166,6 +168,7 @@ func json_(d *sessions.Data) (string, error) {
 // account still lead to the account the user was on. A navigation from
 // the dashboard's own pages does make it current.
 func TestCrossSiteGetKeepsCurrentAccount(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.Login("demo-1001", "sandbox-secret-1001", "1001", "production")
@@ -205,6 +208,7 @@ func TestCrossSiteGetKeepsCurrentAccount(t *testing.T) {
 // as the bound allows is told that bound, not "too many failed logins";
 // client ids that logged in are not counted.
 func TestClientsBoundMessage(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{LoginLimits: loginguard.Limits{MaxClientsPerAddress: 2, Free: 50, Max: 100}})
 	b := app.Browser(t)
 	// Two client ids that log in fill no place of the two.

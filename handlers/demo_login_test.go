@@ -14,6 +14,7 @@ import (
 // and on the accounts page, posts what its account accepts (a test-only
 // account in the test environment) and logs in.
 func TestEveryDemoButtonLogsIn(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	forms := func(p *testapp.Page) []url.Values {
 		var out []url.Values

@@ -16,6 +16,7 @@ import (
 // marketplace rejects the saved credentials mid-submit (the route's
 // keepDraft), and only the edited rows.
 func TestDraftKeptWhenCredentialsRejected(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()

@@ -16,6 +16,9 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/copystore"
+	"github.com/sellerdesk/sellerdesk/httpx/flash"
+	"github.com/sellerdesk/sellerdesk/httpx/formbody"
+	"github.com/sellerdesk/sellerdesk/httpx/htmx"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -23,14 +26,24 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
-// sessionStoreError marks a failure of the session database, which the user
-// sees as 503 "session store unavailable".
-type sessionStoreError struct{ err error }
+// errSessionStore marks a failure of the session database
+// (sqldb.ErrUnavailable, naming the store "sessions"); an error already
+// naming its store (a job's, the history's) keeps its name.
+func errSessionStore(err error) error { return sqldb.Unavailable("sessions", err) }
 
-func (e *sessionStoreError) Error() string { return "session store: " + e.err.Error() }
-func (e *sessionStoreError) Unwrap() error { return e.err }
-
-func errSessionStore(err error) error { return &sessionStoreError{err: err} }
+// unavailable says which of the dashboard's services failed with the
+// database (sqldb.StoreOf); a store not named here is "the database".
+func unavailable(ctx context.Context, err error) (title, message string) {
+	switch sqldb.StoreOf(err) {
+	case "sessions":
+		return i18n.T(ctx, "error.session_store_title"), i18n.T(ctx, "error.session_store_message")
+	case "jobs":
+		return i18n.T(ctx, "error.jobs_unavailable_title"), i18n.T(ctx, "error.jobs_unavailable_message")
+	case "history":
+		return i18n.T(ctx, "error.history_unavailable_title"), i18n.T(ctx, "error.history_unavailable_message")
+	}
+	return i18n.T(ctx, "error.database_unavailable_title"), i18n.T(ctx, "error.database_unavailable_message")
+}
 
 // handleError is the one place errors become answers: a page for full
 // requests, a fragment in the flash area for htmx, a redirect to the login
@@ -70,11 +83,16 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 	v := pages.ErrorView{RequestID: requestIDOf(ctx)}
 	var he *echo.HTTPError
 	var rl *apiclient.RateLimitError
-	var ss *sessionStoreError
 	switch {
-	case errors.As(err, &ss), errors.Is(err, sqldb.ErrUnavailable), errors.Is(err, browse.ErrStore):
-		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, i18n.T(ctx, "error.session_store_title"), 5
-		v.Message = i18n.T(ctx, "error.session_store_message")
+	case errors.Is(err, sqldb.ErrUnavailable), errors.Is(err, browse.ErrStore):
+		v.Status, v.RetryIn = http.StatusServiceUnavailable, 5
+		v.Title, v.Message = unavailable(ctx, err)
+	case errors.Is(err, formbody.ErrTooSlow):
+		v.Status, v.Title = http.StatusRequestTimeout, statusTitle(ctx, http.StatusRequestTimeout)
+		v.Message = i18n.T(ctx, "error.form_too_slow")
+	case errors.Is(err, formbody.ErrBroken):
+		v.Status, v.Title = http.StatusBadRequest, statusTitle(ctx, http.StatusBadRequest)
+		v.Message = i18n.T(ctx, "error.form_broken")
 	case errors.Is(err, errPageTooLong):
 		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, i18n.T(ctx, "error.page_too_long_title"), 5
 		v.Message = i18n.T(ctx, "error.page_too_long_message")
@@ -185,8 +203,7 @@ func (a *App) writeError(c echo.Context, v pages.ErrorView) {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(v.RetryIn))
 	}
 	if isHTMX(r) {
-		c.Response().Header().Set("HX-Retarget", "#flash-area")
-		c.Response().Header().Set("HX-Reswap", "innerHTML")
+		htmx.Retarget(c.Response().Header(), "#flash-area", "innerHTML")
 		err = a.render(c, v.Status, pages.ErrorFlash(v), nil)
 	} else {
 		ch := a.chrome(c, v.Title, "")
@@ -232,10 +249,10 @@ func (a *App) credentialsRejected(c echo.Context) error {
 		"seller_id", refused.SellerID, "environment", refused.Environment)
 	sess.SetReturnTo(back)
 	if loggedIn(sess) {
-		sess.AddFlash("warn", i18n.TD(r.Context(), "flash.account_refused", map[string]any{"Account": accountLabel(c, refused)}))
+		sess.AddFlash(flash.Warn, i18n.TD(r.Context(), "flash.account_refused", map[string]any{"Account": accountLabel(c, refused)}))
 		return a.redirect(c, paths.Accounts)
 	}
-	sess.AddFlash("warn", i18n.T(r.Context(), "flash.credentials_rejected"))
+	sess.AddFlash(flash.Warn, i18n.T(r.Context(), "flash.credentials_rejected"))
 	return a.redirect(c, paths.Login)
 }
 

@@ -14,7 +14,9 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/httpx/formbody"
 	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
 // latinIn returns the Latin words of s but the allowed ones (protocol
@@ -67,6 +69,7 @@ func describedErrors() map[string]error {
 // time included, is Russian; only protocol names and the marketplace's own
 // codes stay Latin.
 func TestDescribeInRussian(t *testing.T) {
+	t.Parallel()
 	a := &App{}
 	ru := i18n.WithLang(context.Background(), i18n.RU)
 	for name, err := range describedErrors() {
@@ -92,6 +95,7 @@ func TestDescribeInRussian(t *testing.T) {
 
 // TestDescribeInEnglish: the English words are as they were.
 func TestDescribeInEnglish(t *testing.T) {
+	t.Parallel()
 	a := &App{}
 	en := i18n.WithLang(context.Background(), i18n.EN)
 	for name, want := range map[string][2]string{
@@ -124,6 +128,7 @@ func (timeoutErr) Temporary() bool { return true }
 // TestBodyErrorInBothLanguages: a form that arrived too slowly or broke
 // off is explained in the reader's language.
 func TestBodyErrorInBothLanguages(t *testing.T) {
+	t.Parallel()
 	ru := i18n.WithLang(context.Background(), i18n.RU)
 	en := i18n.WithLang(context.Background(), i18n.EN)
 	for _, c := range []struct {
@@ -136,9 +141,35 @@ func TestBodyErrorInBothLanguages(t *testing.T) {
 		{en, timeoutErr{}, "The form arrived too slowly"},
 		{en, errors.New("unexpected EOF"), "The form could not be read"},
 	} {
-		var he *echo.HTTPError
-		if !errors.As(bodyError(c.ctx, c.err), &he) || !strings.HasPrefix(fmt.Sprint(he.Message), c.want) {
-			t.Errorf("%v in %s: %v, want %q", c.err, i18n.LangOf(c.ctx), he, c.want)
+		if v := (&App{}).describe(c.ctx, formbody.Error(c.err)); !strings.HasPrefix(v.Message, c.want) {
+			t.Errorf("%v in %s: %d %q, want %q", c.err, i18n.LangOf(c.ctx), v.Status, v.Message, c.want)
+		}
+	}
+}
+
+// TestUnavailableWords: a database failure names the store that failed,
+// or the database when none is named, in the reader's language; a failure
+// wrapped again on the way up keeps the first store's name.
+func TestUnavailableWords(t *testing.T) {
+	t.Parallel()
+	a := &App{}
+	ru := i18n.WithLang(context.Background(), i18n.RU)
+	en := i18n.WithLang(context.Background(), i18n.EN)
+	cause := errors.New("disk I/O error")
+	for _, c := range []struct {
+		ctx       context.Context
+		err       error
+		wantTitle string
+	}{
+		{en, errSessionStore(cause), "Session store unavailable"},
+		{en, errSessionStore(sqldb.Unavailable("jobs", cause)), "Job service unavailable"},
+		{ru, sqldb.Unavailable("history", cause), "История изменений недоступна"},
+		{en, fmt.Errorf("sqldb: ping: %w", sqldb.ErrUnavailable), "Database unavailable"},
+		{ru, fmt.Errorf("sqldb: ping: %w", sqldb.ErrUnavailable), "База данных недоступна"},
+	} {
+		v := a.describe(c.ctx, c.err)
+		if v.Status != http.StatusServiceUnavailable || v.Title != c.wantTitle || v.Message == "" || v.RetryIn == 0 {
+			t.Errorf("%v: %d %q %q, want 503 %q", c.err, v.Status, v.Title, v.Message, c.wantTitle)
 		}
 	}
 }

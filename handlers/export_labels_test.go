@@ -18,6 +18,7 @@ import (
 // never the marketplace's code, and the stock import reads every status
 // label it wrote back as the status it stands for.
 func TestExportStatusesAreLabelsTheImportReads(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 12}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()

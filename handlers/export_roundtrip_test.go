@@ -81,6 +81,7 @@ func uploadAs(t *testing.T, app *testapp.App, b *testapp.Browser, data []byte, k
 // unchanged, previews nothing to send: every row unchanged, none invalid
 // or held, and the import reads it as the kind it is.
 func TestExportImportIsIdentity(t *testing.T) {
+	t.Parallel()
 	for _, profile := range []apiclient.Profile{apiclient.ProfileContract, apiclient.ProfileLamoda} {
 		for _, copy := range []bool{false, true} {
 			for _, lang := range []string{"ru", "en"} {
@@ -127,6 +128,7 @@ func TestExportImportIsIdentity(t *testing.T) {
 // your current data" links download every product (prices) and every
 // record (stock), not the first page of the list.
 func TestImportPageLinksExportEveryRecord(t *testing.T) {
+	t.Parallel()
 	for _, copy := range []bool{false, true} {
 		t.Run(fmt.Sprintf("copy=%v", copy), func(t *testing.T) {
 			app := testapp.New(t, testapp.Options{Catalog: copy, Jobs: &bulkjobs.RunnerOptions{}, Sandbox: sandbox.Options{ProductsPerSeller: 200}})
@@ -162,6 +164,7 @@ func TestImportPageLinksExportEveryRecord(t *testing.T) {
 // TestPageExportFollowsTheFilter: "export this page" of a filtered list
 // from the copy writes the page on screen, filter included.
 func TestPageExportFollowsTheFilter(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Catalog: true, Jobs: &bulkjobs.RunnerOptions{}, Sandbox: sandbox.Options{ProductsPerSeller: 200}})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -196,6 +199,7 @@ func TestPageExportFollowsTheFilter(t *testing.T) {
 // page, one price lowered and one raised (products without a sale):
 // exactly those two rows are sent and applied, and neither gets a sale.
 func TestEditedExportChangesOnlyPrices(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Jobs: &bulkjobs.RunnerOptions{}, Sandbox: sandbox.Options{ProductsPerSeller: 60}})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -253,6 +257,7 @@ func TestEditedExportChangesOnlyPrices(t *testing.T) {
 // one import reads is refused with the reason, not cut short silently;
 // the same catalogue's prices, one row a product, fit.
 func TestExportWholeStopsAtTheImportLimit(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Jobs: &bulkjobs.RunnerOptions{}, Sandbox: sandbox.Options{ProductsPerSeller: 3400}})
 	b := app.Browser(t)
 	b.LoginDemo()

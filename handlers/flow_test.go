@@ -19,6 +19,7 @@ import (
 )
 
 func TestHealthz(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	before := app.Sandbox.Counters()
 	p := app.Browser(t).Get("/healthz")
@@ -42,6 +43,7 @@ func totalRequests(c sandbox.Counters) int {
 }
 
 func TestLogin(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 
 	t.Run("anonymous visitors go to the login page and come back", func(t *testing.T) {
@@ -163,6 +165,7 @@ func cookieValue(b *testapp.Browser, u *url.URL) string {
 }
 
 func TestOrders(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -282,6 +285,7 @@ func TestOrders(t *testing.T) {
 }
 
 func TestReturnBoxes(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -305,6 +309,7 @@ func TestReturnBoxes(t *testing.T) {
 }
 
 func TestTokenExpiryMidSession(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -324,6 +329,7 @@ func TestTokenExpiryMidSession(t *testing.T) {
 }
 
 func TestCredentialsRevoked(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -352,6 +358,7 @@ func TestCredentialsRevoked(t *testing.T) {
 }
 
 func TestForbiddenSeller(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -378,6 +385,7 @@ func TestForbiddenSeller(t *testing.T) {
 }
 
 func TestMarketplaceBusy(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{PageRetryBudget: time.Millisecond})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -405,6 +413,7 @@ func TestMarketplaceBusy(t *testing.T) {
 // have one host); other pages, production logins and a configured seller
 // test host do not.
 func TestLiveInTestNotice(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo() // test environment
@@ -436,6 +445,7 @@ func TestLiveInTestNotice(t *testing.T) {
 // TestFavicon: /favicon.ico, asked for on every page, is the icon and
 // cacheable, not a 404; pages link it too.
 func TestFavicon(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	resp, err := http.Get(app.URL + "/favicon.ico")
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 // form's body alone (the filter is no row value), reaches the
 // marketplace, and lands back on the filtered list.
 func TestSaveOnStatusFilteredList(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()

@@ -35,6 +35,7 @@ func offPageStockForm(t *testing.T, b *testapp.Browser) url.Values {
 // the full copy: the only list call is the write's dry run, however many
 // pages the catalogue has.
 func TestStockFormOffPageReadsTheCopy(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, Catalog: true, Sandbox: sandbox.Options{ProductsPerSeller: 1000}})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -60,6 +61,7 @@ func TestStockFormOffPageReadsTheCopy(t *testing.T) {
 // far as the list has to go to find it: five submits at once never overlap
 // two list calls, nor walk the catalogue.
 func TestStockFormOffPageLiveUnderLock(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, Catalog: true, Sandbox: sandbox.Options{ProductsPerSeller: 1000}})
 	b := app.Browser(t)
 	b.LoginDemo()

@@ -92,7 +92,7 @@ func (a *App) HistoryList(c echo.Context) error {
 	}
 	entries, total, err := a.deps.Audit.List(c.Request().Context(), q.filter, historyPageSize, (q.page-1)*historyPageSize, historyItemsShown)
 	if err != nil {
-		return errSessionStore(err)
+		return err
 	}
 	retention := a.deps.HistoryRetention
 	if retention <= 0 {

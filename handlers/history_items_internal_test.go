@@ -13,6 +13,7 @@ import (
 // language the history's reader has; the marketplace's messages are kept
 // as sent.
 func TestReportItemsKeepMessagesAsData(t *testing.T) {
+	t.Parallel()
 	rep := &massupdate.Report{Outcomes: map[string]massupdate.Outcome{
 		"a": {State: massupdate.Unknown},
 		"b": {State: massupdate.Unsent},

@@ -55,6 +55,7 @@ var moscowTime = regexp.MustCompile(`^\d\d\.\d\d\.\d{4} \d\d:\d\d\x{a0}МСК$`)
 // note, problems, empty states and the export's header are Russian; times
 // are in the configured zone, labelled; marketplace data stays as sent.
 func TestHistoryPageInRussian(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{GuardPercent: -1}) // the marketplace's refusals are the subject: the dashboard's own price guard is off
 	b := app.Browser(t)
 	loginAs(t, b, "demo-1001", "sandbox-secret-1001", "1001", "production", "Анна Петрова")
@@ -129,6 +130,7 @@ func TestHistoryPageInRussian(t *testing.T) {
 // TestHistoryPageInEnglish: the same page in English, times labelled MSK,
 // and the export's English header as before.
 func TestHistoryPageInEnglish(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	loginAs(t, b, "demo-1001", "sandbox-secret-1001", "1001", "production", "Anna")
@@ -156,6 +158,7 @@ func TestHistoryPageInEnglish(t *testing.T) {
 // page's <title> in Russian, with no English word outside the header's
 // account ids.
 func TestBusyPageInRussian(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{TestHook: func(echo.Context) error {
 		return &apiclient.RateLimitError{RetryAt: time.Now().Add(20 * time.Second), Status: http.StatusTooManyRequests}
 	}})
@@ -189,6 +192,7 @@ func TestBusyPageInRussian(t *testing.T) {
 // "Queued") is kept as data, so the history reads it in the language and
 // number format of whoever opens it, not of whoever made the change.
 func TestHistoryRecordedTextsReadInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{GuardPercent: -1}) // the marketplace's refusals are the subject: the dashboard's own price guard is off
 	b := app.Browser(t)
 	loginAs(t, b, "demo-1001", "sandbox-secret-1001", "1001", "production", "Anna")

@@ -40,6 +40,7 @@ func getCSV(t *testing.T, app *testapp.App, b *testapp.Browser, path string) (*h
 // another seller's session and the same seller's other environment never
 // see them; search and the CSV export work; nothing can be deleted.
 func TestHistoryRecordsFormEdits(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{GuardPercent: -1}) // the marketplace's refusals are the subject: the dashboard's own price guard is off
 	b := app.Browser(t)
 	loginAs(t, b, "demo-1001", "sandbox-secret-1001", "1001", "production", "Anna Petrova")
@@ -161,6 +162,7 @@ func TestHistoryRecordsFormEdits(t *testing.T) {
 // TestHistoryRecordsCardPrices: in the lamoda profile, where prices are
 // set per product card, a price edit is recorded per card with old → new.
 func TestHistoryRecordsCardPrices(t *testing.T) {
+	t.Parallel()
 	app, _ := newCardApp(t, false)
 	b := app.Browser(t)
 	b.LoginDemo()

@@ -56,6 +56,7 @@ func assertInert(t *testing.T, name string, p *testapp.Page) {
 // URLs, a 100 KB name and control characters from the marketplace render
 // as inert text, shortened with the full value available, layout intact.
 func TestHostileMarketplaceData(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{Hostile: true}})
 	b := app.Browser(t)
 	b.LoginDemo()

@@ -18,6 +18,7 @@ import (
 // forms of 10,000 and 10,001 rows. Every rejection is beside its field and
 // nothing invalid reaches the marketplace.
 func TestBadBrowserInput(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -124,6 +125,7 @@ func TestBadBrowserInput(t *testing.T) {
 // TestMassUpdateUnderFaults: 429 storms and 503s during a mass update in
 // small chunks; every row ends accounted for exactly once.
 func TestMassUpdateUnderFaults(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{ChunkSize: 2, BulkRetryBudget: 1500 * time.Millisecond})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -189,6 +191,7 @@ func TestMassUpdateUnderFaults(t *testing.T) {
 // left: the first chunk is applied, the rest explicitly not sent, and what
 // the page calls applied is exactly what the marketplace has.
 func TestMassUpdateStopsMidway(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{ChunkSize: 2, BulkRetryBudget: time.Millisecond})
 	b := app.Browser(t)
 	b.LoginDemo()

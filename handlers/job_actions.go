@@ -3,6 +3,7 @@ package handlers
 import (
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/httpx/flash"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
@@ -15,9 +16,9 @@ func (a *App) BulkJobCancel(c echo.Context) error {
 	}
 	if job.Active() {
 		if err := a.deps.Jobs.Store().RequestCancel(c.Request().Context(), job.ID); err != nil {
-			return errSessionStore(err)
+			return err
 		}
-		session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_cancelling"))
+		session(c).AddFlash(flash.Info, i18n.T(c.Request().Context(), "jobs.flash_cancelling"))
 	}
 	return a.redirect(c, at(c, paths.Job(job.ID)))
 }
@@ -29,8 +30,8 @@ func (a *App) BulkJobReadBack(c echo.Context) error {
 		return err
 	}
 	if err := a.deps.Jobs.RequestReadBack(c.Request().Context(), job.ID); err != nil {
-		return errSessionStore(err)
+		return err
 	}
-	session(c).AddFlash("info", i18n.T(c.Request().Context(), "jobs.flash_reading_back"))
+	session(c).AddFlash(flash.Info, i18n.T(c.Request().Context(), "jobs.flash_reading_back"))
 	return a.redirect(c, at(c, paths.Job(job.ID)))
 }

@@ -34,7 +34,7 @@ func (a *App) jobCSV(c echo.Context, errorsOnly bool) error {
 	l := format.LocaleOf(ctx)
 	items, err := a.deps.Jobs.Store().Items(ctx, job.ID)
 	if err != nil {
-		return errSessionStore(err)
+		return err
 	}
 	fields := []string{"sku", "price", "sale", "start", "end"}
 	header := []string{i18n.T(ctx, "import.col_sku"), i18n.T(ctx, "import.col_price"), i18n.T(ctx, "import.col_sale"),

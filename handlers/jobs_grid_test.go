@@ -27,6 +27,7 @@ func labelled(zone string) *regexp.Regexp {
 // and "the 1 change" (in both languages), and its times are in the one
 // configured zone and labelled.
 func TestJobGridWordsAndTimes(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	skus, prices := catalogPrices(t, e, b)
@@ -99,6 +100,7 @@ func TestJobGridWordsAndTimes(t *testing.T) {
 // way the grid writes money ("25 499.00", not "25499.00"). Rows show the
 // product's name beside the SKU, and beside warehouse|barcode.
 func TestJobDoomedDropAndNamedRows(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	skus, prices := catalogPrices(t, e, b)
@@ -186,6 +188,7 @@ func TestJobDoomedDropAndNamedRows(t *testing.T) {
 // checked as a new preview (nothing sent meanwhile), and once confirmed
 // they go, instead of the value the marketplace refused.
 func TestRetryEditsValuesBeforeSending(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	b.Post("/settings/language", url.Values{"lang": {"en"}})

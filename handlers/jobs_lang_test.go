@@ -32,6 +32,7 @@ func switchLang(t *testing.T, b *testapp.Browser, lang string) {
 // switches (its rows keep message keys, not sentences); marketplace data
 // stays as sent.
 func TestImportAndJobInRussian(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	skus, prices := catalogPrices(t, e, b)
@@ -159,7 +160,7 @@ func TestImportAndJobInRussian(t *testing.T) {
 	// The history's record of the run, kept as message keys, reads
 	// Russian too.
 	var h *testapp.Page
-	waitFor(t, "the job in the history", func() bool {
+	waitUntil(t, "the job in the history", func() bool {
 		h = b.Get("/history?kind=bulk")
 		return strings.Contains(h.Text("#history-table"), "Импорт цен, файл цены.csv.")
 	})
@@ -181,6 +182,7 @@ func TestImportAndJobInRussian(t *testing.T) {
 // TestImportRefusalsInRussian: a file the import cannot use is refused
 // in Russian: no file, an empty file, a header without the needed column.
 func TestImportRefusalsInRussian(t *testing.T) {
+	t.Parallel()
 	e := newBulkEnv(t, sandbox.Options{}, 25, bulkjobs.RunnerOptions{})
 	b := e.browser()
 	switchLang(t, b, "ru")
@@ -216,6 +218,7 @@ func uploadPage(t *testing.T, e *bulkEnv, b *testapp.Browser, name string, data 
 // TestFormProblemsInRussian: the field problems massupdate finds on the
 // nomenclature form (kept as message keys) read Russian on a Russian page.
 func TestFormProblemsInRussian(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()

@@ -14,6 +14,7 @@ import (
 // included (no Russian amount inside an English sentence); the grid's own
 // amounts are written its way, a negative change with the minus sign.
 func TestJobRowReadsStoredWords(t *testing.T) {
+	t.Parallel()
 	ru := i18n.WithLang(context.Background(), i18n.RU)
 	en := i18n.WithLang(context.Background(), i18n.EN)
 	job := bulkjobs.Job{Kind: "prices", State: bulkjobs.StateDone}

@@ -8,6 +8,7 @@ import (
 )
 
 func TestMatchLanguage(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		header string
 		want   i18n.Lang

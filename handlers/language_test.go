@@ -49,6 +49,7 @@ func russianApp(t *testing.T, opts testapp.Options) *testapp.App {
 }
 
 func TestLoginPageInRussianByDefault(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{})
 	p := app.Browser(t).Get("/login")
 	if p.Status != http.StatusOK {
@@ -79,6 +80,7 @@ func TestLoginPageInRussianByDefault(t *testing.T) {
 }
 
 func TestLoginPageInEnglish(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{})
 	b := app.Browser(t)
 	req, _ := http.NewRequest(http.MethodGet, app.URL+"/login", nil)
@@ -104,6 +106,7 @@ func TestLoginPageInEnglish(t *testing.T) {
 }
 
 func TestLanguageSwitch(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{})
 	b := app.Browser(t)
 	p := b.Post("/settings/language", url.Values{"lang": {"en"}, "back": {"/login?next=%2Forders"}})
@@ -149,6 +152,7 @@ func TestLanguageSwitch(t *testing.T) {
 }
 
 func TestLanguageSwitchRefusals(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{})
 	b := app.Browser(t)
 	for _, target := range redirectTricks {
@@ -178,6 +182,7 @@ func TestLanguageSwitchRefusals(t *testing.T) {
 }
 
 func TestLanguageCookieSecureOverTLS(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{TLS: true})
 	p := app.Browser(t).Post("/settings/language", url.Values{"lang": {"en"}})
 	c := (&http.Response{Header: p.Header}).Cookies()
@@ -187,6 +192,7 @@ func TestLanguageCookieSecureOverTLS(t *testing.T) {
 }
 
 func TestChromeOfALoggedInPageInRussian(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{})
 	b := app.Browser(t)
 	p := b.LoginDemo()
@@ -218,6 +224,7 @@ func TestChromeOfALoggedInPageInRussian(t *testing.T) {
 }
 
 func TestErrorPageInBothLanguages(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{})
 	ru := app.Browser(t).Get("/no-such-page")
 	if ru.Status != http.StatusNotFound {

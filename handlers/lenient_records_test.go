@@ -17,6 +17,7 @@ import (
 // notice with the request id, the rest renders; order detail and resend
 // work with string ids.
 func TestWildRecords(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	app.Sandbox.InjectFault(sandbox.Fault{Kind: sandbox.FaultWildRecords, Times: -1})
 	b := app.Browser(t)

@@ -8,6 +8,7 @@ import (
 
 // TestListQueryLink keeps link the same as paths.WithQuery(path, values()).
 func TestListQueryLink(t *testing.T) {
+	t.Parallel()
 	for _, q := range []listQuery{
 		{Page: 1, Limit: 20, def: 20},
 		{Page: 2, Limit: 20, def: 20},

@@ -19,6 +19,7 @@ import (
 // the rest of its pages waiting behind its own; another seller's page
 // then enters at once instead of waiting for the flood.
 func TestOneSessionCannotTakeTheGate(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 20}, Catalog: true})
 	flood := app.Browser(t)
 	flood.Login("demo-1001", "sandbox-secret-1001", "1001", "test")
@@ -84,6 +85,7 @@ func TestOneSessionCannotTakeTheGate(t *testing.T) {
 // Retry-After, saying the page took too long (not that the marketplace
 // is slow).
 func TestPageLocalWorkBounded(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 20}, Catalog: true})
 	b := app.Browser(t)
 	b.Login("demo-1001", "sandbox-secret-1001", "1001", "test")

@@ -6,28 +6,16 @@ import (
 	"fmt"
 	"net/http"
 	"runtime"
-	"slices"
-	"sync"
 	"time"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/httpx/pagegate"
 )
 
-// localGate bounds how many requests at once do a page's local work
-// (reading the copy or the history and rendering the page into memory),
-// and shares the slots fairly between sessions. Under a team's load the
-// cores are the bottleneck: sharing them among every waiting request
-// makes each page take as long as all of them together, and a long page
-// (a hundred rows) longer still; in arrival order a page waits for those
-// ahead of it and is then done in its own time, so the slowest pages
-// wait about as long as the median one.
-//
-// One session holds at most perSession slots at once, however many pages
-// it asks for (tabs, a script, a held key): the rest of its requests wait
-// behind its own. When slots are short, the sessions waiting take turns,
-// one slot each in the order they last got one (round robin), so a
-// colleague's page waits for at most one page of each other waiting
-// session, never for a whole flood of one.
+// localGate is the page gate (httpx/pagegate: at most two pages per core do
+// their local work at once, one session at most a quarter of them) with
+// the bound of a page's local work.
 //
 // Only work that never waits on the marketplace, a lock, the database's
 // writer or the client runs inside: a request enters after its session,
@@ -35,12 +23,7 @@ import (
 // leaves before it saves its session and writes the answer. A request
 // that did not enter (a live read, a form) is not bounded by it.
 type localGate struct {
-	mu         sync.Mutex
-	free       int
-	perSession int
-	held       map[string]int             // slots held, by session
-	waiting    map[string][]chan struct{} // each session's waiting requests, first come first
-	turns      []string                   // sessions with requests waiting, next to be served first
+	*pagegate.Gate
 	// limit bounds a page's local work (localWorkLimit; tests shorten it).
 	limit time.Duration
 	// entered, when set, runs as a request enters with its session's key
@@ -49,110 +32,15 @@ type localGate struct {
 	entered func(ctx context.Context, who string)
 }
 
-// localSlots is how many requests do local work at once: two per core
-// keeps a core busy while another request waits on a database read.
-func localSlots() int { return max(4, 2*runtime.GOMAXPROCS(0)) }
-
-// localPerSession is how many of n slots (two a core) one session may
-// hold: a quarter, half the cores, so that one session's pages never
-// occupy every core and another user's page always finds one.
-func localPerSession(n int) int { return max(1, n/4) }
-
 // localWorkLimit bounds a page's local work: its reads of the copy or the
 // history and its rendering. A page past it is stopped (its queries
 // cancelled) and answered "took too long", so no page holds a slot, a
 // core and a database connection for longer.
 const localWorkLimit = 5 * time.Second
 
-func newLocalGate(n, perSession int) *localGate {
-	return &localGate{free: n, perSession: perSession, held: map[string]int{}, waiting: map[string][]chan struct{}{}, limit: localWorkLimit}
-}
-
-// acquire takes a slot for session who, waiting behind who's own earlier
-// requests and its turn among the waiting sessions, until ctx ends.
-func (g *localGate) acquire(ctx context.Context, who string) error {
-	g.mu.Lock()
-	// A free slot is only ever left while every waiting session is at its
-	// bound (handOut), so taking it jumps no one.
-	if g.free > 0 && g.held[who] < g.perSession && len(g.waiting[who]) == 0 {
-		g.take(who)
-		g.mu.Unlock()
-		return nil
-	}
-	turn := make(chan struct{})
-	if len(g.waiting[who]) == 0 {
-		g.turns = append(g.turns, who)
-	}
-	g.waiting[who] = append(g.waiting[who], turn)
-	g.mu.Unlock()
-	select {
-	case <-turn:
-		return nil
-	case <-ctx.Done():
-		g.mu.Lock()
-		if i := slices.Index(g.waiting[who], turn); i >= 0 {
-			g.waiting[who] = slices.Delete(g.waiting[who], i, i+1)
-			if len(g.waiting[who]) == 0 {
-				delete(g.waiting, who)
-				g.turns = slices.DeleteFunc(g.turns, func(s string) bool { return s == who })
-			}
-			g.mu.Unlock()
-			return ctx.Err()
-		}
-		g.mu.Unlock()
-		// The slot was handed over as ctx ended: hand it on.
-		g.release(who)
-		return ctx.Err()
-	}
-}
-
-func (g *localGate) take(who string) {
-	g.free--
-	g.held[who]++
-}
-
-// release gives back a slot of who: to the next waiting session in turn
-// that is below its bound, if any.
-func (g *localGate) release(who string) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.free++
-	if g.held[who]--; g.held[who] <= 0 {
-		delete(g.held, who)
-	}
-	g.handOut()
-}
-
-// handOut gives free slots to the waiting sessions in turn, each its
-// first waiting request; a session served goes to the end of the turns.
-func (g *localGate) handOut() {
-	for g.free > 0 {
-		i := slices.IndexFunc(g.turns, func(s string) bool { return g.held[s] < g.perSession })
-		if i < 0 {
-			return
-		}
-		who := g.turns[i]
-		g.turns = slices.Delete(g.turns, i, i+1)
-		q := g.waiting[who]
-		close(q[0])
-		g.take(who)
-		if len(q) > 1 {
-			g.waiting[who] = q[1:]
-			g.turns = append(g.turns, who)
-		} else {
-			delete(g.waiting, who)
-		}
-	}
-}
-
-// state is how many slots are free and how many requests wait.
-func (g *localGate) state() (free, waiting int) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	for _, q := range g.waiting {
-		waiting += len(q)
-	}
-	return g.free, waiting
+func newLocalGate() *localGate {
+	n := pagegate.Slots(runtime.GOMAXPROCS(0))
+	return &localGate{Gate: pagegate.New(n, pagegate.Share(n)), limit: localWorkLimit}
 }
 
 // errLocalTooLong is the cause of a page's local work stopped at the
@@ -204,7 +92,7 @@ func (a *App) enterLocal(c echo.Context) error {
 	}
 	outer := c.Request().Context()
 	waitFrom := time.Now()
-	if err := a.local.acquire(outer, who); err != nil {
+	if err := a.local.Acquire(outer, who); err != nil {
 		return err
 	}
 	if o := a.deps.Observer; o != nil {
@@ -232,7 +120,7 @@ func (a *App) leaveLocal(c echo.Context) {
 	c.Set(localHeldKey, nil)
 	h.cancel()
 	c.SetRequest(c.Request().WithContext(h.outer))
-	a.local.release(h.who)
+	a.local.Release(h.who)
 }
 
 // localScope lets a GET request's handler enter the local gate and gives back

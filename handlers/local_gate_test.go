@@ -19,6 +19,7 @@ import (
 // turn, and what runs outside the gate (the accounts page, a form's
 // answer) does not wait.
 func TestLocalGate(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 20}, Catalog: true})
 	b := app.Browser(t)
 	b.Login("demo-1001", "sandbox-secret-1001", "1001", "test")

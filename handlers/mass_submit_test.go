@@ -11,6 +11,7 @@ import (
 // the one submit flow, so its summary counts the cards left unchanged as
 // the per-SKU form counts its rows.
 func TestCardPricesSummaryCountsUnchanged(t *testing.T) {
+	t.Parallel()
 	app, tap := newCardApp(t, false)
 	b := app.Browser(t)
 	b.LoginDemo()

@@ -37,6 +37,7 @@ func sandboxPrice(t *testing.T, app *testapp.App, sku string) int64 {
 // other row goes; imported again and confirmed on its own, it is sent
 // (a deliberate revert).
 func TestOlderFileAfterJobIsChangedMeanwhile(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 60}, Catalog: true,
 		Jobs: &bulkjobs.RunnerOptions{ReadBackDelay: time.Hour}})
 	b := app.Browser(t)
@@ -154,6 +155,7 @@ func TestOlderFileAfterJobIsChangedMeanwhile(t *testing.T) {
 // quantity the job replaced, and is changed meanwhile; sent with "confirm
 // all" it is held, and no stock write reaches the marketplace.
 func TestOlderStockFileAfterJobIsChangedMeanwhile(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 30}, Catalog: true,
 		Jobs: &bulkjobs.RunnerOptions{ReadBackDelay: time.Hour}})
 	b := app.Browser(t)

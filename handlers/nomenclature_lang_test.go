@@ -9,6 +9,7 @@ import (
 )
 
 func TestNomenclaturePageInRussian(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -48,6 +49,7 @@ func TestNomenclaturePageInRussian(t *testing.T) {
 }
 
 func TestNomenclaturePageStillInEnglish(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()

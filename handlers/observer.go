@@ -1,6 +1,10 @@
 package handlers
 
-import "time"
+import (
+	"time"
+
+	"github.com/labstack/echo/v4"
+)
 
 // Observer is told what the dashboard serves, for metrics. Its methods run
 // on the request's goroutine and must not block.
@@ -16,4 +20,12 @@ type Observer interface {
 
 // GateState is the local gate now: the slots free and the pages waiting
 // for one (metrics read it when scraped).
-func (a *App) GateState() (free, waiting int) { return a.local.state() }
+func (a *App) GateState() (free, waiting int) { return a.local.State() }
+
+// observeRequest tells the observer of an answered request, by its route
+// template.
+func (a *App) observeRequest(c echo.Context, took time.Duration) {
+	if o := a.deps.Observer; o != nil {
+		o.Request(c.Path(), c.Request().Method, c.Response().Status, took)
+	}
+}

@@ -30,6 +30,7 @@ var rubles = regexp.MustCompile(`^\d{1,3}(\x{202f}\d{3})*,\d\d$`)
 var ruDateTime = regexp.MustCompile(`^\d\d\.\d\d\.\d{4} \d\d:\d\d\x{a0}МСК$`)
 
 func TestOrdersPageInRussian(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -77,6 +78,7 @@ func TestOrdersPageInRussian(t *testing.T) {
 }
 
 func TestOrdersPageStillInEnglish(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/httpx/flash"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/resend"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -92,9 +93,9 @@ func (a *App) resendAnswer(c echo.Context, vm pages.Resend, status int) error {
 	if wantsFragment(c.Request()) {
 		return a.render(c, status, pages.ResendForm(vm), nil)
 	}
-	kind := vm.State
-	if kind == "busy" {
-		kind = "warn"
+	kind := flash.Of(string(vm.State)) // ok, bad
+	if vm.State == pages.ResendBusy {
+		kind = flash.Warn
 	}
 	ctx := c.Request().Context()
 	msg := vm.Message

@@ -15,6 +15,7 @@ import (
 // the edits the page no longer shows (but not an accepted price off the
 // page), and moves an accepted row's baseline to what was sent.
 func TestOverlayPrices(t *testing.T) {
+	t.Parallel()
 	rows := []pages.PriceRow{{SKU: "A", Price: "10.00", OrigPrice: "10.00"}, {SKU: "B", Price: "20.00", OrigPrice: "20.00"}, {SKU: "C"}}
 	index := map[string]int{"A": 0, "B": 1, "C": 2}
 	st := formState[massupdate.PriceInput]{
@@ -46,6 +47,7 @@ func TestOverlayPrices(t *testing.T) {
 // The nomenclature keeps every edited record listed, accepted or not, and
 // an item error keyed by SKU rejects its record late.
 func TestOverlayStock(t *testing.T) {
+	t.Parallel()
 	rows := []pages.NomenclatureRow{{Key: "W_1", Quantity: "3", OrigQuantity: "3", Status: "online", OrigStatus: "online"}}
 	index := map[string]int{"W|1": 0}
 	rep := &massupdate.Report{

@@ -9,6 +9,7 @@ import (
 )
 
 func TestOverviewPageInRussian(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{})
 	b := app.Browser(t)
 	p := b.LoginDemo()
@@ -41,6 +42,7 @@ func TestOverviewPageInRussian(t *testing.T) {
 }
 
 func TestOverviewPageStillInEnglish(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	p := app.Browser(t).LoginDemo()
 	if got := p.Text("h1"); got != "Overview" {

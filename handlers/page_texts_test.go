@@ -20,6 +20,7 @@ import (
 // page's language, quantity), and each row keeps its own after the later
 // rows are written.
 func TestPageTextsMatch(t *testing.T) {
+	t.Parallel()
 	recs := []apiclient.Nomenclature{
 		{WarehouseCode: "MSK-1", Barcode: "4600000000017", Quantity: 5},
 		{WarehouseCode: "Склад №1", Barcode: "a|b x\x00\xff", Quantity: -3},
@@ -73,6 +74,7 @@ func TestPageTextsOneAllocation(t *testing.T) {
 // status the marketplace defines are built once per language, any other
 // status's every time (nothing unbounded is kept).
 func TestSellerStatusOptionsPerLanguage(t *testing.T) {
+	t.Parallel()
 	a := &App{}
 	for _, l := range []i18n.Lang{i18n.RU, i18n.EN} {
 		ctx := i18n.WithLang(context.Background(), l)

@@ -2,9 +2,10 @@ package handlers
 
 import (
 	"net/url"
-	"strings"
 
 	"github.com/labstack/echo/v4"
+
+	"github.com/sellerdesk/sellerdesk/httpx/formbody"
 )
 
 // postForm is the body of a form post, and only its body: echo's
@@ -13,14 +14,8 @@ import (
 // row value. The query stays the list's (parseListQuery reads it).
 func postForm(c echo.Context) (url.Values, error) {
 	r := c.Request()
-	if r.PostForm == nil { // readBody parses it first on every form route
-		var err error
-		if strings.HasPrefix(r.Header.Get(echo.HeaderContentType), echo.MIMEMultipartForm) {
-			err = r.ParseMultipartForm(multipartMemory)
-		} else {
-			err = r.ParseForm()
-		}
-		if err != nil {
+	if r.PostForm == nil { // formbody.Read parses it first on every form route
+		if err := formbody.Parse(r); err != nil {
 			return nil, err
 		}
 	}

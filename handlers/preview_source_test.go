@@ -64,6 +64,7 @@ func listCalls(sb *sandbox.Sandbox) int { return sb.Counters().Requests[sandbox.
 // submit, a retry and a revise read the current values from the copy:
 // not one list call.
 func TestPreviewsReadTheCopy(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 300}, Catalog: true,
 		Jobs: &bulkjobs.RunnerOptions{ReadBackDelay: time.Hour}})
 	b := app.Browser(t)
@@ -141,6 +142,7 @@ func TestPreviewsReadTheCopy(t *testing.T) {
 // size of a card is previewed from the copy, without a list call, and the
 // card's item names every size of the card.
 func TestCardPreviewReadsTheCopy(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, Catalog: true,
 		Jobs: &bulkjobs.RunnerOptions{ReadBackDelay: time.Hour}})
 	b := app.Browser(t)
@@ -175,6 +177,7 @@ func TestCardPreviewReadsTheCopy(t *testing.T) {
 // request of the seller at a time: five submits at once never have two
 // list calls in flight, and each reads one page.
 func TestPreviewsLiveOneAtATime(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Jobs: &bulkjobs.RunnerOptions{ReadBackDelay: time.Hour}})
 	b := app.Browser(t)
 	b.LoginDemo()

@@ -29,6 +29,7 @@ func priceRowOf(form url.Values, sku string) int {
 // reaches the marketplace; a small change of another row is sent at once.
 // Ticked and saved again, the held row is sent.
 func TestPriceFormHoldsChangesBeyondTheGuard(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -97,6 +98,7 @@ func TestPriceFormHoldsChangesBeyondTheGuard(t *testing.T) {
 // TestPriceFormGuardOff: with the guard off (SELLERDESK_BULK_GUARD_PERCENT=0)
 // the same change is sent at once.
 func TestPriceFormGuardOff(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{GuardPercent: -1})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -118,6 +120,7 @@ func TestPriceFormGuardOff(t *testing.T) {
 // form holds a card changed beyond the guard by the same rule, sends
 // nothing of it, and sends it once that card is confirmed.
 func TestCardPriceFormHoldsChangesBeyondTheGuard(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -162,6 +165,7 @@ func TestCardPriceFormHoldsChangesBeyondTheGuard(t *testing.T) {
 // warning the answer keeps; the same row with the sale cleared says, before
 // anything is sent, that the sale ends.
 func TestPriceUnderSaleNamesThePriceAndKeepsTheHint(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -217,6 +221,7 @@ func TestPriceUnderSaleNamesThePriceAndKeepsTheHint(t *testing.T) {
 // confirmation ticked, so "send anyway" sends it (with force) without
 // asking for the guard's confirmation again.
 func TestCardGuardThenSendAnyway(t *testing.T) {
+	t.Parallel()
 	tap := &wireTap{next: http.DefaultTransport}
 	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, APIOptions: func(o *apiclient.Options) {
 		o.HTTPClient = &http.Client{Transport: tap}

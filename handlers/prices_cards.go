@@ -208,7 +208,7 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		case massupdate.Rejected:
 			row.Result = pages.RowResult{State: "rejected", Messages: o.Messages}
 		case massupdate.Unsent, massupdate.Unknown:
-			row.Result = pages.RowResult{State: string(o.State)}
+			row.Result = pages.RowResult{State: pages.RowState(o.State)}
 		}
 		if guarded && o.State != massupdate.Accepted {
 			row.Result = heldResult(ctx, a.priceGuard(), in, h, row.Result)

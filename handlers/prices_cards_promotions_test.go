@@ -17,6 +17,7 @@ import (
 // leaves; sending anyway forces it once, and the history says the card
 // left the promotion. The same with either price API.
 func TestCardPricesBesidePromotions(t *testing.T) {
+	t.Parallel()
 	for _, api := range []apiclient.PriceAPI{apiclient.PriceAPIV1, apiclient.PriceAPIV2} {
 		t.Run(string(api), func(t *testing.T) {
 			app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, Catalog: true, Sandbox: sandbox.Options{Live: true},
@@ -25,9 +26,9 @@ func TestCardPricesBesidePromotions(t *testing.T) {
 			b.LoginDemo()
 			promo := app.Sandbox.Promotions(1001)[0]
 			card := promo.Cards[0]
-			waitFor(t, "the promotions in the copy", func() bool { return b.Get("/promotions").Has("#promotions-table") })
+			waitUntil(t, "the promotions in the copy", func() bool { return b.Get("/promotions").Has("#promotions-table") })
 			var p *testapp.Page
-			waitFor(t, "the card's promotion on the prices form", func() bool {
+			waitUntil(t, "the card's promotion on the prices form", func() bool {
 				p = b.Get("/prices?limit=100")
 				return p.Has("[data-testid=card-" + card + "] [data-testid=promotion]")
 			})

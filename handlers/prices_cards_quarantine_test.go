@@ -19,6 +19,7 @@ import (
 // change still waiting (neither applied nor refused), on the card and on
 // its size.
 func TestCardPricesShowQuarantine(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, Catalog: true, Sandbox: sandbox.Options{Live: true},
 		APIOptions: func(o *apiclient.Options) { o.PriceAPI = apiclient.PriceAPIV2 }})
 	b := app.Browser(t)

@@ -114,6 +114,7 @@ func moneyIn(kopecks int64) string { return format.MoneyInput(kopecks) }
 // per product card with its sizes beneath, and the form posts one row per
 // card.
 func TestCardPricesPage(t *testing.T) {
+	t.Parallel()
 	app, _ := newCardApp(t, false)
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -163,6 +164,7 @@ func TestCardPricesPage(t *testing.T) {
 // force; the answer shows the warning and offers "send anyway", which sends
 // force for that card only, and then it is applied.
 func TestCardPricesMixedResults(t *testing.T) {
+	t.Parallel()
 	app, tap := newCardApp(t, false)
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -291,6 +293,7 @@ func indexOf(sb *sandbox.Sandbox, sku string) int {
 // TestCardPricesErrorBySize: an item error that names only the size
 // (lamodaSku) is placed beside the size's card.
 func TestCardPricesErrorBySize(t *testing.T) {
+	t.Parallel()
 	app, _ := newCardApp(t, true)
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -318,6 +321,7 @@ func TestCardPricesErrorBySize(t *testing.T) {
 // beside its card but never offered for "send anyway" (force cannot lift
 // it), and the number of promotions it names is said.
 func TestCardPricesRestrictionNotOffered(t *testing.T) {
+	t.Parallel()
 	tap := &wireTap{next: http.DefaultTransport, rewrite: func(b []byte) []byte {
 		b = bytes.ReplaceAll(b, []byte(`"status":"warning"`), []byte(`"status":"restriction"`))
 		return bytes.ReplaceAll(b, []byte(`"promotions":[]`), []byte(`"promotions":[{"promotion_id":7,"name":"Black Friday"}]`))

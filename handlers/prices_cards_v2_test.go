@@ -15,6 +15,7 @@ import (
 // "send anyway"; "send anyway" forces that card once, at exactly the
 // price typed (kopecks), through the chosen API only.
 func TestCardPricesHeldFlowBothAPIs(t *testing.T) {
+	t.Parallel()
 	for _, api := range []apiclient.PriceAPI{apiclient.PriceAPIV1, apiclient.PriceAPIV2} {
 		t.Run(string(api), func(t *testing.T) {
 			// The price check holds the card, not the fat-finger guard.

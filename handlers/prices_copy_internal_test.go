@@ -11,6 +11,7 @@ import (
 // the copy (an unknown one would fall back to the list order unnoticed),
 // and each column of the price table the copy holds is offered both ways.
 func TestPriceSortsKnown(t *testing.T) {
+	t.Parallel()
 	offered := map[string]bool{}
 	for _, o := range priceSorts {
 		offered[o.Value] = true

@@ -71,6 +71,7 @@ func sameSet(got []string, want map[string]bool) bool {
 // price range) select from the copy without a marketplace call, and the
 // toolbar, the pager and the form keep them.
 func TestPricesFromCopy(t *testing.T) {
+	t.Parallel()
 	app, b, release := beforeFullCopy(t, 200)
 	defer release()
 	products := app.Sandbox.Products(1001)
@@ -271,6 +272,7 @@ func setKeys(m map[string]bool) func(func(string) bool) {
 // after the next read; a submit that needs the user answers with the same
 // filtered rows and the error beside its row.
 func TestPriceChangeOnFilteredPrices(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 60}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -350,6 +352,7 @@ func TestPriceChangeOnFilteredPrices(t *testing.T) {
 // changed on a filtered page lands back on it, every size of the card
 // pending at once.
 func TestCardPricesFromCopy(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, Sandbox: sandbox.Options{ProductsPerSeller: 60}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -420,6 +423,7 @@ func TestCardPricesFromCopy(t *testing.T) {
 // returns to the filtered page, which shows the typed price again over
 // its rows.
 func TestPriceDraftOnFilteredPrices(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 60}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()

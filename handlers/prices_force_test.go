@@ -45,6 +45,7 @@ func setCardPrice(t *testing.T, form url.Values, parent, price string) {
 // hold; a send-anyway with the held card's price changed sends no force
 // and shows the hold again; the genuine one forces the card, once.
 func TestCardPricesForceOnlyHeld(t *testing.T) {
+	t.Parallel()
 	app, tap := newCardApp(t, false)
 	b := app.Browser(t)
 	b.LoginDemo()

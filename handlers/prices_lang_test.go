@@ -12,6 +12,7 @@ import (
 )
 
 func TestPricesPageInRussian(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -44,6 +45,7 @@ func TestPricesPageInRussian(t *testing.T) {
 }
 
 func TestPricesPageStillInEnglish(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -65,6 +67,7 @@ func shownEN(m apiclient.Money) string { return format.MoneyIn(i18n.EN, int64(m)
 // The per-card editor, in Russian, down to the price check's hold and its
 // "send anyway".
 func TestCardPricesPageInRussian(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{Profile: apiclient.ProfileLamoda, GuardPercent: -1}) // the marketplace's refusals are the subject: the dashboard's own price guard is off
 	b := app.Browser(t)
 	b.LoginDemo()

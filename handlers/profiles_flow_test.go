@@ -33,6 +33,7 @@ var wireProfiles = []struct {
 // wire profile: login, every page, price updates with mixed item results,
 // stock updates (or their refusal), resend, token expiry and revocation.
 func TestProfileFlows(t *testing.T) {
+	t.Parallel()
 	for _, wp := range wireProfiles {
 		t.Run(string(wp.profile), func(t *testing.T) {
 			app := testapp.New(t, testapp.Options{Profile: wp.profile, GuardPercent: -1}) // the marketplace's refusals are the subject: the dashboard's own price guard is off
@@ -204,6 +205,7 @@ func TestProfileFlows(t *testing.T) {
 // TestProfileBulkPriceImport: a price file imports in each profile: a row
 // per size, sent (per SKU, or once per card) and applied.
 func TestProfileBulkPriceImport(t *testing.T) {
+	t.Parallel()
 	for _, wp := range wireProfiles {
 		t.Run(string(wp.profile), func(t *testing.T) {
 			e := newBulkEnv(t, sandbox.Options{Profile: string(wp.profile)}, 25, bulkjobs.RunnerOptions{})

@@ -16,6 +16,7 @@ import (
 // with its windows, discount and floor, and the cards of the one chosen,
 // searchable; the contract profile shows no such section.
 func TestPromotionsPage(t *testing.T) {
+	t.Parallel()
 	// A live sandbox: its promotions' windows are around the wall clock the
 	// copy reads them by.
 	app := testapp.New(t, testapp.Options{Profile: apiclient.ProfileLamoda, Catalog: true, Sandbox: sandbox.Options{Live: true}})
@@ -23,7 +24,7 @@ func TestPromotionsPage(t *testing.T) {
 	b.LoginDemo()
 	want := app.Sandbox.Promotions(1001)
 	var p *testapp.Page
-	waitFor(t, "the promotions in the copy", func() bool {
+	waitUntil(t, "the promotions in the copy", func() bool {
 		p = b.Get("/promotions")
 		return p.Status == http.StatusOK && p.Has("#promotions-table")
 	})

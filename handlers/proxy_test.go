@@ -39,6 +39,7 @@ func loginCookie(t *testing.T, app *testapp.App, hdr http.Header) string {
 
 // X-Forwarded-Proto marks cookies Secure only when a trusted proxy sent it.
 func TestForwardedProtoOnlyFromTrustedProxies(t *testing.T) {
+	t.Parallel()
 	https := http.Header{"X-Forwarded-Proto": {"https"}}
 	untrusted := testapp.New(t, testapp.Options{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("10.9.9.9/32")}})
 	if c := loginCookie(t, untrusted, https); strings.Contains(c, "Secure") {

@@ -15,6 +15,7 @@ import (
 // upstream_request_id; the access line names the route template and the
 // bytes written.
 func TestOneRequestIDPerRequest(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.Login("demo-1001", "sandbox-secret-1001", "1001", "production")

@@ -14,6 +14,7 @@ import (
 // processes) and its checkbox unticked, both swapped out of band into
 // their rows.
 func TestBulkResendRefreshesTheRowsItSent(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()

@@ -38,6 +38,7 @@ func resendForm(nr string) url.Values {
 // notifications queued; the order page says so after a reload, with the
 // button disabled until the marketplace is done, and enabled after.
 func TestResendShowsWhatWasQueuedAcrossReloads(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -91,6 +92,7 @@ func TestResendShowsWhatWasQueuedAcrossReloads(t *testing.T) {
 // than expected and refuses with a time, the button waits until that time,
 // not a second.
 func TestResendWaitsForTheMarketplacesTime(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Sandbox: sandbox.Options{ResendProcessing: 5 * time.Minute}})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -120,6 +122,7 @@ func TestResendWaitsForTheMarketplacesTime(t *testing.T) {
 // one cannot know) is named with its time and the others are queued; a
 // second bulk resend right after sends nothing and names all of them.
 func TestBulkResendSendsTheFreeOrders(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -190,6 +193,7 @@ func TestBulkResendSendsTheFreeOrders(t *testing.T) {
 // TestBulkResendRefusedWithoutAName: a refusal that names no order is
 // answered order by order, within a bound on the calls of one resend.
 func TestBulkResendRefusedWithoutAName(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()

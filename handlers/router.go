@@ -6,6 +6,9 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/sellerdesk/sellerdesk/httpx/formbody"
+	"github.com/sellerdesk/sellerdesk/httpx/realip"
+	"github.com/sellerdesk/sellerdesk/httpx/reqlog"
 	"github.com/sellerdesk/sellerdesk/internal/httpzip"
 	"github.com/sellerdesk/sellerdesk/static"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -40,13 +43,14 @@ func (a *App) routes() *echo.Echo {
 	e.HidePort = true
 	e.HTTPErrorHandler = a.handleError
 
-	e.Pre(a.requestID)
+	e.Pre(reqlog.RequestID(a.deps.Logger))
 	// Compression runs inside the access line, which so reads both the
 	// page's size and what went on the wire (httpzip.WireBytes), and
-	// outside recoverPanics, so an error page is compressed like any page.
-	e.Use(a.securityHeaders, a.logRequests, httpzip.Middleware(httpzip.Config{
-		Level: compressLevel, MinLength: compressMin, Skip: uncompressed,
-	}), a.recoverPanics)
+	// outside the panic recovery, so an error page is compressed like any
+	// page.
+	e.Use(a.securityHeaders, reqlog.Access(a.deps.Logger, reqlog.AccessOptions{WireBytes: httpzip.WireBytes, Observe: a.observeRequest}),
+		httpzip.Middleware(httpzip.Config{Level: compressLevel, MinLength: compressMin, Skip: uncompressed}),
+		reqlog.Recover(a.deps.Logger))
 
 	// No session, no upstream call: for load balancers and uptime checks.
 	e.GET("/healthz", func(c echo.Context) error {
@@ -57,9 +61,11 @@ func (a *App) routes() *echo.Echo {
 	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
 	e.GET("/favicon.ico", echo.WrapHandler(static.Favicon()))
 
-	// Every request with a body reads it first (see readBody), then gets
-	// its marketplace budget (boundUpstream), then its session.
-	body := e.Group("", middleware.BodyLimit(maxBodyBytes), a.readBody)
+	// Every request with a body reads it first, under its own deadline
+	// (formbody.Read: a slow client is a 408, never "the marketplace is
+	// slow"), then gets its marketplace budget (boundUpstream), then its
+	// session.
+	body := e.Group("", middleware.BodyLimit(maxBodyBytes), formbody.Read(a.deps.BodyReadTimeout))
 	pagesGroup := body.Group("", a.boundUpstream, a.loadSession)
 	pagesGroup.GET(paths.Login, a.LoginForm)
 	pagesGroup.POST(paths.Login, a.LoginSubmit)
@@ -112,13 +118,8 @@ func (a *App) protect(h http.Handler) http.Handler {
 	// answer carries them: pages, errors, static files, refusals.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		setSecurityHeaders(w.Header())
-		// Forwarding headers count only when a trusted proxy set them: a
-		// client cannot claim HTTPS (Secure cookies) or another address.
-		if !isTrusted(remoteAddr(r.RemoteAddr), a.deps.TrustedProxies) {
-			r.Header.Del("X-Forwarded-For")
-			r.Header.Del("X-Forwarded-Proto")
-			r.Header.Del("Forwarded")
-		}
+		// Forwarding headers count only when a trusted proxy set them.
+		realip.DropUntrustedForwarding(r, a.deps.TrustedProxies)
 		h.ServeHTTP(w, r)
 	})
 }

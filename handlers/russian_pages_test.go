@@ -335,6 +335,7 @@ var everyPage = []pageCase{
 // page of the walk or named in notPages. A new page fails here until it is
 // added to everyPage.
 func TestEveryPageRouteCovered(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{Catalog: true, Jobs: &bulkjobs.RunnerOptions{}, TestHook: hookError})
 	covered := map[string]bool{}
 	for _, c := range everyPage {
@@ -376,6 +377,7 @@ func TestEveryPageRouteCovered(t *testing.T) {
 // TestEveryPageInRussian renders every page with Accept-Language: ru and
 // fails on any English word outside marketplace data and the allow-lists.
 func TestEveryPageInRussian(t *testing.T) {
+	t.Parallel()
 	w := newPageWorld(t, "ru")
 	walkPages(t, w, "ru", latinOn)
 }
@@ -383,6 +385,7 @@ func TestEveryPageInRussian(t *testing.T) {
 // TestEveryPageInEnglish renders every page with Accept-Language: en and
 // fails on any Russian word outside marketplace data.
 func TestEveryPageInEnglish(t *testing.T) {
+	t.Parallel()
 	w := newPageWorld(t, "en")
 	walkPages(t, w, "en", cyrillicOn)
 }

@@ -25,6 +25,7 @@ import (
 // appears in any HTML, log line, cookie, URL or Location header, nor in
 // the session database file.
 func TestCanarySecretsDashboard(t *testing.T) {
+	t.Parallel()
 	dbPath := filepath.Join(t.TempDir(), "sessions.db")
 	sdb, err := sqldb.Open(context.Background(), dbPath)
 	if err != nil {

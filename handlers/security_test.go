@@ -69,6 +69,7 @@ func foreignCookie(t *testing.T) string {
 // cookie is a logged-out visitor: no 500, no upstream call, and a log line
 // that does not contain the cookie.
 func TestBadCookies(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	good := app.Browser(t)
 	good.LoginDemo()
@@ -117,6 +118,7 @@ func TestBadCookies(t *testing.T) {
 // TestSessionFixation: the anonymous session id from before login maps to
 // nothing after it.
 func TestSessionFixation(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.Get("/orders") // anonymous session holding a return target
@@ -145,6 +147,7 @@ func (c *fakeClock) Advance(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.
 // TestSessionTimeoutsAtDashboard: idle and absolute timeouts are enforced by
 // the server, whatever the browser keeps.
 func TestSessionTimeoutsAtDashboard(t *testing.T) {
+	t.Parallel()
 	clock := &fakeClock{t: time.Now()}
 	app := testapp.New(t, testapp.Options{SessionNow: clock.Now, IdleTimeout: 30 * time.Minute, AbsoluteTimeout: 2 * time.Hour})
 	loggedIn := func(b *testapp.Browser) bool { return b.Get("/return-boxes").Status == http.StatusOK }
@@ -180,6 +183,7 @@ func TestSessionTimeoutsAtDashboard(t *testing.T) {
 // TestCookieAttributes: HttpOnly, SameSite=Lax, Path=/, no Domain, and
 // Secure behind TLS.
 func TestCookieAttributes(t *testing.T) {
+	t.Parallel()
 	for _, tls := range []bool{true, false} {
 		app := testapp.New(t, testapp.Options{TLS: tls})
 		b := app.Browser(t)
@@ -208,6 +212,7 @@ func TestCookieAttributes(t *testing.T) {
 // TestKeyRotationAtDashboard: [old] signs; [new, old] still opens old
 // cookies and re-issues them under new; [new] alone rejects old cookies.
 func TestKeyRotationAtDashboard(t *testing.T) {
+	t.Parallel()
 	sdb, err := sqldb.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -254,6 +259,7 @@ func loginForm(id, secret string) url.Values {
 // while (even the right secret), with a 429 and a time beside the form and
 // no upstream call; the lock ends, and a success resets the count.
 func TestLoginThrottlePerClient(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{LoginLimits: loginguard.Limits{Free: 2, Max: 4, BaseDelay: 10 * time.Second, Lockout: 10 * time.Minute}})
 	b := app.Browser(t)
 	tokens := func() int { return app.Sandbox.Counters().Requests[sandbox.RouteB2BToken] }
@@ -299,6 +305,7 @@ func TestLoginThrottlePerClient(t *testing.T) {
 // TestLoginThrottlePerIP: many client ids from one address are throttled
 // together; X-Forwarded-For is believed only from a trusted proxy.
 func TestLoginThrottlePerIP(t *testing.T) {
+	t.Parallel()
 	// Per IP: 3 free failures; the 4th sets a wait, the 5th is refused.
 	limits := loginguard.Limits{Free: 1, Max: 100, BaseDelay: time.Minute}
 	t.Run("direct clients cannot spoof X-Forwarded-For", func(t *testing.T) {
@@ -356,6 +363,7 @@ var redirectTricks = []string{
 // TestOpenRedirects: the login's next and the resend form's return accept
 // only local paths.
 func TestOpenRedirects(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	for _, target := range redirectTricks {
 		t.Run(target, func(t *testing.T) {
@@ -392,6 +400,7 @@ func TestOpenRedirects(t *testing.T) {
 // changes state answers no GET, refuses cross-site POSTs with 403 and no
 // upstream call, and ignores method-override headers and _method fields.
 func TestMethodsAndCrossOrigin(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -471,6 +480,7 @@ func TestMethodsAndCrossOrigin(t *testing.T) {
 // TestSecurityHeadersEverywhere: pages, redirects, errors, static files,
 // healthz, 404, 405, 413 and cross-origin refusals all carry the headers.
 func TestSecurityHeadersEverywhere(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	anon := app.Browser(t)

@@ -7,6 +7,7 @@ import (
 	gsessions "github.com/gorilla/sessions"
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/httpx/flash"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/layouts"
@@ -84,7 +85,7 @@ func (a *App) requireLogin(next echo.HandlerFunc) echo.HandlerFunc {
 			sess.SetReturnTo(target)
 		}
 		if !sess.IsNew() {
-			sess.AddFlash("info", i18n.T(r.Context(), "flash.log_in_to_continue"))
+			sess.AddFlash(flash.Info, i18n.T(r.Context(), "flash.log_in_to_continue"))
 		}
 		return a.redirect(c, paths.Login)
 	}
@@ -132,7 +133,7 @@ func (a *App) chrome(c echo.Context, title, active string) layouts.Chrome {
 	for _, f := range sess.PopFlashes() {
 		// A flash added where the language is not at hand is a message
 		// kept as data (restoreDraft's): read it now.
-		ch.Flashes = append(ch.Flashes, layouts.Flash{Kind: f.Kind, Text: f.Text})
+		ch.Flashes = append(ch.Flashes, layouts.Flash{Kind: string(flash.Of(string(f.Kind))), Text: f.Text})
 	}
 	return ch
 }

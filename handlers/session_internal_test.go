@@ -36,6 +36,7 @@ func (s *countingStore) Save(r *http.Request, w http.ResponseWriter, gs *gsessio
 // The session middleware obtains and saves sessions through gorilla's
 // Store interface (the server-side store behind it), not around it.
 func TestSessionThroughGorillaStore(t *testing.T) {
+	t.Parallel()
 	db, err := sqldb.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
 	if err != nil {
 		t.Fatal(err)

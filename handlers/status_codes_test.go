@@ -71,6 +71,7 @@ func bodyText(t *testing.T, r *http.Response) string {
 // server error; and a body that is slow but complete does not eat the
 // marketplace's time budget.
 func TestClientBodyErrorsAreTheClients(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{BodyReadTimeout: 300 * time.Millisecond})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -160,6 +161,7 @@ func TestClientBodyErrorsAreTheClients(t *testing.T) {
 // TestBusyPagesCarryRetryAfter: 429 and 503 pages say when to come back
 // in the header too, for clients and proxies that do not read the page.
 func TestBusyPagesCarryRetryAfter(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{PageRetryBudget: time.Millisecond})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -179,6 +181,7 @@ func TestBusyPagesCarryRetryAfter(t *testing.T) {
 // TestLogoutOneCookie: logging out sends exactly one Set-Cookie, the one
 // that deletes the session cookie.
 func TestLogoutOneCookie(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -197,6 +200,7 @@ func TestLogoutOneCookie(t *testing.T) {
 // marketplace's login failed, not that the credentials were rejected, and
 // the attempt does not count as a wrong guess.
 func TestLoginServiceFailureIsNotRejection(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		status int
 		json   bool

@@ -21,7 +21,7 @@ func answerSummary[In any](s *pages.Summary, st formState[In]) {
 // something: a field to fix, a refusal, a row not sent or not answered.
 func needsAttention(r pages.RowResult) bool {
 	switch r.State {
-	case "invalid", "held", string(massupdate.Rejected), string(massupdate.Unsent), string(massupdate.Unknown):
+	case "invalid", "held", pages.RowState(massupdate.Rejected), pages.RowState(massupdate.Unsent), pages.RowState(massupdate.Unknown):
 		return true
 	}
 	return false
@@ -64,7 +64,7 @@ func attentionPage[In, Row any](rows []Row, result func(*Row) pages.RowResult, k
 // answer never came.
 func unanswered(r pages.RowResult) bool {
 	switch r.State {
-	case string(massupdate.Accepted), string(massupdate.Rejected):
+	case pages.RowState(massupdate.Accepted), pages.RowState(massupdate.Rejected):
 		return false
 	}
 	return true

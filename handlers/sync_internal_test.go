@@ -14,6 +14,7 @@ import (
 // not a refresh that seems to go on; the other lists' full copies still
 // date the line.
 func TestSyncViewStopped(t *testing.T) {
+	t.Parallel()
 	done := time.Date(2026, 11, 2, 14, 2, 0, 0, time.UTC)
 	a := &App{deps: Deps{Now: func() time.Time { return done.Add(time.Hour) }}}
 	for _, tc := range []struct {

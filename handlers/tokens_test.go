@@ -34,6 +34,7 @@ func (b *countingBackend) LoadTokens(ctx context.Context, id string) (map[string
 // (under the refresh lock), so a token another request saved meanwhile
 // would be used instead of a new one.
 func TestPageReadsSessionStoreOnce(t *testing.T) {
+	t.Parallel()
 	sdb, err := sqldb.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
 	if err != nil {
 		t.Fatal(err)

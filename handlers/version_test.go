@@ -11,6 +11,7 @@ import (
 // running build (an operator asked "which version is this?" finds it
 // there); other pages do not carry it.
 func TestAccountsFooterShowsVersion(t *testing.T) {
+	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
 	b := app.Browser(t)
 	b.Login("demo-1001", "sandbox-secret-1001", "1001", "production")

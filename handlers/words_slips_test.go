@@ -20,6 +20,7 @@ import (
 // its "and optionally" the way each language writes it: no comma before
 // the Russian «и», the English serial comma kept.
 func TestImportHelpReadsAsASentence(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		lang, want, not string
 	}{
@@ -39,6 +40,7 @@ func TestImportHelpReadsAsASentence(t *testing.T) {
 // TestHistoryReadBackHasItsSpace: an item's read-back in the history
 // reads «сверка: подтверждено…», the label apart from what it labels.
 func TestHistoryReadBackHasItsSpace(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -57,6 +59,7 @@ func TestHistoryReadBackHasItsSpace(t *testing.T) {
 // query as the way back, and the search form swaps that way back into the
 // header; switching the language then returns to the search.
 func TestLanguageSwitchKeepsALiveSearch(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{Sandbox: sandbox.Options{ProductsPerSeller: 5}, Catalog: true})
 	b := app.Browser(t)
 	b.LoginDemo()
@@ -87,6 +90,7 @@ func TestLanguageSwitchKeepsALiveSearch(t *testing.T) {
 // amounts with the reader's decimal mark (a comma in Russian, a point in
 // English), and a Russian form sent back unchanged changes nothing.
 func TestRussianPriceInputsUseTheDecimalComma(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ lang, mark, not string }{{"ru", ",", "."}, {"en", ".", ","}} {
 		app := testapp.New(t, testapp.Options{AcceptLanguage: c.lang})
 		b := app.Browser(t)
@@ -111,6 +115,7 @@ func TestRussianPriceInputsUseTheDecimalComma(t *testing.T) {
 // marketplace's names of its notification kinds (as one text) reads by
 // their labels in the history and in its export.
 func TestHistoryLabelsNotificationKinds(t *testing.T) {
+	t.Parallel()
 	app := russianApp(t, testapp.Options{})
 	b := app.Browser(t)
 	b.LoginDemo()

@@ -14,6 +14,7 @@ import (
 // setting (Deps.Zone) reaches every request, and its pages label their
 // times with it; without one, Moscow's.
 func TestPagesShowTimesInTheConfiguredZone(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		zone *time.Location
 		want string

@@ -10,6 +10,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/sellerdesk/sellerdesk/httpx/flash"
 )
 
 // Data is a session's payload. It is stored sealed (encrypted and
@@ -72,9 +74,9 @@ func redacted(s string) string {
 
 // Flash is a one-shot message for the next page.
 type Flash struct {
-	// Kind is a presentation hint such as "info", "success" or "error".
-	Kind string `json:"k,omitempty"`
-	Text string `json:"t"`
+	// Kind is how the page shows it.
+	Kind flash.Kind `json:"k,omitempty"`
+	Text string     `json:"t"`
 }
 
 // StoredToken is an API token kept with a session, sealed separately from
@@ -170,7 +172,7 @@ func (s *Session) Destroy() {
 }
 
 // AddFlash queues a one-shot message for the next page.
-func (s *Session) AddFlash(kind, text string) {
+func (s *Session) AddFlash(kind flash.Kind, text string) {
 	s.data.Flashes = append(s.data.Flashes, Flash{Kind: kind, Text: text})
 }
 

@@ -18,7 +18,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/copystore"
-	"github.com/sellerdesk/sellerdesk/handlers"
+	"github.com/sellerdesk/sellerdesk/httpx/realip"
 	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -303,7 +303,7 @@ func LoadSettings(getenv func(string) string) (Settings, error) {
 		}
 	}
 	if v := get("SELLERDESK_TRUSTED_PROXIES"); v != "" {
-		p, err := handlers.ParseTrustedProxies(v)
+		p, err := realip.ParseTrusted(v)
 		if err != nil {
 			bad("SELLERDESK_TRUSTED_PROXIES", "want a comma-separated list of CIDR prefixes or addresses, like 10.0.0.0/8,192.0.2.7: %v", err)
 		}

@@ -443,3 +443,22 @@ func TestLockSlotsLeaveQueries(t *testing.T) {
 		u()
 	}
 }
+
+// TestUnavailable: a store's failure is ErrUnavailable, keeps its cause
+// and names the store that failed first.
+func TestUnavailable(t *testing.T) {
+	if sqldb.Unavailable("jobs", nil) != nil {
+		t.Fatal("nil became an error")
+	}
+	cause := errors.New("no such table: bulk_jobs")
+	err := sqldb.Unavailable("jobs", cause)
+	if !errors.Is(err, sqldb.ErrUnavailable) || !errors.Is(err, cause) || sqldb.StoreOf(err) != "jobs" {
+		t.Fatalf("%v: not ErrUnavailable, its cause or jobs'", err)
+	}
+	if again := sqldb.Unavailable("sessions", fmt.Errorf("loading: %w", err)); sqldb.StoreOf(again) != "jobs" {
+		t.Errorf("the first store's name was replaced: %q", sqldb.StoreOf(again))
+	}
+	if sqldb.StoreOf(cause) != "" || sqldb.StoreOf(nil) != "" {
+		t.Error("a plain error names a store")
+	}
+}

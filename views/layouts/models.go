@@ -57,7 +57,7 @@ type User struct {
 
 // Flash is a one-time message shown at the top of the next page.
 type Flash struct {
-	Kind string // ok, info, warn, bad
+	Kind string // a flash.Kind of httpx/flash: ok, info, warn, bad (its CSS class)
 	Text string
 }
 

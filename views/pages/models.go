@@ -102,7 +102,7 @@ type Resend struct {
 	FormID   string   // element id, also sent back so the server renders the same control
 	OrderNrs []string // hidden order numbers; empty for the bulk form (checkboxes carry them)
 	Label    string
-	State    string // "", "ok", "busy", "bad"
+	State    ResendState
 	Message  string
 	RetryIn  int      // seconds until another attempt is allowed; above zero disables the button
 	RetryAt  string   // the same moment as a clock time, for pages without JavaScript
@@ -159,7 +159,7 @@ type OrderDetail struct {
 // RowResult is what the marketplace (or local validation) said about a row
 // after a submit.
 type RowResult struct {
-	State    string // "", "accepted", "rejected", "invalid", "held", "unsent", "unknown"
+	State    RowState
 	Messages i18n.Msgs
 	Before   string // accepted and held rows: the old value
 	After    string // accepted and held rows: the new value
@@ -314,3 +314,29 @@ type ErrorView struct {
 	LinkHref  string
 	LinkText  string
 }
+
+// ResendState is what became of the last resend a Resend control sent.
+type ResendState string
+
+// The states of a Resend control.
+const (
+	ResendIdle ResendState = ""     // nothing sent yet
+	ResendOK   ResendState = "ok"   // queued
+	ResendBusy ResendState = "busy" // refused for now: the marketplace is still busy with an earlier one
+	ResendBad  ResendState = "bad"  // refused or failed
+)
+
+// RowState is what the marketplace (or local validation) said about a row
+// of a mass-update form after a submit.
+type RowState string
+
+// The states of a submitted row.
+const (
+	RowUntouched RowState = ""         // not sent, nothing to say
+	RowAccepted  RowState = "accepted" // the marketplace took it
+	RowRejected  RowState = "rejected" // the marketplace refused it
+	RowInvalid   RowState = "invalid"  // refused before sending
+	RowHeld      RowState = "held"     // beyond the price guard, waiting for a confirmation
+	RowUnsent    RowState = "unsent"   // not sent (an earlier part failed, or the send stopped)
+	RowUnknown   RowState = "unknown"  // sent, outcome unknown
+)

@@ -517,7 +517,7 @@ func CardPricesForm(v CardPricesView) templ.Component {
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
 				}
-				var templ_7745c5c3_Var28 = []any{"card", r.Result.State}
+				var templ_7745c5c3_Var28 = []any{"card", string(r.Result.State)}
 				templ_7745c5c3_Err = templ.RenderCSSItems(ctx, templ_7745c5c3_ElementWriter, templ_7745c5c3_Var28...)
 				if templ_7745c5c3_Err != nil {
 					return templ_7745c5c3_Err
@@ -538,7 +538,7 @@ func CardPricesForm(v CardPricesView) templ.Component {
 				var templ_7745c5c3_Var30 string
 				templ_7745c5c3_Var30, templ_7745c5c3_Err = templruntime.NewAttributeExpression("card-" + r.Parent).Resolve(ctx)
 				if templ_7745c5c3_Err != nil {
-					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/prices_cards.templ`, Line: 86, Col: 77}
+					return templ.Error{Err: templ_7745c5c3_Err, FileName: `views/pages/prices_cards.templ`, Line: 86, Col: 85}
 				}
 				_, templ_7745c5c3_Err = templ_7745c5c3_Buffer.WriteString(templ_7745c5c3_Var30)
 				if templ_7745c5c3_Err != nil {
