@@ -16,9 +16,9 @@ import (
 	vegeta "github.com/tsenart/vegeta/v12/lib"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/app"
+	"github.com/sellerdesk/sellerdesk/app/metrics"
 	"github.com/sellerdesk/sellerdesk/handlers"
-	"github.com/sellerdesk/sellerdesk/internal/app"
-	"github.com/sellerdesk/sellerdesk/internal/metrics"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
 

@@ -9,7 +9,7 @@ import (
 	"unicode"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
-	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/app/demo"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
 	"github.com/sellerdesk/sellerdesk/sandbox"

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
-	"github.com/sellerdesk/sellerdesk/internal/demo"
+	"github.com/sellerdesk/sellerdesk/app/demo"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 

@@ -10,7 +10,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"github.com/sellerdesk/sellerdesk/internal/app"
+	"github.com/sellerdesk/sellerdesk/app"
 )
 
 // composeFile is the part of compose.yaml the test reads.

@@ -3,7 +3,7 @@ package e2e
 import (
 	"testing"
 
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 )
 
 // Journey 7: return boxes, filtered by status and paged through.

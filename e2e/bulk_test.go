@@ -14,15 +14,15 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/app/demo"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
-	"github.com/sellerdesk/sellerdesk/internal/demo"
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 
 // bulkDashboard is a dashboard with a bulk job runner in front of market,
-// built by internal/app through testapp. The journey's tab is pointed at
+// built by app through testapp. The journey's tab is pointed at
 // it.
 func bulkDashboard(t *testing.T, m *demo.Marketplace, chunk int) (*testapp.App, *bulkjobs.Store, *apiclient.Client) {
 	t.Helper()

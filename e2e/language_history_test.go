@@ -9,9 +9,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/i18n"
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
 )
 
 // TestJourneyRussianHistoryAndError (issue 18): switched to Russian, one sees the

@@ -7,8 +7,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 	"github.com/sellerdesk/sellerdesk/i18n"
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
 )
 
 // TestJourneyRussian (issue 18): the browser asks for English; the header's

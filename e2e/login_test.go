@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 )
 
 // Journey 1: a wrong secret shows the error beside the form and keeps the

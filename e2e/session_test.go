@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 )
 
 // Journey 6: the marketplace tokens expire between two actions (15 minutes

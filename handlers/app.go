@@ -66,12 +66,12 @@ type Deps struct {
 	// logged-in request leaks no secret); cmd/web never does.
 	TestHook echo.HandlerFunc
 	// Engine sends mass updates: the forms send with it, and the job
-	// executor internal/app binds to Jobs shares it (one chunk size, retry
+	// executor app binds to Jobs shares it (one chunk size, retry
 	// budget and per-seller lock). Required.
 	Engine *massupdate.Engine
 	// Jobs runs bulk import jobs in the background (bulkjobs.Runner, over
 	// the job tables in the session database); nil leaves out the bulk
-	// import, job and history screens. internal/app binds its executor
+	// import, job and history screens. app binds its executor
 	// (with the accounts' job account) and its audit observer.
 	Jobs *bulkjobs.Runner
 	// GuardPercent is the fat-finger guard of every price change

@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 	"github.com/sellerdesk/sellerdesk/internal/loginguard"
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
 )
 
 // TestLoginMessagesInRussian: the login form's field errors, its refusal,

@@ -16,8 +16,8 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
-	"github.com/sellerdesk/sellerdesk/internal/demo"
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/app/demo"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 

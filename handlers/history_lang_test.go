@@ -13,8 +13,8 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 	"github.com/sellerdesk/sellerdesk/audit"
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
 )
 
 // englishOutside is englishIn without the words of extra (format names

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 )
 
 // loginAs logs in with a display name, as a person sharing a login would.

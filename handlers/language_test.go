@@ -9,8 +9,8 @@ import (
 
 	"github.com/PuerkitoBio/goquery"
 
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 	"github.com/sellerdesk/sellerdesk/handlers"
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
 )
 
 // latinWord finds words in Latin letters; on a Russian page each must be

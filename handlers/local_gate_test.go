@@ -7,9 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/handlers"
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 )
 
 // routeRecorder is a handlers.Observer that keeps what it was told.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 )
 
 func TestOverviewPageInRussian(t *testing.T) {

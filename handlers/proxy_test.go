@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 )
 
 // loginCookie logs in with the given extra headers and returns the session

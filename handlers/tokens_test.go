@@ -8,8 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sessions"
 )
 

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
 )
 
 // TestUnavailableNamesTheService: a table of the job runner or of the

@@ -3,7 +3,7 @@ package handlers_test
 import (
 	"testing"
 
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 

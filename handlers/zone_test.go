@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 )
 
 // TestPagesShowTimesInTheConfiguredZone: the zone of the dashboard's

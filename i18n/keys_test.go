@@ -27,7 +27,7 @@ var dynamicUse = regexp.MustCompile(`\bi18n\.(?:(?:T|TD|N|ND)\(\s*[A-Za-z_][A-Za
 // whose keys are written with i18n.K (and so are checked).
 var dataKeys = map[string]bool{
 	"item.Label": true, // layouts.Nav
-	"d.Note":     true, // internal/demo.Credentials (a note that is no key shows as itself)
+	"d.Note":     true, // app/demo.Credentials (a note that is no key shows as itself)
 	// handlers.massKind: a form's messages
 	"k.unreadable": true, "k.fixFirst": true, "k.nothingChanged": true, "k.updated": true,
 }
@@ -114,7 +114,7 @@ func missing(used map[string][]string, langs ...Lang) []string {
 func TestEveryUsedKeyIsInBothCatalogues(t *testing.T) {
 	root := moduleRoot(t)
 	var dirs []string
-	for _, d := range []string{"views", "handlers", "internal/demo", "internal/app", "massupdate", "bulkjobs"} {
+	for _, d := range []string{"views", "handlers", "app/demo", "app", "massupdate", "bulkjobs"} {
 		dirs = append(dirs, filepath.Join(root, d))
 	}
 	used, dynamic := usedKeys(t, dirs...)

@@ -1,7 +1,7 @@
 // Command web serves the Seller Desk dashboard. With no configuration it
 // runs in demo mode against the built-in marketplace sandbox. Its settings
-// are the SELLERDESK_* environment variables (internal/app.LoadSettings);
-// -version, -healthcheck and `backup PATH` are described by internal/app.Main.
+// are the SELLERDESK_* environment variables (app.LoadSettings);
+// -version, -healthcheck and `backup PATH` are described by app.Main.
 package main
 
 import (
@@ -10,7 +10,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"github.com/sellerdesk/sellerdesk/internal/app"
+	"github.com/sellerdesk/sellerdesk/app"
 )
 
 func main() {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/sellerdesk/sellerdesk/internal/demo"
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/app/demo"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 

@@ -14,10 +14,10 @@ import (
 
 	dto "github.com/prometheus/client_model/go"
 
+	"github.com/sellerdesk/sellerdesk/app/metrics"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/copystore"
-	"github.com/sellerdesk/sellerdesk/internal/metrics"
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 )
 
 // stallProxy forwards TCP connections to a database and can stall: then it

@@ -1,5 +1,5 @@
 // Package testapp starts the whole dashboard for tests, built by
-// internal/app as cmd/web builds it: the sandbox on a loopback port, a
+// app as cmd/web builds it: the sandbox on a loopback port, a
 // SQLite session store in a temporary folder, the real router, and a cookie-keeping client that behaves like a browser without
 // JavaScript.
 package testapp
@@ -24,14 +24,14 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/app"
+	"github.com/sellerdesk/sellerdesk/app/demo"
+	"github.com/sellerdesk/sellerdesk/app/metrics"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/handlers"
-	"github.com/sellerdesk/sellerdesk/internal/app"
-	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/loginguard"
-	"github.com/sellerdesk/sellerdesk/internal/metrics"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"

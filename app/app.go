@@ -1,7 +1,7 @@
 // Package app is the one place that wires Seller Desk: the database (the
 // session store and the bulk job store on it), the job runner, the
 // marketplace client, the mass-update engine and the handlers. cmd/web,
-// internal/testapp, bench and the e2e tests all build the dashboard here.
+// app/testapp, bench and the e2e tests all build the dashboard here.
 package app
 
 import (
@@ -14,15 +14,15 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/accounts"
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/app/demo"
+	"github.com/sellerdesk/sellerdesk/app/metrics"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/handlers"
 	"github.com/sellerdesk/sellerdesk/internal/buildinfo"
-	"github.com/sellerdesk/sellerdesk/internal/demo"
 	"github.com/sellerdesk/sellerdesk/internal/logctx"
 	"github.com/sellerdesk/sellerdesk/internal/loginguard"
-	"github.com/sellerdesk/sellerdesk/internal/metrics"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sandbox"

@@ -27,7 +27,7 @@ type Sources struct {
 	CopyAges func(context.Context) ([]time.Duration, int, error)
 }
 
-// Watch sets where the series read when scraped come from (internal/app
+// Watch sets where the series read when scraped come from (app
 // calls it once the dashboard is built); a later call replaces them.
 func (m *Metrics) Watch(s Sources) { m.sources.Store(&s) }
 

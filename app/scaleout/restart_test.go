@@ -20,7 +20,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/internal/testapp"
+	"github.com/sellerdesk/sellerdesk/app/testapp"
 )
 
 // ownCluster is a PostgreSQL cluster that one test owns, so that it can

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/internal/app"
+	"github.com/sellerdesk/sellerdesk/app"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
 )
 

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/internal/app"
+	"github.com/sellerdesk/sellerdesk/app"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"

@@ -2,7 +2,7 @@
 // own (never the process-global default) holding the Go and process
 // collectors, the series the packages' observer hooks feed, and the
 // series read when scraped (the database's pools, the page gate, the jobs
-// by state, the copies' ages). internal/app builds one when
+// by state, the copies' ages). app builds one when
 // SELLERDESK_METRICS_ADDR is set, hands its hooks to the packages and
 // serves Handler on a listener of its own.
 //
