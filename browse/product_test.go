@@ -1,6 +1,8 @@
 package browse
 
 import (
+	"context"
+	"slices"
 	"testing"
 	"time"
 
@@ -48,5 +50,42 @@ func TestHistoryPoints(t *testing.T) {
 	merged := MergePoints(observed, got)
 	if len(merged) != 2 || merged[0].Price != 140000 || !merged[0].At.Equal(t0.Add(12*time.Hour)) || merged[1].Price != 150000 {
 		t.Errorf("merged %+v", merged)
+	}
+}
+
+// TestProduct: before a full copy a product is not known missing (the
+// records a sync in progress copied may be there already); once copied, its records and observed prices come from
+// the copy inside the page gate, and a SKU the copy lacks is missing.
+func TestProduct(t *testing.T) {
+	r := newRig(t)
+	reader := New(r.copy, nil)
+	ctx := context.Background()
+	first, err := r.seller(reader, nil).Nomenclature(ctx, Query{Page: 1, Limit: 1})
+	if err != nil || len(first.Records) == 0 {
+		t.Fatalf("live page: %v", err)
+	}
+	sku := first.Records[0].MarketplaceSKU
+	p, err := r.seller(reader, nil).Product(ctx, sku, false)
+	if err != nil || p.Complete {
+		t.Fatalf("before a copy: %+v, %v", p, err)
+	}
+
+	r.synced(t)
+	entered := 0
+	p, err = r.seller(reader, &entered).Product(ctx, sku, false)
+	if err != nil || !p.Complete || len(p.Records) == 0 || entered != 1 {
+		t.Fatalf("from the copy: %+v, %v, gate entered %d times", p, err, entered)
+	}
+	for _, rec := range p.Records {
+		if rec.MarketplaceSKU != sku {
+			t.Errorf("record of %s in %s's product", rec.MarketplaceSKU, sku)
+		}
+	}
+	if keys := ProductKeys(sku, p.Records); !slices.Contains(keys, sku) || !slices.Contains(keys, p.Records[0].Barcode) {
+		t.Errorf("history keys %v", keys)
+	}
+	p, err = r.seller(reader, nil).Product(ctx, "no-such-sku", false)
+	if err != nil || !p.Complete || len(p.Records) != 0 {
+		t.Errorf("unknown SKU: %+v, %v", p, err)
 	}
 }
