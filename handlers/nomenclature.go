@@ -10,6 +10,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -169,7 +170,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 		t := texts.row(l, n)
 		v.Rows = append(v.Rows, pages.NomenclatureRow{
 			Key: t.key, Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
-			Product: productOf(n, byCard), Price: t.price, SalePrice: t.sale,
+			Product: browse.ProductOf(n, byCard), Price: t.price, SalePrice: t.sale,
 			Quantity: t.qty, OrigQuantity: t.qty, Status: n.Status, OrigStatus: n.Status, LiveStatus: n.Status,
 			QuantityPending: n.QuantityPending, StatusPending: n.StatusPending,
 			StatusOptions: statusOpts.get(n.Status),

@@ -17,37 +17,13 @@ import (
 )
 
 // filteredStock pairs each checked change with its record's seller SKU
-// (empty when the record is not found: the engine refuses that row with
-// a reason, nothing sent for it).
+// (massupdate.PairSellerSKUs).
 func (a *App) filteredStock(c echo.Context, q listQuery, acct *apiclient.Account, seller int64, items []apiclient.StoreItem) ([]massupdate.SKUStock, error) {
-	skus := make(map[string]string, len(items))
 	p, err := a.nomenclaturePage(c, &q)
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range p.Records {
-		skus[n.WarehouseCode+"|"+n.Barcode] = n.SellerSKU
-	}
-	missing := massupdate.Want{Keys: map[string]bool{}}
-	for _, it := range items {
-		if k := massupdate.Stock.Key(it); skus[k] == "" {
-			missing.Keys[k] = true
-		}
-	}
-	if !missing.Empty() {
-		cat, err := a.previewCatalog(c, missing)
-		if err != nil {
-			return nil, err
-		}
-		for k := range missing.Keys {
-			if n, ok := cat.ByKey[k]; ok {
-				skus[k] = n.SellerSKU
-			}
-		}
-	}
-	out := make([]massupdate.SKUStock, len(items))
-	for i, it := range items {
-		out[i] = massupdate.SKUStock{StoreItem: it, SellerSKU: skus[massupdate.Stock.Key(it)]}
-	}
-	return out, nil
+	return massupdate.PairSellerSKUs(items, p.Records, func(want massupdate.Want) (*massupdate.Catalog, error) {
+		return a.previewCatalog(c, want)
+	})
 }

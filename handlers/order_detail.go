@@ -39,7 +39,7 @@ func (a *App) OrderDetail(c echo.Context) error {
 		Back:         back,
 		Resend:       resendView("resend-"+o.Nr, []string{o.Nr}, i18n.T(ctx, "orders.resend_notifications"), at(c, paths.Order(o.Nr))),
 	}
-	showResendState(ctx, loadResendStates(session(c)), &v.Resend, a.deps.Now()) // what was queued, and whether a resend can succeed now
+	showResendState(ctx, resend.Load(session(c)), &v.Resend, a.deps.Now()) // what was queued, and whether a resend can succeed now
 	for _, it := range o.Items {
 		v.Items = append(v.Items, pages.OrderItemRow{
 			ID: it.ID, SKU: it.SKU, MarketplaceSKU: it.MarketplaceSKU, Description: it.Description,

@@ -28,7 +28,7 @@ func (a *App) OrdersList(c echo.Context) error {
 		return err
 	}
 	here := q.link(at(c, paths.Orders))
-	states := loadResendStates(session(c))
+	states := resend.Load(session(c))
 	now := a.deps.Now()
 	ctx := c.Request().Context()
 	l := i18n.LangOf(ctx)

@@ -9,20 +9,15 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/httpx/flash"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/resend"
-	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
 var validFormID = regexp.MustCompile(`^resend-[A-Za-z0-9_-]{1,80}$`)
-
-// resendDraft is the session draft that keeps resend.States.
-const resendDraft = "resend"
 
 // OrdersResend asks the marketplace to resend the notifications of one or
 // more orders (the rules are package resend's), says which were queued and
@@ -58,7 +53,7 @@ func (a *App) OrdersResend(c echo.Context) error {
 		return a.resendAnswer(c, vm, http.StatusUnprocessableEntity)
 	}
 	sess := session(c)
-	states := loadResendStates(sess)
+	states := resend.Load(sess)
 	now := a.deps.Now()
 	run, err := resend.Send(ctx, a.account(c).B2B, states, selected, now, a.deps.ResendProcessing)
 	if err != nil {
@@ -67,9 +62,10 @@ func (a *App) OrdersResend(c echo.Context) error {
 	if run.Err != nil {
 		a.logger(ctx).Warn("resend: a later request failed", "err", run.Err)
 	}
-	saveResendStates(sess, states, now)
+	resend.Save(sess, states, now)
 	if run.Requests > 0 { // audit trail: every order sent, queued, busy or refused
-		a.record(c, resendEntry(ctx, run))
+		failed, _ := failureAnswer(ctx, run.Failure)
+		a.record(c, resend.Entry(run, failed))
 	}
 	status := showRun(ctx, run, &vm, states, now)
 	if formID == "resend-bulk" && wantsFragment(c.Request()) {
@@ -153,7 +149,7 @@ func showRun(ctx context.Context, r *resend.Run, vm *pages.Resend, states resend
 	for _, nr := range r.Selected {
 		if types, ok := r.Queued[nr]; ok {
 			nqueued += max(len(types), 1)
-			vm.Queued = append(vm.Queued, nr+": "+i18n.Text(ctx, typesKept(types)))
+			vm.Queued = append(vm.Queued, nr+": "+i18n.Text(ctx, resend.TypesKept(types)))
 		}
 	}
 	for _, nr := range r.Busy {
@@ -191,58 +187,8 @@ func showRun(ctx context.Context, r *resend.Run, vm *pages.Resend, states resend
 	return status
 }
 
-// resendEntry is the audit trail's entry of a run: one item per selected
-// order, with what became of it.
-func resendEntry(ctx context.Context, r *resend.Run) audit.Entry {
-	e := audit.Entry{Kind: audit.KindResend}
-	failed, _ := failureAnswer(ctx, r.Failure)
-	for _, nr := range r.Selected {
-		it := audit.Item{Key: nr}
-		switch r.Outcome(nr) {
-		case resend.OutcomeQueued:
-			it.Outcome, it.New, it.Message = audit.Queued, typesKept(r.Queued[nr]), i18n.Of(i18n.M("orders.queued", nil))
-		case resend.OutcomeNothing:
-			it.Outcome, it.Message = audit.Accepted, i18n.Of(i18n.M("history.resend_nothing", nil))
-		case resend.OutcomeBusy:
-			it.Outcome, it.Message = audit.Busy, i18n.Of(i18n.M("orders.still_processing", nil))
-		case resend.OutcomeRefused:
-			it.Outcome, it.Message = audit.Refused, i18n.Plain(failed)
-		default:
-			it.Outcome, it.Message = audit.Unsent, i18n.Of(i18n.M("history.item_unsent", nil))
-		}
-		e.Items = append(e.Items, it)
-	}
-	return e
-}
-
-// typesKept lists the kinds of notification queued as the audit trail
-// keeps them, as data read in the reader's language: the kinds the
-// marketplace named (by their labels, an unknown one as named), or the
-// catalogue's "kinds not listed".
-func typesKept(types []string) i18n.Msgs {
-	if len(types) == 0 {
-		return i18n.Of(i18n.M("orders.kinds_not_listed", nil))
-	}
-	return i18n.NotificationTypes(types)
-}
-
 func resendView(formID string, nrs []string, label, ret string) pages.Resend {
 	return pages.Resend{FormID: formID, OrderNrs: nrs, Label: label, Return: ret}
-}
-
-// loadResendStates reads the resend states the session keeps.
-func loadResendStates(sess *sessions.Session) resend.States {
-	return resend.Decode(sess.Draft(resendDraft))
-}
-
-// saveResendStates keeps the states in the session (or drops the draft
-// when none is worth keeping).
-func saveResendStates(sess *sessions.Session, s resend.States, now time.Time) {
-	if v := s.Encode(now); v != nil {
-		sess.SetDraft(resendDraft, v)
-		return
-	}
-	sess.PopDraft(resendDraft)
 }
 
 // showResendState shows an order's state on its single-order control:

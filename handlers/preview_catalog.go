@@ -5,27 +5,19 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
-	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 )
 
 // currentValues is where the session's previews and submits read current
-// values (massupdate.Engine.Values): the copy once a full copy of the
-// seller exists, else live.
+// values (browse.Seller.Values: the copy once a full copy of the seller
+// exists, else live); the copy's refusal is answered as the pages answer
+// it.
 func (a *App) currentValues(c echo.Context) (massupdate.Current, error) {
-	ok, err := a.fromCopy(c)
+	read, err := a.seller(c).Values(c.Request().Context(), a.deps.Engine)
 	if err != nil {
 		return nil, err
 	}
-	seller := session(c).Data().SellerID
-	if !ok {
-		return a.deps.Engine.Values(a.pageContext(c), nil, a.account(c), seller), nil
-	}
-	cp := &massupdate.CopySource{Store: a.deps.Catalog.Store(), Key: copyKey(c),
-		Record: func(r *copystore.Record) apiclient.Nomenclature { return browse.Listed(seller, r) }}
-	read := a.deps.Engine.Values(c.Request().Context(), cp, nil, seller)
 	return func(want massupdate.Want) (*massupdate.Catalog, error) {
 		cat, err := read(want)
 		if errors.Is(err, copystore.ErrRevoked) {

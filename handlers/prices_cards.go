@@ -25,6 +25,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
+	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -50,7 +51,7 @@ func (a *App) cardPricesList(c echo.Context) error {
 // ones, one item per card. force is sent only when the user pressed "send
 // anyway" (action=force), and only for the cards the session's previous
 // answer held past a price-check warning, at the prices it held them at
-// (heldCards, kept in the session): a card named otherwise, or at another
+// (massupdate.HeldCards, kept in the session): a card named otherwise, or at another
 // price, is sent without force and its warning shown again.
 func (a *App) cardPricesSubmit(c echo.Context) error {
 	q := pricesQuery(c)
@@ -60,7 +61,7 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 		unreadable: i18n.K("prices.form_unreadable"), fixFirst: i18n.K("prices.fix_first"), nothingChanged: i18n.K("prices.nothing_changed"), updated: i18n.K("prices.cards_updated"),
 		bind: massupdate.BindPriceInputs,
 		check: func(form url.Values, rows []massupdate.PriceInput) (massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice], error) {
-			held := popHeldCards(sess)
+			held := massupdate.PopHeldCards(sess)
 			confirmed := map[string]bool{}
 			if form.Get("action") == "force" {
 				if len(form["force_card"]) > massupdate.MaxFormRows {
@@ -70,7 +71,7 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 					confirmed[p] = true
 				}
 			}
-			return a.holdCards(c.Request().Context(), form, massupdate.CheckCards(rows, held.confirmed(sess, confirmed, rows)))
+			return a.holdCards(c.Request().Context(), form, massupdate.CheckCards(rows, held.Confirmed(heldAccount(sess), confirmed, rows)))
 		},
 		send: func(ctx context.Context, cards []massupdate.CardPrice) (*massupdate.Report, error) {
 			rep, err := massupdate.Send(ctx, a.deps.Engine, a.account(c), sess.Data().SellerID, massupdate.Cards, cards, nil)
@@ -79,10 +80,10 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 		},
 		audit: audit.KindPrice, key: massupdate.Cards.Key, change: changeTexts, kind: massupdate.Cards,
 		sent: func(rep *massupdate.Report, cards []massupdate.CardPrice) {
-			keepHeldCards(sess, rep, cards)
+			massupdate.KeepHeldCards(sess, heldAccount(sess), rep, cards)
 		},
 		logged: func(rep *massupdate.Report, cards []massupdate.CardPrice) []any {
-			return []any{"confirmed", countForced(cards), "price_checks", len(rep.Fraud)}
+			return []any{"confirmed", massupdate.CountForced(cards), "price_checks", len(rep.Fraud)}
 		},
 		shown: changeTextsIn,
 		answer: func(c echo.Context, checked massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice], rep *massupdate.Report, s *pages.Summary) error {
@@ -247,4 +248,10 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 	}
 	a.markPromotions(c, &v) // prices_cards_promotions.go
 	return v, rep, nil
+}
+
+// heldAccount is the session's account as massupdate.HeldCards keeps it.
+func heldAccount(sess *sessions.Session) string {
+	d := sess.Data()
+	return massupdate.HeldAccount(d.Environment, d.SellerID)
 }

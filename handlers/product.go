@@ -8,7 +8,6 @@ package handlers
 
 import (
 	"context"
-	"errors"
 	"maps"
 	"net/http"
 	"net/url"
@@ -19,8 +18,8 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/chart"
@@ -33,15 +32,11 @@ import (
 // history entries shown (the history page has them all) and the points
 // listed under the chart.
 const (
-	productMaxRecords = 500
 	productHistory    = 20
 	productItemsEach  = 5
 	productPointsList = 50
 	maxSKUBytes       = 200
 )
-
-// errProductFull stops the records' walk at productMaxRecords.
-var errProductFull = errors.New("product: records listed up to the bound")
 
 // ProductPage shows one product of the session's seller.
 func (a *App) ProductPage(c echo.Context) error {
@@ -49,67 +44,37 @@ func (a *App) ProductPage(c echo.Context) error {
 	if !ok || a.deps.Catalog == nil {
 		return echo.ErrNotFound
 	}
-	complete, err := a.fromCopy(c)
+	card := a.deps.API.PricesByCard()
+	p, err := a.seller(c).Product(c.Request().Context(), sku, card)
 	if err != nil {
 		return err
 	}
-	if err := a.enterLocal(c); err != nil {
-		return err
-	}
-	ctx := c.Request().Context()
+	ctx := c.Request().Context() // the page gate's, once entered
 	l := format.LocaleOf(ctx)
-	k := copyKey(c)
-	store := a.deps.Catalog.Store()
-	card := a.deps.API.PricesByCard()
-	look := copystore.Lookup{SKUs: []string{sku}}
-	if card {
-		look = copystore.Lookup{Cards: []string{sku}}
-	}
-	var recs []copystore.Record
-	err = store.LookupNomenclature(ctx, k, look, func(r *copystore.Record) error {
-		if len(recs) >= productMaxRecords {
-			return errProductFull
-		}
-		recs = append(recs, *r)
-		return nil
-	})
-	if err != nil && !errors.Is(err, errProductFull) {
-		return err
-	}
-	if len(recs) == 0 {
-		if complete {
+	if len(p.Records) == 0 {
+		if p.Complete {
 			return echo.ErrNotFound
 		}
 		v := pages.ProductView{SKU: sku, Card: card, NotCopied: true, Back: at(c, paths.Prices)}
 		return a.render(c, http.StatusOK, pages.ProductPage(a.chrome(c, sku, "prices"), v), nil)
 	}
-	points, err := store.PricePoints(ctx, k, sku, card)
-	if err != nil {
-		return err
-	}
 	var entries []audit.Entry
 	if a.deps.Audit != nil {
 		d := session(c).Data()
-		entries, err = a.deps.Audit.Naming(ctx, audit.Filter{SellerID: d.SellerID, Environment: d.Environment}, productKeys(sku, recs), productHistory, productItemsEach)
+		entries, err = a.deps.Audit.Naming(ctx, audit.Filter{SellerID: d.SellerID, Environment: d.Environment}, browse.ProductKeys(sku, p.Records), productHistory, productItemsEach)
 		if err != nil {
 			return errSessionStore(err)
 		}
 	}
-	v := productView(ctx, l, sku, card, recs, mergePoints(points, historyPoints(entries, sku)), a.deps.Now())
+	v := productView(ctx, l, sku, card, p.Records, browse.MergePoints(p.Points, browse.HistoryPoints(entries, sku)), a.deps.Now())
 	v.Back = at(c, paths.Prices)
-	if card {
-		promos, err := store.CardPromotions(ctx, k, []string{sku})
-		if err != nil {
-			return err
+	for _, pm := range p.Promotions {
+		pr := pages.ProductPromotion{Name: pm.Name, Active: format.DateTimeIn(l, pm.ActiveFrom) + " – " + format.DateTimeIn(l, pm.ActiveTo),
+			Href: paths.WithQuery(at(c, paths.Promotions), url.Values{"promo": {strconv.FormatInt(pm.PromotionID, 10)}})}
+		if pm.Floor > 0 {
+			pr.Floor = format.MoneyIn(l.Lang, pm.Floor)
 		}
-		for _, p := range promos[sku] {
-			pr := pages.ProductPromotion{Name: p.Name, Active: format.DateTimeIn(l, p.ActiveFrom) + " – " + format.DateTimeIn(l, p.ActiveTo),
-				Href: paths.WithQuery(at(c, paths.Promotions), url.Values{"promo": {strconv.FormatInt(p.PromotionID, 10)}})}
-			if p.Floor > 0 {
-				pr.Floor = format.MoneyIn(l.Lang, p.Floor)
-			}
-			v.Promotions = append(v.Promotions, pr)
-		}
+		v.Promotions = append(v.Promotions, pr)
 	}
 	if a.deps.Audit != nil {
 		v.HistoryOn = true
@@ -133,19 +98,6 @@ func productParam(c echo.Context) (string, bool) {
 		}
 	}
 	return sku, sku != "" && len(sku) <= maxSKUBytes && utf8.ValidString(sku)
-}
-
-// productKeys are the history's item keys that name the product: its SKU
-// or card, its records' stock keys (warehouse|barcode) and barcodes.
-func productKeys(sku string, recs []copystore.Record) []string {
-	keys := map[string]bool{sku: true}
-	for _, r := range recs {
-		keys[r.MarketplaceSKU] = true
-		keys[r.Barcode] = true
-		keys[r.Warehouse+"|"+r.Barcode] = true
-	}
-	delete(keys, "")
-	return slices.Sorted(maps.Keys(keys))
 }
 
 // productView lays out a product's records and observed prices.
@@ -229,52 +181,6 @@ func priceChart(ctx context.Context, l format.Locale, name string, points []copy
 	return pc
 }
 
-// historyPoints are the prices the history's accepted price changes of
-// sku set, at their times, read from the items' new values (a price, and
-// a sale as "mass.sale_of"): changes made before the copy observed prices
-// are drawn too.
-func historyPoints(entries []audit.Entry, sku string) []copystore.PricePoint {
-	var out []copystore.PricePoint
-	for _, e := range entries {
-		if e.Kind != audit.KindPrice {
-			continue
-		}
-		for _, it := range e.Items {
-			if it.Key != sku || it.Outcome != audit.Accepted || len(it.New) == 0 {
-				continue
-			}
-			price, err := apiclient.ParseMoney(it.New[0].Text)
-			if err != nil || it.New[0].Key != "" {
-				continue
-			}
-			p := copystore.PricePoint{At: e.At, Price: price.Kopecks()}
-			for _, m := range it.New[1:] {
-				if s, ok := m.Args["Sale"].(string); ok && m.Key == "mass.sale_of" {
-					if sale, err := apiclient.ParseMoney(s); err == nil {
-						p.SalePrice = sale.Kopecks()
-					}
-				}
-			}
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
-// mergePoints is the observed prices with the history's before them (the
-// changes made before the copy observed any: after that, the copy has
-// each change the history has), in time order, a point repeating the
-// prices before it left out.
-func mergePoints(observed, recorded []copystore.PricePoint) []copystore.PricePoint {
-	if len(observed) > 0 {
-		first := observed[0].At
-		recorded = slices.DeleteFunc(slices.Clone(recorded), func(p copystore.PricePoint) bool { return !p.At.Before(first) })
-	}
-	all := slices.Concat(observed, recorded)
-	slices.SortStableFunc(all, func(a, b copystore.PricePoint) int { return a.At.Compare(b.At) })
-	return slices.CompactFunc(all, func(a, b copystore.PricePoint) bool { return a.Price == b.Price && a.SalePrice == b.SalePrice })
-}
-
 // chartDrawing draws points in box, its left margin widened to the
 // longest amount on the value axis.
 func chartDrawing(l format.Locale, points []chart.Point, now time.Time, box chart.Box) pages.ChartDrawing {
@@ -314,15 +220,6 @@ func chartDrawing(l format.Locale, points []chart.Point, now time.Time, box char
 
 // num writes a coordinate for an SVG attribute.
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
-
-// productOf is the product page a record of a list belongs to: its SKU,
-// or with byCard (the lamoda profile) its card.
-func productOf(n apiclient.Nomenclature, byCard bool) string {
-	if byCard {
-		return n.ParentSKU
-	}
-	return n.MarketplaceSKU
-}
 
 // productHref is the page of the product a history item of kind names by
 // key: a price change names its SKU (or card); other kinds name no

@@ -6,53 +6,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/format"
 )
-
-// TestHistoryPoints: the history's accepted price changes of the product
-// become points (price and sale read from the recorded new value), merged
-// in time order with the observed ones, a repeat left out; refusals,
-// other products and other kinds are not points.
-func TestHistoryPoints(t *testing.T) {
-	t0 := time.Date(2026, 10, 1, 9, 0, 0, 0, time.UTC)
-	price := func(p string, sale string) i18n.Msgs {
-		ms := i18n.Msgs{{Text: p}}
-		if sale != "" {
-			ms = append(ms, i18n.M("mass.sale_of", map[string]any{"Sale": sale}))
-		}
-		return ms
-	}
-	entries := []audit.Entry{
-		{At: t0.Add(48 * time.Hour), Kind: audit.KindPrice, Items: []audit.Item{
-			{Key: "SKU-1", New: price("1500.00", "1200.50"), Outcome: audit.Accepted},
-			{Key: "SKU-2", New: price("9.00", ""), Outcome: audit.Accepted},
-		}},
-		{At: t0.Add(24 * time.Hour), Kind: audit.KindPrice, Items: []audit.Item{{Key: "SKU-1", New: price("1.00", ""), Outcome: audit.Refused}}},
-		{At: t0.Add(12 * time.Hour), Kind: audit.KindPrice, Items: []audit.Item{{Key: "SKU-1", New: price("1400.00", ""), Outcome: audit.Accepted}}},
-		{At: t0.Add(6 * time.Hour), Kind: audit.KindStock, Items: []audit.Item{{Key: "SKU-1", New: price("5", ""), Outcome: audit.Accepted}}},
-	}
-	got := historyPoints(entries, "SKU-1")
-	if len(got) != 2 || got[0].Price != 150000 || got[0].SalePrice != 120050 || got[1].Price != 140000 || got[1].SalePrice != 0 {
-		t.Fatalf("history points %+v", got)
-	}
-	// Without observations, the history's points alone, in time order.
-	if merged := mergePoints(nil, got); len(merged) != 2 || merged[0].Price != 140000 || merged[1].Price != 150000 {
-		t.Errorf("history alone: %+v", merged)
-	}
-	// The copy observed from t0+40h on: the history adds what came before
-	// (t0+12h); its later change is the copy's, not drawn twice.
-	observed := []copystore.PricePoint{
-		{At: t0.Add(40 * time.Hour), Price: 140000},
-		{At: t0.Add(48*time.Hour + time.Millisecond), Price: 150000, SalePrice: 120050},
-	}
-	merged := mergePoints(observed, got)
-	if len(merged) != 2 || merged[0].Price != 140000 || !merged[0].At.Equal(t0.Add(12*time.Hour)) || merged[1].Price != 150000 {
-		t.Errorf("merged %+v", merged)
-	}
-}
 
 // TestPriceChartEmpty: no point, or one, draws nothing and says why in
 // the reader's language (the one price with its time); two draw both

@@ -49,6 +49,40 @@ type SKUStock struct {
 // Key identifies the row: warehouse|barcode, as Stock.Key.
 func (s SKUStock) Key() string { return Stock.Key(s.StoreItem) }
 
+// PairSellerSKUs pairs each stock change with its record's seller SKU:
+// taken from page (the records the form was rendered for), and, for the
+// records no longer on it, read by key through current (as a preview
+// reads them), only those. A record not found keeps an empty seller SKU:
+// the engine refuses that row with a reason, nothing sent for it.
+func PairSellerSKUs(items []apiclient.StoreItem, page []apiclient.Nomenclature, current Current) ([]SKUStock, error) {
+	skus := make(map[string]string, len(items))
+	for _, n := range page {
+		skus[n.WarehouseCode+"|"+n.Barcode] = n.SellerSKU
+	}
+	missing := Want{Keys: map[string]bool{}}
+	for _, it := range items {
+		if k := Stock.Key(it); skus[k] == "" {
+			missing.Keys[k] = true
+		}
+	}
+	if !missing.Empty() {
+		cat, err := current(missing)
+		if err != nil {
+			return nil, err
+		}
+		for k := range missing.Keys {
+			if n, ok := cat.ByKey[k]; ok {
+				skus[k] = n.SellerSKU
+			}
+		}
+	}
+	out := make([]SKUStock, len(items))
+	for i, it := range items {
+		out[i] = SKUStock{StoreItem: it, SellerSKU: skus[Stock.Key(it)]}
+	}
+	return out, nil
+}
+
 // filterKey is the key in use.
 func (e *Engine) filterKey() string {
 	if e.FilterKey == "" {
