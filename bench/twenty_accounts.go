@@ -361,6 +361,9 @@ func twentyRefresh(products int, interval time.Duration) (twentyCopies, error) {
 	out.Scheduled = time.Since(mark)
 	out.ViewP50 = median(took)
 	out.ViewMax = slices.Max(took)
+	if out.FirstFailure == "" {
+		out.FirstFailure = "none"
+	}
 	if out.Codes[http.StatusOK] == 0 {
 		return out, fmt.Errorf("no view of an account's page answered 200: %v", out.Codes)
 	}
