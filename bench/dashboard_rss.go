@@ -125,9 +125,10 @@ type webChild struct {
 }
 
 // startChild builds cmd/web into dir and runs it against the in-process
-// sandbox of e, on dbURL ("" = a new SQLite file in dir), until stop; it
-// returns once the child serves its login page.
-func startChild(e *Env, dir, dbURL string) (*webChild, error) {
+// sandbox of e, on dbURL ("" = a new SQLite file in dir), with the
+// variables vars ("NAME=value") besides, until stop; it returns once the
+// child serves its login page.
+func startChild(e *Env, dir, dbURL string, vars ...string) (*webChild, error) {
 	bin := filepath.Join(dir, "web")
 	if b, err := exec.Command("go", "build", "-o", bin, "./cmd/web").CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("go build ./cmd/web (run from the module root): %v: %s", err, b)
@@ -146,6 +147,7 @@ func startChild(e *Env, dir, dbURL string) (*webChild, error) {
 		"SELLERDESK_ADDR="+addr,
 		"SELLERDESK_B2B_URL="+e.Market.B2BURL, "SELLERDESK_B2B_TEST_URL="+e.Market.B2BTestURL, "SELLERDESK_SELLER_URL="+e.Market.SellerURL,
 		"SELLERDESK_DATABASE_URL="+dbURL, "SELLERDESK_SESSION_KEY="+hex.EncodeToString(key), "SELLERDESK_LOG_LEVEL=error")
+	cmd.Env = append(cmd.Env, vars...)
 	cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
 	if err := cmd.Start(); err != nil {
 		return nil, err

@@ -37,3 +37,22 @@ func BenchmarkTwentyAccounts(b *testing.B) {
 		})
 	}
 }
+
+// TestTwentyRefresh runs P14's refresh measurement on small copies: the
+// child dashboard, twenty accounts added through the form, a scheduled
+// round; it holds the bounds P14 asserts (a minute or more: the shortest
+// sync interval; not with -short).
+func TestTwentyRefresh(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a scheduled refresh round of a child dashboard (over a minute)")
+	}
+	t.Chdir("..") // startChild builds ./cmd/web from the module root
+	tc, err := twentyRefresh(10, P14Interval)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v", tc)
+	if tc.Records != 30 || tc.MaxPasses < 1 || tc.MaxPasses > sqlitePasses || tc.MaxInFlight != 1 || tc.Views < sessions.MaxAccounts {
+		t.Errorf("%+v: want copies of 30 records, 1 to %d passes at once, 1 request in flight per route and seller", tc, sqlitePasses)
+	}
+}

@@ -38,8 +38,24 @@ func SeededCredentials() []Credential {
 	return append([]Credential(nil), seededCredentials...)
 }
 
-func credentialByID(clientID string) (Credential, bool) {
-	for _, c := range seededCredentials {
+// credentialsFor are the credentials of n sellers (sellerIDsFor): the
+// seeded three, then one B2B-production pair per added seller.
+func credentialsFor(n int) []Credential {
+	cs := SeededCredentials()
+	for _, id := range sellerIDsFor(n)[len(sellerIDs):] {
+		cs = append(cs, Credential{ClientID: "demo-" + itoa(id), ClientSecret: "sandbox-secret-" + itoa(id), SellerID: id, B2BProduction: true})
+	}
+	return cs
+}
+
+// Credentials returns the credentials this sandbox accepts: those of
+// SeededCredentials, then those of the sellers Options.Sellers adds.
+func (s *Sandbox) Credentials() []Credential {
+	return append([]Credential(nil), s.creds...)
+}
+
+func (s *Sandbox) credentialByID(clientID string) (Credential, bool) {
+	for _, c := range s.creds {
 		if c.ClientID == clientID {
 			return c, true
 		}
@@ -76,7 +92,7 @@ const (
 
 // checkCredentials validates a credential pair for a token environment.
 func (s *Sandbox) checkCredentials(clientID, secret, env string) (Credential, credError) {
-	c, ok := credentialByID(clientID)
+	c, ok := s.credentialByID(clientID)
 	s.mu.RLock()
 	revoked := s.revoked[clientID]
 	if rotated, ok := s.secrets[clientID]; ok {
@@ -230,7 +246,7 @@ func (s *Sandbox) sellerOfClient(c *call) int64 {
 	if id == "" && len(c.body) > 0 {
 		id = sniffClientID(c.body)
 	}
-	if cred, ok := credentialByID(id); ok {
+	if cred, ok := s.credentialByID(id); ok {
 		return cred.SellerID
 	}
 	return 0

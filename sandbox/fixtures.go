@@ -27,6 +27,20 @@ const MaxProductsPerSeller = 100_000
 // sellerIDs are the seeded sellers, in fixture generation order.
 var sellerIDs = []int64{1001, 1002, 1003}
 
+// MaxSellers is the largest Options.Sellers. Seller ids run from 1001 up,
+// so every seller's barcodes and warehouse codes stay its own.
+const MaxSellers = 99
+
+// sellerIDsFor are the ids of n sellers: the three seeded ones, then
+// 1004, 1005, ... for the sellers Options.Sellers adds.
+func sellerIDsFor(n int) []int64 {
+	ids := append([]int64(nil), sellerIDs...)
+	for id := int64(len(sellerIDs)) + 1001; len(ids) < n; id++ {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
 // Order statuses (field notes), return box statuses and nomenclature statuses.
 var (
 	orderStatuses       = []string{"new", "confirmed", "to_delivery", "delivered", "canceled", "returned"}
@@ -302,14 +316,14 @@ const skuAlphabet = "0123456789ABCDEFGHJKLMNPQRSTUVWXYZ"
 
 // buildFixtures generates every seller's data from the seed. Each seller has
 // its own generator, so one seller's data does not depend on another's.
-func buildFixtures(seed int64, start time.Time, hostile bool, products int, oneProductCards bool) *fixtures {
+func buildFixtures(seed int64, start time.Time, hostile bool, products int, oneProductCards bool, ids []int64) *fixtures {
 	fx := &fixtures{
 		sellers:     map[int64]*sellerData{},
 		skuOwner:    map[string]int64{},
 		orderOwner:  map[string]int64{},
 		warehouseOf: map[string]int64{},
 	}
-	for _, id := range sellerIDs {
+	for _, id := range ids {
 		r := rand.New(rand.NewPCG(uint64(seed), uint64(id)))
 		sd := &sellerData{
 			id:             id,

@@ -72,6 +72,14 @@ type Options struct {
 	// MaxProductsPerSeller (barcodes stay unique per seller up to it); New
 	// caps larger values.
 	ProductsPerSeller int
+	// Sellers is how many sellers the sandbox seeds (default and at
+	// least the three of SeededCredentials, at most MaxSellers): the
+	// sellers beyond the three are 1004, 1005, ..., each with its
+	// credentials "demo-<id>" / "sandbox-secret-<id>" (accepted in every
+	// environment, Credentials) and data generated from the seed like
+	// the others'; the three seeded sellers' data does not change with
+	// it. Benchmarks raise it for a session of many accounts.
+	Sellers int
 	// Profile is the wire profile served: ProfileContract ("" means it)
 	// or ProfileLamoda. New panics on any other value.
 	Profile string
@@ -86,7 +94,8 @@ type Sandbox struct {
 	offset atomic.Int64 // clock offset from opts.Start, in nanoseconds
 	born   time.Time    // wall clock at New, for Live clocks
 
-	verified sync.Map // token string -> *tokenClaims whose signature checked out
+	verified sync.Map     // token string -> *tokenClaims whose signature checked out
+	creds    []Credential // the credentials accepted (set once by New)
 
 	// mu guards the marketplace state below.
 	mu            sync.RWMutex
@@ -133,6 +142,7 @@ func New(opts Options) *Sandbox {
 		opts.ProductsPerSeller = productsPerSeller
 	}
 	opts.ProductsPerSeller = min(opts.ProductsPerSeller, MaxProductsPerSeller)
+	opts.Sellers = min(max(opts.Sellers, len(sellerIDs)), MaxSellers)
 	if opts.PriceApplyDelay < 0 {
 		opts.PriceApplyDelay = 0
 	}
@@ -157,6 +167,7 @@ func New(opts Options) *Sandbox {
 		revoked:    map[string]bool{},
 		secrets:    map[string]string{},
 	}
+	s.creds = credentialsFor(opts.Sellers)
 	s.counters.init()
 	s.faults.latency = map[string]time.Duration{}
 	s.resetData()
@@ -170,7 +181,7 @@ func (s *Sandbox) resetData() {
 	s.tokenTTL = s.opts.TokenTTL
 	s.notifications = map[string]time.Time{}
 	s.idSeq = 0
-	fx := buildFixtures(s.opts.Seed, s.opts.Start, s.opts.Hostile, s.opts.ProductsPerSeller, s.opts.Profile == ProfileLamoda)
+	fx := buildFixtures(s.opts.Seed, s.opts.Start, s.opts.Hostile, s.opts.ProductsPerSeller, s.opts.Profile == ProfileLamoda, sellerIDsFor(s.opts.Sellers))
 	s.sellers = fx.sellers
 	s.skuOwner = fx.skuOwner
 	s.orderOwner = fx.orderOwner

@@ -51,6 +51,7 @@ type config struct {
 	frozen           bool
 	profile          string
 	products         int
+	sellers          int
 	logLevel         slog.Level
 }
 
@@ -68,6 +69,7 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	fs.BoolVar(&cfg.frozen, "frozen-clock", false, "keep the clock at the fixed start date (moved only by /_sandbox/clock/advance) instead of following the wall clock")
 	fs.StringVar(&cfg.profile, "profile", sandbox.ProfileContract, "wire profile served: contract (the interface contract) or lamoda (the marketplace's published shapes)")
 	fs.IntVar(&cfg.products, "products", 0, fmt.Sprintf("products per seller, each stocked in 3 warehouses (0 = the default 200; at most %d)", sandbox.MaxProductsPerSeller))
+	fs.IntVar(&cfg.sellers, "sellers", 0, fmt.Sprintf("sellers seeded: the three listed, then 1004, 1005, ... each with its credentials demo-<id> / sandbox-secret-<id> (0 = the default 3; at most %d)", sandbox.MaxSellers))
 	fs.TextVar(&cfg.logLevel, "log-level", slog.LevelInfo, "log level: DEBUG, INFO, WARN or ERROR")
 	if err := fs.Parse(args); err != nil {
 		return cfg, err
@@ -80,6 +82,9 @@ func parseFlags(args []string, out io.Writer) (config, error) {
 	}
 	if cfg.products < 0 || cfg.products > sandbox.MaxProductsPerSeller {
 		return cfg, fmt.Errorf("-products %d: want 0 (the default) to %d", cfg.products, sandbox.MaxProductsPerSeller)
+	}
+	if cfg.sellers != 0 && (cfg.sellers < 3 || cfg.sellers > sandbox.MaxSellers) {
+		return cfg, fmt.Errorf("-sellers %d: want 0 (the default 3) or 3 to %d", cfg.sellers, sandbox.MaxSellers)
 	}
 	if cfg.tokenTTL <= 0 || cfg.resendProcessing <= 0 || cfg.priceApplyDelay < 0 {
 		return cfg, errors.New("durations must be positive (price-apply-delay may be 0)")
@@ -101,7 +106,7 @@ func run(ctx context.Context, args []string, stdout io.Writer) error {
 		return fmt.Errorf("listen: %w", err)
 	}
 	origin := "http://" + ln.Addr().String()
-	printBanner(stdout, origin, cfg)
+	printBanner(stdout, origin, cfg, sb.Credentials())
 
 	srv := &http.Server{
 		Handler:           logRequests(logger, sb),
@@ -143,13 +148,14 @@ func sandboxOptions(cfg config, logger *slog.Logger) sandbox.Options {
 		Live:              !cfg.frozen,
 		Profile:           cfg.profile,
 		ProductsPerSeller: cfg.products,
+		Sellers:           cfg.sellers,
 		Logger:            logger,
 	}
 }
 
 // printBanner writes the addresses and credentials in one write, so a
 // reader of the output (a person, a script, a test) never sees half of it.
-func printBanner(out io.Writer, origin string, cfg config) {
+func printBanner(out io.Writer, origin string, cfg config, creds []sandbox.Credential) {
 	var w bytes.Buffer
 	defer func() { _, _ = out.Write(w.Bytes()) }()
 	fmt.Fprintf(&w, "Seller Desk marketplace sandbox (wire profile %s)\n", cfg.profile)
@@ -166,7 +172,7 @@ func printBanner(out io.Writer, origin string, cfg config) {
 	fmt.Fprintf(&w, "\nCredentials:\n")
 	tw := tabwriter.NewWriter(&w, 0, 0, 2, ' ', 0)
 	fmt.Fprintf(tw, "  seller\tclient_id\tclient_secret\tB2B production\tB2B test\tseller APIs\n")
-	for _, c := range sandbox.SeededCredentials() {
+	for _, c := range creds {
 		prod := "yes"
 		if !c.B2BProduction {
 			prod = "no (400)"

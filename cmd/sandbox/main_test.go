@@ -125,6 +125,8 @@ func TestRunFlags(t *testing.T) {
 		{[]string{"extra"}, "unexpected arguments"},
 		{[]string{"-products", "-1"}, "want 0 (the default) to 100000"},
 		{[]string{"-products", "100001"}, "want 0 (the default) to 100000"},
+		{[]string{"-sellers", "2"}, "want 0 (the default 3) or 3 to 99"},
+		{[]string{"-sellers", "100"}, "want 0 (the default 3) or 3 to 99"},
 		{[]string{"-addr", "256.0.0.1:99999"}, "listen"},
 	}
 	for _, tc := range tests {
@@ -154,8 +156,28 @@ func TestProductsFlag(t *testing.T) {
 		t.Fatalf("%d records, want 4500", n)
 	}
 	var out bytes.Buffer
-	printBanner(&out, "http://127.0.0.1:1", cfg)
+	printBanner(&out, "http://127.0.0.1:1", cfg, sb.Credentials())
 	if !strings.Contains(out.String(), "1500 products per seller, 4500 nomenclature records each") {
 		t.Errorf("banner:\n%s", out.String())
+	}
+}
+
+// TestSellersFlag: -sellers N seeds N sellers, and the banner lists the
+// credentials of each.
+func TestSellersFlag(t *testing.T) {
+	cfg, err := parseFlags([]string{"-sellers", "5"}, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sb := sandbox.New(sandboxOptions(cfg, slog.New(slog.DiscardHandler)))
+	if len(sb.Products(1005)) == 0 || len(sb.Products(1006)) != 0 {
+		t.Fatalf("sellers 1005 and 1006: %d and %d products, want some and none", len(sb.Products(1005)), len(sb.Products(1006)))
+	}
+	var out bytes.Buffer
+	printBanner(&out, "http://127.0.0.1:1", cfg, sb.Credentials())
+	for _, want := range []string{"demo-1001", "test-1003", "demo-1005  sandbox-secret-1005"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the banner lacks %q:\n%s", want, out.String())
+		}
 	}
 }
