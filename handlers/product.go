@@ -46,7 +46,7 @@ var errProductFull = errors.New("product: records listed up to the bound")
 // ProductPage shows one product of the session's seller.
 func (a *App) ProductPage(c echo.Context) error {
 	sku, ok := productParam(c)
-	if !ok || a.deps.Catalog == nil {
+	if !ok {
 		return echo.ErrNotFound
 	}
 	complete, err := a.fromCopy(c)
@@ -87,13 +87,10 @@ func (a *App) ProductPage(c echo.Context) error {
 	if err != nil {
 		return err
 	}
-	var entries []audit.Entry
-	if a.deps.Audit != nil {
-		d := session(c).Data()
-		entries, err = a.deps.Audit.Naming(ctx, audit.Filter{SellerID: d.SellerID, Environment: d.Environment}, productKeys(sku, recs), productHistory, productItemsEach)
-		if err != nil {
-			return errSessionStore(err)
-		}
+	d := session(c).Data()
+	entries, err := a.deps.Audit.Naming(ctx, audit.Filter{SellerID: d.SellerID, Environment: d.Environment}, productKeys(sku, recs), productHistory, productItemsEach)
+	if err != nil {
+		return errSessionStore(err)
 	}
 	v := productView(ctx, l, sku, card, recs, mergePoints(points, historyPoints(entries, sku)), a.deps.Now())
 	v.Back = at(c, paths.Prices)
@@ -111,12 +108,9 @@ func (a *App) ProductPage(c echo.Context) error {
 			v.Promotions = append(v.Promotions, pr)
 		}
 	}
-	if a.deps.Audit != nil {
-		v.HistoryOn = true
-		v.HistoryHref = paths.WithQuery(at(c, paths.History), url.Values{"q": {sku}})
-		for _, e := range entries {
-			v.History = append(v.History, historyEntry(ctx, e))
-		}
+	v.HistoryHref = paths.WithQuery(at(c, paths.History), url.Values{"q": {sku}})
+	for _, e := range entries {
+		v.History = append(v.History, historyEntry(ctx, e))
 	}
 	title, _ := format.Short(v.Name, 80) // a name is bounded wherever it is shown
 	return a.render(c, http.StatusOK, pages.ProductPage(a.chrome(c, title, "prices"), v), nil)
