@@ -74,22 +74,22 @@ type Config struct {
 	// Close.
 	PurgeEvery time.Duration
 
-	// Jobs, when set, opens the bulk job store on DatabaseURL and runs its
-	// runner (started by New, stopped by Close); nil leaves out the bulk
-	// import, job and history screens.
+	// Jobs configures the bulk job runner, always built on DatabaseURL
+	// (started by New, stopped by Close); nil takes the defaults.
 	Jobs *bulkjobs.RunnerOptions
 	// JobsCloseTimeout bounds how long Close waits for the chunks in
 	// flight; 0 means DefaultJobsCloseTimeout.
 	JobsCloseTimeout time.Duration
 
-	// Catalog, when set, keeps the local copy of each seller's catalogue
-	// on the database and syncs it in the background; nil
-	// serves every page live.
+	// Catalog configures the local copy of each seller's catalogue,
+	// always kept on the database and synced in the background; nil
+	// takes the defaults.
 	Catalog *CatalogOptions
 
-	// History, when set, keeps the audit trail on the database (every
-	// change made through the dashboard; the history screen reads it) and
-	// prunes it by its retention; nil records nothing.
+	// History configures the audit trail, always kept on the database
+	// (every change made through the dashboard; the history screen reads
+	// it) and pruned by its retention; nil takes the defaults (no
+	// pruning).
 	History *HistoryOptions
 
 	// MassUpdate configures the one mass-update engine the forms and the
@@ -151,11 +151,11 @@ type App struct {
 	// Config.SessionBackend).
 	SessionBackend sessions.Backend
 	API            *apiclient.Client
-	Accounts       *accounts.Service  // the sessions' and the jobs' marketplace accounts
-	Catalog        *copystore.Manager // nil without Config.Catalog
-	Audit          *audit.Store       // nil without Config.History
-	Jobs           *bulkjobs.Runner   // nil without Config.Jobs
-	JobStore       *bulkjobs.Store    // nil without Config.Jobs
+	Accounts       *accounts.Service // the sessions' and the jobs' marketplace accounts
+	Catalog        *copystore.Manager
+	Audit          *audit.Store
+	Jobs           *bulkjobs.Runner // nil once Close stopped it
+	JobStore       *bulkjobs.Store
 	// Engine sends every mass update, from the forms and, through
 	// Executor, from the bulk jobs.
 	Engine   *massupdate.Engine
@@ -282,8 +282,11 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		return nil, err
 	}
 
-	if db.jobs != nil {
-		ropts := *cfg.Jobs
+	{
+		var ropts bulkjobs.RunnerOptions
+		if cfg.Jobs != nil {
+			ropts = *cfg.Jobs
+		}
 		if ropts.Logger == nil {
 			ropts.Logger = log.With("component", "bulkjobs")
 		}
@@ -296,7 +299,11 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		a.JobStore, a.Jobs = db.jobs, bulkjobs.NewRunner(db.jobs, ropts)
 	}
 
-	if cfg.Catalog != nil {
+	{
+		var copts CatalogOptions
+		if cfg.Catalog != nil {
+			copts = *cfg.Catalog
+		}
 		cs, err := copystore.New(ctx, a.DB)
 		if err != nil {
 			return nil, fmt.Errorf("catalogue copy: %w", err)
@@ -305,22 +312,24 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 		if mx != nil {
 			y.Lock, y.Observer = mx.Locker(a.DB, metrics.LockCopy), mx.Sync()
 		}
-		if cfg.Catalog.Syncer != nil {
-			cfg.Catalog.Syncer(y)
+		if copts.Syncer != nil {
+			copts.Syncer(y)
 		}
-		a.Catalog = copystore.NewManager(y, cfg.Catalog.SyncInterval, cfg.Catalog.IdleTimeout, log.With("component", "catalog"))
+		a.Catalog = copystore.NewManager(y, copts.SyncInterval, copts.IdleTimeout, log.With("component", "catalog"))
 		// Before the database closes: the syncs stop first (they resume
 		// from the database at the next start).
 		a.closers = append(a.closers, func() error { a.Catalog.Close(); return nil })
 	}
 
+	var history HistoryOptions
 	if cfg.History != nil {
-		if a.Audit, err = audit.NewStore(ctx, a.DB); err != nil {
-			return nil, fmt.Errorf("history store: %w", err)
-		}
-		if cfg.History.PruneEvery > 0 {
-			a.pruned = a.Audit.StartPruner(bg, cfg.History.Retention, cfg.History.PruneEvery, log.With("component", "audit"))
-		}
+		history = *cfg.History
+	}
+	if a.Audit, err = audit.NewStore(ctx, a.DB); err != nil {
+		return nil, fmt.Errorf("history store: %w", err)
+	}
+	if history.PruneEvery > 0 {
+		a.pruned = a.Audit.StartPruner(bg, history.Retention, history.PruneEvery, log.With("component", "audit"))
 	}
 
 	// One engine: the forms and the jobs share the chunk size, the retry
@@ -348,8 +357,8 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	if deps.Version == "" {
 		deps.Version = versionLine(buildinfo.Get())
 	}
-	if cfg.History != nil && deps.HistoryRetention == 0 {
-		deps.HistoryRetention = cfg.History.Retention
+	if deps.HistoryRetention == 0 {
+		deps.HistoryRetention = history.Retention
 	}
 	if a.Handler, err = handlers.New(deps); err != nil {
 		return nil, err
@@ -360,17 +369,11 @@ func New(ctx context.Context, cfg Config) (_ *App, err error) {
 	// as the forms' do, and the audit trail records what it did.
 	a.Executor = &massupdate.Executor{Engine: a.Engine, Accounts: jobAccounts(a.Accounts), PricesByCard: a.API.PricesByCard(), FilterWrites: a.API.FilterWrites(),
 		Log: log.With("component", "catalog")}
-	if a.Catalog != nil {
-		a.Executor.Copy = a.Catalog.Store()
-	}
-	if a.Jobs != nil {
-		a.Jobs.Bind(a.Executor)
-		if a.Audit != nil {
-			a.Jobs.Observe(jobRecorder(a.Audit, log.With("component", "audit")))
-		}
-		if err := a.Jobs.Start(bg); err != nil {
-			return nil, fmt.Errorf("bulk jobs: %w", err)
-		}
+	a.Executor.Copy = a.Catalog.Store()
+	a.Jobs.Bind(a.Executor)
+	a.Jobs.Observe(jobRecorder(a.Audit, log.With("component", "audit")))
+	if err := a.Jobs.Start(bg); err != nil {
+		return nil, fmt.Errorf("bulk jobs: %w", err)
 	}
 	if cfg.PurgeEvery > 0 {
 		a.purged = a.Sessions.StartPurger(bg, cfg.PurgeEvery)
@@ -418,14 +421,14 @@ func (a *App) Close() error {
 type stores struct {
 	db       *sqldb.DB
 	sessions sessions.Backend
-	jobs     *bulkjobs.Store // nil without Config.Jobs
+	jobs     *bulkjobs.Store
 	close    func() error
 }
 
 // openStores opens the one database of the process (internal/sqldb: with
 // SQLite, one writer for every store; the per-seller lock) and on it the
-// session backend (unless Config.SessionBackend gives one) and, with
-// Config.Jobs, the bulk job store.
+// session backend (unless Config.SessionBackend gives one) and the bulk
+// job store.
 func openStores(ctx context.Context, cfg Config) (stores, error) {
 	s := stores{sessions: cfg.SessionBackend, close: func() error { return nil }}
 	db, err := sqldb.Open(ctx, cfg.DatabaseURL)
@@ -448,11 +451,9 @@ func openStores(ctx context.Context, cfg Config) (stores, error) {
 		}
 		s.sessions = backend
 	}
-	if cfg.Jobs != nil {
-		if s.jobs, err = bulkjobs.NewStore(ctx, db); err != nil {
-			_ = s.close()
-			return s, fmt.Errorf("bulk job store: %w", err)
-		}
+	if s.jobs, err = bulkjobs.NewStore(ctx, db); err != nil {
+		_ = s.close()
+		return s, fmt.Errorf("bulk job store: %w", err)
 	}
 	return s, nil
 }
@@ -468,12 +469,5 @@ func versionLine(in buildinfo.Info) string {
 
 // metricSources are what the metrics read when scraped.
 func (a *App) metricSources() metrics.Sources {
-	src := metrics.Sources{DB: a.DB, Gate: a.Handler.GateState}
-	if a.JobStore != nil {
-		src.JobStates = a.JobStore.CountByState
-	}
-	if a.Catalog != nil {
-		src.CopyAges = a.Catalog.Store().CopyAges
-	}
-	return src
+	return metrics.Sources{DB: a.DB, Gate: a.Handler.GateState, JobStates: a.JobStore.CountByState, CopyAges: a.Catalog.Store().CopyAges}
 }

@@ -64,7 +64,10 @@ func TestNewWithJobs(t *testing.T) {
 	}
 }
 
-func TestNewWithoutJobs(t *testing.T) {
+// TestNewDefaultsSubsystems: a Config that leaves out the options of the
+// bulk jobs, the local copy and the audit trail still builds all three, and
+// the dashboard has the one route table of every build.
+func TestNewDefaultsSubsystems(t *testing.T) {
 	a, err := app.New(context.Background(), app.Config{
 		DemoSandbox: &sandbox.Options{},
 		DatabaseURL: filepath.Join(t.TempDir(), "s.db"),
@@ -74,8 +77,15 @@ func TestNewWithoutJobs(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	if a.Jobs != nil || hasRoute(a.Handler, http.MethodPost, "/bulk/import") {
-		t.Error("bulk screens without a job runner")
+	if a.Jobs == nil || a.JobStore == nil || a.Catalog == nil || a.Audit == nil {
+		t.Errorf("subsystems left out: jobs %v, job store %v, copy %v, audit %v", a.Jobs != nil, a.JobStore != nil, a.Catalog != nil, a.Audit != nil)
+	}
+	for _, r := range []struct{ method, path string }{
+		{http.MethodPost, "/bulk/import"}, {http.MethodGet, "/history"}, {http.MethodPost, "/sync/refresh"},
+	} {
+		if !hasRoute(a.Handler, r.method, r.path) {
+			t.Errorf("no route %s %s", r.method, r.path)
+		}
 	}
 }
 

@@ -53,8 +53,9 @@ type EnvOptions struct {
 	Transport http.RoundTripper
 	// Logger receives the dashboard's log records (nil = discarded).
 	Logger *slog.Logger
-	// Catalog serves the overview and lists from the local copy (issue
-	// 16, P8), synced in the background.
+	// Catalog runs the local copy's syncs in the background (P8), as
+	// production does. Without it the copy is kept but no sync starts,
+	// so the measurements of live pages count their own calls alone.
 	Catalog bool
 	// DatabaseURL is the dashboard's database (PostgreSQL URL or SQLite
 	// file); "" is a SQLite file in the environment's temporary directory.
@@ -71,7 +72,7 @@ type Env struct {
 	Backend sessions.Backend
 	App     *handlers.App
 	URL     string // the dashboard's origin
-	// Catalog is the local copy's manager when EnvOptions.Catalog is set.
+	// Catalog is the local copy's manager (every dashboard keeps one).
 	Catalog *copystore.Manager
 
 	built *app.App
@@ -104,11 +105,6 @@ func Start(o EnvOptions) (*Env, error) {
 	if dbURL == "" {
 		dbURL = filepath.Join(e.dir, "sessions.db")
 	}
-	var catalogOpts *app.CatalogOptions
-	var history *app.HistoryOptions
-	if o.Catalog { // P8; the history beside it, as cmd/web runs
-		catalogOpts, history = &app.CatalogOptions{}, &app.HistoryOptions{}
-	}
 	if e.built, err = app.New(context.Background(), app.Config{
 		Logger:      log,
 		Marketplace: app.Marketplace{B2B: m.B2BURL, B2BTest: m.B2BTestURL, Seller: m.SellerURL},
@@ -117,14 +113,15 @@ func Start(o EnvOptions) (*Env, error) {
 		},
 		DatabaseURL: dbURL,
 		Sessions:    sessions.Options{Keys: [][]byte{key}, Logger: log, Now: m.Sandbox.Now},
-		Catalog:     catalogOpts,
-		History:     history,
 		// The price forms' fat-finger guard is off: P4 sends rows the
 		// marketplace refuses, and measures the send path, not the hold.
 		Dashboard:  handlers.Deps{Demo: true, DemoCredentials: app.DemoCredentials(), Now: m.Sandbox.Now, GuardPercent: -1},
 		MassUpdate: app.MassUpdateOptions{ChunkSize: o.ChunkSize},
 	}); err != nil {
 		return fail(err)
+	}
+	if !o.Catalog {
+		e.built.Catalog.Close() // no sync starts from now on
 	}
 	e.API, e.Store, e.Backend, e.App, e.Catalog = e.built.API, e.built.Sessions, e.built.SessionBackend, e.built.Handler, e.built.Catalog
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

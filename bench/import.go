@@ -103,6 +103,9 @@ func NewImportRig(rows int) (*ImportRig, error) {
 	}); err != nil {
 		return fail(err)
 	}
+	// The preview reads the marketplace live, as before a first full
+	// copy: the copy's sync never starts.
+	g.built.Catalog.Close()
 	api, handler := g.built.API, g.built.Handler
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -23,24 +23,20 @@ import (
 // the per-seller lock fails: the read was not attempted.
 var ErrStore = errors.New("browse: the seller lock is unavailable")
 
-// Reader reads sellers' lists. Its zero copy (nil manager) reads every
-// list live.
+// Reader reads sellers' lists.
 type Reader struct {
 	copy *copystore.Manager
 	log  *slog.Logger
 }
 
-// New is a Reader over the local copies m keeps (nil: none, every read
-// live); log takes the copy's warnings (nil: discarded).
+// New is a Reader over the local copies m keeps (required); log takes
+// the copy's warnings (nil: discarded).
 func New(m *copystore.Manager, log *slog.Logger) *Reader {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
 	return &Reader{copy: m, log: log}
 }
-
-// Copying reports whether the dashboard keeps local copies at all.
-func (r *Reader) Copying() bool { return r.copy != nil }
 
 // Access is how one request reaches a seller: its account, the source a
 // sync reads through, and the contexts its reads run in.
@@ -78,11 +74,8 @@ func (r *Reader) For(k copystore.Key, acc Access) *Seller {
 func (s *Seller) Key() copystore.Key { return s.key }
 
 // States are the sync states of the seller's copy, read once per
-// request; nil without copies.
+// request.
 func (s *Seller) States(ctx context.Context) (map[string]copystore.SyncState, error) {
-	if s.r.copy == nil {
-		return nil, nil
-	}
 	if s.states != nil {
 		return s.states, nil
 	}
@@ -108,13 +101,10 @@ func Complete(states map[string]copystore.SyncState) bool {
 }
 
 // FromCopy is the decision every read makes: whether the seller's lists
-// are read from the copy (copies are kept, a first full copy exists and
-// the seller's credentials are known to work) or live. Either way it
+// are read from the copy (a first full copy exists and the seller's
+// credentials are known to work) or live. Either way it
 // records the page view, which starts a sync when the copy is due one.
 func (s *Seller) FromCopy(ctx context.Context) (bool, error) {
-	if s.r.copy == nil {
-		return false, nil
-	}
 	states, err := s.States(ctx)
 	if err != nil {
 		return false, err
@@ -134,9 +124,6 @@ func (s *Seller) FromCopy(ctx context.Context) (bool, error) {
 // is older than the interval (or one was left half done). A read that
 // does not go through FromCopy (the overview) calls it.
 func (s *Seller) Use(ctx context.Context) {
-	if s.r.copy == nil {
-		return
-	}
 	s.touch(ctx)
 	s.r.copy.Use(s.key, s.acc.Source)
 }
@@ -174,12 +161,8 @@ func (s *Seller) enter(ctx context.Context) (context.Context, error) {
 }
 
 // lock takes the per-seller lock the sync reads under, for a read about
-// to go to the marketplace. Without copies there is no sync, and nothing
-// to wait for.
+// to go to the marketplace.
 func (s *Seller) lock(ctx context.Context) (unlock func(), err error) {
-	if s.r.copy == nil {
-		return func() {}, nil
-	}
 	unlock, err = s.r.copy.Lock(ctx, s.key.SellerID)
 	if err != nil {
 		if ctx.Err() != nil {

@@ -51,11 +51,11 @@ func TestListsLiveUntilFullCopy(t *testing.T) {
 	}
 }
 
-// TestListsWithoutCopies: a Reader without copies reads every list live
-// and takes no lock.
-func TestListsWithoutCopies(t *testing.T) {
+// TestListsLiveBeforeFirstCopy: while the first pass of the copy has not
+// finished (here its sync fails at once), every list is read live.
+func TestListsLiveBeforeFirstCopy(t *testing.T) {
 	r := newRig(t)
-	s := r.seller(New(nil, nil), nil)
+	s := r.beforeCopy()
 	ctx := context.Background()
 	boxes, err := s.Boxes(ctx, Query{Page: 1, Limit: 5, Status: "shipped"})
 	if err != nil {
@@ -76,8 +76,8 @@ func TestListsWithoutCopies(t *testing.T) {
 	if len(p.Records) != 200 || p.Page != 2 || p.Pages != (p.Total+199)/200 || p.Ends != nil {
 		t.Errorf("live page of 200: %d records, page %d of %d, total %d, ends %v", len(p.Records), p.Page, p.Pages, p.Total, p.Ends)
 	}
-	if st, err := s.States(ctx); st != nil || err != nil {
-		t.Errorf("states without copies: %v %v", st, err)
+	if st, err := s.States(ctx); Complete(st) || err != nil {
+		t.Errorf("states before the first copy: %v %v", st, err)
 	}
 }
 
@@ -244,23 +244,20 @@ func keys(recs []apiclient.Nomenclature) []string {
 }
 
 // TestOverviewCopyMatchesLive: the overview from a full copy counts what
-// the live fan-out counts, and says what needs action.
+// the marketplace's lists count, and says what needs action.
 func TestOverviewCopyMatchesLive(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
-	live, err := r.seller(New(nil, nil), nil).Overview(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if live.FromCopy || Total(live.Orders) == 0 || Total(live.Boxes) == 0 || Total(live.Nomenclature) == 0 {
-		t.Fatalf("live overview %+v", live)
+	live := r.liveCounts(t)
+	if Total(live.Orders) == 0 || Total(live.Boxes) == 0 || Total(live.Nomenclature) == 0 {
+		t.Fatalf("live counts %+v", live)
 	}
 	r.synced(t)
 	copied, err := r.seller(New(r.copy, nil), nil).Overview(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !copied.FromCopy || !Complete(copied.Sync) {
+	if !Complete(copied.Sync) {
 		t.Fatalf("overview from the copy: %+v", copied)
 	}
 	for _, c := range [][2][]Count{{live.Orders, copied.Orders}, {live.Boxes, copied.Boxes}, {live.Nomenclature, copied.Nomenclature}} {
@@ -290,12 +287,12 @@ func TestEachRecord(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
 	live := 0
-	// Without copies: a reader with one would start a pass in the
-	// background, which could finish before the second walk.
-	if err := r.seller(New(nil, nil), nil).EachRecord(ctx, Query{}, 1000, func(apiclient.Nomenclature) error { live++; return nil }); err != nil {
+	// Before the first copy, which cannot finish (beforeCopy): a pass
+	// that finished before the second walk would serve it.
+	if err := r.beforeCopy().EachRecord(ctx, Query{}, 1000, func(apiclient.Nomenclature) error { live++; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.seller(New(nil, nil), nil).EachRecord(ctx, Query{}, 1, func(apiclient.Nomenclature) error { return nil }); !errors.Is(err, ErrTooManyPages) {
+	if err := r.beforeCopy().EachRecord(ctx, Query{}, 1, func(apiclient.Nomenclature) error { return nil }); !errors.Is(err, ErrTooManyPages) {
 		t.Errorf("a live walk past its bound: %v", err)
 	}
 	r.synced(t)
@@ -322,7 +319,7 @@ func TestReadAhead(t *testing.T) {
 	r := newRig(t)
 	ctx := context.Background()
 	var ahead Ahead
-	read, err := r.seller(New(nil, nil), nil).ReadAhead(ctx, Query{Page: 2, Limit: 20}, &ahead)
+	read, err := r.beforeCopy().ReadAhead(ctx, Query{Page: 2, Limit: 20}, &ahead)
 	if err != nil || read == nil {
 		t.Fatalf("live page: %v %v", read == nil, err)
 	}

@@ -2,6 +2,7 @@ package browse
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"testing"
 	"time"
@@ -57,6 +58,45 @@ func newRig(t *testing.T) *rig {
 	return &rig{sb: sb, acct: acct, db: db, copy: m, key: k, src: src, syncr: y}
 }
 
+// liveCounts counts the seller's lists by status at the marketplace: a
+// one-row page per order and box status (the list's total is the count)
+// and a walk of the whole nomenclature, which has no status filter.
+func (r *rig) liveCounts(t *testing.T) *Overview {
+	t.Helper()
+	ctx := context.Background()
+	ov := &Overview{}
+	for _, st := range OrderStatuses {
+		list, err := r.acct.B2B.ListOrders(ctx, &apiclient.ListOrdersOptions{Page: 1, Limit: 1, Status: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ov.Orders = append(ov.Orders, Count{Status: st, Count: list.Total})
+	}
+	for _, st := range BoxStatuses {
+		list, err := r.acct.ReturnBoxes.List(ctx, &apiclient.ListReturnBoxesOptions{SellerID: r.key.SellerID, Page: 1, Limit: 1, Status: st})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ov.Boxes = append(ov.Boxes, Count{Status: st, Count: list.Total})
+	}
+	records := map[string]int{}
+	for n, err := range r.acct.Seller.AllNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: r.key.SellerID, Limit: UpstreamLimit}) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		records[n.Status]++
+	}
+	ov.Nomenclature = countsOf(NomenclatureStatuses, records)
+	return ov
+}
+
+// beforeCopy is one request's reads of the rig's seller through a source
+// the copy's sync cannot read: the first pass never finishes, so every
+// list is read live, as before a first full copy.
+func (r *rig) beforeCopy() *Seller {
+	return New(r.copy, nil).For(r.key, Access{Account: r.acct, Source: failingSource{}, Live: context.Background})
+}
+
 // synced makes a full copy of the rig's seller.
 func (r *rig) synced(t *testing.T) *rig {
 	t.Helper()
@@ -84,3 +124,21 @@ func (r *rig) seller(reader *Reader, entered *int) *Seller {
 
 // requests is how many requests the sandbox answered on route.
 func (r *rig) requests(route string) int { return r.sb.Counters().Requests[route] }
+
+// failingSource is a marketplace the copy's sync cannot read: the copy
+// never finishes its first pass.
+type failingSource struct{}
+
+var errNoSource = errors.New("the source is unavailable")
+
+func (failingSource) NomenclaturePage(context.Context, int, int) ([]apiclient.Nomenclature, int, int, error) {
+	return nil, 0, 0, errNoSource
+}
+
+func (failingSource) OrdersPage(context.Context, int, int) ([]apiclient.Order, int, int, error) {
+	return nil, 0, 0, errNoSource
+}
+
+func (failingSource) BoxesPage(context.Context, int, int) ([]apiclient.ReturnBox, int, int, error) {
+	return nil, 0, 0, errNoSource
+}

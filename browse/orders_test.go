@@ -53,12 +53,12 @@ func TestOrderFoundThroughCopyStatus(t *testing.T) {
 	}
 }
 
-// TestOrderWithoutCopy: without a copy the whole list is walked, and an
+// TestOrderBeforeCopy: before the first full copy the whole list is walked, and an
 // order that is not there is apiclient.ErrNotFound.
-func TestOrderWithoutCopy(t *testing.T) {
+func TestOrderBeforeCopy(t *testing.T) {
 	r := newRig(t)
 	want, all, _ := oldestOrder(t, r)
-	s := r.seller(New(nil, nil), nil)
+	s := r.beforeCopy()
 	ctx := context.Background()
 	got, err := s.Order(ctx, want.Nr)
 	if err != nil || got.Nr != want.Nr || len(got.Items) == 0 {

@@ -5,17 +5,9 @@ import (
 	"errors"
 	"maps"
 	"slices"
-	"sync"
 
-	"golang.org/x/sync/errgroup"
-
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/copystore"
 )
-
-// overviewParallel bounds the marketplace reads the live overview runs at
-// once.
-const overviewParallel = 3
 
 // Count is how many rows of a list are in one status.
 type Count struct {
@@ -25,9 +17,6 @@ type Count struct {
 
 // Overview is what the start page counts of a seller.
 type Overview struct {
-	// FromCopy says the counts are the copy's (Sync its states); else
-	// they were read live.
-	FromCopy bool
 	// Orders, Boxes and Nomenclature count each list by status: the
 	// known statuses in their order, then any other in name order.
 	Orders, Boxes, Nomenclature []Count
@@ -45,18 +34,11 @@ func Total(counts []Count) int {
 	return n
 }
 
-// Overview counts the seller's lists. With copies kept it reads the copy
-// alone, whatever its state (it answers at once with what the copy holds
-// so far, and the page says how fresh that is), once the credentials are
-// known to work; opening it starts a sync when the copy is due one.
-// Without copies it reads the marketplace: a one-row page per order and
-// box status (the list's total says the count) and a walk of the whole
-// nomenclature, which has no status filter, at most overviewParallel
-// reads at once.
+// Overview counts the seller's lists. It reads the copy alone, whatever
+// its state (it answers at once with what the copy holds so far, and the
+// page says how fresh that is), once the credentials are known to work;
+// opening it starts a sync when the copy is due one.
 func (s *Seller) Overview(ctx context.Context) (*Overview, error) {
-	if s.r.copy == nil {
-		return s.liveOverview()
-	}
 	if err := s.access(); err != nil {
 		return nil, err
 	}
@@ -69,59 +51,9 @@ func (s *Seller) Overview(ctx context.Context) (*Overview, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Overview{FromCopy: true, Orders: countsOf(OrderStatuses, ov.OrdersByStatus), Boxes: countsOf(BoxStatuses, ov.BoxesByStatus),
+	return &Overview{Orders: countsOf(OrderStatuses, ov.OrdersByStatus), Boxes: countsOf(BoxStatuses, ov.BoxesByStatus),
 		Nomenclature: countsOf(NomenclatureStatuses, ov.RecordsByStatus),
 		NewOrders:    ov.NewOrders, Rejected: ov.Rejected, ZeroStock: ov.ZeroStock, BoxesLoading: ov.BoxesLoading, Sync: ov.Sync}, nil
-}
-
-func (s *Seller) liveOverview() (*Overview, error) {
-	acct, ctx, seller := s.acc.Account, s.acc.Live(), s.key.SellerID
-	g, gctx := errgroup.WithContext(ctx)
-	g.SetLimit(overviewParallel)
-	orders := make([]int, len(OrderStatuses))
-	boxes := make([]int, len(BoxStatuses))
-	for i, st := range OrderStatuses {
-		g.Go(func() error {
-			list, err := acct.B2B.ListOrders(gctx, &apiclient.ListOrdersOptions{Page: 1, Limit: 1, Status: st})
-			if err == nil {
-				orders[i] = list.Total
-			}
-			return err
-		})
-	}
-	for i, st := range BoxStatuses {
-		g.Go(func() error {
-			list, err := acct.ReturnBoxes.List(gctx, &apiclient.ListReturnBoxesOptions{SellerID: seller, Page: 1, Limit: 1, Status: st})
-			if err == nil {
-				boxes[i] = list.Total
-			}
-			return err
-		})
-	}
-	var mu sync.Mutex
-	records := map[string]int{}
-	g.Go(func() error {
-		for n, err := range acct.Seller.AllNomenclatures(gctx, &apiclient.ListNomenclaturesRequest{SellerID: seller, Limit: UpstreamLimit}) {
-			if err != nil {
-				return err
-			}
-			mu.Lock()
-			records[n.Status]++
-			mu.Unlock()
-		}
-		return nil
-	})
-	if err := g.Wait(); err != nil {
-		return nil, err
-	}
-	ov := &Overview{Nomenclature: countsOf(NomenclatureStatuses, records)}
-	for i, st := range OrderStatuses {
-		ov.Orders = append(ov.Orders, Count{Status: st, Count: orders[i]})
-	}
-	for i, st := range BoxStatuses {
-		ov.Boxes = append(ov.Boxes, Count{Status: st, Count: boxes[i]})
-	}
-	return ov, nil
 }
 
 // countsOf lists the counts of m by the known statuses in their order,
@@ -150,11 +82,8 @@ type Glance struct {
 }
 
 // Glance reads what needs action in the copy k, without a marketplace
-// call. Without copies it is empty.
+// call.
 func (r *Reader) Glance(ctx context.Context, k copystore.Key) (Glance, error) {
-	if r.copy == nil {
-		return Glance{}, nil
-	}
 	ov, err := r.copy.Store().Overview(ctx, k)
 	switch {
 	case errors.Is(err, copystore.ErrRevoked):
@@ -169,9 +98,6 @@ func (r *Reader) Glance(ctx context.Context, k copystore.Key) (Glance, error) {
 // whatever their number), in the order of keys.
 func (r *Reader) Glances(ctx context.Context, keys []copystore.Key) ([]Glance, error) {
 	out := make([]Glance, len(keys))
-	if r.copy == nil {
-		return out, nil
-	}
 	ovs, err := r.copy.Store().Overviews(ctx, keys)
 	if err != nil {
 		return nil, err

@@ -6,7 +6,7 @@ package handlers
 
 import (
 	"context"
-	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -70,9 +70,8 @@ type Deps struct {
 	// budget and per-seller lock). Required.
 	Engine *massupdate.Engine
 	// Jobs runs bulk import jobs in the background (bulkjobs.Runner, over
-	// the job tables in the session database); nil leaves out the bulk
-	// import, job and history screens. app binds its executor
-	// (with the accounts' job account) and its audit observer.
+	// the job tables in the session database). app binds its executor
+	// (with the accounts' job account) and its audit observer. Required.
 	Jobs *bulkjobs.Runner
 	// GuardPercent is the fat-finger guard of every price change
 	// (SELLERDESK_BULK_GUARD_PERCENT, as the import's): the prices forms
@@ -81,11 +80,12 @@ type Deps struct {
 	// means massupdate.DefaultGuardPercent; negative turns it off.
 	GuardPercent int
 	// Catalog keeps the local copy of each seller's catalogue and syncs it
-	// in the background; nil serves every page live.
+	// in the background; a seller's lists are read live until its first
+	// full copy is complete. Required.
 	Catalog *copystore.Manager
 	// Audit is the audit trail: every change made through the dashboard
 	// (form edits, resends, bulk jobs) is recorded there and the history
-	// screen reads it; nil records nothing and leaves out the history.
+	// screen reads it. Required.
 	Audit *audit.Store
 	// HistoryRetention is how long the audit trail keeps entries (the
 	// pruning runs in cmd/web); the history page says so. 0 means
@@ -130,8 +130,8 @@ type App struct {
 
 // New builds the dashboard. It fails only on missing dependencies.
 func New(d Deps) (*App, error) {
-	if d.API == nil || d.Sessions == nil || d.Accounts == nil || d.Engine == nil {
-		return nil, errors.New("handlers: API client, session store, accounts and mass-update engine are required")
+	if err := d.missing(); err != nil {
+		return nil, err
 	}
 	if d.Logger == nil {
 		d.Logger = slog.New(slog.DiscardHandler)
@@ -159,6 +159,28 @@ func New(d Deps) (*App, error) {
 	a.echo = a.routes()
 	a.handler = a.protect(a.echo)
 	return a, nil
+}
+
+// missing names the first required dependency d lacks; nil when it has
+// them all.
+func (d Deps) missing() error {
+	for _, r := range []struct {
+		name   string
+		absent bool
+	}{
+		{"API (the marketplace client)", d.API == nil},
+		{"Sessions (the session store)", d.Sessions == nil},
+		{"Accounts (the accounts service)", d.Accounts == nil},
+		{"Engine (the mass-update engine)", d.Engine == nil},
+		{"Catalog (the local copy's manager)", d.Catalog == nil},
+		{"Jobs (the bulk job runner)", d.Jobs == nil},
+		{"Audit (the audit trail)", d.Audit == nil},
+	} {
+		if r.absent {
+			return fmt.Errorf("handlers: Deps.%s is required", r.name)
+		}
+	}
+	return nil
 }
 
 // ServeHTTP serves the dashboard.

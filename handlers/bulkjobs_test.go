@@ -111,6 +111,9 @@ func (e *bulkEnv) start() {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The local copy's sync never starts here: the jobs' checks of the
+	// current values read the marketplace live, before a first full copy.
+	a.Catalog.Close()
 	e.built = a
 	e.current.Store(a.Handler)
 	e.store, e.runner, e.jobs, e.audit = a.Sessions, a.Jobs, a.JobStore, a.Audit

@@ -66,9 +66,6 @@ func (a *App) nomenclaturePage(c echo.Context, q *listQuery) (*browse.Nomenclatu
 // previews show the new values at once, pending until a read confirms
 // them. A copy that cannot take them is logged: the change was made.
 func copyAccepted[T any](a *App, c echo.Context, kind massupdate.Kind[T], rep *massupdate.Report, items []T) {
-	if a.deps.Catalog == nil {
-		return
-	}
 	ctx := c.Request().Context()
 	if err := massupdate.PatchCopy(context.WithoutCancel(ctx), a.deps.Catalog.Store(), copyKey(c), kind, rep, items); err != nil {
 		a.logger(ctx).Warn("catalogue copy: writing accepted changes failed", "err", err)

@@ -52,12 +52,9 @@ func (q listQuery) sortHead(path, col string) pages.SortHead {
 	return h
 }
 
-// copyToolbar is the search and filter form of a list served from the
-// copy, with its freshness line; nil when the list is read live.
+// copyToolbar is the search and filter form of a list, with the copy's
+// freshness line; Live while the first full copy is not complete.
 func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []pages.Option) (*pages.CopyToolbar, error) {
-	if !a.reads.Copying() {
-		return nil, nil
-	}
 	ctx := c.Request().Context()
 	states, err := a.seller(c).States(ctx)
 	if err != nil {

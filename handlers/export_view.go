@@ -143,12 +143,8 @@ func (a *App) eachRecord(c echo.Context, q listQuery, fn func(apiclient.Nomencla
 }
 
 // exportQuery is the query of the export links of a /prices or
-// /nomenclature page: its search, sort and filters, page and limit; ""
-// without a job store (no export routes).
+// /nomenclature page: its search, sort and filters, page and limit.
 func (a *App) exportQuery(q listQuery) string {
-	if a.deps.Jobs == nil {
-		return ""
-	}
 	v := q.values()
 	v.Del("cursor") // the page number places the page alone
 	v.Set("page", strconv.Itoa(q.Page))

@@ -12,10 +12,10 @@ import (
 
 // TestWildRecords: the marketplace writes ids as strings, timestamps as
 // "YYYY-MM-DD hh:mm:ss" and nulls for optional fields, and one record of a
-// list cannot be read at all. Login, the overview it leads to and every
-// list page still answer 200: the bad record is left out and counted in a
-// notice with the request id, the rest renders; order detail and resend
-// work with string ids.
+// list cannot be read at all. Login and the overview it leads to answer
+// 200; every list page, read live, leaves the bad record out and counts it
+// in a notice with the request id, the rest renders; order detail and
+// resend work with string ids.
 func TestWildRecords(t *testing.T) {
 	t.Parallel()
 	app := testapp.New(t, testapp.Options{})
@@ -38,7 +38,9 @@ func TestWildRecords(t *testing.T) {
 			t.Errorf("%s: notice %q, want the count and request id %q", what, notice, id)
 		}
 	}
-	checkNotice(t, home, "overview after login")
+	if home.Status != http.StatusOK { // the overview reads the copy alone, which leaves a bad record out in its sync
+		t.Fatalf("overview after login: status %d", home.Status)
+	}
 
 	p := b.Get("/orders")
 	checkNotice(t, p, "orders")

@@ -29,20 +29,13 @@ func (a *App) Overview(c echo.Context) error {
 	}
 	d := session(c).Data()
 	v := pages.Overview{ClientID: d.ClientID, Environment: d.Environment, SellerID: d.SellerID}
-	records := "" // the live nomenclature has no status filter to link to
-	if ov.FromCopy {
-		records = at(c, paths.Nomenclature)
-	}
 	v.Orders, v.OrdersTotal = counts(ov.Orders, at(c, paths.Orders))
-	v.Nomenclature, v.NomenclatureTotal = counts(ov.Nomenclature, records)
+	v.Nomenclature, v.NomenclatureTotal = counts(ov.Nomenclature, at(c, paths.Nomenclature))
 	v.Boxes, v.BoxesTotal = counts(ov.Boxes, at(c, paths.ReturnBoxes))
 	if err := a.tokenStates(c, &v); err != nil {
 		return err
 	}
 	title := i18n.T(ctx, "overview.title")
-	if !ov.FromCopy {
-		return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, title, "overview"), v, nil, nil), nil)
-	}
 	sv := a.syncView(ctx, ov.Sync, false)
 	v.Copying = sv.AsOf == "" && sv.Error == "" // the first copy: counts of nothing yet are not 0
 	actions := needsAction(ctx, ov.NewOrders, ov.Rejected, ov.ZeroStock, ov.BoxesLoading, func(p string) string { return at(c, p) })

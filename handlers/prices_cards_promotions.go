@@ -23,10 +23,10 @@ import (
 )
 
 // cardPromotions reads the promotions of the cards named from the copy;
-// nil where there is no copy or no promotion (the page goes on without
+// nil where the copy holds no promotion (the page goes on without
 // the marks: they are an aid, not a gate).
 func (a *App) cardPromotions(c echo.Context, parents []string) map[string][]copystore.CardPromotion {
-	if a.deps.Catalog == nil || !a.deps.API.PricesByCard() || len(parents) == 0 {
+	if !a.deps.API.PricesByCard() || len(parents) == 0 {
 		return nil
 	}
 	ctx := c.Request().Context()

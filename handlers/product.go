@@ -41,7 +41,7 @@ const (
 // ProductPage shows one product of the session's seller.
 func (a *App) ProductPage(c echo.Context) error {
 	sku, ok := productParam(c)
-	if !ok || a.deps.Catalog == nil {
+	if !ok {
 		return echo.ErrNotFound
 	}
 	card := a.deps.API.PricesByCard()
@@ -58,13 +58,10 @@ func (a *App) ProductPage(c echo.Context) error {
 		v := pages.ProductView{SKU: sku, Card: card, NotCopied: true, Back: at(c, paths.Prices)}
 		return a.render(c, http.StatusOK, pages.ProductPage(a.chrome(c, sku, "prices"), v), nil)
 	}
-	var entries []audit.Entry
-	if a.deps.Audit != nil {
-		d := session(c).Data()
-		entries, err = a.deps.Audit.Naming(ctx, audit.Filter{SellerID: d.SellerID, Environment: d.Environment}, browse.ProductKeys(sku, p.Records), productHistory, productItemsEach)
-		if err != nil {
-			return errSessionStore(err)
-		}
+	d := session(c).Data()
+	entries, err := a.deps.Audit.Naming(ctx, audit.Filter{SellerID: d.SellerID, Environment: d.Environment}, browse.ProductKeys(sku, p.Records), productHistory, productItemsEach)
+	if err != nil {
+		return errSessionStore(err)
 	}
 	v := productView(ctx, l, sku, card, p.Records, browse.MergePoints(p.Points, browse.HistoryPoints(entries, sku)), a.deps.Now())
 	v.Back = at(c, paths.Prices)
@@ -76,12 +73,9 @@ func (a *App) ProductPage(c echo.Context) error {
 		}
 		v.Promotions = append(v.Promotions, pr)
 	}
-	if a.deps.Audit != nil {
-		v.HistoryOn = true
-		v.HistoryHref = paths.WithQuery(at(c, paths.History), url.Values{"q": {sku}})
-		for _, e := range entries {
-			v.History = append(v.History, historyEntry(ctx, e))
-		}
+	v.HistoryHref = paths.WithQuery(at(c, paths.History), url.Values{"q": {sku}})
+	for _, e := range entries {
+		v.History = append(v.History, historyEntry(ctx, e))
 	}
 	title, _ := format.Short(v.Name, 80) // a name is bounded wherever it is shown
 	return a.render(c, http.StatusOK, pages.ProductPage(a.chrome(c, title, "prices"), v), nil)

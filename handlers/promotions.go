@@ -36,9 +36,6 @@ func (a *App) PromotionsList(c echo.Context) error {
 	case !a.deps.API.PricesByCard():
 		v.Notice = pages.NoticeProfile
 		return render()
-	case a.deps.Catalog == nil:
-		v.Notice = pages.NoticeNoCopy
-		return render()
 	}
 	if _, err := a.fromCopy(c); err != nil { // the copy in use, synced in the background
 		return err

@@ -145,7 +145,7 @@ func (a *App) accountRoutes() []accountRoute {
 	post := func(p string, h echo.HandlerFunc) accountRoute {
 		return accountRoute{method: http.MethodPost, path: p, handler: h}
 	}
-	rs := []accountRoute{
+	return []accountRoute{
 		get(paths.Overview, a.Overview),
 		get(paths.Orders, a.OrdersList),
 		get(paths.Order(":orderNr"), a.OrderDetail),
@@ -159,37 +159,29 @@ func (a *App) accountRoutes() []accountRoute {
 		// via the login page (keepDraft).
 		{method: http.MethodPost, path: paths.Nomenclature, handler: a.NomenclatureSubmit, middleware: []echo.MiddlewareFunc{keepDraft(draftNomenclature)}, ownBound: true},
 		{method: http.MethodPost, path: paths.Prices, handler: a.PricesSubmit, middleware: []echo.MiddlewareFunc{keepDraft(draftPrices)}, ownBound: true},
-	}
-	// Bulk import, jobs and exports: absent without a job runner.
-	if a.deps.Jobs != nil {
-		rs = append(rs,
-			get(paths.Export(paths.Prices, "csv"), func(c echo.Context) error { return a.exportView(c, "prices", "csv") }),
-			get(paths.Export(paths.Prices, "xlsx"), func(c echo.Context) error { return a.exportView(c, "prices", "xlsx") }),
-			get(paths.Export(paths.Nomenclature, "csv"), func(c echo.Context) error { return a.exportView(c, "nomenclature", "csv") }),
-			get(paths.Export(paths.Nomenclature, "xlsx"), func(c echo.Context) error { return a.exportView(c, "nomenclature", "xlsx") }),
-			get(paths.BulkImport, a.BulkImportForm),
-			post(paths.BulkImport, a.BulkImportUpload),
-			get(paths.Job(":id"), a.BulkJobPage),
-			get(paths.JobProgress(":id"), a.BulkJobProgress),
-			post(paths.JobSubmit(":id"), a.BulkJobSubmit),
-			post(paths.JobCancel(":id"), a.BulkJobCancel),
-			post(paths.JobRetry(":id"), a.BulkJobRetry),
-			post(paths.JobRevise(":id"), a.BulkJobRevise), // a retry's values edited in its preview
-			post(paths.JobReadBack(":id"), a.BulkJobReadBack),
-			get(paths.JobErrorsCSV(":id"), a.BulkJobErrorsCSV),
-			get(paths.JobExportCSV(":id"), a.BulkJobExportCSV),
-		)
-	}
-	// The audit trail: read-only, no delete route (retention prunes it).
-	if a.deps.Audit != nil {
-		rs = append(rs, get(paths.History, a.HistoryList), get(paths.HistoryExportCSV, a.HistoryExportCSV))
-	}
-	// The local copy of the catalogue (handlers/sync.go).
-	return append(rs,
+		// Bulk import, jobs and exports.
+		get(paths.Export(paths.Prices, "csv"), func(c echo.Context) error { return a.exportView(c, "prices", "csv") }),
+		get(paths.Export(paths.Prices, "xlsx"), func(c echo.Context) error { return a.exportView(c, "prices", "xlsx") }),
+		get(paths.Export(paths.Nomenclature, "csv"), func(c echo.Context) error { return a.exportView(c, "nomenclature", "csv") }),
+		get(paths.Export(paths.Nomenclature, "xlsx"), func(c echo.Context) error { return a.exportView(c, "nomenclature", "xlsx") }),
+		get(paths.BulkImport, a.BulkImportForm),
+		post(paths.BulkImport, a.BulkImportUpload),
+		get(paths.Job(":id"), a.BulkJobPage),
+		get(paths.JobProgress(":id"), a.BulkJobProgress),
+		post(paths.JobSubmit(":id"), a.BulkJobSubmit),
+		post(paths.JobCancel(":id"), a.BulkJobCancel),
+		post(paths.JobRetry(":id"), a.BulkJobRetry),
+		post(paths.JobRevise(":id"), a.BulkJobRevise), // a retry's values edited in its preview
+		post(paths.JobReadBack(":id"), a.BulkJobReadBack),
+		get(paths.JobErrorsCSV(":id"), a.BulkJobErrorsCSV),
+		get(paths.JobExportCSV(":id"), a.BulkJobExportCSV),
+		// The audit trail: read-only, no delete route (retention prunes it).
+		get(paths.History, a.HistoryList), get(paths.HistoryExportCSV, a.HistoryExportCSV),
+		// The local copy of the catalogue (handlers/sync.go).
 		get(paths.SyncStatus, a.SyncStatus),
 		post(paths.SyncRefresh, a.SyncRefresh),
 		post(paths.SyncForget, a.SyncForget),
-		accountRoute{method: http.MethodGet, path: paths.ExportAll("csv"), handler: func(c echo.Context) error { return a.NomenclatureExportAll(c, "csv") }, ownBound: true},
-		accountRoute{method: http.MethodGet, path: paths.ExportAll("xlsx"), handler: func(c echo.Context) error { return a.NomenclatureExportAll(c, "xlsx") }, ownBound: true},
-	)
+		{method: http.MethodGet, path: paths.ExportAll("csv"), handler: func(c echo.Context) error { return a.NomenclatureExportAll(c, "csv") }, ownBound: true},
+		{method: http.MethodGet, path: paths.ExportAll("xlsx"), handler: func(c echo.Context) error { return a.NomenclatureExportAll(c, "xlsx") }, ownBound: true},
+	}
 }

@@ -310,7 +310,7 @@ var everyPage = []pageCase{
 		return w.b.Get(href)
 	}},
 	{"promotions-other-profile", "/promotions", 200, get("/promotions")},
-	{"promotions-no-copy", "/promotions", 200, func(t *testing.T, w *pageWorld) *testapp.Page { return w.cb.Get("/promotions") }},
+	{"promotions-not-synced", "/promotions", 200, func(t *testing.T, w *pageWorld) *testapp.Page { return w.cb.Get("/promotions") }},
 	{"return-boxes", "/return-boxes", 200, get("/return-boxes")},
 	{"return-boxes-empty", "/return-boxes", 200, get("/return-boxes?q=no-such-box-anywhere")},
 	{"history", "/history", 200, get("/history")},

@@ -1,20 +1,11 @@
 package handlers
 
 import (
-	"bytes"
-	"context"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 
 	gsessions "github.com/gorilla/sessions"
-
-	"github.com/sellerdesk/sellerdesk/accounts"
-	"github.com/sellerdesk/sellerdesk/apiclient"
-	"github.com/sellerdesk/sellerdesk/internal/sqldb"
-	"github.com/sellerdesk/sellerdesk/massupdate"
-	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
 // countingStore is a gorilla Store that counts the calls it passes on.
@@ -37,28 +28,9 @@ func (s *countingStore) Save(r *http.Request, w http.ResponseWriter, gs *gsessio
 // Store interface (the server-side store behind it), not around it.
 func TestSessionThroughGorillaStore(t *testing.T) {
 	t.Parallel()
-	db, err := sqldb.Open(context.Background(), filepath.Join(t.TempDir(), "s.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	backend, err := sessions.NewBackend(context.Background(), db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store, err := sessions.NewStore(backend, sessions.Options{Keys: [][]byte{bytes.Repeat([]byte{7}, sessions.KeySize)}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	api, err := apiclient.New(apiclient.Options{B2BBaseURL: "http://127.0.0.1:1", B2BTestBaseURL: "http://127.0.0.1:1", SellerBaseURL: "http://127.0.0.1:1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	acc, err := accounts.New(accounts.Options{API: api, Sessions: store})
-	if err != nil {
-		t.Fatal(err)
-	}
-	a, err := New(Deps{API: api, Sessions: store, Accounts: acc, Engine: &massupdate.Engine{Locker: db}})
+	deps, _ := fullDeps(t)
+	store := deps.Sessions
+	a, err := New(deps)
 	if err != nil {
 		t.Fatal(err)
 	}

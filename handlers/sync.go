@@ -47,9 +47,6 @@ func sessionCredential(c echo.Context) copystore.Credential {
 // in the background.
 func (a *App) catalogLogin(c echo.Context) {
 	m := a.deps.Catalog
-	if m == nil {
-		return
-	}
 	k := copyKey(c)
 	if err := m.Store().Grant(c.Request().Context(), k, sessionCredential(c)); err != nil {
 		a.logger(c.Request().Context()).Warn("catalogue copy: grant failed", "err", err)
@@ -80,7 +77,7 @@ var errCopyRevoked = errors.New("copy revoked: the marketplace refused the crede
 //     list, a token) gets here: a 403 on one item (an order that is not
 //     the seller's) is reported beside that item by its handler.
 func (a *App) catalogRefused(c echo.Context, err error) {
-	if a.deps.Catalog == nil || !loggedIn(session(c)) {
+	if !loggedIn(session(c)) {
 		return
 	}
 	ctx := context.WithoutCancel(c.Request().Context())
@@ -101,9 +98,6 @@ func (a *App) catalogRefused(c echo.Context, err error) {
 // login (catalogRefused, and the sync's own 401). requireLogin ends such a
 // session without a call to the marketplace.
 func (a *App) credentialsRevoked(c echo.Context) (bool, error) {
-	if a.deps.Catalog == nil {
-		return false, nil
-	}
 	return a.deps.Catalog.Store().CredentialRejected(c.Request().Context(), sessionCredential(c))
 }
 
@@ -153,9 +147,6 @@ func (a *App) syncView(ctx context.Context, states map[string]copystore.SyncStat
 // SyncStatus serves the freshness line alone (htmx polls it while a sync
 // runs).
 func (a *App) SyncStatus(c echo.Context) error {
-	if a.deps.Catalog == nil {
-		return echo.ErrNotFound
-	}
 	k := copyKey(c)
 	states, err := a.deps.Catalog.Store().SyncStates(c.Request().Context(), k)
 	if err != nil {
@@ -167,9 +158,6 @@ func (a *App) SyncStatus(c echo.Context) error {
 
 // SyncRefresh starts a full refresh of the session's copy now.
 func (a *App) SyncRefresh(c echo.Context) error {
-	if a.deps.Catalog == nil {
-		return echo.ErrNotFound
-	}
 	k := copyKey(c)
 	a.deps.Catalog.Refresh(k, a.copySource(c))
 	if !isHTMX(c.Request()) {
@@ -184,9 +172,6 @@ func (a *App) SyncRefresh(c echo.Context) error {
 
 // SyncForget deletes the session's copy at once.
 func (a *App) SyncForget(c echo.Context) error {
-	if a.deps.Catalog == nil {
-		return echo.ErrNotFound
-	}
 	if err := a.deps.Catalog.Forget(c.Request().Context(), copyKey(c)); err != nil {
 		return err
 	}

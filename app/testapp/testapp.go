@@ -49,8 +49,8 @@ type Options struct {
 	// Database is the SQLite file of the sessions (without Backend) and of
 	// the bulk jobs; "" means a fresh file in a temporary folder.
 	Database string
-	// Jobs, when set, runs bulk jobs with these options (the import, job
-	// and history screens); nil leaves them out.
+	// Jobs are the bulk job runner's options (every dashboard runs one);
+	// nil takes the defaults.
 	Jobs            *bulkjobs.RunnerOptions
 	ChunkSize       int
 	PageRetryBudget time.Duration
@@ -83,9 +83,11 @@ type Options struct {
 	TestHook echo.HandlerFunc
 	// APIOptions adjusts the marketplace client before it is built.
 	APIOptions func(*apiclient.Options)
-	// Catalog serves the overview and lists from the local copy of the
-	// catalogue, synced in the background, on the dashboard's
-	// database; CatalogSync adjusts its syncer.
+	// Catalog runs the local copy's syncs in the background, as
+	// production does; CatalogSync adjusts its syncer. Without it the
+	// copy is kept but no sync ever starts: it stays before its first
+	// pass, so the lists are read live and the overview shows an empty
+	// copy.
 	Catalog     bool
 	CatalogSync func(*copystore.Syncer)
 	// Profile is the wire profile of both the sandbox and the client
@@ -114,11 +116,10 @@ type App struct {
 	URL     string
 	Logs    *SafeBuffer
 	API     *apiclient.Client
-	// Jobs and JobStore are the bulk job runner and its store, with
-	// Options.Jobs; nil otherwise.
+	// Jobs and JobStore are the bulk job runner and its store.
 	Jobs     *bulkjobs.Runner
 	JobStore *bulkjobs.Store
-	// Catalog is the local copy's manager when Options.Catalog is set.
+	// Catalog is the local copy's manager.
 	Catalog *copystore.Manager
 	// Audit is the audit trail the dashboard records into.
 	Audit *audit.Store
@@ -180,10 +181,7 @@ func New(t testing.TB, opts Options) *App {
 	if opts.NoDemo {
 		deps.Demo, deps.DemoCredentials = false, nil
 	}
-	var catalogOpts *app.CatalogOptions
-	if opts.Catalog {
-		catalogOpts = &app.CatalogOptions{Syncer: opts.CatalogSync}
-	}
+	catalogOpts := &app.CatalogOptions{Syncer: opts.CatalogSync}
 	built, err := app.New(context.Background(), app.Config{
 		Logger:      log,
 		Marketplace: app.Marketplace{B2B: m.B2BURL, B2BTest: m.B2BTestURL, Seller: m.SellerURL},
@@ -209,6 +207,9 @@ func New(t testing.TB, opts Options) *App {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !opts.Catalog {
+		built.Catalog.Close() // no sync starts from now on
 	}
 	h := built.Handler
 	var served http.Handler = h

@@ -20,7 +20,6 @@ type ProductView struct {
 	TotalText                  string
 	Promotions                 []ProductPromotion
 	Chart                      PriceChart
-	HistoryOn                  bool // the audit trail is kept
 	History                    []HistoryEntry
 	HistoryHref, Back          string
 }

@@ -7,7 +7,7 @@ import "github.com/sellerdesk/sellerdesk/views/components"
 // taking part in the one selected.
 type PromotionsView struct {
 	// Notice, when set, says why there is nothing to show: NoticeProfile
-	// (a profile without promotions), NoticeNoCopy, NoticeNotSynced.
+	// (a profile without promotions), NoticeNotSynced.
 	Notice string
 	Rows   []PromotionRow
 	// Selected is the promotion whose cards are shown; nil for none.
@@ -20,7 +20,6 @@ type PromotionsView struct {
 // Notices of the promotions page.
 const (
 	NoticeProfile   = "profile"
-	NoticeNoCopy    = "no-copy"
 	NoticeNotSynced = "not-synced"
 )
 
