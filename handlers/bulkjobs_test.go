@@ -616,6 +616,9 @@ func TestBulkJobCrashWithChunkInFlight(t *testing.T) {
 		t.Fatal(err)
 	}
 	e.stop() // the rest of the crash: the database closes
+	// The request held at the marketplace must see its client gone before
+	// the gate opens; released first, it would be applied after all.
+	waitUntil(t, "the held request's client gone", func() bool { return e.sb.Held(sandbox.RouteRPCSetPrices) == 0 })
 	release()
 
 	// Meanwhile: a colleague sets another price on one product of the
