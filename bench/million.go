@@ -14,6 +14,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -40,9 +42,10 @@ var millionPages = []int{1, 3, 4}
 //     marketplace's floor of the same run (its pages x the sandbox's
 //     latency, one request in flight): at most 1.2x.
 //
-// The copies are filled by the dashboard's own first sync from the
-// in-process sandbox without latency (the copy's write path; that sync is
-// not what is measured, except in the last item).
+// The copies are filled through the copy's own write path, one full pass
+// of copystore.Syncer over the sandbox's records read in process in pages
+// of seedPage (seededCopy); that pass is not what is measured. The first
+// copy against the floor is the real one, over HTTP, 100 a page.
 func Million(s Sizes) (Result, error) {
 	r := Result{ID: "P15", Target: "pages <= 2x; CSV >= 50k rec/s, RSS <= 256 MB; forget <= 10 s; sync <= 1.2x floor"}
 	r.Holds = true
@@ -97,7 +100,7 @@ func millionOn(s Sizes, dbName string, db func() (string, func(), error)) (out m
 		}
 		defer drop()
 		t0 := time.Now()
-		ce, err := startCopy(products, dbURL)
+		ce, err := seededCopy(products, dbURL)
 		if err != nil {
 			return out, err
 		}
@@ -106,7 +109,7 @@ func millionOn(s Sizes, dbName string, db func() (string, func(), error)) (out m
 		if dbURL == "" {
 			dbURLs[i] = filepath.Join(ce.dir, "sessions.db")
 		}
-		out.detail = append(out.detail, fmt.Sprintf("%s copy of %d records built (sandbox, first sync, no latency) in %s", dbName, ce.records, time.Since(t0).Round(time.Second)))
+		out.detail = append(out.detail, fmt.Sprintf("%s copy of %d records built in %s (copystore.Syncer over the sandbox's products read in process, %d records a page)", dbName, ce.records, time.Since(t0).Round(time.Second), seedPage))
 	}
 	small, large := envs[0], envs[1]
 
@@ -170,6 +173,91 @@ func millionOn(s Sizes, dbName string, db func() (string, func(), error)) (out m
 	out.figure = fmt.Sprintf("%d vs %d records: worst of page/search/deep page %.2fx (%s); CSV export %.0f records/s, %s; forget %s; %.0f bytes/record",
 		large.records, small.records, worst, worstPage, rate, rss, forget.Round(10*time.Millisecond), perRecord)
 	return out, nil
+}
+
+// seedPage is the page size the seeding pass reads: far above the
+// marketplace's 100, so a million records take 200 transactions' worth of
+// pages rather than 10,000 requests.
+const seedPage = 5000
+
+// seededCopy starts a dashboard on dbURL whose sandbox holds products x 3
+// records and fills the bench seller's copy by one full pass of the
+// copy's own Syncer over those records read in process, seedPage at a
+// time (orders and return boxes through the API as the sync reads them);
+// then logs in, which finds the copy fresh and reads nothing.
+func seededCopy(products int, dbURL string) (*copyEnv, error) {
+	e, err := Start(EnvOptions{Sandbox: sandbox.Options{ProductsPerSeller: products}, Catalog: true, DatabaseURL: dbURL})
+	if err != nil {
+		return nil, err
+	}
+	ce := &copyEnv{Env: e}
+	fail := func(err error) (*copyEnv, error) { e.Close(); return nil, err }
+	ctx := context.Background()
+	cs := e.Catalog.Store()
+	if err := cs.Remember(ctx, benchKey); err != nil {
+		return fail(err)
+	}
+	src := productSource{AccountSource: copystore.AccountSource{SellerID: sellerID, Account: e.API.Account(apiclient.Credentials{ClientID: clientID, ClientSecret: secret, Environment: apiclient.Test}, apiclient.NewMemoryTokenStore())}}
+	for _, p := range e.Sandbox.Products(sellerID) {
+		for w, wh := range p.Warehouses {
+			st := "online"
+			if (len(src.recs)+w)%5 == 4 {
+				st = "disabled"
+			}
+			src.recs = append(src.recs, apiclient.Nomenclature{SellerID: sellerID, WarehouseCode: wh, Barcode: p.Barcode, MarketplaceSKU: p.MarketplaceSKU,
+				ParentSKU: p.ParentSKU, SellerSKU: p.SellerSKU, Name: p.Name, Brand: p.Brand, Size: p.Size,
+				Price: apiclient.Money(p.Price), SalePrice: apiclient.Money(p.SalePrice), Quantity: len(src.recs) % 40, Status: st, PriceUpdateStatus: p.PriceUpdateStatus})
+		}
+	}
+	y := copystore.Syncer{Store: cs, Lock: lockerFunc(e.Catalog.Lock), PageLimit: seedPage}
+	if err := y.Run(ctx, benchKey, src); err != nil {
+		return fail(err)
+	}
+	if ce.user, err = e.Login(); err != nil {
+		return fail(err)
+	}
+	if err := waitCopy(cs, 30*time.Minute); err != nil {
+		return fail(err)
+	}
+	if ce.records, err = cs.CountNomenclature(ctx, benchKey, copystore.Query{}); err != nil {
+		return fail(err)
+	}
+	if ce.records != len(src.recs) {
+		return fail(fmt.Errorf("the seeded copy holds %d records, the sandbox %d", ce.records, len(src.recs)))
+	}
+	return ce, nil
+}
+
+// productSource is the copy's Source with the nomenclature read from
+// memory, any page size; orders, boxes and the token renewal go through
+// the API.
+type productSource struct {
+	copystore.AccountSource
+	recs []apiclient.Nomenclature
+}
+
+func (p productSource) NomenclaturePage(_ context.Context, page, limit int) ([]apiclient.Nomenclature, int, int, error) {
+	lo := min((page-1)*limit, len(p.recs))
+	hi := min(lo+limit, len(p.recs))
+	return p.recs[lo:hi], (len(p.recs) + limit - 1) / limit, len(p.recs), nil
+}
+
+// OrdersPage and BoxesPage read the marketplace's pages of at most
+// copystore.PageLimit, whatever the pass asks: the page numbers and count
+// are the marketplace's own, so the pass reads them all.
+func (p productSource) OrdersPage(ctx context.Context, page, limit int) ([]apiclient.Order, int, int, error) {
+	return p.AccountSource.OrdersPage(ctx, page, min(limit, copystore.PageLimit))
+}
+
+func (p productSource) BoxesPage(ctx context.Context, page, limit int) ([]apiclient.ReturnBox, int, int, error) {
+	return p.AccountSource.BoxesPage(ctx, page, min(limit, copystore.PageLimit))
+}
+
+// lockerFunc is a copystore.Locker from a function (the manager's Lock).
+type lockerFunc func(ctx context.Context, seller int64) (func(), error)
+
+func (f lockerFunc) LockSeller(ctx context.Context, seller int64) (func(), error) {
+	return f(ctx, seller)
 }
 
 // copyBytes is the disk the copy at dbURL takes: the SQLite file with its
