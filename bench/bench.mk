@@ -6,7 +6,7 @@
 # timing assertions).
 BENCH_OUT ?= bench/out
 
-.PHONY: bench bench-smoke bench-once bench-profile
+.PHONY: bench bench-large bench-smoke bench-once bench-profile
 
 bench: ## Measure P1..P14 side by side, print one line per target, write BENCHMARKS.md (< 5 min).
 	@mkdir -p $(BENCH_OUT)
@@ -14,6 +14,9 @@ bench: ## Measure P1..P14 side by side, print one line per target, write BENCHMA
 	$(GO) tool benchstat -col /side $(BENCH_OUT)/gobench.txt > $(BENCH_OUT)/benchstat.txt
 	@cat $(BENCH_OUT)/benchstat.txt
 	$(GO) run ./bench/cmd/sdbench -out BENCHMARKS.md -benchstat $(BENCH_OUT)/benchstat.txt -notes bench/NOTES.md
+
+bench-large: ## P15 alone: a million records beside a thousand, on SQLite and PostgreSQL (long: see bench/NOTES.md); prints its line, writes nothing.
+	$(GO) run ./bench/cmd/sdbench -only P15 -out '' -command 'make bench-large'
 
 bench-smoke: ## The benchmark suite once with tiny sizes (what CI runs via go test).
 	$(GO) test -race -count=1 -short ./bench/...

@@ -20,10 +20,14 @@ type Measurement struct {
 // at two catalogue sizes and under load on both databases, P10b: P10's load
 // with a backup running, P10m: P10's load with metrics on and off; P12: a
 // colleague's page beside one session's flood; P13: memory during exports;
-// P14: a session holding twenty accounts; P16: bytes on the wire).
+// P14: a session holding twenty accounts; P15: a million records; P16: bytes on the wire).
 var All = []Measurement{{"P1", PageLatency}, {"P2", TokenRequestsPerHour}, {"P3", TokenRetryOn401}, {"P4", MassUpdateOverhead}, {"P5", SessionSize}, {"P6", LoadThroughput}, {"P7", OrdersPageAllocs}, {"P8", CatalogCopy},
 	{"P9", CopyPagesFlat}, {"P10", CopyLoadSQLite}, {"P10b", BackupUnderLoad}, {"P10m", MetricsOverhead}, {"P11", CopyLoadPostgres}, {"P12", PageUnderFlood}, {"P13", ExportMemory},
-	{"P14", TwentyAccounts}, {"P16", WireBytes}}
+	{"P14", TwentyAccounts}, {"P15", Million}, {"P16", WireBytes}}
+
+// Large are the measurements of All too long for `make bench`: sdbench
+// runs them only when named by -only (`make bench-large`).
+var Large = map[string]bool{"P15": true}
 
 // RunAll runs every measurement, printing one line per target to w as it
 // finishes. A measurement that fails to run counts as missed.

@@ -56,6 +56,10 @@ type Sizes struct {
 	// P14: a session holding twenty accounts against one holding one.
 	P14Products int // products per seller (x 3 warehouses) of the copy
 	P14Views    int // views of each page in each session (median)
+	// P15: a million records against a thousand.
+	MillionSmall, MillionLarge int // products per seller (x 3 warehouses) of the small and large copy
+	MillionViews               int // one-client views of each page at each size (median)
+	MillionSyncProducts        int // products per seller (x 3) of the first copy timed against the floor
 	// ChildRSS also measures the resident memory of the dashboard alone:
 	// cmd/web built and run as a child process under the same load
 	// (measureChildRSS; it needs the go command and the module root).
@@ -73,6 +77,7 @@ var Full = Sizes{
 	FloodProducts: 33_334, FloodInFlight: 16, FloodViews: 100, FloodSlices: 3,
 	ExportProducts: 33_334, ExportsAtOnce: 2,
 	P14Products: 3_334, P14Views: 101,
+	MillionSmall: 334, MillionLarge: 333_334, MillionViews: 21, MillionSyncProducts: 33_334,
 	ChildRSS: true,
 }
 
@@ -87,6 +92,7 @@ var Smoke = Sizes{
 	FloodProducts: 40, FloodInFlight: 4, FloodViews: 3, FloodSlices: 1,
 	ExportProducts: 40, ExportsAtOnce: 2,
 	P14Products: 10, P14Views: 1,
+	MillionSmall: 10, MillionLarge: 40, MillionViews: 1, MillionSyncProducts: 20,
 }
 
 // Result is one target's verdict, or a figure kept for information.

@@ -53,6 +53,15 @@ func main() {
 	if *short {
 		sizes = bench.Smoke
 	}
+	if *only == "" { // the long ones run only when named (make bench-large)
+		var keep []bench.Measurement
+		for _, m := range bench.All {
+			if !bench.Large[m.ID] {
+				keep = append(keep, m)
+			}
+		}
+		bench.All = keep
+	}
 	if *only != "" {
 		var keep []bench.Measurement
 		for _, m := range bench.All {
