@@ -55,14 +55,16 @@ type Access struct {
 }
 
 // Seller is one request's reads of one seller's data. It remembers the
-// copy's sync states read for the request: the dispatch and the
-// freshness line must describe the same states. Not safe for concurrent
-// use.
+// copy's checks read for the request (copystore.Checks: the sync states,
+// the access check, the version and the kept counts, one statement): the
+// dispatch and the freshness line must describe the same states, and the
+// page's reads of the copy take the rest from them instead of reading
+// them again. Not safe for concurrent use.
 type Seller struct {
 	r      *Reader
 	key    copystore.Key
 	acc    Access
-	states map[string]copystore.SyncState
+	checks *copystore.Checks
 }
 
 // For is the reads of the seller of k through acc, for one request.
@@ -76,18 +78,15 @@ func (s *Seller) Key() copystore.Key { return s.key }
 // States are the sync states of the seller's copy, read once per
 // request.
 func (s *Seller) States(ctx context.Context) (map[string]copystore.SyncState, error) {
-	if s.states != nil {
-		return s.states, nil
+	if s.checks != nil {
+		return s.checks.States, nil
 	}
-	st, err := s.r.copy.Store().SyncStates(ctx, s.key)
+	c, err := s.r.copy.Store().ReadChecks(ctx, s.key)
 	if err != nil {
 		return nil, err
 	}
-	if st == nil {
-		st = map[string]copystore.SyncState{}
-	}
-	s.states = st
-	return st, nil
+	s.checks = c
+	return c.States, nil
 }
 
 // Complete reports whether a first full copy of every list exists.
@@ -152,12 +151,16 @@ func (s *Seller) access() error {
 // from the copy whatever its state (the overview).
 func (s *Seller) Access() error { return s.access() }
 
-// enter is the context the copy is read in: the page gate's.
+// enter is the context the copy is read in: the page gate's, carrying
+// the request's checks when read.
 func (s *Seller) enter(ctx context.Context) (context.Context, error) {
-	if s.acc.Enter == nil {
-		return ctx, nil
+	if s.acc.Enter != nil {
+		var err error
+		if ctx, err = s.acc.Enter(); err != nil {
+			return ctx, err
+		}
 	}
-	return s.acc.Enter()
+	return copystore.WithChecks(ctx, s.checks), nil
 }
 
 // lock takes the per-seller lock the sync reads under, for a read about

@@ -74,6 +74,9 @@ func (c *countCache) put(ck countKey, e countEntry) {
 // version reads the write version of the copy of k (0 before its first
 // write), after the access check (ErrRevoked), both in one statement.
 func (s *Store) version(ctx context.Context, k Key) (int64, error) {
+	if c := checksOf(ctx, k); c != nil {
+		return c.version, c.access()
+	}
 	var revoked int
 	var v int64
 	err := s.r.QueryRowContext(ctx, s.q(`SELECT `+revokedColumn+`, COALESCE((SELECT v FROM catalog_versions WHERE seller_id = ? AND env = ?), 0)`),

@@ -44,6 +44,9 @@ func (s *Store) counts(ctx context.Context, k Key) (map[string]map[string]int, e
 // ("" = every status) from catalog_counts, after the access check
 // (ErrRevoked), both in one statement.
 func (s *Store) keptCount(ctx context.Context, k Key, list, status string) (int, error) {
+	if c := checksOf(ctx, k); c != nil {
+		return c.kept(list, status)
+	}
 	query := `SELECT ` + revokedColumn + `, COALESCE(SUM(n), 0) FROM catalog_counts WHERE seller_id = ? AND env = ? AND list = ?`
 	args := []any{k.SellerID, k.Env, k.SellerID, k.Env, list}
 	if status != "" {

@@ -146,6 +146,9 @@ func (w *where) add(cond string, args ...any) {
 // checkAccess fails with ErrRevoked when the copy's credential was refused.
 // The counts read the same flag as revokedColumn, in their own statement.
 func (s *Store) checkAccess(ctx context.Context, k Key) error {
+	if c := checksOf(ctx, k); c != nil {
+		return c.access()
+	}
 	var revoked int
 	err := s.r.QueryRowContext(ctx, s.q(`SELECT revoked FROM catalog_copies WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&revoked)
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
@@ -868,22 +871,23 @@ type Overview struct {
 }
 
 // Overview reads the counts of the copy of k for the start page (kept
-// current by every write, not counted here), with the sync's state.
+// current by every write, not counted here), with the sync's state: from
+// the request's checks (WithChecks), else read with them in one statement.
 func (s *Store) Overview(ctx context.Context, k Key) (*Overview, error) {
-	if err := s.checkAccess(ctx, k); err != nil {
+	c := checksOf(ctx, k)
+	if c == nil {
+		var err error
+		if c, err = s.ReadChecks(ctx, k); err != nil {
+			return nil, fmt.Errorf("copystore: overview: %w", err)
+		}
+	}
+	if err := c.access(); err != nil {
 		return nil, err
 	}
-	c, err := s.counts(ctx, k)
-	if err != nil {
-		return nil, fmt.Errorf("copystore: overview: %w", err)
-	}
-	ov := &Overview{RecordsByStatus: c[countNomenclature], OrdersByStatus: c[countOrders], BoxesByStatus: c[countBoxes]}
-	for _, n := range c[countZeroStock] {
+	ov := &Overview{RecordsByStatus: c.counts[countNomenclature], OrdersByStatus: c.counts[countOrders], BoxesByStatus: c.counts[countBoxes], Sync: c.States}
+	for _, n := range c.counts[countZeroStock] {
 		ov.ZeroStock += n
 	}
 	ov.NewOrders, ov.Rejected, ov.BoxesLoading = ov.OrdersByStatus["new"], ov.RecordsByStatus["rejected"], ov.BoxesByStatus["loading"]
-	if ov.Sync, err = s.SyncStates(ctx, k); err != nil {
-		return nil, err
-	}
 	return ov, nil
 }

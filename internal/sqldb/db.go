@@ -27,6 +27,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
@@ -95,7 +96,7 @@ func IsPostgresURL(url string) bool {
 // missing and put in WAL mode. Errors never contain a password.
 func Open(ctx context.Context, url string) (*DB, error) {
 	if IsPostgresURL(url) {
-		return openPostgres(ctx, url)
+		return openPostgres(ctx, url, nil)
 	}
 	return openSQLite(ctx, url)
 }
@@ -167,12 +168,22 @@ func openSQLite(ctx context.Context, url string) (*DB, error) {
 	return db, nil
 }
 
-func openPostgres(ctx context.Context, url string) (*DB, error) {
+// OpenPostgresTraced is Open for a PostgreSQL url whose connections report
+// each statement to tracer: a test counts the round trips a page makes.
+func OpenPostgresTraced(ctx context.Context, url string, tracer pgx.QueryTracer) (*DB, error) {
+	if !IsPostgresURL(url) {
+		return nil, errors.New("sqldb: OpenPostgresTraced needs a PostgreSQL URL")
+	}
+	return openPostgres(ctx, url, tracer)
+}
+
+func openPostgres(ctx context.Context, url string, tracer pgx.QueryTracer) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(url)
 	if err != nil {
 		// Not wrapped: the parse error may quote the connection string.
 		return nil, fmt.Errorf("sqldb: invalid PostgreSQL URL: %s", Redact(err.Error()))
 	}
+	cfg.ConnConfig.Tracer = tracer
 	if !strings.Contains(url, "connect_timeout") {
 		cfg.ConnConfig.ConnectTimeout = pgConnectTimeout
 	}
