@@ -14,32 +14,6 @@ const (
 	countBoxes        = "boxes"
 )
 
-// counts reads every count of the copy of k: list to status to rows.
-// Statuses whose count fell to 0 are left out, as a GROUP BY would.
-func (s *Store) counts(ctx context.Context, k Key) (map[string]map[string]int, error) {
-	rows, err := s.r.QueryContext(ctx, s.q(`SELECT list, status, n FROM catalog_counts WHERE seller_id = ? AND env = ? AND n > 0`), k.SellerID, k.Env)
-	if err != nil {
-		return nil, fmt.Errorf("copystore: counts: %w", err)
-	}
-	defer rows.Close()
-	out := map[string]map[string]int{countNomenclature: {}, countZeroStock: {}, countOrders: {}, countBoxes: {}}
-	for rows.Next() {
-		var list, status string
-		var n int
-		if err := rows.Scan(&list, &status, &n); err != nil {
-			return nil, fmt.Errorf("copystore: counts: %w", err)
-		}
-		if out[list] == nil {
-			out[list] = map[string]int{}
-		}
-		out[list][status] = n
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("copystore: counts: %w", err)
-	}
-	return out, nil
-}
-
 // keptCount answers the count of rows of list the filter status selects
 // ("" = every status) from catalog_counts, after the access check
 // (ErrRevoked), both in one statement.
