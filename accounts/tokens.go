@@ -70,14 +70,13 @@ func (s sessionTokens) LoadToken(ctx context.Context, key apiclient.TokenKey) (a
 			return apiToken(t), true, nil
 		}
 	}
-	all, err := s.store.LoadTokens(ctx, s.id)
+	t, ok, err := s.store.LoadToken(ctx, s.id, name)
 	if err != nil {
 		if errors.Is(err, sessions.ErrNotFound) {
 			return apiclient.Token{}, false, nil
 		}
 		return apiclient.Token{}, false, storeFailed(err)
 	}
-	t, ok := all[name]
 	if !ok {
 		return apiclient.Token{}, false, nil
 	}

@@ -333,7 +333,7 @@ func (st *Store) LoadToken(ctx context.Context, sessionID, name string) (t Store
 	defer cancel()
 	sealed, err := st.backend.LoadTokens(ctx, sessionID)
 	if err != nil {
-		return StoredToken{}, false, unavailable("load tokens", err)
+		return StoredToken{}, false, st.fail("load tokens", err)
 	}
 	b, ok := sealed[name]
 	if !ok {
