@@ -2,6 +2,7 @@ package bench
 
 import (
 	"net/http"
+	"os"
 	"testing"
 
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -43,8 +44,11 @@ func BenchmarkTwentyAccounts(b *testing.B) {
 // round; it holds the bounds P14 asserts (a minute or more: the shortest
 // sync interval; not with -short).
 func TestTwentyRefresh(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs a scheduled refresh round of a child dashboard (over a minute)")
+	if testing.Short() || os.Getenv("SELLERDESK_BENCH_REFRESH") == "" {
+		// It samples the passes running at once every 20 ms: a measurement,
+		// which P14 (make bench) reports against its target; here only on
+		// request, SELLERDESK_BENCH_REFRESH=1.
+		t.Skip("runs a scheduled refresh round of a child dashboard (over a minute); set SELLERDESK_BENCH_REFRESH=1")
 	}
 	t.Chdir("..") // startChild builds ./cmd/web from the module root
 	tc, err := twentyRefresh(10, P14Interval)
