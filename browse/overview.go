@@ -51,9 +51,46 @@ func (s *Seller) Overview(ctx context.Context) (*Overview, error) {
 	if err != nil {
 		return nil, err
 	}
+	return overviewOf(ov), nil
+}
+
+// OverviewAll is Overview of the seller together with Glance of every
+// copy of keys (the accounts of a session holding several), all read in
+// one statement: the seller's own counts come with the others', not from
+// a read of their own.
+func (s *Seller) OverviewAll(ctx context.Context, keys []copystore.Key) (*Overview, []Glance, error) {
+	if err := s.access(); err != nil {
+		return nil, nil, err
+	}
+	s.Use(ctx)
+	ctx, err := s.enter(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	all := keys
+	if !slices.Contains(keys, s.key) {
+		all = append(slices.Clip(keys), s.key)
+	}
+	ovs, err := s.r.copy.Store().Overviews(ctx, all)
+	if err != nil {
+		return nil, nil, err
+	}
+	own, err := ovs.Of(s.key)
+	if err != nil {
+		return nil, nil, err
+	}
+	gs, err := glancesOf(ovs, keys)
+	if err != nil {
+		return nil, nil, err
+	}
+	return overviewOf(own), gs, nil
+}
+
+// overviewOf is the start page's counts of the copy's overview ov.
+func overviewOf(ov *copystore.Overview) *Overview {
 	return &Overview{Orders: countsOf(OrderStatuses, ov.OrdersByStatus), Boxes: countsOf(BoxStatuses, ov.BoxesByStatus),
 		Nomenclature: countsOf(NomenclatureStatuses, ov.RecordsByStatus),
-		NewOrders:    ov.NewOrders, Rejected: ov.Rejected, ZeroStock: ov.ZeroStock, BoxesLoading: ov.BoxesLoading, Sync: ov.Sync}, nil
+		NewOrders:    ov.NewOrders, Rejected: ov.Rejected, ZeroStock: ov.ZeroStock, BoxesLoading: ov.BoxesLoading, Sync: ov.Sync}
 }
 
 // countsOf lists the counts of m by the known statuses in their order,
@@ -97,11 +134,16 @@ func (r *Reader) Glance(ctx context.Context, k copystore.Key) (Glance, error) {
 // Glances reads Glance for every copy of keys at once (three reads,
 // whatever their number), in the order of keys.
 func (r *Reader) Glances(ctx context.Context, keys []copystore.Key) ([]Glance, error) {
-	out := make([]Glance, len(keys))
 	ovs, err := r.copy.Store().Overviews(ctx, keys)
 	if err != nil {
 		return nil, err
 	}
+	return glancesOf(ovs, keys)
+}
+
+// glancesOf is Glance of every copy of keys from their overviews ovs.
+func glancesOf(ovs *copystore.Overviews, keys []copystore.Key) ([]Glance, error) {
+	out := make([]Glance, len(keys))
 	for i, k := range keys {
 		ov, err := ovs.Of(k)
 		switch {

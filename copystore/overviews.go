@@ -3,6 +3,8 @@ package copystore
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -25,9 +27,20 @@ func (o *Overviews) Of(k Key) (*Overview, error) {
 	return newOverview(nil, nil), nil
 }
 
+// overviewsRows is the statement of Overviews, given the keys' filter:
+// one row a sync state (tag 0, its packed state), one a kept count above
+// 0 (tag 1, list, status, n), one a copy whose credential was refused
+// (tag 2), each with the copy's seller and environment.
+func overviewsRows(where string) string {
+	return `SELECT 0, seller_id, env, ` + packedState + `, '', 0 FROM catalog_sync WHERE ` + where + `
+	UNION ALL SELECT 1, seller_id, env, list, status, n FROM catalog_counts WHERE n > 0 AND ` + where + `
+	UNION ALL SELECT 2, seller_id, env, '', '', 0 FROM catalog_copies WHERE revoked <> 0 AND ` + where
+}
+
 // Overviews reads the overviews of the copies of keys (a session's
-// accounts, for the all-accounts start page) in three statements whatever
-// their number: the access flags, the kept counts and the sync states.
+// accounts, for the all-accounts start page, the current account's
+// among them) in one statement whatever their number: the sync states,
+// the kept counts and the access flags.
 func (s *Store) Overviews(ctx context.Context, keys []Key) (*Overviews, error) {
 	out := &Overviews{revoked: map[Key]bool{}, ovs: map[Key]*Overview{}}
 	if len(keys) == 0 {
@@ -38,76 +51,51 @@ func (s *Store) Overviews(ctx context.Context, keys []Key) (*Overviews, error) {
 		want[k] = true
 	}
 	where, args := keysFilter(keys)
-	rows, err := s.r.QueryContext(ctx, s.q(`SELECT seller_id, env FROM catalog_copies WHERE revoked <> 0 AND `+where), args...)
+	rows, err := s.r.QueryContext(ctx, s.q(overviewsRows(where)), slices.Concat(args, args, args)...)
 	if err != nil {
 		return nil, fmt.Errorf("copystore: overviews: %w", err)
 	}
-	for rows.Next() {
-		var k Key
-		if err := rows.Scan(&k.SellerID, &k.Env); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("copystore: overviews: %w", err)
-		}
-		out.revoked[k] = want[k]
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, fmt.Errorf("copystore: overviews: %w", err)
-	}
+	defer rows.Close()
 	counts := map[Key]map[string]map[string]int{}
-	rows, err = s.r.QueryContext(ctx, s.q(`SELECT seller_id, env, list, status, n FROM catalog_counts WHERE n > 0 AND `+where), args...)
-	if err != nil {
-		return nil, fmt.Errorf("copystore: overviews: %w", err)
-	}
-	for rows.Next() {
-		var k Key
-		var list, status string
-		var n int
-		if err := rows.Scan(&k.SellerID, &k.Env, &list, &status, &n); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("copystore: overviews: %w", err)
-		}
-		if !want[k] {
-			continue
-		}
-		c := counts[k]
-		if c == nil {
-			c = map[string]map[string]int{}
-			counts[k] = c
-		}
-		if c[list] == nil {
-			c[list] = map[string]int{}
-		}
-		c[list][status] = n
-	}
-	if err := closeRows(rows); err != nil {
-		return nil, fmt.Errorf("copystore: overviews: %w", err)
-	}
 	states := map[Key]map[string]SyncState{}
-	rows, err = s.r.QueryContext(ctx, s.q(`SELECT seller_id, env, `+packedState+` FROM catalog_sync WHERE `+where), args...)
-	if err != nil {
-		return nil, fmt.Errorf("copystore: overviews: %w", err)
-	}
 	for rows.Next() {
+		var tag int
 		var k Key
-		var packed string
-		if err := rows.Scan(&k.SellerID, &k.Env, &packed); err != nil {
-			rows.Close()
+		var a, b string
+		var n int
+		if err := rows.Scan(&tag, &k.SellerID, &k.Env, &a, &b, &n); err != nil {
 			return nil, fmt.Errorf("copystore: overviews: %w", err)
 		}
 		if !want[k] {
-			continue
+			continue // the filter is a superset when keys mix sellers and environments
 		}
-		st, err := unpackState(packed)
-		if err != nil {
-			rows.Close()
-			return nil, err
+		switch tag {
+		case 0:
+			st, err := unpackState(a)
+			if err != nil {
+				return nil, err
+			}
+			if states[k] == nil {
+				states[k] = make(map[string]SyncState, len(Kinds))
+			}
+			states[k][st.Kind] = st
+		case 1:
+			c := counts[k]
+			if c == nil {
+				c = map[string]map[string]int{}
+				counts[k] = c
+			}
+			if c[a] == nil {
+				c[a] = map[string]int{}
+			}
+			c[a][b] = n
+		case 2:
+			out.revoked[k] = true
+		default:
+			return nil, fmt.Errorf("copystore: overviews: unknown row %s", strconv.Itoa(tag))
 		}
-		if states[k] == nil {
-			states[k] = make(map[string]SyncState, len(Kinds))
-		}
-		states[k][st.Kind] = st
 	}
-	if err := closeRows(rows); err != nil {
+	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("copystore: overviews: %w", err)
 	}
 	for k := range want {

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"reflect"
 	"testing"
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
 )
 
 // TestOverviewsMatchOverview: the overviews read together are, copy by
@@ -48,4 +51,48 @@ func TestOverviewsMatchOverview(t *testing.T) {
 			t.Fatalf("a synced copy's overview is empty: %+v", ov)
 		}
 	})
+}
+
+// TestOverviewsOneStatementPostgres: the overviews of a session's twenty
+// copies (the all-accounts start page, the current account's among them)
+// are read in one statement, whatever their number.
+func TestOverviewsOneStatementPostgres(t *testing.T) {
+	url := sqldbtest.PostgresURL(t)
+	ctx := context.Background()
+	tr := &statementCounter{}
+	db, err := sqldb.OpenPostgresTraced(ctx, url, tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	s, err := New(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []Key
+	for i := range 20 {
+		keys = append(keys, testKey(int64(7401+i)))
+	}
+	if err := (&Syncer{Store: s, Lock: db}).Run(ctx, keys[0], catalogue(30, 0)); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Revoke(ctx, keys[1]); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 { // the first prepares the statement
+		before := tr.n.Load()
+		ovs, err := s.Overviews(ctx, keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := tr.n.Load() - before; n != 1 {
+			t.Fatalf("the overviews of %d copies sent %d statements, want 1", len(keys), n)
+		}
+		if ov, err := ovs.Of(keys[0]); err != nil || len(ov.Sync) == 0 || len(ov.RecordsByStatus) == 0 {
+			t.Fatalf("the synced copy's overview: %+v, %v", ov, err)
+		}
+		if _, err := ovs.Of(keys[1]); !errors.Is(err, ErrRevoked) {
+			t.Fatalf("the revoked copy's overview: %v, want ErrRevoked", err)
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -23,7 +24,15 @@ import (
 // action today and how fresh that is.
 func (a *App) Overview(c echo.Context) error {
 	ctx := c.Request().Context()
-	ov, err := a.seller(c).Overview(ctx)
+	list := session(c).Data().AccountList()
+	var ov *browse.Overview
+	var glances []browse.Glance
+	var err error
+	if len(list) < 2 {
+		ov, err = a.seller(c).Overview(ctx)
+	} else {
+		ov, glances, err = a.seller(c).OverviewAll(ctx, copyKeys(list)) // every copy in one read
+	}
 	if err != nil {
 		return err
 	}
@@ -39,9 +48,7 @@ func (a *App) Overview(c echo.Context) error {
 	sv := a.syncView(ctx, ov.Sync, false)
 	v.Copying = sv.AsOf == "" && sv.Error == "" // the first copy: counts of nothing yet are not 0
 	actions := needsAction(ctx, ov.NewOrders, ov.Rejected, ov.ZeroStock, ov.BoxesLoading, func(p string) string { return at(c, p) })
-	if v.Accounts, err = a.accountLines(c); err != nil {
-		return err
-	}
+	v.Accounts = a.accountLines(c, list, glances)
 	return a.render(c, http.StatusOK, pages.OverviewPage(a.chrome(c, title, "overview"), v, &sv, actions), nil)
 }
 
@@ -80,40 +87,36 @@ func (a *App) tokenStates(c echo.Context, v *pages.Overview) error {
 }
 
 // accountLines is the overview's line per account of a session holding
-// several: what needs action today and how fresh its copy is, from the
-// local copies only (no marketplace call), each count linked to that
-// account's filtered list.
-func (a *App) accountLines(c echo.Context) ([]pages.AccountLine, error) {
-	list := session(c).Data().AccountList()
+// several (list, and gs their glances in the same order): what needs
+// action today and how fresh its copy is, from the local copies only (no
+// marketplace call), each count linked to that account's filtered list.
+func (a *App) accountLines(c echo.Context, list []sessions.Account, gs []browse.Glance) []pages.AccountLine {
 	if len(list) < 2 {
-		return nil, nil
+		return nil
 	}
 	ctx := c.Request().Context()
-	keys := make([]copystore.Key, len(list))
-	for i, acct := range list {
-		keys[i] = copystore.Key{SellerID: acct.SellerID, Env: acct.Environment}
-	}
-	gs, err := a.reads.Glances(ctx, keys) // every copy in three reads
-	if err != nil {
-		return nil, err
-	}
 	out := make([]pages.AccountLine, 0, len(list))
 	for i, acct := range list {
 		id := acct.ID()
 		line := pages.AccountLine{Label: accountLabel(c, acct), Environment: acct.Environment, Href: paths.Of(id, paths.Overview)}
-		g := gs[i]
-		switch {
-		case err != nil:
-			return nil, err
-		case g.Unavailable:
+		if g := gs[i]; g.Unavailable {
 			line.Unavailable = true
-		default:
+		} else {
 			line.AsOf = a.syncView(ctx, g.Sync, false).AsOf
 			line.Actions = needsAction(ctx, g.NewOrders, g.Rejected, g.ZeroStock, g.BoxesLoading, func(p string) string { return paths.Of(id, p) })
 		}
 		out = append(out, line)
 	}
-	return out, nil
+	return out
+}
+
+// copyKeys are the copies of the accounts of list, in its order.
+func copyKeys(list []sessions.Account) []copystore.Key {
+	keys := make([]copystore.Key, len(list))
+	for i, acct := range list {
+		keys[i] = copystore.Key{SellerID: acct.SellerID, Env: acct.Environment}
+	}
+	return keys
 }
 
 // counts are a list's counts by status, each linked to the list filtered

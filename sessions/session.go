@@ -118,8 +118,12 @@ type Session struct {
 
 	createdAt time.Time
 	data      *Data
-	loaded    []byte // the plaintext as last loaded or saved: Save writes only changes
-	stale     bool   // sealed under an old key: re-seal on the next Save
+	// snapshot is the payload as last loaded or saved (nil when not
+	// known), shared with the store's cache and never changed: Save finds
+	// an unchanged payload by comparing data with it, without encoding.
+	snapshot *Data
+	loaded   []byte // the plaintext as last loaded or saved: Save writes only changes
+	stale    bool   // sealed under an old key: re-seal on the next Save
 	// cookieStale marks a cookie signed by an old key: Save re-signs it,
 	// so active users survive the old key's removal.
 	cookieStale bool
@@ -326,19 +330,28 @@ func (s *Session) Save(r *http.Request, w http.ResponseWriter) error {
 		return nil
 	}
 
-	plain, err := json.Marshal(s.data)
-	if err != nil {
-		return fmt.Errorf("sessions: encode payload: %w", err)
+	// A payload equal field by field to the one loaded is unchanged: only
+	// a new, renewed or resealed one, or one that differs, is encoded.
+	unchanged := s.persisted && !s.renew && !s.stale && s.snapshot != nil && s.data.equal(s.snapshot)
+	var plain []byte
+	if !unchanged {
+		st.encodes.Add(1)
+		var err error
+		if plain, err = json.Marshal(s.data); err != nil {
+			return fmt.Errorf("sessions: encode payload: %w", err)
+		}
 	}
 
 	switch {
+	case unchanged:
 	case !s.persisted || s.renew:
 		if !s.persisted && bytes.Equal(plain, emptyPayload) && len(s.pending) == 0 {
 			return nil // nothing worth a record: spare the database anonymous visitors
 		}
+		sealed := st.keys.seal(packPayload(plain), payloadAD(s.id))
 		rec := Record{
 			ID:        s.id,
-			Payload:   st.keys.seal(packPayload(plain), payloadAD(s.id)),
+			Payload:   sealed,
 			CreatedAt: now,
 			LastSeen:  now,
 			ExpiresAt: st.expiresAt(now, now),
@@ -362,11 +375,13 @@ func (s *Session) Save(r *http.Request, w http.ResponseWriter) error {
 		s.persisted, s.renew, s.oldID, s.isNew = true, false, "", false
 		s.createdAt = now
 		s.loaded, s.stale, s.cookieStale = plain, false, false
+		s.written(sealed, plain)
 		if err := st.setCookie(w, r, s.cookieName, s.id); err != nil {
 			return err
 		}
 	case s.stale || !bytes.Equal(plain, s.loaded):
-		err := st.updatePayload(ctx, s.id, st.keys.seal(packPayload(plain), payloadAD(s.id)), now, st.expiresAt(s.createdAt, now))
+		sealed := st.keys.seal(packPayload(plain), payloadAD(s.id))
+		err := st.updatePayload(ctx, s.id, sealed, now, st.expiresAt(s.createdAt, now))
 		if errors.Is(err, ErrNotFound) {
 			s.gone(w, r)
 			return nil
@@ -375,6 +390,7 @@ func (s *Session) Save(r *http.Request, w http.ResponseWriter) error {
 			return err
 		}
 		s.loaded, s.stale = plain, false
+		s.written(sealed, plain)
 	}
 	if s.cookieStale {
 		if err := st.setCookie(w, r, s.cookieName, s.id); err != nil {
@@ -397,10 +413,26 @@ func (s *Session) Save(r *http.Request, w http.ResponseWriter) error {
 	return nil
 }
 
+// written records the payload just stored, sealed and in plain, as the
+// session's snapshot and in the store's cache, decoded from plain (what
+// every instance reads back, not the page's own structure). A payload
+// that does not decode is not kept.
+func (s *Session) written(sealed, plain []byte) {
+	snap, err := s.store.decodePayload(plain)
+	if err != nil {
+		s.snapshot = nil
+		s.store.decoded.drop(s.id)
+		return
+	}
+	s.snapshot = snap
+	s.store.decoded.put(s.id, &decodedEntry{sealed: sealed, plain: plain, data: snap, current: true})
+}
+
 // gone handles a record deleted by someone else: the session ends here too.
 func (s *Session) gone(w http.ResponseWriter, r *http.Request) {
 	s.store.log.DebugContext(r.Context(), "sessions: session deleted elsewhere; not recreating it", "session", idTag(s.id))
 	s.persisted, s.renew, s.oldID = false, false, ""
+	s.store.decoded.drop(s.id)
 	s.Destroy()
 	s.store.expireCookie(w, r, s.cookieName)
 }

@@ -12,6 +12,7 @@ import (
 	"log/slog"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -73,6 +74,11 @@ type Store struct {
 	keys    *keyring
 	opts    Options
 	log     *slog.Logger
+	// decoded keeps the payloads last decoded or written, by session.
+	decoded decodedCache
+	// decodes and encodes count the payloads decoded by Load and encoded
+	// by Save (for tests).
+	decodes, encodes atomic.Int64
 }
 
 // NewStore returns a Store keeping sessions in b.
@@ -187,6 +193,7 @@ func (st *Store) load(r *http.Request, name string) (*Session, error) {
 	rec, err := st.loadRecord(ctx, id)
 	if errors.Is(err, ErrNotFound) {
 		st.log.DebugContext(ctx, "sessions: unknown session", "session", idTag(id))
+		st.decoded.drop(id) // logged out or expired elsewhere
 		return st.newSession(name), nil
 	}
 	if err != nil {
@@ -205,24 +212,30 @@ func (st *Store) load(r *http.Request, name string) (*Session, error) {
 		return st.newSession(name), nil
 	}
 
-	plain, current, err := st.keys.open(rec.Payload, payloadAD(id))
-	if err == nil {
-		plain, err = unpackPayload(plain)
-	}
-	if err != nil {
-		// Sealed under a removed key, or altered in the database.
-		st.log.DebugContext(ctx, "sessions: payload cannot be opened", "session", idTag(id))
-		return st.newSession(name), nil
-	}
-	data := &Data{}
-	if err := json.Unmarshal(plain, data); err != nil {
-		st.log.DebugContext(ctx, "sessions: payload cannot be decoded", "session", idTag(id))
-		return st.newSession(name), nil
+	kept, ok := st.decoded.get(id, rec.Payload)
+	if !ok {
+		plain, current, err := st.keys.open(rec.Payload, payloadAD(id))
+		if err == nil {
+			plain, err = unpackPayload(plain)
+		}
+		if err != nil {
+			// Sealed under a removed key, or altered in the database.
+			st.log.DebugContext(ctx, "sessions: payload cannot be opened", "session", idTag(id))
+			return st.newSession(name), nil
+		}
+		data, err := st.decodePayload(plain)
+		if err != nil {
+			st.log.DebugContext(ctx, "sessions: payload cannot be decoded", "session", idTag(id))
+			return st.newSession(name), nil
+		}
+		kept = &decodedEntry{sealed: rec.Payload, plain: plain, data: data, current: current}
+		st.decoded.put(id, kept)
 	}
 
 	if now.Sub(rec.LastSeen) >= touchInterval {
 		err := st.touch(ctx, id, now, st.expiresAt(rec.CreatedAt, now))
 		if errors.Is(err, ErrNotFound) {
+			st.decoded.drop(id)
 			return st.newSession(name), nil // deleted since we read it
 		}
 		if err != nil {
@@ -236,9 +249,10 @@ func (st *Store) load(r *http.Request, name string) (*Session, error) {
 		id:          id,
 		persisted:   true,
 		createdAt:   rec.CreatedAt,
-		data:        data,
-		loaded:      plain,
-		stale:       !current,
+		data:        kept.data.clone(),
+		snapshot:    kept.data,
+		loaded:      kept.plain,
+		stale:       !kept.current,
 		cookieStale: !cookieCurrent,
 		readTokens:  &readTokens{sealed: rec.Tokens},
 	}, nil
@@ -472,9 +486,20 @@ func (st *Store) touch(ctx context.Context, id string, lastSeen, expiresAt time.
 }
 
 func (st *Store) delete(ctx context.Context, id string) error {
+	st.decoded.drop(id)
 	ctx, cancel := context.WithTimeout(ctx, st.opts.OperationTimeout)
 	defer cancel()
 	return st.fail("delete", st.backend.Delete(ctx, id))
+}
+
+// decodePayload decodes a payload's plaintext.
+func (st *Store) decodePayload(plain []byte) (*Data, error) {
+	st.decodes.Add(1)
+	data := &Data{}
+	if err := json.Unmarshal(plain, data); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 // fail is unavailable, telling Options.Failed of a failure of the
