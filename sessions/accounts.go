@@ -6,8 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"strconv"
-	"sync"
-	"sync/atomic"
 )
 
 // MaxAccounts bounds the marketplace accounts one session holds, so that
@@ -37,49 +35,18 @@ type Account struct {
 // same in every session, so bookmarks survive a new login.
 //
 // A page uses the ids of every account a session holds (the header's
-// switcher), so each is hashed once per process and then looked up.
+// switcher), so the hash is built on the stack: one allocation, the id.
 func (a Account) ID() string {
-	k := accountKey{a.ClientID, a.SellerID, a.Environment}
-	accountIDs.RLock()
-	id, ok := accountIDs.m[k]
-	accountIDs.RUnlock()
-	if ok {
-		return id
-	}
-	id = accountID(a)
-	accountIDs.Lock()
-	if len(accountIDs.m) >= maxAccountIDs {
-		clear(accountIDs.m) // bounded: a full table starts again
-	}
-	accountIDs.m[k] = id
-	accountIDs.Unlock()
-	return id
-}
-
-// accountID hashes a's client, seller and environment into its id.
-func accountID(a Account) string {
-	accountHashes.Add(1)
-	sum := sha256.Sum256([]byte("account\x00" + a.ClientID + "\x00" + strconv.FormatInt(a.SellerID, 10) + "\x00" + a.Environment))
+	var buf [160]byte
+	in := append(buf[:0], "account\x00"...)
+	in = append(in, a.ClientID...)
+	in = append(in, 0)
+	in = strconv.AppendInt(in, a.SellerID, 10)
+	in = append(in, 0)
+	in = append(in, a.Environment...)
+	sum := sha256.Sum256(in)
 	return hex.EncodeToString(sum[:6])
 }
-
-// accountKey is what an account's id is hashed from.
-type accountKey struct {
-	clientID string
-	sellerID int64
-	env      string
-}
-
-// accountIDs are the ids hashed so far, up to maxAccountIDs.
-var accountIDs = struct {
-	sync.RWMutex
-	m map[accountKey]string
-}{m: map[accountKey]string{}}
-
-const maxAccountIDs = 10_000
-
-// accountHashes counts the ids hashed (for tests).
-var accountHashes atomic.Int64
 
 // String describes a without its client secret.
 func (a Account) String() string {
