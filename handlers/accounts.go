@@ -10,8 +10,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/accounts"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/layouts"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -176,14 +178,10 @@ func (a *App) AccountAdd(c echo.Context) error {
 		f.FormError = i18n.T(ctx, "auth.check_fields")
 		return a.renderAccounts(c, http.StatusUnprocessableEntity, f)
 	}
-	acct := in.account()
+	acct := in.account
 	d := session(c).Data()
-	if _, dup := d.Account(acct.ID()); dup {
-		f.FormError = i18n.T(ctx, "accounts.duplicate")
-		return a.renderAccounts(c, http.StatusConflict, f)
-	}
-	if len(d.AccountList()) >= sessions.MaxAccounts {
-		f.FormError = i18n.TD(ctx, "accounts.too_many", map[string]any{"Max": sessions.MaxAccounts})
+	if why := accounts.Addable(d, acct); why != nil {
+		f.FormError = format.Message(ctx, why)
 		return a.renderAccounts(c, http.StatusConflict, f)
 	}
 	login, status := a.verifyCredentials(c, in, &f)
