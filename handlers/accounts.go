@@ -11,6 +11,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/accounts"
+	"github.com/sellerdesk/sellerdesk/httpx/status"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -31,7 +32,7 @@ var errAccountNotInSession = echo.NewHTTPError(http.StatusForbidden, "this accou
 // accountRefusal is v describing errAccountNotInSession in the reader's
 // language.
 func accountRefusal(ctx context.Context, v pages.ErrorView) pages.ErrorView {
-	v.Status, v.Title, v.Message = http.StatusForbidden, statusTitle(ctx, http.StatusForbidden), i18n.T(ctx, "accounts.not_in_session")
+	v.Status, v.Title, v.Message = http.StatusForbidden, status.Title(ctx, http.StatusForbidden), i18n.T(ctx, "accounts.not_in_session")
 	v.LinkHref, v.LinkText = paths.Accounts, i18n.T(ctx, "chrome.manage_accounts")
 	return v
 }

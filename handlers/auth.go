@@ -9,6 +9,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/accounts"
+	"github.com/sellerdesk/sellerdesk/httpx/status"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -124,7 +125,7 @@ func (a *App) verifyCredentials(c echo.Context, in loginInput, f *pages.LoginFor
 	switch le.Reason {
 	case accounts.Throttled, accounts.TooManyClients:
 		log.Warn("login throttled", "client_id", f.ClientID, "ip", from.String(), "reason", le.Reason.String())
-		c.Response().Header().Set("Retry-After", strconv.Itoa(secondsUntil(a.deps.Now(), le.Until)))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(status.RetryAfter(a.deps.Now(), le.Until)))
 		return nil, http.StatusTooManyRequests
 	case accounts.NoAccess:
 		return nil, http.StatusUnprocessableEntity

@@ -3,7 +3,6 @@ package handlers
 import (
 	"context"
 	"errors"
-	"math"
 	"net/http"
 	"strconv"
 	"time"
@@ -16,6 +15,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/httpx/flash"
 	"github.com/sellerdesk/sellerdesk/httpx/formbody"
 	"github.com/sellerdesk/sellerdesk/httpx/htmx"
+	"github.com/sellerdesk/sellerdesk/httpx/status"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -71,10 +71,10 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 	case errors.Is(err, sqldb.ErrUnavailable), errors.Is(err, browse.ErrStore):
 		v = failed(ctx, v, failure.Store(err))
 	case errors.Is(err, formbody.ErrTooSlow):
-		v.Status, v.Title = http.StatusRequestTimeout, statusTitle(ctx, http.StatusRequestTimeout)
+		v.Status, v.Title = http.StatusRequestTimeout, status.Title(ctx, http.StatusRequestTimeout)
 		v.Message = i18n.T(ctx, "error.form_too_slow")
 	case errors.Is(err, formbody.ErrBroken):
-		v.Status, v.Title = http.StatusBadRequest, statusTitle(ctx, http.StatusBadRequest)
+		v.Status, v.Title = http.StatusBadRequest, status.Title(ctx, http.StatusBadRequest)
 		v.Message = i18n.T(ctx, "error.form_broken")
 	case errors.Is(err, errPageTooLong):
 		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, i18n.T(ctx, "error.page_too_long_title"), 5
@@ -84,11 +84,11 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 	case errors.Is(err, errAccountNotInSession):
 		v = accountRefusal(ctx, v)
 	case errors.Is(err, errCopyRevoked), errors.Is(err, copystore.ErrRevoked):
-		v.Status, v.Title = http.StatusForbidden, statusTitle(ctx, http.StatusForbidden)
+		v.Status, v.Title = http.StatusForbidden, status.Title(ctx, http.StatusForbidden)
 		v.Message = i18n.T(ctx, "error.copy_revoked")
 	case errors.As(err, &he):
 		v.Status = he.Code
-		v.Title = statusTitle(ctx, he.Code)
+		v.Title = status.Title(ctx, he.Code)
 		switch he.Code {
 		case http.StatusNotFound:
 			v.Title, v.Message = i18n.T(ctx, "error.not_found_title"), i18n.T(ctx, "error.not_found_message")
@@ -103,7 +103,7 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 			} else if msg, ok := he.Message.(string); ok && he.Code < 500 {
 				v.Message = msg
 				if msg == http.StatusText(he.Code) {
-					v.Message = statusTitle(ctx, he.Code) // echo's default words
+					v.Message = status.Title(ctx, he.Code) // echo's default words
 				}
 			} else {
 				v.Message = i18n.T(ctx, "error.not_handled")
@@ -138,7 +138,7 @@ func failed(ctx context.Context, v pages.ErrorView, f failure.Failure) pages.Err
 	case failure.RateLimited, failure.Busy, failure.Database:
 		v.RetryIn = 5
 		if !f.RetryAt.IsZero() {
-			v.RetryIn = secondsUntil(time.Now(), f.RetryAt)
+			v.RetryIn = status.RetryAfter(time.Now(), f.RetryAt)
 		}
 	case failure.Forbidden, failure.NotFound:
 		v.LinkHref, v.LinkText = "/", i18n.T(ctx, "error.back_to_overview")
@@ -209,39 +209,4 @@ func (a *App) credentialsRejected(c echo.Context) error {
 	}
 	sess.AddFlash(flash.Warn, i18n.T(r.Context(), "flash.credentials_rejected"))
 	return a.redirect(c, paths.Login)
-}
-
-// statusTitles are the catalogue keys of the titles of the HTTP statuses
-// the dashboard answers with itself; another shows as its standard text.
-var statusTitles = map[int]string{
-	http.StatusBadRequest:            i18n.K("error.status.400"),
-	http.StatusUnauthorized:          i18n.K("error.status.401"),
-	http.StatusForbidden:             i18n.K("error.status.403"),
-	http.StatusMethodNotAllowed:      i18n.K("error.status.405"),
-	http.StatusRequestTimeout:        i18n.K("error.status.408"),
-	http.StatusRequestEntityTooLarge: i18n.K("error.status.413"),
-	http.StatusUnsupportedMediaType:  i18n.K("error.status.415"),
-	http.StatusUnprocessableEntity:   i18n.K("error.status.422"),
-	http.StatusTooManyRequests:       i18n.K("error.status.429"),
-	http.StatusInternalServerError:   i18n.K("error.status.500"),
-	http.StatusBadGateway:            i18n.K("error.status.502"),
-	http.StatusServiceUnavailable:    i18n.K("error.status.503"),
-	http.StatusGatewayTimeout:        i18n.K("error.status.504"),
-}
-
-// statusTitle names an HTTP status in the language of ctx.
-func statusTitle(ctx context.Context, code int) string {
-	if key, ok := statusTitles[code]; ok {
-		return i18n.In(i18n.LangOf(ctx), key, nil, nil)
-	}
-	return http.StatusText(code)
-}
-
-// secondsUntil is the whole number of seconds from now to t, at least 1.
-func secondsUntil(now, t time.Time) int {
-	s := int(math.Ceil(t.Sub(now).Seconds()))
-	if s < 1 {
-		return 1
-	}
-	return s
 }

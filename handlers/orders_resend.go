@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/httpx/flash"
+	"github.com/sellerdesk/sellerdesk/httpx/status"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/resend"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -154,7 +155,7 @@ func showRun(ctx context.Context, r *resend.Run, vm *pages.Resend, states resend
 func show(ctx context.Context, ans resend.Answer, vm *pages.Resend, now time.Time) {
 	vm.State, vm.Message = pages.ResendState(ans.Tone), format.Message(ctx, ans.Message)
 	if !ans.Until.IsZero() {
-		vm.RetryIn, vm.RetryAt = secondsUntil(now, ans.Until), format.ClockIn(format.LocaleOf(ctx), ans.Until)
+		vm.RetryIn, vm.RetryAt = status.RetryAfter(now, ans.Until), format.ClockIn(format.LocaleOf(ctx), ans.Until)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/sellerdesk/sellerdesk/httpx/budget"
 	"github.com/sellerdesk/sellerdesk/httpx/formbody"
+	"github.com/sellerdesk/sellerdesk/httpx/probe"
 	"github.com/sellerdesk/sellerdesk/httpx/realip"
 	"github.com/sellerdesk/sellerdesk/httpx/reqlog"
 	"github.com/sellerdesk/sellerdesk/httpx/secure"
@@ -55,11 +56,8 @@ func (a *App) routes() *echo.Echo {
 		reqlog.Recover(a.deps.Logger))
 
 	// No session, no upstream call: for load balancers and uptime checks.
-	e.GET("/healthz", func(c echo.Context) error {
-		c.Response().Header().Set("Cache-Control", "no-store")
-		return c.String(http.StatusOK, "ok\n")
-	})
-	e.GET("/readyz", a.readyz) // the database answers and no shutdown has begun
+	e.GET("/healthz", probe.Live)
+	e.GET("/readyz", probe.Ready(a.deps.Ready, a.logger)) // the database answers and no shutdown has begun
 	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
 	e.GET("/favicon.ico", echo.WrapHandler(static.Favicon()))
 
