@@ -10,8 +10,11 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/accounts"
+	"github.com/sellerdesk/sellerdesk/httpx/status"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sessions"
+	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/layouts"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -29,7 +32,7 @@ var errAccountNotInSession = echo.NewHTTPError(http.StatusForbidden, "this accou
 // accountRefusal is v describing errAccountNotInSession in the reader's
 // language.
 func accountRefusal(ctx context.Context, v pages.ErrorView) pages.ErrorView {
-	v.Status, v.Title, v.Message = http.StatusForbidden, statusTitle(ctx, http.StatusForbidden), i18n.T(ctx, "accounts.not_in_session")
+	v.Status, v.Title, v.Message = http.StatusForbidden, status.Title(ctx, http.StatusForbidden), i18n.T(ctx, "accounts.not_in_session")
 	v.LinkHref, v.LinkText = paths.Accounts, i18n.T(ctx, "chrome.manage_accounts")
 	return v
 }
@@ -176,14 +179,10 @@ func (a *App) AccountAdd(c echo.Context) error {
 		f.FormError = i18n.T(ctx, "auth.check_fields")
 		return a.renderAccounts(c, http.StatusUnprocessableEntity, f)
 	}
-	acct := in.account()
+	acct := in.account
 	d := session(c).Data()
-	if _, dup := d.Account(acct.ID()); dup {
-		f.FormError = i18n.T(ctx, "accounts.duplicate")
-		return a.renderAccounts(c, http.StatusConflict, f)
-	}
-	if len(d.AccountList()) >= sessions.MaxAccounts {
-		f.FormError = i18n.TD(ctx, "accounts.too_many", map[string]any{"Max": sessions.MaxAccounts})
+	if why := accounts.Addable(d, acct); why != nil {
+		f.FormError = format.Message(ctx, why)
 		return a.renderAccounts(c, http.StatusConflict, f)
 	}
 	login, status := a.verifyCredentials(c, in, &f)

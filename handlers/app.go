@@ -1,7 +1,7 @@
 // Package handlers is the dashboard's HTTP layer: the router, one file per
-// screen area, and the shared render, error and htmx helpers. Handlers bind
-// and validate input, call the marketplace through apiclient with the
-// request's context, map answers to view models and render templ pages.
+// screen area, and the shared render and error helpers. A handler binds
+// the request, calls one domain function (accounts, browse, massupdate,
+// resend, …) with the request's context and renders a templ page.
 package handlers
 
 import (
@@ -16,7 +16,6 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/accounts"
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/bulkjobs"
@@ -31,7 +30,9 @@ import (
 // Deps is everything the dashboard needs from the outside, passed in by
 // cmd/web (or a test) rather than reached through globals.
 type Deps struct {
-	API      *apiclient.Client
+	// API answers the wire profile's questions the pages ask (an
+	// *apiclient.Client). Required.
+	API      Profile
 	Sessions *sessions.Store
 	// Accounts gives the session's marketplace account and checks logins
 	// (the login throttle included). Required.
@@ -105,6 +106,18 @@ type Deps struct {
 	// Observer, when set, is told of every request and every wait at the
 	// local gate (metrics); nil observes nothing.
 	Observer Observer
+}
+
+// Profile is what the pages ask of the marketplace's wire profile; the
+// marketplace itself is called by the domain packages.
+type Profile interface {
+	// PricesByCard: prices are set per product card (lamoda).
+	PricesByCard() bool
+	// FilterWrites: stock and status are written by filter (lamoda).
+	FilterWrites() bool
+	// SellerTestSeparate: the seller APIs have a test environment of
+	// their own; without one, "test" changes live data.
+	SellerTestSeparate() bool
 }
 
 // App is the dashboard as an http.Handler.

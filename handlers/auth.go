@@ -1,16 +1,15 @@
 package handlers
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/accounts"
+	"github.com/sellerdesk/sellerdesk/httpx/status"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -47,60 +46,31 @@ func (a *App) renderLogin(c echo.Context, status int, f pages.LoginForm) error {
 	return a.render(c, status, pages.LoginPage(a.chrome(c, i18n.T(c.Request().Context(), "login.title"), ""), f), nil)
 }
 
-// loginInput is the login form as typed, validated.
+// loginInput is the login form as typed, and the account it names
+// (accounts.Form.Check).
 type loginInput struct {
-	form     pages.LoginForm
-	secret   string
-	sellerID int64
-}
-
-// account is the account the input names.
-func (in loginInput) account() sessions.Account {
-	f := in.form
-	return sessions.Account{ClientID: f.ClientID, ClientSecret: in.secret, Environment: f.Environment, DisplayName: f.DisplayName, SellerID: in.sellerID}
+	form    pages.LoginForm
+	account sessions.Account
 }
 
 func bindLogin(c echo.Context) loginInput {
-	in := loginInput{form: pages.LoginForm{
+	f := pages.LoginForm{
 		ClientID:    strings.TrimSpace(postValue(c, "client_id")),
 		SellerID:    strings.TrimSpace(postValue(c, "seller_id")),
 		Environment: postValue(c, "environment"),
 		DisplayName: strings.TrimSpace(format.Clean(postValue(c, "display_name"))),
 		Next:        localOr(postValue(c, "next"), ""),
 		Errors:      map[string]string{},
-	}}
-	in.secret = postValue(c, "client_secret")
-	f := &in.form
-	ctx := c.Request().Context()
-	switch {
-	case f.ClientID == "":
-		f.Errors["client_id"] = i18n.T(ctx, "auth.client_id_missing")
-	case utf8.RuneCountInString(f.ClientID) > 200 || strings.ContainsFunc(f.ClientID, func(r rune) bool { return r < 0x21 || r == 0x7f }):
-		f.Errors["client_id"] = i18n.T(ctx, "auth.client_id_bad")
 	}
-	switch {
-	case in.secret == "":
-		f.Errors["client_secret"] = i18n.T(ctx, "auth.secret_missing")
-	case len(in.secret) > 500:
-		f.Errors["client_secret"] = i18n.T(ctx, "auth.secret_long")
+	acct, errs := accounts.Form{ClientID: f.ClientID, Secret: postValue(c, "client_secret"), SellerID: f.SellerID,
+		Environment: f.Environment, DisplayName: f.DisplayName}.Check()
+	for field, ms := range errs {
+		f.Errors[field] = format.Message(c.Request().Context(), ms)
 	}
-	id, err := strconv.ParseInt(f.SellerID, 10, 64)
-	switch {
-	case f.SellerID == "":
-		f.Errors["seller_id"] = i18n.T(ctx, "auth.seller_missing")
-	case err != nil || id <= 0:
-		f.Errors["seller_id"] = i18n.T(ctx, "auth.seller_bad")
-	default:
-		in.sellerID = id
-	}
-	if f.Environment != "production" && f.Environment != "test" {
-		f.Errors["environment"] = i18n.T(ctx, "auth.environment_bad")
+	if errs["environment"] != nil {
 		f.Environment = "production"
 	}
-	if utf8.RuneCountInString(f.DisplayName) > 80 {
-		f.Errors["display_name"] = i18n.T(ctx, "auth.name_long")
-	}
-	return in
+	return loginInput{form: f, account: acct}
 }
 
 // LoginSubmit checks the credentials against the marketplace (both tokens,
@@ -125,7 +95,7 @@ func (a *App) LoginSubmit(c echo.Context) error {
 	// an account the marketplace refused keeps the others.
 	sess.Data().Login(acct)
 	login.Keep(sess)
-	a.logger(c.Request().Context()).Info("logged in", "client_id", f.ClientID, "seller_id", in.sellerID, "environment", f.Environment)
+	a.logger(c.Request().Context()).Info("logged in", "client_id", f.ClientID, "seller_id", in.account.SellerID, "environment", f.Environment)
 	a.catalogLogin(c) // the copy's sync starts (handlers/sync.go)
 	return a.redirect(c, sess.PopReturnTo(localOr(f.Next, paths.Of(acct.ID(), paths.Overview))))
 }
@@ -134,11 +104,11 @@ func (a *App) LoginSubmit(c echo.Context) error {
 // (accounts.Service.Login: both tokens, access to the seller, the
 // throttle per client address and client id). On success it returns the
 // login and status 0; otherwise the status to answer with, the reason
-// written into f.
+// (accounts.LoginError.Msgs) written into f.
 func (a *App) verifyCredentials(c echo.Context, in loginInput, f *pages.LoginForm) (*accounts.Login, int) {
 	from := clientIP(c.Request(), a.deps.TrustedProxies)
 	ctx := a.pageContext(c)
-	login, err := a.deps.Accounts.Login(ctx, accounts.Attempt{Account: in.account(), From: from})
+	login, err := a.deps.Accounts.Login(ctx, accounts.Attempt{Account: in.account, From: from})
 	if err == nil {
 		return login, 0
 	}
@@ -147,39 +117,25 @@ func (a *App) verifyCredentials(c echo.Context, in loginInput, f *pages.LoginFor
 	if !errors.As(err, &le) {
 		le = &accounts.LoginError{Reason: accounts.Failed, Err: err}
 	}
-	loc := format.LocaleOf(ctx)
+	form, field, fieldMsg := le.Msgs()
+	f.FormError = format.Message(ctx, form)
+	if field != "" {
+		f.Errors[field] = format.Message(ctx, fieldMsg)
+	}
 	switch le.Reason {
 	case accounts.Throttled, accounts.TooManyClients:
 		log.Warn("login throttled", "client_id", f.ClientID, "ip", from.String(), "reason", le.Reason.String())
-		at := format.ClockIn(loc, le.Until)
-		if le.Reason == accounts.TooManyClients {
-			// Not the failures of this client id: name the bound the
-			// address reached.
-			f.FormError = i18n.TD(ctx, "auth.throttled_clients", map[string]any{"Max": le.MaxClients, "Minutes": int(le.Window.Minutes()), "At": at})
-		} else {
-			f.FormError = i18n.TD(ctx, "auth.throttled", map[string]any{"At": at})
-		}
-		c.Response().Header().Set("Retry-After", strconv.Itoa(secondsUntil(a.deps.Now(), le.Until)))
+		c.Response().Header().Set("Retry-After", strconv.Itoa(status.RetryAfter(a.deps.Now(), le.Until)))
 		return nil, http.StatusTooManyRequests
 	case accounts.NoAccess:
-		f.Errors["seller_id"] = i18n.TD(ctx, "auth.no_access", map[string]any{"ID": strconv.FormatInt(le.SellerID, 10)})
-		f.FormError = i18n.T(ctx, "auth.check_seller")
 		return nil, http.StatusUnprocessableEntity
 	}
 	log.Info("login refused", "client_id", f.ClientID, "environment", f.Environment, "err", err)
 	switch le.Reason {
-	case accounts.Rejected:
-		f.FormError = i18n.TD(ctx, "auth.rejected", map[string]any{"Env": envName(ctx, le.Environment)})
-		if !le.Until.IsZero() {
-			f.FormError += " " + i18n.TD(ctx, "auth.next_attempt", map[string]any{"At": format.ClockIn(loc, le.Until)})
-		}
+	case accounts.Rejected, accounts.Malformed:
 		return nil, http.StatusUnprocessableEntity
 	case accounts.Busy:
-		f.FormError = i18n.TD(ctx, "auth.busy", map[string]any{"At": format.ClockIn(loc, le.Until)})
 		return nil, http.StatusServiceUnavailable
-	case accounts.Malformed:
-		f.FormError = i18n.T(ctx, "auth.malformed")
-		return nil, http.StatusUnprocessableEntity
 	}
 	// The marketplace failed before judging the credentials (an error
 	// status, an unreadable answer, no answer): say so on the form, never
@@ -187,17 +143,6 @@ func (a *App) verifyCredentials(c echo.Context, in loginInput, f *pages.LoginFor
 	v := a.describe(ctx, err)
 	f.FormError = i18n.TD(ctx, "auth.login_service_failed", map[string]any{"Problem": strings.ToLower(strings.TrimSuffix(v.Title, ".")), "RequestID": v.RequestID})
 	return nil, v.Status
-}
-
-// envName is the environment's name in the reader's language.
-func envName(ctx context.Context, env string) string {
-	switch env {
-	case "production":
-		return i18n.T(ctx, "auth.env_production")
-	case "test":
-		return i18n.T(ctx, "auth.env_test")
-	}
-	return env
 }
 
 // Logout deletes the session record and its cookie.

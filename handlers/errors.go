@@ -3,22 +3,19 @@ package handlers
 import (
 	"context"
 	"errors"
-	"fmt"
-	"math"
 	"net/http"
-	"net/url"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/copystore"
+	"github.com/sellerdesk/sellerdesk/failure"
 	"github.com/sellerdesk/sellerdesk/httpx/flash"
 	"github.com/sellerdesk/sellerdesk/httpx/formbody"
 	"github.com/sellerdesk/sellerdesk/httpx/htmx"
+	"github.com/sellerdesk/sellerdesk/httpx/status"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -30,20 +27,6 @@ import (
 // (sqldb.ErrUnavailable, naming the store "sessions"); an error already
 // naming its store (a job's, the history's) keeps its name.
 func errSessionStore(err error) error { return sqldb.Unavailable("sessions", err) }
-
-// unavailable says which of the dashboard's services failed with the
-// database (sqldb.StoreOf); a store not named here is "the database".
-func unavailable(ctx context.Context, err error) (title, message string) {
-	switch sqldb.StoreOf(err) {
-	case "sessions":
-		return i18n.T(ctx, "error.session_store_title"), i18n.T(ctx, "error.session_store_message")
-	case "jobs":
-		return i18n.T(ctx, "error.jobs_unavailable_title"), i18n.T(ctx, "error.jobs_unavailable_message")
-	case "history":
-		return i18n.T(ctx, "error.history_unavailable_title"), i18n.T(ctx, "error.history_unavailable_message")
-	}
-	return i18n.T(ctx, "error.database_unavailable_title"), i18n.T(ctx, "error.database_unavailable_message")
-}
 
 // handleError is the one place errors become answers: a page for full
 // requests, a fragment in the flash area for htmx, a redirect to the login
@@ -58,7 +41,7 @@ func (a *App) handleError(err error, c echo.Context) {
 	log := a.logger(ctx)
 
 	a.catalogRefused(c, err) // a rejected credential or a refused seller cuts access at once (handlers/sync.go)
-	if errors.Is(err, apiclient.ErrUnauthorized) && loggedIn(session(c)) {
+	if failure.Rejected(err) && loggedIn(session(c)) {
 		log.Warn("marketplace rejected the session's credentials; logging out", "err", err)
 		if rerr := a.credentialsRejected(c); rerr != nil {
 			log.Error("cannot end the session", "err", rerr)
@@ -78,87 +61,34 @@ func (a *App) handleError(err error, c echo.Context) {
 	a.writeError(c, view)
 }
 
-// describe turns an error into what the user is told.
+// describe turns an error into what the user is told: a failure of the
+// marketplace or the database as package failure words it, with the
+// status its kind answers with; the dashboard's own refusals here.
 func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 	v := pages.ErrorView{RequestID: requestIDOf(ctx)}
 	var he *echo.HTTPError
-	var rl *apiclient.RateLimitError
-	switch {
+	switch f, upstream := failure.Marketplace(err); {
 	case errors.Is(err, sqldb.ErrUnavailable), errors.Is(err, browse.ErrStore):
-		v.Status, v.RetryIn = http.StatusServiceUnavailable, 5
-		v.Title, v.Message = unavailable(ctx, err)
+		v = failed(ctx, v, failure.Store(err))
 	case errors.Is(err, formbody.ErrTooSlow):
-		v.Status, v.Title = http.StatusRequestTimeout, statusTitle(ctx, http.StatusRequestTimeout)
+		v.Status, v.Title = http.StatusRequestTimeout, status.Title(ctx, http.StatusRequestTimeout)
 		v.Message = i18n.T(ctx, "error.form_too_slow")
 	case errors.Is(err, formbody.ErrBroken):
-		v.Status, v.Title = http.StatusBadRequest, statusTitle(ctx, http.StatusBadRequest)
+		v.Status, v.Title = http.StatusBadRequest, status.Title(ctx, http.StatusBadRequest)
 		v.Message = i18n.T(ctx, "error.form_broken")
 	case errors.Is(err, errPageTooLong):
 		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, i18n.T(ctx, "error.page_too_long_title"), 5
 		v.Message = i18n.T(ctx, "error.page_too_long_message")
-	case errors.As(err, &rl):
-		v.Status = http.StatusServiceUnavailable
-		if errors.Is(err, apiclient.ErrRateLimited) {
-			v.Status = http.StatusTooManyRequests
-		}
-		v.Title = i18n.T(ctx, "error.busy_title")
-		// RetryAt is on the wall clock, as apiclient states it.
-		v.RetryIn = secondsUntil(time.Now(), rl.RetryAt)
-		v.Message = i18n.TD(ctx, "error.slow_down_until", map[string]any{"At": format.ClockIn(format.LocaleOf(ctx), rl.RetryAt)})
-	case errors.Is(err, apiclient.ErrRateLimited):
-		v.Status, v.Title, v.RetryIn = http.StatusTooManyRequests, i18n.T(ctx, "error.busy_title"), 5
-		v.Message = i18n.T(ctx, "error.slow_down")
-	case errors.Is(err, apiclient.ErrUnavailable):
-		v.Status, v.Title, v.RetryIn = http.StatusServiceUnavailable, i18n.T(ctx, "error.busy_title"), 5
-		v.Message = i18n.T(ctx, "error.unavailable")
-	case errors.Is(err, apiclient.ErrForbidden):
-		v.Status, v.Title = http.StatusForbidden, i18n.T(ctx, "error.forbidden_title")
-		v.Message = i18n.T(ctx, "error.forbidden_message")
-		v.LinkHref, v.LinkText = "/", i18n.T(ctx, "error.back_to_overview")
-	case errors.Is(err, apiclient.ErrNotFound):
-		v.Status, v.Title = http.StatusNotFound, i18n.T(ctx, "error.item_not_found_title")
-		v.Message = i18n.T(ctx, "error.item_not_found_message")
-		v.LinkHref, v.LinkText = "/", i18n.T(ctx, "error.back_to_overview")
-	case errors.Is(err, apiclient.ErrOutcomeUnknown):
-		v.Status, v.Title = http.StatusBadGateway, i18n.T(ctx, "error.no_answer_title")
-		v.Message = i18n.T(ctx, "error.outcome_unknown")
-	case errors.Is(err, apiclient.ErrUnexpectedResponse):
-		v.Status, v.Title = http.StatusBadGateway, i18n.T(ctx, "error.unreadable_title")
-		v.Message = i18n.T(ctx, "error.unreadable_message")
-	case errors.As(err, new(*apiclient.RequestError)):
-		// Refused before sending: the dashboard's own doing, not the
-		// marketplace's.
-		v.Status, v.Title = http.StatusUnprocessableEntity, i18n.T(ctx, "error.not_sent_title")
-		v.Message = i18n.T(ctx, "error.not_sent_message")
-		for _, f := range apiclient.FieldErrors(err) {
-			v.Message += " " + strings.TrimSpace(f.Field+": "+f.Message)
-		}
-	case errors.Is(err, apiclient.ErrValidation):
-		v.Status, v.Title = http.StatusBadRequest, i18n.T(ctx, "error.refused_title")
-		v.Message = i18n.T(ctx, "error.refused_message")
-		if fe := apiclient.FieldErrors(err); len(fe) > 0 {
-			parts := make([]string, 0, len(fe))
-			for _, f := range fe {
-				parts = append(parts, strings.TrimSpace(f.Field+": "+f.Message))
-			}
-			v.Message += " " + strings.Join(parts, "; ")
-		}
-	case errors.Is(err, context.DeadlineExceeded):
-		v.Status, v.Title = http.StatusGatewayTimeout, i18n.T(ctx, "error.slow_title")
-		v.Message = i18n.T(ctx, "error.slow_message")
-	case errors.As(err, new(*url.Error)):
-		// The connection failed or broke before an answer (refused, reset,
-		// DNS): a read, since writes with an unknown outcome are caught above.
-		v.Status, v.Title = http.StatusBadGateway, i18n.T(ctx, "error.no_answer_title")
-		v.Message = i18n.T(ctx, "error.connection_failed")
+	case upstream:
+		v = failed(ctx, v, f)
 	case errors.Is(err, errAccountNotInSession):
 		v = accountRefusal(ctx, v)
 	case errors.Is(err, errCopyRevoked), errors.Is(err, copystore.ErrRevoked):
-		v.Status, v.Title = http.StatusForbidden, statusTitle(ctx, http.StatusForbidden)
+		v.Status, v.Title = http.StatusForbidden, status.Title(ctx, http.StatusForbidden)
 		v.Message = i18n.T(ctx, "error.copy_revoked")
 	case errors.As(err, &he):
 		v.Status = he.Code
-		v.Title = statusTitle(ctx, he.Code)
+		v.Title = status.Title(ctx, he.Code)
 		switch he.Code {
 		case http.StatusNotFound:
 			v.Title, v.Message = i18n.T(ctx, "error.not_found_title"), i18n.T(ctx, "error.not_found_message")
@@ -173,20 +103,45 @@ func (a *App) describe(ctx context.Context, err error) pages.ErrorView {
 			} else if msg, ok := he.Message.(string); ok && he.Code < 500 {
 				v.Message = msg
 				if msg == http.StatusText(he.Code) {
-					v.Message = statusTitle(ctx, he.Code) // echo's default words
+					v.Message = status.Title(ctx, he.Code) // echo's default words
 				}
 			} else {
 				v.Message = i18n.T(ctx, "error.not_handled")
 			}
 		}
-	case marketplaceErrorCode(ctx, err) != "":
-		// An error answer of a kind the dashboard has no special words for
-		// (an unknown code, a 500 from the marketplace): say whose it was.
-		v.Status, v.Title = http.StatusBadGateway, i18n.T(ctx, "error.marketplace_error_title")
-		v.Message = i18n.TD(ctx, "error.marketplace_error_message", map[string]any{"Code": marketplaceErrorCode(ctx, err)})
 	default:
+		if f, ok := failure.Answer(err); ok {
+			return failed(ctx, v, f)
+		}
 		v.Status, v.Title = http.StatusInternalServerError, i18n.T(ctx, "error.internal_title")
 		v.Message = i18n.T(ctx, "error.internal_message")
+	}
+	return v
+}
+
+// kindStatus is the status each kind of failure answers with.
+var kindStatus = map[failure.Kind]int{
+	failure.RateLimited: http.StatusTooManyRequests, failure.Busy: http.StatusServiceUnavailable,
+	failure.Forbidden: http.StatusForbidden, failure.NotFound: http.StatusNotFound,
+	failure.OutcomeUnknown: http.StatusBadGateway, failure.Unreadable: http.StatusBadGateway,
+	failure.NotSent: http.StatusUnprocessableEntity, failure.Refused: http.StatusBadRequest,
+	failure.Slow: http.StatusGatewayTimeout, failure.NoConnection: http.StatusBadGateway,
+	failure.Unknown: http.StatusBadGateway, failure.Database: http.StatusServiceUnavailable,
+}
+
+// failed is v telling f: its words, its kind's status, when to try again
+// (the marketplace's time, else in 5 s when busy) and, for what the
+// marketplace refused or does not know, the way back to the overview.
+func failed(ctx context.Context, v pages.ErrorView, f failure.Failure) pages.ErrorView {
+	v.Status, v.Title, v.Message = kindStatus[f.Kind], format.Message(ctx, i18n.Of(f.Title)), format.Message(ctx, f.Message)
+	switch f.Kind {
+	case failure.RateLimited, failure.Busy, failure.Database:
+		v.RetryIn = 5
+		if !f.RetryAt.IsZero() {
+			v.RetryIn = status.RetryAfter(time.Now(), f.RetryAt)
+		}
+	case failure.Forbidden, failure.NotFound:
+		v.LinkHref, v.LinkText = "/", i18n.T(ctx, "error.back_to_overview")
 	}
 	return v
 }
@@ -254,62 +209,4 @@ func (a *App) credentialsRejected(c echo.Context) error {
 	}
 	sess.AddFlash(flash.Warn, i18n.T(r.Context(), "flash.credentials_rejected"))
 	return a.redirect(c, paths.Login)
-}
-
-// marketplaceErrorCode names the code of a marketplace error answer, or ""
-// when err is not one.
-func marketplaceErrorCode(ctx context.Context, err error) string {
-	var (
-		b2b  *apiclient.B2BError
-		gift *apiclient.GiftCertificateError
-		rpc  *apiclient.RPCError
-		rest *apiclient.RESTError
-	)
-	switch {
-	case errors.As(err, &rpc):
-		return "JSON-RPC " + i18n.TD(ctx, "error.code", map[string]any{"Code": strconv.Itoa(rpc.Code)})
-	case errors.As(err, &b2b):
-		return fmt.Sprintf("HTTP %d, ", b2b.Status) + i18n.TD(ctx, "error.code", map[string]any{"Code": strconv.Itoa(b2b.Code)})
-	case errors.As(err, &gift):
-		return fmt.Sprintf("HTTP %d, ", gift.Status) + i18n.TD(ctx, "error.code", map[string]any{"Code": strconv.Itoa(gift.Code)})
-	case errors.As(err, &rest):
-		code, _ := format.Short(rest.Code, 40)
-		return fmt.Sprintf("HTTP %d, ", rest.Status) + i18n.TD(ctx, "error.code", map[string]any{"Code": code})
-	}
-	return ""
-}
-
-// statusTitles are the catalogue keys of the titles of the HTTP statuses
-// the dashboard answers with itself; another shows as its standard text.
-var statusTitles = map[int]string{
-	http.StatusBadRequest:            i18n.K("error.status.400"),
-	http.StatusUnauthorized:          i18n.K("error.status.401"),
-	http.StatusForbidden:             i18n.K("error.status.403"),
-	http.StatusMethodNotAllowed:      i18n.K("error.status.405"),
-	http.StatusRequestTimeout:        i18n.K("error.status.408"),
-	http.StatusRequestEntityTooLarge: i18n.K("error.status.413"),
-	http.StatusUnsupportedMediaType:  i18n.K("error.status.415"),
-	http.StatusUnprocessableEntity:   i18n.K("error.status.422"),
-	http.StatusTooManyRequests:       i18n.K("error.status.429"),
-	http.StatusInternalServerError:   i18n.K("error.status.500"),
-	http.StatusBadGateway:            i18n.K("error.status.502"),
-	http.StatusServiceUnavailable:    i18n.K("error.status.503"),
-	http.StatusGatewayTimeout:        i18n.K("error.status.504"),
-}
-
-// statusTitle names an HTTP status in the language of ctx.
-func statusTitle(ctx context.Context, code int) string {
-	if key, ok := statusTitles[code]; ok {
-		return i18n.In(i18n.LangOf(ctx), key, nil, nil)
-	}
-	return http.StatusText(code)
-}
-
-// secondsUntil is the whole number of seconds from now to t, at least 1.
-func secondsUntil(now, t time.Time) int {
-	s := int(math.Ceil(t.Sub(now).Seconds()))
-	if s < 1 {
-		return 1
-	}
-	return s
 }

@@ -1,47 +1,19 @@
 package handlers
 
-import "sync"
+import "github.com/sellerdesk/sellerdesk/httpx/placegate"
 
-// placeGate lets one costly piece of work per key and max in all run at a
-// time: a second one for the same key is a double click or a colleague's
-// identical request, and more than a few at once is CPU, memory and
-// database connections taken from everyone. Imports are gated by seller,
-// whole-catalogue exports by copy.
+// placeGate is a placegate.Gate (imports by seller, whole-catalogue
+// exports by copy) under the names the handlers use.
 type placeGate[K comparable] struct {
-	mu      sync.Mutex
-	running map[K]bool
-	max     int
+	gate *placegate.Gate[K]
 	// held, when set, runs while a place is taken (tests hold one there
 	// to see what a second request gets).
 	held func()
 }
 
 func newPlaceGate[K comparable](max int) *placeGate[K] {
-	return &placeGate[K]{running: map[K]bool{}, max: max}
+	return &placeGate[K]{gate: placegate.New[K](max)}
 }
 
-// enter takes a place for k; ok is false when none is free. release gives
-// the place back; calling it again does nothing.
-func (g *placeGate[K]) enter(k K) (release func(), ok bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	if g.running[k] || len(g.running) >= g.max {
-		return func() {}, false
-	}
-	g.running[k] = true
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			g.mu.Lock()
-			delete(g.running, k)
-			g.mu.Unlock()
-		})
-	}, true
-}
-
-// taken is how many places are in use.
-func (g *placeGate[K]) taken() int {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return len(g.running)
-}
+func (g *placeGate[K]) enter(k K) (release func(), ok bool) { return g.gate.Enter(k) }
+func (g *placeGate[K]) taken() int                          { return g.gate.Taken() }

@@ -2,60 +2,23 @@ package handlers
 
 import (
 	"net/http"
-	"strings"
-	"time"
 
 	"github.com/labstack/echo/v4"
-	"golang.org/x/text/language"
 
+	"github.com/sellerdesk/sellerdesk/httpx/langpref"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/layouts"
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
-// The interface language is chosen, in order, by the preference
-// cookie the header's switch sets, the browser's Accept-Language on a first
-// visit, and otherwise Russian. The switch also keeps the choice in a
-// logged-in session (Values["lang"]).
-const (
-	// LanguageCookie keeps the choice for a year, across logins.
-	LanguageCookie = "sd_lang"
-	languageMaxAge = 365 * 24 * time.Hour
-	// languageSessionKey is where a logged-in session keeps the choice.
-	languageSessionKey = "lang"
-	// maxAcceptLanguage bounds the header the matcher reads.
-	maxAcceptLanguage = 512
-)
+// LanguageCookie keeps the interface language the header's switch chose
+// (langpref: that cookie, else the browser's Accept-Language, else
+// Russian).
+const LanguageCookie = langpref.Cookie
 
-var languageMatcher = language.NewMatcher([]language.Tag{language.Russian, language.English})
-
-// matchLanguage picks ru or en from an Accept-Language header; a missing,
-// malformed or foreign header (neither language) gives Russian.
-func matchLanguage(header string) i18n.Lang {
-	header = strings.TrimSpace(header)
-	if header == "" || len(header) > maxAcceptLanguage {
-		return i18n.Default
-	}
-	tags, _, err := language.ParseAcceptLanguage(header)
-	if err != nil || len(tags) == 0 {
-		return i18n.Default
-	}
-	_, idx, conf := languageMatcher.Match(tags...)
-	if conf == language.No {
-		return i18n.Default
-	}
-	return []i18n.Lang{i18n.RU, i18n.EN}[idx]
-}
-
-// cookieLanguage is the language of the preference cookie, if it names one.
-func cookieLanguage(r *http.Request) (i18n.Lang, bool) {
-	c, err := r.Cookie(LanguageCookie)
-	if err != nil {
-		return "", false
-	}
-	return i18n.Parse(c.Value)
-}
+// languageSessionKey is where a logged-in session keeps the choice too.
+const languageSessionKey = "lang"
 
 // locale puts the request's language, the zone its times are shown in and
 // the path the language switch returns to into its context, for every
@@ -63,10 +26,7 @@ func cookieLanguage(r *http.Request) (i18n.Lang, bool) {
 func (a *App) locale(next echo.HandlerFunc) echo.HandlerFunc {
 	return func(c echo.Context) error {
 		r := c.Request()
-		l, ok := cookieLanguage(r)
-		if !ok {
-			l = matchLanguage(r.Header.Get("Accept-Language"))
-		}
+		l := langpref.Of(r)
 		// A GET answered with a whole page, or a list's live search (whose
 		// URL the browser then shows), comes back with its query; another
 		// fragment's request is not a page.
@@ -86,25 +46,16 @@ func (a *App) locale(next echo.HandlerFunc) echo.HandlerFunc {
 }
 
 // SetLanguage is POST /settings/language: the header's switch. It keeps
-// lang=ru|en in a long-lived cookie and the session, and goes back (303)
-// to the local path in back, else to the overview. Like every form post it
-// is behind the router's cross-origin protection.
+// lang=ru|en in a long-lived cookie (langpref.Keep) and the session, and
+// goes back (303) to the local path in back, else to the overview. Like
+// every form post it is behind the router's cross-origin protection.
 func (a *App) SetLanguage(c echo.Context) error {
 	r := c.Request()
 	l, ok := i18n.Parse(postValue(c, "lang"))
 	if !ok {
 		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(r.Context(), "language.unknown"))
 	}
-	http.SetCookie(c.Response(), &http.Cookie{
-		Name:     LanguageCookie,
-		Value:    string(l),
-		Path:     "/",
-		MaxAge:   int(languageMaxAge / time.Second),
-		Expires:  a.deps.Now().Add(languageMaxAge),
-		HttpOnly: true,
-		Secure:   servedOverTLS(r),
-		SameSite: http.SameSiteLaxMode,
-	})
+	langpref.Keep(c.Response(), r, l, a.deps.Now())
 	if sess := session(c); loggedIn(sess) {
 		d := sess.Data()
 		if d.Values == nil {
@@ -113,13 +64,6 @@ func (a *App) SetLanguage(c echo.Context) error {
 		d.Values[languageSessionKey] = string(l)
 	}
 	return a.redirect(c, localOr(postValue(c, "back"), paths.Overview))
-}
-
-// servedOverTLS reports whether the request reached the dashboard over TLS,
-// as the session cookie's Secure flag does: directly, or through a trusted
-// proxy (protect drops X-Forwarded-Proto from anyone else).
-func servedOverTLS(r *http.Request) bool {
-	return r.TLS != nil || strings.EqualFold(strings.TrimSpace(r.Header.Get("X-Forwarded-Proto")), "https")
 }
 
 // registerLanguage adds the locale middleware and the language switch's

@@ -10,6 +10,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/httpx/flash"
+	"github.com/sellerdesk/sellerdesk/httpx/status"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/resend"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -49,7 +50,7 @@ func (a *App) OrdersResend(c echo.Context) error {
 
 	selected, problem := resend.Select(form["orderNr"])
 	if problem != resend.ProblemNone {
-		vm.State, vm.Message = "bad", problemText(ctx, problem)
+		vm.State, vm.Message = pages.ResendBad, format.Message(ctx, problem.Msgs())
 		return a.resendAnswer(c, vm, http.StatusUnprocessableEntity)
 	}
 	sess := session(c)
@@ -64,8 +65,7 @@ func (a *App) OrdersResend(c echo.Context) error {
 	}
 	resend.Save(sess, states, now)
 	if run.Requests > 0 { // audit trail: every order sent, queued, busy or refused
-		failed, _ := failureAnswer(ctx, run.Failure)
-		a.record(c, resend.Entry(run, failed))
+		a.record(c, resend.Entry(run, format.Message(ctx, run.Failure.Msgs())))
 	}
 	status := showRun(ctx, run, &vm, states, now)
 	if formID == "resend-bulk" && wantsFragment(c.Request()) {
@@ -108,127 +108,70 @@ func (a *App) resendAnswer(c echo.Context, vm pages.Resend, status int) error {
 	return a.redirect(c, vm.Return)
 }
 
-// problemText is what is wrong with a resend form's orders, in the
-// language of ctx.
-func problemText(ctx context.Context, p resend.Problem) string {
-	switch p {
-	case resend.ProblemInvalidNr:
-		return i18n.T(ctx, "orders.invalid_nr")
-	case resend.ProblemTooMany:
-		return i18n.TD(ctx, "orders.select_at_most", map[string]any{"Max": resend.MaxOrders})
-	}
-	return i18n.T(ctx, "orders.select_one")
-}
-
-// failureAnswer is a refused request's words in the language of ctx and
-// the status the control answers with.
-func failureAnswer(ctx context.Context, f resend.Failure) (string, int) {
+// failureStatus is the status a refused request's control answers with.
+func failureStatus(f resend.Failure) int {
 	switch f {
-	case resend.FailureUnknownOrder:
-		return i18n.T(ctx, "orders.unknown_order"), http.StatusNotFound
-	case resend.FailureUnknownSelected:
-		return i18n.T(ctx, "orders.unknown_selected"), http.StatusNotFound
+	case resend.FailureUnknownOrder, resend.FailureUnknownSelected:
+		return http.StatusNotFound
 	case resend.FailureInvalid:
-		return i18n.T(ctx, "orders.invalid_request"), http.StatusUnprocessableEntity
-	case resend.FailureForeignOrder:
-		return i18n.T(ctx, "orders.not_your_order"), http.StatusForbidden
-	case resend.FailureForeignSelected:
-		return i18n.T(ctx, "orders.not_your_selected"), http.StatusForbidden
+		return http.StatusUnprocessableEntity
+	case resend.FailureForeignOrder, resend.FailureForeignSelected:
+		return http.StatusForbidden
 	case resend.FailureNoAnswer:
-		return i18n.T(ctx, "orders.no_answer"), http.StatusBadGateway
+		return http.StatusBadGateway
 	}
-	return "", http.StatusOK
+	return http.StatusOK
 }
 
-// showRun fills the control with the run's outcome and returns the
-// status: 200 when something was queued (or nothing was there to queue),
-// 429 when every order was busy, or the status of a refusal.
+// showRun fills the control with the run's outcome (resend.Run.Tell) and
+// returns the status: 200 when something was queued (or nothing was there
+// to queue), 429 when every order was busy, or the status of a refusal.
 func showRun(ctx context.Context, r *resend.Run, vm *pages.Resend, states resend.States, now time.Time) int {
-	l := format.LocaleOf(ctx)
-	nqueued := 0
-	for _, nr := range r.Selected {
-		if types, ok := r.Queued[nr]; ok {
-			nqueued += max(len(types), 1)
-			vm.Queued = append(vm.Queued, nr+": "+i18n.Text(ctx, resend.TypesKept(types)))
-		}
-	}
-	for _, nr := range r.Busy {
-		vm.Busy = append(vm.Busy, nr+": "+i18n.TD(ctx, "orders.busy_retry_at", map[string]any{"At": format.ClockIn(l, states.BusyUntil(nr))}))
-	}
-	for _, nr := range r.Unsent {
-		vm.Busy = append(vm.Busy, nr+": "+i18n.T(ctx, "orders.not_sent_item"))
-	}
-	failed, status := failureAnswer(ctx, r.Failure)
-	switch r.Verdict() {
-	case resend.VerdictQueued:
-		vm.State, status = "ok", http.StatusOK
-		vm.Message = i18n.TD(ctx, "orders.resend_queued", map[string]any{"Notifications": i18n.N(ctx, "orders.n_notifications", nqueued), "Orders": i18n.N(ctx, "orders.for_n_orders", len(r.Queued))})
-		if failed != "" {
-			vm.Message += " " + failed
-		}
-	case resend.VerdictFailed:
-		vm.State, vm.Message = "bad", failed
-	case resend.VerdictBusy:
-		vm.State, vm.Message, status = "busy", i18n.T(ctx, "orders.busy_earlier"), http.StatusTooManyRequests
-	case resend.VerdictNothing:
-		vm.State, vm.Message = "ok", i18n.T(ctx, "orders.nothing_to_resend")
-	default:
-		vm.State, vm.Message, status = "busy", i18n.T(ctx, "orders.busy"), http.StatusTooManyRequests
-	}
-	// A single-order control waits, disabled, until a resend can succeed.
+	single := ""
 	if len(vm.OrderNrs) == 1 {
-		if until := states.BusyUntil(vm.OrderNrs[0]); until.After(now) {
-			vm.RetryIn, vm.RetryAt = secondsUntil(now, until), format.ClockIn(l, until)
-			if len(r.Queued) > 0 {
-				vm.Message = strings.TrimSuffix(vm.Message, ".") + i18n.T(ctx, "orders.processing_them")
-			}
-		}
+		single = vm.OrderNrs[0]
 	}
-	return status
+	ans := r.Tell(states, now, single)
+	show(ctx, ans, vm, now)
+	for _, l := range ans.Queued {
+		vm.Queued = append(vm.Queued, l.Nr+": "+format.Message(ctx, l.Msg))
+	}
+	for _, l := range ans.NotSent {
+		vm.Busy = append(vm.Busy, l.Nr+": "+format.Message(ctx, l.Msg))
+	}
+	if ans.Processing {
+		vm.Message = strings.TrimSuffix(vm.Message, ".") + i18n.T(ctx, "orders.processing_them")
+	}
+	switch r.Verdict() {
+	case resend.VerdictQueued, resend.VerdictNothing:
+		return http.StatusOK
+	case resend.VerdictFailed:
+		return failureStatus(r.Failure)
+	}
+	return http.StatusTooManyRequests
+}
+
+// show puts an answer's tone, words and wait on a control.
+func show(ctx context.Context, ans resend.Answer, vm *pages.Resend, now time.Time) {
+	vm.State, vm.Message = pages.ResendState(ans.Tone), format.Message(ctx, ans.Message)
+	if !ans.Until.IsZero() {
+		vm.RetryIn, vm.RetryAt = status.RetryAfter(now, ans.Until), format.ClockIn(format.LocaleOf(ctx), ans.Until)
+	}
 }
 
 func resendView(formID string, nrs []string, label, ret string) pages.Resend {
 	return pages.Resend{FormID: formID, OrderNrs: nrs, Label: label, Return: ret}
 }
 
-// showResendState shows an order's state on its single-order control:
-// what was queued and when, and while the marketplace is busy, the button
-// disabled with the reason and the time it can succeed.
+// showResendState shows an order's state on its single-order control
+// (resend.States.Tell): what was queued and when, and while the
+// marketplace is busy, the button disabled with the reason and the time
+// it can succeed.
 func showResendState(ctx context.Context, s resend.States, vm *pages.Resend, now time.Time) {
 	if len(vm.OrderNrs) != 1 {
 		return
 	}
-	l := format.LocaleOf(ctx)
-	st, phase := s.Phase(vm.OrderNrs[0], now)
-	switch phase {
-	case resend.PhaseProcessing:
-		vm.State = "busy"
-		vm.Message = i18n.TD(ctx, "orders.queued_at_processing", map[string]any{"At": format.ClockIn(l, st.QueuedAt), "What": queuedText(ctx, st)})
-	case resend.PhaseBusy:
-		vm.State = "busy"
-		vm.Message = i18n.T(ctx, "orders.still_processing")
-		if !st.QueuedAt.IsZero() {
-			vm.Message += " " + i18n.TD(ctx, "orders.last_queued_at", map[string]any{"At": format.ClockIn(l, st.QueuedAt), "What": queuedText(ctx, st)})
-		}
-	case resend.PhaseDone:
-		vm.State = "ok"
-		vm.Message = i18n.TD(ctx, "orders.last_queued_at", map[string]any{"At": format.ClockIn(l, st.QueuedAt), "What": queuedText(ctx, st)})
-	default:
-		return
+	if ans, ok := s.Tell(vm.OrderNrs[0], now); ok {
+		show(ctx, ans, vm, now)
 	}
-	if phase != resend.PhaseDone {
-		vm.RetryIn, vm.RetryAt = secondsUntil(now, st.Until), format.ClockIn(l, st.Until)
-	}
-}
-
-// queuedText is what a resend queued, in the language of ctx.
-func queuedText(ctx context.Context, st resend.State) string {
-	out := i18n.N(ctx, "orders.n_notifications", st.Queued)
-	if st.Queued == 0 {
-		out = i18n.T(ctx, "orders.notifications_lower")
-	}
-	if st.Types != "" {
-		out += " (" + i18n.Text(ctx, i18n.NotificationTypes(strings.Split(st.Types, ", "))) + ")"
-	}
-	return out
 }

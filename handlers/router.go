@@ -6,9 +6,12 @@ import (
 	"github.com/labstack/echo/v4"
 	"github.com/labstack/echo/v4/middleware"
 
+	"github.com/sellerdesk/sellerdesk/httpx/budget"
 	"github.com/sellerdesk/sellerdesk/httpx/formbody"
+	"github.com/sellerdesk/sellerdesk/httpx/probe"
 	"github.com/sellerdesk/sellerdesk/httpx/realip"
 	"github.com/sellerdesk/sellerdesk/httpx/reqlog"
+	"github.com/sellerdesk/sellerdesk/httpx/secure"
 	"github.com/sellerdesk/sellerdesk/internal/httpzip"
 	"github.com/sellerdesk/sellerdesk/static"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -48,25 +51,22 @@ func (a *App) routes() *echo.Echo {
 	// page's size and what went on the wire (httpzip.WireBytes), and
 	// outside the panic recovery, so an error page is compressed like any
 	// page.
-	e.Use(a.securityHeaders, reqlog.Access(a.deps.Logger, reqlog.AccessOptions{WireBytes: httpzip.WireBytes, Observe: a.observeRequest}),
+	e.Use(secure.Middleware, reqlog.Access(a.deps.Logger, reqlog.AccessOptions{WireBytes: httpzip.WireBytes, Observe: a.observeRequest}),
 		httpzip.Middleware(httpzip.Config{Level: compressLevel, MinLength: compressMin, Skip: uncompressed}),
 		reqlog.Recover(a.deps.Logger))
 
 	// No session, no upstream call: for load balancers and uptime checks.
-	e.GET("/healthz", func(c echo.Context) error {
-		c.Response().Header().Set("Cache-Control", "no-store")
-		return c.String(http.StatusOK, "ok\n")
-	})
-	e.GET("/readyz", a.readyz) // the database answers and no shutdown has begun
+	e.GET("/healthz", probe.Live)
+	e.GET("/readyz", probe.Ready(a.deps.Ready, a.logger)) // the database answers and no shutdown has begun
 	e.GET(static.Prefix+"*", echo.WrapHandler(static.Handler()))
 	e.GET("/favicon.ico", echo.WrapHandler(static.Favicon()))
 
 	// Every request with a body reads it first, under its own deadline
 	// (formbody.Read: a slow client is a 408, never "the marketplace is
-	// slow"), then gets its marketplace budget (boundUpstream), then its
-	// session.
+	// slow"), then gets its marketplace budget (Deps.UpstreamTimeout),
+	// then its session.
 	body := e.Group("", middleware.BodyLimit(maxBodyBytes), formbody.Read(a.deps.BodyReadTimeout))
-	pagesGroup := body.Group("", a.boundUpstream, a.loadSession)
+	pagesGroup := body.Group("", budget.Middleware(a.deps.UpstreamTimeout), a.loadSession)
 	pagesGroup.GET(paths.Login, a.LoginForm)
 	pagesGroup.POST(paths.Login, a.LoginSubmit)
 	pagesGroup.POST(paths.Logout, a.Logout)
@@ -83,7 +83,7 @@ func (a *App) routes() *echo.Echo {
 	// does not hold before anything else runs. The same paths without the
 	// prefix lead to the current account's (accountRedirect).
 	app := pagesGroup.Group(paths.AccountPrefix, a.localScope, a.requireAccount, a.requireLogin)
-	forms := body.Group(paths.AccountPrefix, a.boundPerChunk, a.loadSession, a.requireAccount, a.requireLogin)
+	forms := body.Group(paths.AccountPrefix, budget.Middleware(0), a.loadSession, a.requireAccount, a.requireLogin)
 	legacy := pagesGroup.Group("", a.requireLogin)
 	for _, r := range a.accountRoutes() {
 		g := app
@@ -117,7 +117,7 @@ func (a *App) protect(h http.Handler) http.Handler {
 	// The security headers go on before anything else runs, so every
 	// answer carries them: pages, errors, static files, refusals.
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		setSecurityHeaders(w.Header())
+		secure.Headers(w.Header())
 		// Forwarding headers count only when a trusted proxy set them.
 		realip.DropUntrustedForwarding(r, a.deps.TrustedProxies)
 		h.ServeHTTP(w, r)
@@ -131,8 +131,8 @@ type accountRoute struct {
 	handler      echo.HandlerFunc
 	middleware   []echo.MiddlewareFunc
 	// ownBound marks the routes bounded by their own means rather than
-	// the request's marketplace budget (see boundPerChunk): the
-	// mass-update forms per chunk, the whole-catalogue downloads, which
+	// the request's marketplace budget: the mass-update forms per chunk
+	// (massupdate.Send; their page reload by pageContext), the whole-catalogue downloads, which
 	// read the local copy, by a stalled client (exportStall).
 	ownBound bool
 }
