@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,36 +17,37 @@ import (
 	"github.com/sellerdesk/sellerdesk/internal/sqldb/sqldbtest"
 )
 
-// BenchmarkForgetPostgres: Forget of a copy of 100,000 records on
-// PostgreSQL (SELLERDESK_TEST_POSTGRES_URL; skipped without it), with the
-// counts kept by the row triggers of step 7 (the schema migrated to step
-// 9) and by the statement triggers of step 10. Run it once
-// (-benchtime=1x): the row triggers take minutes.
+// BenchmarkForgetPostgres: forgetting a copy of 100,000 records on
+// PostgreSQL (SELLERDESK_TEST_POSTGRES_URL; skipped without it), side by
+// side: the forget as one transaction deleting every row
+// (one_transaction), and MarkForgotten then Purge (chunked). forget_s is
+// the user's wait, purge_s until the rows are deleted. Run it once
+// (-benchtime=1x).
 func BenchmarkForgetPostgres(b *testing.B) {
 	const records, chunk = 100_000, 5_000
-	for _, c := range []struct {
-		name  string
-		steps int
-	}{{"row_triggers", 9}, {"statement_triggers", len(migrations.Postgres)}} {
-		b.Run(c.name, func(b *testing.B) {
-			ctx := context.Background()
-			db, err := sqldb.Open(ctx, sqldbtest.PostgresURL(b))
-			if err != nil {
-				b.Fatal(err)
-			}
-			b.Cleanup(func() { db.Close() })
-			s, err := newStore(ctx, db, sqldb.Steps{SQLite: migrations.SQLite[:c.steps], Postgres: migrations.Postgres[:c.steps]})
-			if err != nil {
-				b.Fatal(err)
-			}
-			k := Key{SellerID: 1, Env: "test"}
+	ctx := context.Background()
+	db, err := sqldb.Open(ctx, sqldbtest.PostgresURL(b))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { db.Close() })
+	s, err := New(ctx, db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, oneTx := range []bool{true, false} {
+		name := "chunked"
+		if oneTx {
+			name = "one_transaction"
+		}
+		b.Run(name, func(b *testing.B) {
+			k := testKeyB()
 			for range b.N {
 				b.StopTimer()
 				if err := s.Remember(ctx, k); err != nil {
 					b.Fatal(err)
 				}
-				// One statement a chunk, each its own transaction: the
-				// row triggers' cost grows with the rows of a transaction.
+				// One statement a chunk, each its own transaction.
 				for from := 0; from < records; from += chunk {
 					if _, err := s.w.ExecContext(ctx, `INSERT INTO catalog_nomenclature
 						(seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, seller_sku, name, brand, size,
@@ -58,12 +60,48 @@ func BenchmarkForgetPostgres(b *testing.B) {
 					}
 				}
 				b.StartTimer()
-				if err := s.Forget(ctx, k); err != nil {
-					b.Fatal(err)
+				t0 := time.Now()
+				var forget time.Duration
+				if oneTx {
+					if err := forgetOneTransaction(ctx, s, k); err != nil {
+						b.Fatal(err)
+					}
+					forget = time.Since(t0)
+				} else {
+					if err := s.MarkForgotten(ctx, k); err != nil {
+						b.Fatal(err)
+					}
+					forget = time.Since(t0)
+					if err := s.Purge(ctx, k); err != nil {
+						b.Fatal(err)
+					}
 				}
+				b.ReportMetric(forget.Seconds(), "forget_s")
+				b.ReportMetric(time.Since(t0).Seconds(), "purge_s")
 			}
 		})
 	}
+}
+
+// testKeyB is testKey for a benchmark: an environment of its own.
+func testKeyB() Key {
+	b := []byte("bench")
+	for range 8 {
+		b = append(b, byte('a'+rand.IntN(26)))
+	}
+	return Key{SellerID: 1, Env: string(b)}
+}
+
+// forgetOneTransaction is the forget as one transaction deleting every
+// row of k, beside which Purge is measured.
+func forgetOneTransaction(ctx context.Context, s *Store, k Key) error {
+	return s.tx(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, s.q(`UPDATE catalog_copies SET forgotten = 1, epoch = epoch + 1 WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env); err != nil {
+			return err
+		}
+		return s.deleteRows(ctx, tx, k, "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts",
+			"catalog_promotion_cards", "catalog_promotions", "catalog_price_points")
+	})
 }
 
 // BenchmarkForgetSQLite: forgetting a copy of SELLERDESK_BENCH_FORGET
@@ -121,13 +159,7 @@ func BenchmarkForgetSQLite(b *testing.B) {
 				busy := colleagueLoad(ctx, s, other, func() error {
 					t0 := time.Now()
 					if c.steps < len(migrations.SQLite) {
-						err = s.tx(ctx, func(tx *sql.Tx) error {
-							if _, err := tx.ExecContext(ctx, `UPDATE catalog_copies SET forgotten = 1, epoch = epoch + 1 WHERE seller_id = ? AND env = ?`, k.SellerID, k.Env); err != nil {
-								return err
-							}
-							return s.deleteRows(ctx, tx, k, "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts",
-								"catalog_promotion_cards", "catalog_promotions", "catalog_price_points")
-						})
+						err := forgetOneTransaction(ctx, s, k)
 						forget = time.Since(t0)
 						purge = forget
 						return err

@@ -493,7 +493,9 @@ func (s *Store) Revoke(ctx context.Context, k Key) error {
 const UnusedFor = 30 * 24 * time.Hour
 
 // DeleteUnused deletes every copy no session has used for UnusedFor and
-// returns how many it deleted.
+// returns how many it deleted: as a forget does (the copy hidden at once,
+// its rows deleted a chunk a transaction, so a large copy never holds the
+// writer long), then its record.
 func (s *Store) DeleteUnused(ctx context.Context) (int, error) {
 	rows, err := s.w.QueryContext(ctx, s.q(`SELECT seller_id, env FROM catalog_copies WHERE used_at < ?`), sqldb.Millis(s.now().Add(-UnusedFor)))
 	if err != nil {
@@ -514,13 +516,15 @@ func (s *Store) DeleteUnused(ctx context.Context) (int, error) {
 	}
 	for _, k := range keys {
 		s.untouch(k)
-		err := s.tx(ctx, func(tx *sql.Tx) error {
-			// The record goes first, so a running pass stops (guard).
-			return s.deleteRows(ctx, tx, k, "catalog_copies", "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts",
-				"catalog_promotion_cards", "catalog_promotions", "catalog_price_points")
-		})
-		if err != nil {
+		// The record's epoch moves first, so a running pass stops (guard).
+		if err := s.MarkForgotten(ctx, k); err != nil {
 			return 0, err
+		}
+		if err := s.Purge(ctx, k); err != nil {
+			return 0, err
+		}
+		if _, err := s.w.ExecContext(ctx, s.q(`DELETE FROM catalog_copies WHERE seller_id = ? AND env = ? AND purge = 0`), k.SellerID, k.Env); err != nil {
+			return 0, fmt.Errorf("copystore: %w", err)
 		}
 	}
 	return len(keys), nil
