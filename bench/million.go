@@ -176,7 +176,7 @@ func millionOn(s Sizes, dbName string, db func() (string, func(), error)) (out m
 		return out, err
 	}
 	out.holds = out.holds && forget <= 10*time.Second
-	out.detail = append(out.detail, fmt.Sprintf("%s: forgetting the copy of %d records (copystore.Manager.Forget): nothing of it readable after %s; its rows deleted in the background, 200 a transaction, after %s (%.0f records/s)",
+	out.detail = append(out.detail, fmt.Sprintf("%s: forgetting the copy of %d records (copystore.Manager.Forget): nothing of it readable after %s; its rows deleted in the background, a chunk a transaction, after %s (%.0f records/s)",
 		dbName, large.records, forget.Round(time.Millisecond), purged.Round(time.Millisecond), float64(large.records)/purged.Seconds()))
 
 	out.figure = fmt.Sprintf("%d vs %d records: worst of page/search/deep page %.2fx (%s); CSV export %.0f records/s, %s; forget %s (rows deleted after %s); %.0f bytes/record",

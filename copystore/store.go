@@ -49,7 +49,7 @@ type Store struct {
 	touchMu sync.Mutex
 	touched map[Key]time.Time
 	// purgeChunk is how many rows a transaction of Purge deletes (0:
-	// defaultPurgeChunk); tests shorten it to cross many chunks.
+	// purgeChunkOf); tests shorten it to cross many chunks.
 	purgeChunk int
 	// beforePurgeChunk, when set (tests), runs before each transaction
 	// of Purge, outside it, and ends the purge if it fails.
