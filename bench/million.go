@@ -36,7 +36,9 @@ var millionPages = []int{1, 3, 4}
 //   - the whole-catalogue CSV export of the large copy by the dashboard
 //     alone (cmd/web as a child process on the same database): at least
 //     50,000 records/s, with the child's peak RSS at most 256 MB;
-//   - a forget of the large copy: at most 10 s;
+//   - a forget of the large copy: at most 10 s until nothing of it is
+//     readable (the user's wait); the deletes after it, in the
+//     background, recorded beside it;
 //   - the bytes on disk per record (information);
 //   - the first full copy of MillionSyncProducts x 3 records against the
 //     marketplace's floor of the same run (its pages x the sandbox's
@@ -161,18 +163,44 @@ func millionOn(s Sizes, dbName string, db func() (string, func(), error)) (out m
 	out.detail = append(out.detail, fmt.Sprintf("%s: `/nomenclature/export-all.csv` of %d records by cmd/web as a child process on the same database, read as fast as it comes: %d bytes in %s, %.0f records/s, %s (%d MB before; VmRSS sampled every 50 ms)",
 		dbName, large.records, ex.size, ex.took.Round(time.Millisecond), rate, rss, ex.before>>20))
 
-	// A forget of the large copy.
+	// A forget of the large copy: the user's wait (Manager.Forget returns
+	// once nothing of the copy is readable), then the deletes it leaves to
+	// the background (Store.Purge), until the copy's rows are gone.
 	t0 := time.Now()
 	if err := large.Catalog.Forget(context.Background(), benchKey); err != nil {
 		return out, err
 	}
 	forget := time.Since(t0)
+	purged, err := waitPurged(large.Catalog.Store(), t0)
+	if err != nil {
+		return out, err
+	}
 	out.holds = out.holds && forget <= 10*time.Second
-	out.detail = append(out.detail, fmt.Sprintf("%s: forgetting the copy of %d records (copystore.Manager.Forget) took %s", dbName, large.records, forget.Round(time.Millisecond)))
+	out.detail = append(out.detail, fmt.Sprintf("%s: forgetting the copy of %d records (copystore.Manager.Forget): nothing of it readable after %s; its rows deleted in the background, a chunk a transaction, after %s (%.0f records/s)",
+		dbName, large.records, forget.Round(time.Millisecond), purged.Round(time.Millisecond), float64(large.records)/purged.Seconds()))
 
-	out.figure = fmt.Sprintf("%d vs %d records: worst of page/search/deep page %.2fx (%s); CSV export %.0f records/s, %s; forget %s; %.0f bytes/record",
-		large.records, small.records, worst, worstPage, rate, rss, forget.Round(10*time.Millisecond), perRecord)
+	out.figure = fmt.Sprintf("%d vs %d records: worst of page/search/deep page %.2fx (%s); CSV export %.0f records/s, %s; forget %s (rows deleted after %s); %.0f bytes/record",
+		large.records, small.records, worst, worstPage, rate, rss, forget.Round(10*time.Millisecond), purged.Round(100*time.Millisecond), perRecord)
 	return out, nil
+}
+
+// waitPurged waits until the bench copy's forget has deleted its rows
+// and returns the time since t0.
+func waitPurged(cs *copystore.Store, t0 time.Time) (time.Duration, error) {
+	deadline := t0.Add(2 * time.Hour) // a backstop, not a target
+	for {
+		pending, err := cs.PurgePending(context.Background(), benchKey)
+		if err != nil {
+			return 0, err
+		}
+		if !pending {
+			return time.Since(t0), nil
+		}
+		if time.Now().After(deadline) {
+			return 0, fmt.Errorf("the forget's rows were not deleted within %s", deadline.Sub(t0))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 // seedPage is the page size the seeding pass reads: far above the

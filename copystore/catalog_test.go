@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -511,11 +512,22 @@ func TestAccess(t *testing.T) {
 			t.Errorf("sync state after forget: %+v", st)
 		}
 		other.SetClock(func() time.Time { return time.Now().Add(UnusedFor + time.Hour) })
+		// In chunks, as a forget: a large copy never holds the writer long.
+		other.purgeChunk = 25
+		var chunks atomic.Int32
+		other.beforePurgeChunk = func() error { chunks.Add(1); return nil }
 		if _, err := other.DeleteUnused(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if n, _ := other.CountNomenclature(ctx, k2, Query{}); n != 0 {
 			t.Errorf("%d records of a copy unused for 30 days", n)
+		}
+		if rows := rowCounts(t, other, k2); rows != [3]int{} || chunks.Load() < 3 {
+			t.Errorf("the unused copy: %v rows left, deleted in %d chunks", rows, chunks.Load())
+		}
+		var records int
+		if err := other.r.QueryRowContext(ctx, other.q(`SELECT COUNT(*) FROM catalog_copies WHERE seller_id = ? AND env = ?`), k2.SellerID, k2.Env).Scan(&records); err != nil || records != 0 {
+			t.Errorf("the unused copy's record: %d left (%v)", records, err)
 		}
 	})
 }

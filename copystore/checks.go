@@ -14,9 +14,10 @@ import (
 // then send only their own statement.
 type Checks struct {
 	// States are the sync states of every kind that has one.
-	States  map[string]SyncState
-	key     Key
-	revoked bool
+	States map[string]SyncState
+	key    Key
+	// flag is the copy's access flag (accessColumn).
+	flag    int64
 	version int64
 	counts  map[string]map[string]int
 }
@@ -24,10 +25,10 @@ type Checks struct {
 // checksRows is the statement of ReadChecks: one row a sync state (tag
 // 0, its packed state), one a kept count above 0 (tag 1, list, status,
 // n; a status whose count fell to 0 is left out, as a GROUP BY would), then
-// the revoked flag (tag 2) and the version (tag 3).
+// the access flag (tag 2, accessColumn) and the version (tag 3).
 var checksRows = `SELECT 0, ` + packedState + `, '', 0 FROM catalog_sync WHERE seller_id = ? AND env = ?
 	UNION ALL SELECT 1, list, status, n FROM catalog_counts WHERE seller_id = ? AND env = ? AND n > 0
-	UNION ALL SELECT 2, '', '', ` + revokedColumn + `
+	UNION ALL SELECT 2, '', '', ` + accessColumn + `
 	UNION ALL SELECT 3, '', '', COALESCE((SELECT v FROM catalog_versions WHERE seller_id = ? AND env = ?), 0)`
 
 // ReadChecks reads the checks of the copy of k.
@@ -59,7 +60,7 @@ func (s *Store) ReadChecks(ctx context.Context, k Key) (*Checks, error) {
 			}
 			c.counts[a][b] += int(n)
 		case 2:
-			c.revoked = n != 0
+			c.flag = n
 		case 3:
 			c.version = n
 		default:
@@ -95,12 +96,7 @@ func checksOf(ctx context.Context, k Key) *Checks {
 }
 
 // access is checkAccess's answer from c.
-func (c *Checks) access() error {
-	if c.revoked {
-		return ErrRevoked
-	}
-	return nil
-}
+func (c *Checks) access() error { return accessErr(c.flag) }
 
 // kept is keptCount's answer from c.
 func (c *Checks) kept(list, status string) (int, error) {

@@ -72,20 +72,19 @@ func (c *countCache) put(ck countKey, e countEntry) {
 }
 
 // version reads the write version of the copy of k (0 before its first
-// write), after the access check (ErrRevoked), both in one statement.
+// write), after the access check (ErrRevoked, errGone), both in one statement.
 func (s *Store) version(ctx context.Context, k Key) (int64, error) {
 	if c := checksOf(ctx, k); c != nil {
 		return c.version, c.access()
 	}
-	var revoked int
-	var v int64
-	err := s.r.QueryRowContext(ctx, s.q(`SELECT `+revokedColumn+`, COALESCE((SELECT v FROM catalog_versions WHERE seller_id = ? AND env = ?), 0)`),
-		k.SellerID, k.Env, k.SellerID, k.Env).Scan(&revoked, &v)
+	var access, v int64
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT `+accessColumn+`, COALESCE((SELECT v FROM catalog_versions WHERE seller_id = ? AND env = ?), 0)`),
+		k.SellerID, k.Env, k.SellerID, k.Env).Scan(&access, &v)
 	if err != nil {
 		return 0, fmt.Errorf("copystore: version: %w", err)
 	}
-	if revoked != 0 {
-		return 0, ErrRevoked
+	if err := accessErr(access); err != nil {
+		return 0, err
 	}
 	return v, nil
 }

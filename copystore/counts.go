@@ -16,22 +16,23 @@ const (
 
 // keptCount answers the count of rows of list the filter status selects
 // ("" = every status) from catalog_counts, after the access check
-// (ErrRevoked), both in one statement.
+// (ErrRevoked, errGone), both in one statement.
 func (s *Store) keptCount(ctx context.Context, k Key, list, status string) (int, error) {
 	if c := checksOf(ctx, k); c != nil {
 		return c.kept(list, status)
 	}
-	query := `SELECT ` + revokedColumn + `, COALESCE(SUM(n), 0) FROM catalog_counts WHERE seller_id = ? AND env = ? AND list = ?`
+	query := `SELECT ` + accessColumn + `, COALESCE(SUM(n), 0) FROM catalog_counts WHERE seller_id = ? AND env = ? AND list = ?`
 	args := []any{k.SellerID, k.Env, k.SellerID, k.Env, list}
 	if status != "" {
 		query, args = query+` AND status = ?`, append(args, status)
 	}
-	var revoked, n int
-	if err := s.r.QueryRowContext(ctx, s.q(query), args...).Scan(&revoked, &n); err != nil {
+	var access int64
+	var n int
+	if err := s.r.QueryRowContext(ctx, s.q(query), args...).Scan(&access, &n); err != nil {
 		return 0, fmt.Errorf("copystore: count: %w", err)
 	}
-	if revoked != 0 {
-		return 0, ErrRevoked
+	if err := accessErr(access); err != nil {
+		return 0, err
 	}
 	return n, nil
 }

@@ -31,7 +31,7 @@ const lookupBatch = 500
 // reused between calls.
 func (s *Store) LookupNomenclature(ctx context.Context, k Key, l Lookup, fn func(r *Record) error) error {
 	if err := s.checkAccess(ctx, k); err != nil {
-		return err
+		return readable(err)
 	}
 	if err := s.lookupIn(ctx, k, "marketplace_sku", "", l.SKUs, fn); err != nil {
 		return err

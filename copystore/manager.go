@@ -32,6 +32,7 @@ type Manager struct {
 	running map[Key]bool
 	again   map[Key]rerun              // a pass asked for while one ran
 	stop    map[Key]context.CancelFunc // ends the run of a key (Forget)
+	purging map[Key]bool               // the forgets whose rows are being deleted here
 	used    map[Key]use
 	// lastTick is when the previous scheduled pass ran (zero before the
 	// first): a pass refreshes the copies used since.
@@ -92,7 +93,7 @@ func NewManager(y *Syncer, interval, keepFor time.Duration, log *slog.Logger) *M
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	m := &Manager{syncer: y, interval: interval, keepFor: keepFor, log: log, ctx: ctx, cancel: cancel,
-		running: map[Key]bool{}, again: map[Key]rerun{}, stop: map[Key]context.CancelFunc{}, used: map[Key]use{},
+		running: map[Key]bool{}, again: map[Key]rerun{}, stop: map[Key]context.CancelFunc{}, purging: map[Key]bool{}, used: map[Key]use{},
 		passes: make(chan struct{}, maxPasses(y.Store.Postgres()))}
 	m.wg.Add(1)
 	go m.schedule()
@@ -222,8 +223,10 @@ func (m *Manager) Running(k Key) bool {
 }
 
 // Forget stops refreshing k, ends its running pass here (a pass of
-// another instance writes nothing more: Store.Forget) and deletes its
-// copy. Nothing is copied again until Refresh or a login (Store.Grant).
+// another instance writes nothing more: Store.MarkForgotten) and forgets
+// its copy: when it returns nothing of the copy is readable; its rows are
+// deleted in the background (Store.Purge). Nothing is copied again until
+// Refresh or a login (Store.Grant).
 func (m *Manager) Forget(ctx context.Context, k Key) error {
 	m.mu.Lock()
 	delete(m.used, k)
@@ -232,7 +235,49 @@ func (m *Manager) Forget(ctx context.Context, k Key) error {
 		stop()
 	}
 	m.mu.Unlock()
-	return m.syncer.Store.Forget(ctx, k)
+	if err := m.syncer.Store.MarkForgotten(ctx, k); err != nil {
+		return err
+	}
+	m.purge(k)
+	return nil
+}
+
+// purge deletes in the background the rows a forget of k left, unless
+// this manager is at it already. A purge that fails is taken up again by
+// the daily round (resumePurges) or the copy's next pass.
+func (m *Manager) purge(k Key) {
+	m.mu.Lock()
+	if m.purging[k] || m.ctx.Err() != nil {
+		m.mu.Unlock()
+		return
+	}
+	m.purging[k] = true
+	m.wg.Add(1)
+	m.mu.Unlock()
+	go func() {
+		defer m.wg.Done()
+		if err := m.syncer.Store.Purge(m.ctx, k); err != nil && m.ctx.Err() == nil {
+			m.log.Warn("deleting a forgotten catalogue copy failed", "seller_id", k.SellerID, "environment", k.Env, "err", err)
+		}
+		m.mu.Lock()
+		delete(m.purging, k)
+		m.mu.Unlock()
+	}()
+}
+
+// resumePurges finishes the forgets whose deletes were cut short (an
+// instance stopped, a failure).
+func (m *Manager) resumePurges() {
+	keys, err := m.syncer.Store.pendingPurges(m.ctx)
+	if err != nil {
+		if m.ctx.Err() == nil {
+			m.log.Warn("reading the forgotten catalogue copies failed", "err", err)
+		}
+		return
+	}
+	for _, k := range keys {
+		m.purge(k)
+	}
 }
 
 // Lock takes the per-seller lock the sync reads under (Locker), for a
@@ -299,8 +344,9 @@ func (m *Manager) start(k Key, src Source, minAge time.Duration) {
 	}()
 }
 
-// schedule refreshes the copies in use every interval and, once a day,
-// deletes the copies unused for UnusedFor and prunes the observed prices.
+// schedule refreshes the copies in use every interval and, at start and
+// once a day, finishes the forgets cut short, deletes the copies unused
+// for UnusedFor and prunes the observed prices.
 func (m *Manager) schedule() {
 	defer m.wg.Done()
 	tick := time.NewTicker(m.interval)
@@ -309,6 +355,7 @@ func (m *Manager) schedule() {
 	for {
 		if now := m.syncer.now(); now.Sub(lastExpiry) >= 24*time.Hour {
 			lastExpiry = now
+			m.resumePurges()
 			if n, err := m.syncer.Store.DeleteUnused(m.ctx); err != nil && m.ctx.Err() == nil {
 				m.log.Warn("deleting unused catalogue copies failed", "err", err)
 			} else if n > 0 {

@@ -173,7 +173,7 @@ const observeAccepted = `INSERT INTO catalog_price_points (seller_id, env, wareh
 // different times); at most PricePointsPerRecord, the newest.
 func (s *Store) PricePoints(ctx context.Context, k Key, sku string, card bool) ([]PricePoint, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
-		return nil, err
+		return nil, readable(err)
 	}
 	col := "marketplace_sku"
 	if card {

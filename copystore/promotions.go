@@ -234,7 +234,7 @@ func boolInt(b bool) int {
 // Promotions reads the copy's promotions of k, the earliest first.
 func (s *Store) Promotions(ctx context.Context, k Key) ([]Promotion, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
-		return nil, err
+		return nil, readable(err)
 	}
 	rows, err := s.r.QueryContext(ctx, s.q(`SELECT id, name, type, status, active_from, active_to, add_from, add_to, delete_to, closed,
 		discount, lamoda_share, min_price, cards, synced_at FROM catalog_promotions WHERE seller_id = ? AND env = ? ORDER BY active_from, id`), k.SellerID, k.Env)
@@ -263,7 +263,7 @@ func (s *Store) Promotions(ctx context.Context, k Key) ([]Promotion, error) {
 // search folds), in card order, with their count.
 func (s *Store) PromotionCards(ctx context.Context, k Key, promotion int64, search string, offset, limit int) ([]PromotionCard, int, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
-		return nil, 0, err
+		return nil, 0, readable(err)
 	}
 	where := `seller_id = ? AND env = ? AND promotion_id = ?`
 	args := []any{k.SellerID, k.Env, promotion}

@@ -143,27 +143,52 @@ func (w *where) add(cond string, args ...any) {
 	w.args = append(w.args, args...)
 }
 
-// checkAccess fails with ErrRevoked when the copy's credential was refused.
-// The counts read the same flag as revokedColumn, in their own statement.
+// checkAccess fails with ErrRevoked when the copy's credential was refused,
+// and with errGone when the copy was forgotten and its rows are still
+// being deleted (Purge): the public reads answer that as a copy never made,
+// with nothing. The counts read the same flag as accessColumn, in their
+// own statement.
 func (s *Store) checkAccess(ctx context.Context, k Key) error {
 	if c := checksOf(ctx, k); c != nil {
 		return c.access()
 	}
-	var revoked int
-	err := s.r.QueryRowContext(ctx, s.q(`SELECT revoked FROM catalog_copies WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&revoked)
-	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+	var access int64
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT `+accessColumn), k.SellerID, k.Env).Scan(&access)
+	if err != nil {
 		return fmt.Errorf("copystore: %w", err)
 	}
-	if revoked != 0 {
-		return ErrRevoked
-	}
-	return nil
+	return accessErr(access)
 }
 
-// revokedColumn is checkAccess's flag as a column of another read of k
+// errGone is checkAccess's answer for a copy forgotten whose rows are not
+// all deleted yet: nothing of them may be read.
+var errGone = errors.New("copystore: the copy is forgotten")
+
+// accessColumn is checkAccess's flag as a column of another read of k
 // (its two arguments, k's seller and environment, come first): 1 when the
-// copy's credential was refused, 0 otherwise and for a copy never made.
-const revokedColumn = `COALESCE((SELECT revoked FROM catalog_copies WHERE seller_id = ? AND env = ?), 0)`
+// copy's credential was refused, 2 when the copy is forgotten and its rows
+// are being deleted, 0 otherwise and for a copy never made.
+const accessColumn = `COALESCE((SELECT CASE WHEN revoked <> 0 THEN 1 WHEN purge <> 0 THEN 2 ELSE 0 END FROM catalog_copies WHERE seller_id = ? AND env = ?), 0)`
+
+// accessErr is the error of an accessColumn flag.
+func accessErr(flag int64) error {
+	switch flag {
+	case 0:
+		return nil
+	case 1:
+		return ErrRevoked
+	}
+	return errGone
+}
+
+// readable is err with errGone taken for an empty answer (nil): the
+// public reads of a forgotten copy show nothing, as of a copy never made.
+func readable(err error) error {
+	if errors.Is(err, errGone) {
+		return nil
+	}
+	return err
+}
 
 // ErrCopyGone ends an export whose copy was forgotten (or replaced by a
 // new one) while it read it: what it has not read yet is gone, and the
@@ -174,9 +199,9 @@ var ErrCopyGone = errors.New("copystore: the copy was forgotten during the expor
 // needs the copy it started on: epoch, -1 on the first page, is set to
 // the copy's epoch then and must stay it.
 func (s *Store) exportAccess(ctx context.Context, k Key, epoch *int64) error {
-	var revoked, forgotten int
+	var revoked, forgotten, purge int
 	var e int64
-	err := s.r.QueryRowContext(ctx, s.q(`SELECT revoked, forgotten, epoch FROM catalog_copies WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&revoked, &forgotten, &e)
+	err := s.r.QueryRowContext(ctx, s.q(`SELECT revoked, forgotten, purge, epoch FROM catalog_copies WHERE seller_id = ? AND env = ?`), k.SellerID, k.Env).Scan(&revoked, &forgotten, &purge, &e)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		if *epoch >= 0 {
@@ -187,7 +212,7 @@ func (s *Store) exportAccess(ctx context.Context, k Key, epoch *int64) error {
 		return fmt.Errorf("copystore: %w", err)
 	case revoked != 0:
 		return ErrRevoked
-	case forgotten != 0 || *epoch >= 0 && e != *epoch:
+	case forgotten != 0 || purge != 0 || *epoch >= 0 && e != *epoch:
 		return ErrCopyGone
 	}
 	*epoch = e
@@ -372,9 +397,9 @@ func (s *Store) Nomenclature(ctx context.Context, k Key, q Query) ([]Record, err
 // An end cursor reads the last page as offset paging cuts the list: the
 // records after the last whole page of q.Limit.
 func (s *Store) NomenclaturePage(ctx context.Context, k Key, q Query, fn func(r *Record) error) (total int, _ error) {
-	total, err := s.CountNomenclature(ctx, k, q)
+	total, err := s.countNomenclature(ctx, k, q)
 	if err != nil {
-		return 0, err
+		return 0, readable(err)
 	}
 	if q.Cursor != nil && q.Cursor.End {
 		limit, _ := q.limits()
@@ -395,7 +420,7 @@ func (s *Store) NomenclaturePage(ctx context.Context, k Key, q Query, fn func(r 
 // last q.Limit records. ExportNomenclature reads every record.
 func (s *Store) EachNomenclature(ctx context.Context, k Key, q Query, fn func(r *Record) error) error {
 	if err := s.checkAccess(ctx, k); err != nil {
-		return err
+		return readable(err)
 	}
 	return s.eachNomenclature(ctx, k, q, fn)
 }
@@ -675,6 +700,13 @@ func (s *Store) nomenclatureCount(k Key, q Query) (string, []any) {
 // version holds (countCache). Either way the check and the count (or the
 // version) are one statement.
 func (s *Store) CountNomenclature(ctx context.Context, k Key, q Query) (int, error) {
+	n, err := s.countNomenclature(ctx, k, q)
+	return n, readable(err)
+}
+
+// countNomenclature is CountNomenclature failing with errGone for a
+// forgotten copy.
+func (s *Store) countNomenclature(ctx context.Context, k Key, q Query) (int, error) {
 	if list, ok := nomenclatureFacet(q); ok {
 		return s.keptCount(ctx, k, list, q.Status)
 	}
@@ -716,7 +748,7 @@ func (s *Store) ordersWhere(k Key, q Query) *where {
 // unless sorted.
 func (s *Store) Orders(ctx context.Context, k Key, q Query) ([]Order, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
-		return nil, err
+		return nil, readable(err)
 	}
 	return s.orders(ctx, k, q)
 }
@@ -724,7 +756,7 @@ func (s *Store) Orders(ctx context.Context, k Key, q Query) ([]Order, error) {
 // OrdersPage returns what CountOrders and Orders return for q, under the
 // count's access check: the total and one page.
 func (s *Store) OrdersPage(ctx context.Context, k Key, q Query) (int, []Order, error) {
-	return countedPage(ctx, k, q, s.CountOrders, s.orders)
+	return countedPage(ctx, k, q, s.countOrders, s.orders)
 }
 
 // countedPage is count's total of q and read's page of it; count checks
@@ -733,7 +765,7 @@ func countedPage[T any](ctx context.Context, k Key, q Query,
 	count func(context.Context, Key, Query) (int, error), read func(context.Context, Key, Query) ([]T, error)) (int, []T, error) {
 	n, err := count(ctx, k, q)
 	if err != nil {
-		return 0, nil, err
+		return 0, nil, readable(err)
 	}
 	page, err := read(ctx, k, q)
 	return n, page, err
@@ -774,6 +806,12 @@ func (s *Store) orders(ctx context.Context, k Key, q Query) ([]Order, error) {
 // check (ErrRevoked); a count the kept counts answer is one statement
 // with the check.
 func (s *Store) CountOrders(ctx context.Context, k Key, q Query) (int, error) {
+	n, err := s.countOrders(ctx, k, q)
+	return n, readable(err)
+}
+
+// countOrders is CountOrders failing with errGone for a forgotten copy.
+func (s *Store) countOrders(ctx context.Context, k Key, q Query) (int, error) {
 	if ordersFacet(q) {
 		return s.keptCount(ctx, k, countOrders, q.Status)
 	}
@@ -792,7 +830,7 @@ func (s *Store) CountOrders(ctx context.Context, k Key, q Query) (int, error) {
 // first unless sorted.
 func (s *Store) Boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
-		return nil, err
+		return nil, readable(err)
 	}
 	return s.boxes(ctx, k, q)
 }
@@ -800,7 +838,7 @@ func (s *Store) Boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
 // BoxesPage returns what CountBoxes and Boxes return for q, under the
 // count's access check: the total and one page.
 func (s *Store) BoxesPage(ctx context.Context, k Key, q Query) (int, []Box, error) {
-	return countedPage(ctx, k, q, s.CountBoxes, s.boxes)
+	return countedPage(ctx, k, q, s.countBoxes, s.boxes)
 }
 
 func (s *Store) boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
@@ -847,6 +885,12 @@ func boxesWhere(k Key, q Query) *where {
 // CountBoxes counts the return boxes of k that q selects, as CountOrders
 // counts orders.
 func (s *Store) CountBoxes(ctx context.Context, k Key, q Query) (int, error) {
+	n, err := s.countBoxes(ctx, k, q)
+	return n, readable(err)
+}
+
+// countBoxes is CountBoxes failing with errGone for a forgotten copy.
+func (s *Store) countBoxes(ctx context.Context, k Key, q Query) (int, error) {
 	if boxesFacet(q) {
 		return s.keptCount(ctx, k, countBoxes, q.Status)
 	}
@@ -881,7 +925,9 @@ func (s *Store) Overview(ctx context.Context, k Key) (*Overview, error) {
 			return nil, fmt.Errorf("copystore: overview: %w", err)
 		}
 	}
-	if err := c.access(); err != nil {
+	if err := c.access(); errors.Is(err, errGone) {
+		return newOverview(nil, nil), nil
+	} else if err != nil {
 		return nil, err
 	}
 	ov := &Overview{RecordsByStatus: c.counts[countNomenclature], OrdersByStatus: c.counts[countOrders], BoxesByStatus: c.counts[countBoxes], Sync: c.States}

@@ -39,7 +39,7 @@ type Prices struct{ Price, Sale int64 }
 // are not in the map. Keys are read a few hundred at a time.
 func (s *Store) Replacements(ctx context.Context, k Key, keys []StockKey) (map[StockKey]Replaced, error) {
 	if err := s.checkAccess(ctx, k); err != nil {
-		return nil, err
+		return map[StockKey]Replaced{}, readable(err)
 	}
 	out := map[StockKey]Replaced{}
 	byWarehouse := map[string][]string{}

@@ -41,6 +41,9 @@ func TestSearchPrefixIndexMigrates(t *testing.T) {
 	if _, err := db.Writer().ExecContext(ctx, migrationPricePoints("INTEGER PRIMARY KEY")); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := db.Writer().ExecContext(ctx, migrationPurgeColumn); err != nil {
+		t.Fatal(err)
+	}
 	k := testKey(1001)
 	if err := (&Syncer{Store: old, Lock: db, PageLimit: 100}).Run(ctx, k, m.source(1001)); err != nil {
 		t.Fatal(err)
@@ -79,6 +82,9 @@ func TestSearchPrefixIndexMigrates(t *testing.T) {
 		}
 	}
 	if _, err := db.Writer().ExecContext(ctx, `DROP TABLE catalog_price_points`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Writer().ExecContext(ctx, `ALTER TABLE catalog_copies DROP COLUMN purge`); err != nil {
 		t.Fatal(err)
 	}
 

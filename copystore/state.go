@@ -153,8 +153,16 @@ func (s *Store) SyncStates(ctx context.Context, k Key) (map[string]SyncState, er
 // instance did the work asked for), is not repeated: skip; a stopped one
 // is. A forgotten copy is not copied again (skip) until Remember or
 // Grant, nor a revoked one (its reads would be refused again) until Grant.
-// The pass is bound to the copy's epoch (guard).
+// The pass is bound to the copy's epoch (guard). What a forget left to
+// delete is deleted first (Purge): a new copy starts empty.
 func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.Duration, since time.Time) (st SyncState, skip bool, _ error) {
+	if pending, err := s.PurgePending(ctx, k); err != nil {
+		return st, false, err
+	} else if pending {
+		if err := s.Purge(ctx, k); err != nil {
+			return st, false, err
+		}
+	}
 	err := s.tx(ctx, func(tx *sql.Tx) error {
 		now := sqldb.Millis(s.now())
 		// The copy's record first: no row is ever stored without it. It
@@ -168,12 +176,12 @@ func (s *Store) beginPass(ctx context.Context, k Key, kind string, minAge time.D
 			return fmt.Errorf("copystore: begin sync: %w", err)
 		}
 		var epoch int64
-		var forgotten, revoked int
-		if err := tx.QueryRowContext(ctx, s.q(`SELECT epoch, forgotten, revoked FROM catalog_copies WHERE seller_id = ? AND env = ?`),
-			k.SellerID, k.Env).Scan(&epoch, &forgotten, &revoked); err != nil {
+		var forgotten, revoked, purge int
+		if err := tx.QueryRowContext(ctx, s.q(`SELECT epoch, forgotten, revoked, purge FROM catalog_copies WHERE seller_id = ? AND env = ?`),
+			k.SellerID, k.Env).Scan(&epoch, &forgotten, &revoked, &purge); err != nil {
 			return fmt.Errorf("copystore: begin sync: %w", err)
 		}
-		if forgotten != 0 || revoked != 0 {
+		if forgotten != 0 || revoked != 0 || purge != 0 {
 			skip = true
 			return nil
 		}

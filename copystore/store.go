@@ -48,6 +48,12 @@ type Store struct {
 	// touched is when Touch last wrote each copy's use (touchEvery).
 	touchMu sync.Mutex
 	touched map[Key]time.Time
+	// purgeChunk is how many rows a transaction of Purge deletes (0:
+	// purgeChunkOf); tests shorten it to cross many chunks.
+	purgeChunk int
+	// beforePurgeChunk, when set (tests), runs before each transaction
+	// of Purge, outside it, and ends the purge if it fails.
+	beforePurgeChunk func() error
 }
 
 // New builds the store on the app's database and migrates the catalogue
@@ -252,7 +258,15 @@ var migrations = sqldb.Migrations(
 	// 16: the prices observed over time, for a product's chart
 	// (observations.go).
 	sqldb.Step{SQLite: migrationPricePoints("INTEGER PRIMARY KEY"), Postgres: migrationPricePoints("BIGSERIAL PRIMARY KEY")},
+	// 17: a forget hides the copy at once and deletes its rows after, a
+	// chunk a transaction (purge.go): purge is set on the copy's record
+	// until they are all deleted, and no read shows them meanwhile.
+	sqldb.Step{SQL: migrationPurgeColumn},
 )
+
+// migrationPurgeColumn is catalog_copies.purge: 1 from a forget until
+// every row of the copy is deleted (Purge), 0 otherwise.
+const migrationPurgeColumn = `ALTER TABLE catalog_copies ADD COLUMN purge INTEGER NOT NULL DEFAULT 0`
 
 // migrationVersionsTable holds one row per copy (seller, environment)
 // whose version v counts the writes to its records that a filter can see.

@@ -347,21 +347,15 @@ func (s *Store) Confirm(ctx context.Context, k Key, readAt time.Time, read []api
 	})
 }
 
-// Forget deletes the copy of k at once (rows and sync state) and leaves
-// its record as a tombstone: a pass begun before it writes nothing more
-// (its epoch is gone), and none begins until Remember ("refresh now") or
-// Grant (a login). The tombstone keeps the use time, so the 30-day expiry
-// deletes it too.
+// Forget forgets the copy of k (MarkForgotten: nothing of it readable
+// from its first statement on) and deletes its rows (Purge) before it
+// returns. The manager's forget (Manager.Forget) leaves the deletes to the
+// background instead.
 func (s *Store) Forget(ctx context.Context, k Key) error {
-	return s.tx(ctx, func(tx *sql.Tx) error {
-		// The record first: it waits for (or ends) a pass's transaction.
-		if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO catalog_copies (seller_id, env, used_at, revoked, epoch, forgotten) VALUES (?, ?, ?, 0, 1, 1)
-			ON CONFLICT (seller_id, env) DO UPDATE SET forgotten = 1, epoch = catalog_copies.epoch + 1`), k.SellerID, k.Env, sqldb.Millis(s.now())); err != nil {
-			return fmt.Errorf("copystore: forget: %w", err)
-		}
-		return s.deleteRows(ctx, tx, k, "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts",
-			"catalog_promotion_cards", "catalog_promotions", "catalog_price_points")
-	})
+	if err := s.MarkForgotten(ctx, k); err != nil {
+		return err
+	}
+	return s.Purge(ctx, k)
 }
 
 // deleteRows deletes the rows of k from tables, in tx.
@@ -499,7 +493,9 @@ func (s *Store) Revoke(ctx context.Context, k Key) error {
 const UnusedFor = 30 * 24 * time.Hour
 
 // DeleteUnused deletes every copy no session has used for UnusedFor and
-// returns how many it deleted.
+// returns how many it deleted: as a forget does (the copy hidden at once,
+// its rows deleted a chunk a transaction, so a large copy never holds the
+// writer long), then its record.
 func (s *Store) DeleteUnused(ctx context.Context) (int, error) {
 	rows, err := s.w.QueryContext(ctx, s.q(`SELECT seller_id, env FROM catalog_copies WHERE used_at < ?`), sqldb.Millis(s.now().Add(-UnusedFor)))
 	if err != nil {
@@ -520,13 +516,15 @@ func (s *Store) DeleteUnused(ctx context.Context) (int, error) {
 	}
 	for _, k := range keys {
 		s.untouch(k)
-		err := s.tx(ctx, func(tx *sql.Tx) error {
-			// The record goes first, so a running pass stops (guard).
-			return s.deleteRows(ctx, tx, k, "catalog_copies", "catalog_nomenclature", "catalog_orders", "catalog_boxes", "catalog_sync", "catalog_counts",
-				"catalog_promotion_cards", "catalog_promotions", "catalog_price_points")
-		})
-		if err != nil {
+		// The record's epoch moves first, so a running pass stops (guard).
+		if err := s.MarkForgotten(ctx, k); err != nil {
 			return 0, err
+		}
+		if err := s.Purge(ctx, k); err != nil {
+			return 0, err
+		}
+		if _, err := s.w.ExecContext(ctx, s.q(`DELETE FROM catalog_copies WHERE seller_id = ? AND env = ? AND purge = 0`), k.SellerID, k.Env); err != nil {
+			return 0, fmt.Errorf("copystore: %w", err)
 		}
 	}
 	return len(keys), nil
