@@ -58,8 +58,47 @@ type massKind[In, Out any] struct {
 	shown func(ctx context.Context, in In) (before, after string)
 
 	// answer renders the form again (422) with the rows as typed, their
-	// problems or outcomes (rep, nil before a send) and the summary s.
-	answer func(c echo.Context, checked massupdate.Checked[In, Out], rep *massupdate.Report, s *pages.Summary) error
+	// problems or outcomes (rep, nil before a send) and the summary s;
+	// answerState, when answer is not set, is the same given the form's
+	// state.
+	answer      func(c echo.Context, checked massupdate.Checked[In, Out], rep *massupdate.Report, s *pages.Summary) error
+	answerState func(c echo.Context, st formState[In], s *pages.Summary) error
+}
+
+// formKind starts the massKind of a form whose rows are read by bind,
+// checked by check and sent as kind by send, its types those of its
+// parts.
+func formKind[In, Out any](kind massupdate.Kind[Out], bind func(url.Values) ([]In, error),
+	check func(url.Values, []In) (massupdate.Checked[In, Out], error), send func(context.Context, []Out) (*massupdate.Report, error)) massKind[In, Out] {
+	return massKind[In, Out]{kind: kind, key: kind.Key, bind: bind, check: check, send: send}
+}
+
+// sendAs sends a form's rows as kind for the session's account
+// (massupdate.Send); along, when set, starts the read run beside the
+// last chunk, and last is told, once sent, that chunk's keys.
+func sendAs[Out any](a *App, c echo.Context, kind massupdate.Kind[Out], along func(context.Context) (func(), error), last func(keys []string)) func(context.Context, []Out) (*massupdate.Report, error) {
+	return func(ctx context.Context, items []Out) (*massupdate.Report, error) {
+		var beside func()
+		if along != nil {
+			var err error
+			if beside, err = along(ctx); err != nil {
+				return nil, err
+			}
+		}
+		rep, err := massupdate.Send(ctx, a.deps.Engine, a.account(c), session(c).Data().SellerID, kind, items, beside)
+		if err == nil && last != nil {
+			last(massupdate.LastChunkKeys(kind, items, a.deps.Engine.Size()))
+		}
+		return rep, err
+	}
+}
+
+// reply is the kind's answer to a submit that needs the user.
+func (k massKind[In, Out]) reply(c echo.Context, checked massupdate.Checked[In, Out], rep *massupdate.Report, s *pages.Summary) error {
+	if k.answer != nil {
+		return k.answer(c, checked, rep, s)
+	}
+	return k.answerState(c, formState[In]{inputs: checked.Inputs, invalid: checked.Invalid, report: rep, held: checked.Held}, s)
 }
 
 // submitMass is the one submit flow of the mass-update forms: bind the
@@ -77,6 +116,10 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 		return echo.NewHTTPError(http.StatusBadRequest, i18n.MsgsOf(err))
 	}
 	checked, err := k.check(form, rows)
+	var fe *massupdate.FormError
+	if errors.As(err, &fe) {
+		return echo.NewHTTPError(http.StatusBadRequest, fe.Msgs)
+	}
 	if err != nil {
 		return err
 	}
@@ -84,10 +127,10 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 	sess := session(c)
 	held := checked.Waiting() // beyond the price guard, not confirmed: not sent
 	if len(checked.Invalid) > 0 {
-		return k.answer(c, checked, nil, &pages.Summary{Invalid: len(checked.Invalid), Held: held, Unchanged: unchanged, Note: i18n.Of(i18n.M(k.fixFirst, nil))})
+		return k.reply(c, checked, nil, &pages.Summary{Invalid: len(checked.Invalid), Held: held, Unchanged: unchanged, Note: i18n.Of(i18n.M(k.fixFirst, nil))})
 	}
 	if len(checked.Send) == 0 && held > 0 {
-		return k.answer(c, checked, nil, &pages.Summary{Held: held, Unchanged: unchanged})
+		return k.reply(c, checked, nil, &pages.Summary{Held: held, Unchanged: unchanged})
 	}
 	if len(checked.Send) == 0 {
 		sess.AddFlash("info", i18n.T(ctx, k.nothingChanged))
@@ -124,7 +167,7 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 		}
 		return a.redirect(c, k.back)
 	}
-	return k.answer(c, checked, rep, &pages.Summary{Held: held, Unchanged: unchanged, Note: rep.Note()})
+	return k.reply(c, checked, rep, &pages.Summary{Held: held, Unchanged: unchanged, Note: rep.Note()})
 }
 
 // massUpdateError maps a mass update's error: the per-seller lock failing
