@@ -72,17 +72,6 @@ func jobStateLabel(ctx context.Context, j bulkjobs.Job) (string, string) {
 	return format.Message(ctx, i18n.Of(m)), tone
 }
 
-// envLabel names an environment in the language of ctx.
-func envLabel(ctx context.Context, env string) string {
-	switch env {
-	case "production":
-		return i18n.T(ctx, "env.production")
-	case "test":
-		return i18n.T(ctx, "env.test")
-	}
-	return env
-}
-
 func whoText(j bulkjobs.Job) string {
 	if j.DisplayName != "" {
 		return j.DisplayName + " (" + j.ClientID + ")"

@@ -167,11 +167,7 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 		}
 		st.matchLate(n.MarketplaceSKU, n.WarehouseCode+"|"+n.Barcode)
 		index[n.MarketplaceSKU] = len(v.Rows)
-		price := format.MoneyInputIn(l, int64(n.Price)) // the reader's decimal mark
-		sale := ""
-		if hasSale(n) {
-			sale = format.MoneyInputIn(l, int64(n.SalePrice))
-		}
+		price, sale := priceInputs(l, int64(n.Price), int64(n.SalePrice))
 		v.Rows = append(v.Rows, pages.PriceRow{
 			SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size, Warehouses: n.WarehouseCode,
 			Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n), UpdateStatus: n.PriceUpdateStatus,
@@ -185,6 +181,15 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 		}
 	}
 	return v, nil
+}
+
+// priceInputs are a record's price and sale as the form's inputs show
+// them, with the reader's decimal mark; "" for no sale (massupdate.OnSale).
+func priceInputs(l i18n.Lang, price, sale int64) (string, string) {
+	if !massupdate.OnSale(price, sale) {
+		return format.MoneyInputIn(l, price), ""
+	}
+	return format.MoneyInputIn(l, price), format.MoneyInputIn(l, sale)
 }
 
 // changeTextsIn is a price row's change (massupdate.ChangeTexts) as the page shows it, in the language and

@@ -132,25 +132,13 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 	index := make(map[string]int, len(cards))
 	for _, g := range cards {
 		index[g.Parent] = len(v.Rows)
-		row := pages.CardRow{Parent: g.Parent}
-		for i, n := range g.Sizes {
-			size := pages.CardSize{SKU: n.MarketplaceSKU, Size: n.Size, Barcode: n.Barcode,
-				Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n), UpdateStatus: n.PriceUpdateStatus}
-			row.Sizes = append(row.Sizes, size)
-			if i == 0 {
-				price := format.MoneyInputIn(l, int64(n.Price)) // the reader's decimal mark
-				sale := ""
-				if hasSale(n) {
-					sale = format.MoneyInputIn(l, int64(n.SalePrice))
-				}
-				row.Name, row.Brand, row.Current, row.CurrentSale, row.UpdateStatus = n.Name, n.Brand, size.Current, size.CurrentSale, n.PriceUpdateStatus
-				row.OrigPrice, row.OrigSale, row.Price, row.Sale = price, sale, price, sale
-				continue
-			}
-			row.Mixed = row.Mixed || size.Current != row.Current || size.CurrentSale != row.CurrentSale
-			if row.UpdateStatus == "OK" || row.UpdateStatus == "" {
-				row.UpdateStatus = n.PriceUpdateStatus // a size still processing or failed shows on the card
-			}
+		n := g.Sizes[0]
+		price, sale := priceInputs(l, int64(n.Price), int64(n.SalePrice))
+		row := pages.CardRow{Parent: g.Parent, Name: n.Name, Brand: n.Brand, Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n),
+			UpdateStatus: g.UpdateStatus(), Mixed: g.Mixed(), OrigPrice: price, OrigSale: sale, Price: price, Sale: sale}
+		for _, n := range g.Sizes {
+			row.Sizes = append(row.Sizes, pages.CardSize{SKU: n.MarketplaceSKU, Size: n.Size, Barcode: n.Barcode,
+				Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n), UpdateStatus: n.PriceUpdateStatus})
 		}
 		v.Rows = append(v.Rows, row)
 	}

@@ -67,3 +67,30 @@ func AnswerCards(listed func(parent string) bool, inputs map[string]PriceInput, 
 	slices.Sort(out.Force)
 	return out
 }
+
+// Mixed reports whether a card's sizes are priced differently: another
+// price, or another sale (OnSale), than its first size's.
+func (g CardGroup) Mixed() bool {
+	first := g.Sizes[0]
+	onSale := OnSale(int64(first.Price), int64(first.SalePrice))
+	for _, n := range g.Sizes[1:] {
+		s := OnSale(int64(n.Price), int64(n.SalePrice))
+		if n.Price != first.Price || s != onSale || (s && n.SalePrice != first.SalePrice) {
+			return true
+		}
+	}
+	return false
+}
+
+// UpdateStatus is a card's price update status: its first size's, unless
+// that is done ("OK" or none) and a later size is still processing or
+// failed.
+func (g CardGroup) UpdateStatus() string {
+	status := ""
+	for i, n := range g.Sizes {
+		if i == 0 || status == "OK" || status == "" {
+			status = n.PriceUpdateStatus
+		}
+	}
+	return status
+}

@@ -7,6 +7,8 @@ package massupdate
 // and accepted carries that it left them.
 
 import (
+	"context"
+	"slices"
 	"strings"
 	"time"
 
@@ -80,4 +82,52 @@ func NoteLeftPromotions(rep *Report, forced []string, promos map[string][]copyst
 		o.Messages = append(o.Messages, i18n.M("prices.left_promotions", map[string]any{"Names": names}))
 		rep.Outcomes[parent] = o
 	}
+}
+
+// PromotionCardsPage is the number of cards a page of a promotion shows.
+const PromotionCardsPage = 50
+
+// maxPromotionSearch bounds the search of a promotion's cards, in runes.
+const maxPromotionSearch = 100
+
+// PromotionsPage is the promotions page (the lamoda profile) from the
+// local copy: the seller's promotions, the one selected and a page of its
+// cards matching the search. No promotion: none synced yet.
+type PromotionsPage struct {
+	Promotions []copystore.Promotion
+	// Selected is the promotion shown: the one asked, else the first.
+	Selected           int64
+	Search             string
+	Cards              []copystore.PromotionCard
+	Page, Pages, Total int
+}
+
+// PromotionStore is where the promotions page reads: the local copy
+// (copystore.Store).
+type PromotionStore interface {
+	Promotions(ctx context.Context, k copystore.Key) ([]copystore.Promotion, error)
+	PromotionCards(ctx context.Context, k copystore.Key, promotion int64, search string, offset, limit int) ([]copystore.PromotionCard, int, error)
+}
+
+// ReadPromotions reads the promotions page of seller k: promotion
+// selected (0: the first), its cards matching search (trimmed, bounded at
+// a rune boundary), page page (from 1) of PromotionCardsPage.
+func ReadPromotions(ctx context.Context, store PromotionStore, k copystore.Key, selected int64, search string, page int) (PromotionsPage, error) {
+	promos, err := store.Promotions(ctx, k)
+	if err != nil || len(promos) == 0 {
+		return PromotionsPage{}, err
+	}
+	p := PromotionsPage{Promotions: promos, Selected: selected, Page: max(page, 1), Search: strings.TrimSpace(search)}
+	if p.Selected == 0 {
+		p.Selected = promos[0].ID
+	}
+	if r := []rune(p.Search); len(r) > maxPromotionSearch {
+		p.Search = string(r[:maxPromotionSearch])
+	}
+	if !slices.ContainsFunc(promos, func(pr copystore.Promotion) bool { return pr.ID == p.Selected }) {
+		return p, nil
+	}
+	p.Cards, p.Total, err = store.PromotionCards(ctx, k, p.Selected, p.Search, (p.Page-1)*PromotionCardsPage, PromotionCardsPage)
+	p.Pages = max(1, (p.Total+PromotionCardsPage-1)/PromotionCardsPage)
+	return p, err
 }

@@ -1,10 +1,12 @@
 package massupdate
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"net/url"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -178,5 +180,57 @@ func TestPromotionNotes(t *testing.T) {
 	NoteLeftPromotions(rep, forced, map[string][]copystore.CardPromotion{"P1": ps})
 	if ms := rep.Outcomes["P1"].Messages; len(ms) != 1 || ms[0].Key != "prices.left_promotions" || ms[0].Args["Names"] != "«Black Friday», «Any»" {
 		t.Fatalf("left: %+v", ms)
+	}
+}
+
+// promoStore is a copy's promotions, in memory.
+type promoStore struct {
+	promos []copystore.Promotion
+	asked  []int // promotion, offset, limit of the last cards read
+}
+
+func (s *promoStore) Promotions(context.Context, copystore.Key) ([]copystore.Promotion, error) {
+	return s.promos, nil
+}
+
+func (s *promoStore) PromotionCards(_ context.Context, _ copystore.Key, id int64, search string, offset, limit int) ([]copystore.PromotionCard, int, error) {
+	s.asked = []int{int(id), offset, limit, len([]rune(search))}
+	return []copystore.PromotionCard{{ParentSKU: "P"}}, 120, nil
+}
+
+// TestReadPromotions: the first promotion when none is asked, the page's
+// offset, the search trimmed and bounded, no cards for a promotion the
+// copy does not hold, nothing before a sync.
+func TestReadPromotions(t *testing.T) {
+	s := &promoStore{promos: []copystore.Promotion{{ID: 7}, {ID: 9}}}
+	p, err := ReadPromotions(context.Background(), s, copystore.Key{}, 0, "  "+strings.Repeat("я", 150)+" ", 3)
+	if err != nil || p.Selected != 7 || p.Pages != 3 || p.Total != 120 || len(p.Cards) != 1 || len([]rune(p.Search)) != 100 {
+		t.Fatalf("page %+v, %v", p, err)
+	}
+	if s.asked[0] != 7 || s.asked[1] != 100 || s.asked[2] != PromotionCardsPage || s.asked[3] != 100 {
+		t.Fatalf("asked %v", s.asked)
+	}
+	if p, _ := ReadPromotions(context.Background(), s, copystore.Key{}, 5, "", 0); p.Selected != 5 || p.Cards != nil || p.Page != 1 {
+		t.Fatalf("unknown promotion %+v", p)
+	}
+	if p, _ := ReadPromotions(context.Background(), &promoStore{}, copystore.Key{}, 0, "", 1); len(p.Promotions) != 0 {
+		t.Fatalf("not synced %+v", p)
+	}
+}
+
+// TestCardGroupMixedAndStatus: sizes priced alike are not mixed, another
+// price or sale is; a size still processing shows on the card.
+func TestCardGroupMixedAndStatus(t *testing.T) {
+	g := CardGroup{Sizes: []apiclient.Nomenclature{{Price: 100, SalePrice: 80, PriceUpdateStatus: "OK"}, {Price: 100, SalePrice: 80, PriceUpdateStatus: "PROCESSING"}}}
+	if g.Mixed() || g.UpdateStatus() != "PROCESSING" {
+		t.Fatalf("alike: mixed %v, status %q", g.Mixed(), g.UpdateStatus())
+	}
+	g.Sizes[1].SalePrice = 70
+	if !g.Mixed() {
+		t.Fatal("another sale is not mixed")
+	}
+	g.Sizes[0].PriceUpdateStatus = "FAILED"
+	if g.UpdateStatus() != "FAILED" {
+		t.Fatalf("status %q", g.UpdateStatus())
 	}
 }
