@@ -100,3 +100,12 @@ func ProgressOf(j Job, live Live) Progress {
 	}
 	return p
 }
+
+// Who names the job's owner: the account's display name with its client
+// id, or the client id alone.
+func (j Job) Who() string {
+	if j.DisplayName != "" {
+		return j.DisplayName + " (" + j.ClientID + ")"
+	}
+	return j.ClientID
+}

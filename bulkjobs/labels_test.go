@@ -37,3 +37,13 @@ func TestProgressOf(t *testing.T) {
 		t.Fatalf("done %+v", p)
 	}
 }
+
+// TestWho: the display name with the client id, or the client id alone.
+func TestWho(t *testing.T) {
+	if got := (Job{DisplayName: "Shop", ClientID: "c1"}).Who(); got != "Shop (c1)" {
+		t.Fatalf("got %q", got)
+	}
+	if got := (Job{ClientID: "c1"}).Who(); got != "c1" {
+		t.Fatalf("got %q", got)
+	}
+}

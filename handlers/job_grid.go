@@ -28,7 +28,7 @@ func (a *App) jobView(ctx context.Context, j bulkjobs.Job, items []bulkjobs.Item
 	l := format.LocaleOf(ctx)
 	g := massupdate.JobGrid(j, items, show)
 	v := pages.JobView{
-		ID: j.ID, Kind: j.Kind, KindLabel: jobTitleIn(ctx, j), FileName: j.FileName, Who: whoText(j), ClientID: j.ClientID, Environment: i18n.Env(ctx, j.Environment),
+		ID: j.ID, Kind: j.Kind, KindLabel: jobTitleIn(ctx, j), FileName: j.FileName, Who: j.Who(), ClientID: j.ClientID, Environment: i18n.Env(ctx, j.Environment),
 		Created: format.DateTimeIn(l, j.CreatedAt), Preview: j.State == bulkjobs.StatePreview, Active: j.Active(), GuardPercent: j.GuardPercent,
 		StopReason: format.MessageIn(l, j.StopReason), ReadBack: format.MessageIn(l, bulkjobs.ReadBackLine(j)), Filter: show, Filters: jobFilters(ctx), RowsTotal: g.Total,
 		Progress: a.progress(ctx, j),

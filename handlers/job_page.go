@@ -71,10 +71,3 @@ func jobStateLabel(ctx context.Context, j bulkjobs.Job) (string, string) {
 	m, tone := bulkjobs.StateLabel(j)
 	return format.Message(ctx, i18n.Of(m)), tone
 }
-
-func whoText(j bulkjobs.Job) string {
-	if j.DisplayName != "" {
-		return j.DisplayName + " (" + j.ClientID + ")"
-	}
-	return j.ClientID
-}
