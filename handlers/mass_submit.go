@@ -135,12 +135,7 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 	case massupdate.FormDone:
 		sess.AddFlash("ok", i18n.N(ctx, k.updated, f.Report.Accepted))
 		if k.shown != nil {
-			done := make(map[string][]string, min(len(f.Keys), maxDoneRows))
-			for _, key := range f.Keys[:min(len(f.Keys), maxDoneRows)] {
-				before, after := k.shown(ctx, f.Checked.Inputs[key])
-				done[key] = []string{before, after}
-			}
-			sess.SetDraft(draftPricesDone, done)
+			sess.SetDraft(draftPricesDone, f.Done(maxDoneRows, func(in In) (string, string) { return k.shown(ctx, in) }))
 		}
 		return a.redirect(c, k.back)
 	}

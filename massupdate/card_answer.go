@@ -94,3 +94,26 @@ func (g CardGroup) UpdateStatus() string {
 	}
 	return status
 }
+
+// SKUGroup is a product as the per-SKU prices page lists it, once: its
+// first record and the warehouses of all its records, in page order.
+type SKUGroup struct {
+	Record     apiclient.Nomenclature
+	Warehouses string
+}
+
+// GroupSKUs lists a page's records once per SKU: a price belongs to the
+// product, not to a warehouse.
+func GroupSKUs(recs []apiclient.Nomenclature) []SKUGroup {
+	var out []SKUGroup
+	index := map[string]int{}
+	for _, n := range recs {
+		if i, ok := index[n.MarketplaceSKU]; ok {
+			out[i].Warehouses += ", " + n.WarehouseCode
+			continue
+		}
+		index[n.MarketplaceSKU] = len(out)
+		out = append(out, SKUGroup{Record: n, Warehouses: n.WarehouseCode})
+	}
+	return out
+}

@@ -71,3 +71,16 @@ func SubmitForm[In, Out any](ctx context.Context, rows []In, check func([]In) (C
 	}
 	return f, nil
 }
+
+// Done is the before and after of the first limit rows sent, by key, as
+// shown says them: what a submit every row of which was accepted carries
+// to the page it lands on.
+func (f FormSubmit[In, Out]) Done(limit int, shown func(In) (before, after string)) map[string][]string {
+	keys := f.Keys[:min(len(f.Keys), limit)]
+	done := make(map[string][]string, len(keys))
+	for _, key := range keys {
+		before, after := shown(f.Checked.Inputs[key])
+		done[key] = []string{before, after}
+	}
+	return done
+}

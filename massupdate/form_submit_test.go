@@ -35,6 +35,12 @@ func TestSubmitForm(t *testing.T) {
 	if err != nil || f.Outcome != FormDone || f.Unchanged != 1 || sends != 1 || records != 1 {
 		t.Fatalf("done: %+v, %v", f, err)
 	}
+	if d := f.Done(1, func(in PriceInput) (string, string) { return in.OrigPrice, in.Price }); len(d) != 1 || d["A"][0] != "100" || d["A"][1] != "101" {
+		t.Fatalf("done rows %v", d)
+	}
+	if d := f.Done(0, func(PriceInput) (string, string) { return "", "" }); len(d) != 0 {
+		t.Fatalf("done rows beyond the limit %v", d)
+	}
 	refused := &Report{Outcomes: map[string]Outcome{"A": {State: Rejected}}, Rejected: 1}
 	if f, _ := SubmitForm(ctx, rows, check(checked), send(refused), Prices.Key, record); f.Outcome != FormAnswered {
 		t.Fatalf("refused: %v", f.Outcome)

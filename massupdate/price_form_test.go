@@ -234,3 +234,11 @@ func TestCardGroupMixedAndStatus(t *testing.T) {
 		t.Fatalf("status %q", g.UpdateStatus())
 	}
 }
+
+// TestGroupSKUs: a SKU listed once, first record kept, warehouses joined.
+func TestGroupSKUs(t *testing.T) {
+	gs := GroupSKUs([]apiclient.Nomenclature{{MarketplaceSKU: "A", WarehouseCode: "W1", Barcode: "1"}, {MarketplaceSKU: "B", WarehouseCode: "W1"}, {MarketplaceSKU: "A", WarehouseCode: "W2", Barcode: "2"}})
+	if len(gs) != 2 || gs[0].Record.Barcode != "1" || gs[0].Warehouses != "W1, W2" || gs[1].Warehouses != "W1" {
+		t.Fatalf("got %+v", gs)
+	}
+}
