@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -22,13 +21,18 @@ import (
 
 // BulkImportForm shows the upload form.
 func (a *App) BulkImportForm(c echo.Context) error {
-	f := pages.ImportForm{Kind: c.QueryParam("kind"), GuardPercent: a.deps.Jobs.GuardPercent(), MaxMB: maxImportBytes >> 20}
-	return a.render(c, http.StatusOK, pages.ImportPage(a.chrome(c, i18n.T(c.Request().Context(), "import.title"), "bulk"), f), nil)
+	return a.importPage(c, http.StatusOK, c.QueryParam("kind"), "")
+}
+
+// importPage renders the upload form of kind with status and the error
+// msg ("" for none).
+func (a *App) importPage(c echo.Context, status int, kind, msg string) error {
+	f := pages.ImportForm{Kind: kind, Error: msg, GuardPercent: a.deps.Jobs.GuardPercent(), MaxMB: maxImportBytes >> 20}
+	return a.render(c, status, pages.ImportPage(a.chrome(c, i18n.T(c.Request().Context(), "import.title"), "bulk"), f), nil)
 }
 
 func (a *App) importFailed(c echo.Context, kind, msg string) error {
-	f := pages.ImportForm{Kind: kind, Error: msg, GuardPercent: a.deps.Jobs.GuardPercent(), MaxMB: maxImportBytes >> 20}
-	return a.render(c, http.StatusUnprocessableEntity, pages.ImportPage(a.chrome(c, i18n.T(c.Request().Context(), "import.title"), "bulk"), f), nil)
+	return a.importPage(c, http.StatusUnprocessableEntity, kind, msg)
 }
 
 // BulkImportUpload reads an uploaded file, checks every row against the
@@ -40,24 +44,17 @@ func (a *App) BulkImportUpload(c echo.Context) error {
 	if err != nil {
 		return a.importFailed(c, kind, i18n.T(ctx, "import.choose_file"))
 	}
-	if fh.Size > maxImportBytes {
+	data, err := bulkjobs.ReadUpload(fh, maxImportBytes)
+	if errors.Is(err, bulkjobs.ErrTooLarge) {
 		return a.importFailed(c, kind, i18n.TD(ctx, "import.too_large", map[string]any{"MB": maxImportBytes >> 20}))
 	}
-	f, err := fh.Open()
 	if err != nil {
-		return a.importFailed(c, kind, i18n.T(ctx, "import.unreadable"))
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxImportBytes+1))
-	f.Close()
-	if err != nil || len(data) > maxImportBytes {
 		return a.importFailed(c, kind, i18n.T(ctx, "import.unreadable"))
 	}
 	release, ok := a.imports.enter(session(c).Data().SellerID)
 	if !ok {
 		c.Response().Header().Set("Retry-After", strconv.Itoa(importRetryAfter))
-		f := pages.ImportForm{Kind: kind, GuardPercent: a.deps.Jobs.GuardPercent(), MaxMB: maxImportBytes >> 20,
-			Error: i18n.T(ctx, "import.busy")}
-		return a.render(c, http.StatusTooManyRequests, pages.ImportPage(a.chrome(c, i18n.T(ctx, "import.title"), "bulk"), f), nil)
+		return a.importPage(c, http.StatusTooManyRequests, kind, i18n.T(ctx, "import.busy"))
 	}
 	if a.imports.held != nil {
 		a.imports.held()

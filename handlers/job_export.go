@@ -1,13 +1,10 @@
 package handlers
 
 import (
-	"encoding/json"
-	"strconv"
-
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/bulkjobs"
 	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sheets"
 	"github.com/sellerdesk/sellerdesk/views/format"
 )
@@ -36,44 +33,20 @@ func (a *App) jobCSV(c echo.Context, errorsOnly bool) error {
 	if err != nil {
 		return err
 	}
-	fields := []string{"sku", "price", "sale", "start", "end"}
-	header := []string{i18n.T(ctx, "import.col_sku"), i18n.T(ctx, "import.col_price"), i18n.T(ctx, "import.col_sale"),
-		i18n.T(ctx, "import.col_sale_start"), i18n.T(ctx, "import.col_sale_end")}
-	if job.Kind == "stock" {
-		fields = []string{"warehouse", "barcode", "quantity", "status"}
-		header = []string{i18n.T(ctx, "import.col_warehouse"), i18n.T(ctx, "import.col_barcode"), i18n.T(ctx, "import.col_quantity"), i18n.T(ctx, "import.col_status")}
+	t := massupdate.JobRows(job, items, errorsOnly)
+	header := make([]string, len(t.Columns))
+	for i, col := range t.Columns {
+		header[i] = format.MessageIn(l, i18n.Of(col))
 	}
-	header = append(header, i18n.T(ctx, "import.col_file_row"), i18n.T(ctx, "import.col_before"), i18n.T(ctx, "import.col_after"),
-		i18n.T(ctx, "import.col_preview"), i18n.T(ctx, "import.col_result"), i18n.T(ctx, "import.col_message"),
-		i18n.T(ctx, "import.col_read_back"), i18n.T(ctx, "import.col_read_back_value"))
 	sheet := sheets.Sheet{Name: i18n.T(ctx, "import.sheet_rows"), Columns: sheets.Columns(header...)}
-	for i, f := range fields {
-		switch f {
-		case "price", "sale":
-			sheet.Columns[i].Kind = sheets.Money
-		case "quantity":
-			sheet.Columns[i].Kind = sheets.Number
-		}
+	for i, k := range t.Kinds {
+		sheet.Columns[i].Kind = k
 	}
-	sheet.Columns[len(fields)].Kind = sheets.Number // the file row
-	for _, it := range items {
-		bad := it.Flag == bulkjobs.FlagInvalid || it.State == bulkjobs.ItemRejected || it.State == bulkjobs.ItemUnsent ||
-			it.State == bulkjobs.ItemHeld || (it.State == bulkjobs.ItemSkipped && it.Flag == bulkjobs.FlagGuard) ||
-			(job.State == bulkjobs.StatePreview && it.Flag == bulkjobs.FlagGuard)
-		if errorsOnly && !bad {
-			continue
+	for _, cells := range t.Rows {
+		row := make([]string, len(cells))
+		for i, ms := range cells {
+			row[i] = format.MessageIn(l, ms)
 		}
-		var typed map[string]string
-		_ = json.Unmarshal([]byte(it.Typed), &typed)
-		row := make([]string, 0, len(header))
-		for _, f := range fields {
-			row = append(row, typed[f])
-		}
-		// The dashboard's words (flag, state, read-back, its messages) in
-		// the reader's language, the marketplace's as sent.
-		row = append(row, strconv.Itoa(it.Line), format.MessageIn(l, it.OldText), format.MessageIn(l, it.NewText),
-			label(ctx, flagLabels, it.Flag), label(ctx, itemLabels, it.State), format.MessageIn(l, it.Message),
-			readLabel(ctx, it.ReadBack), format.MessageIn(l, it.ReadBackText))
 		sheet.Rows = append(sheet.Rows, row)
 	}
 	what := "rows"

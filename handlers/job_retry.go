@@ -55,17 +55,7 @@ func (a *App) BulkJobRevise(c echo.Context) error {
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "jobs.form_unreadable"))
 	}
-	edits := map[int]map[string]string{}
-	for name, vals := range form {
-		seq, field, ok := massupdate.ParseEditName(name)
-		if !ok || len(vals) == 0 {
-			continue
-		}
-		if edits[seq] == nil {
-			edits[seq] = map[string]string{}
-		}
-		edits[seq][field], _ = format.Short(vals[0], maxEditedCell)
-	}
+	edits := massupdate.EditsOf(form, func(v string) string { s, _ := format.Short(v, maxEditedCell); return s })
 	next, err := a.importCases(c).Revise(ctx, job, edits)
 	if err != nil {
 		return importError(err)

@@ -3,7 +3,6 @@ package handlers
 import (
 	"errors"
 	"net/http"
-	"strconv"
 
 	"github.com/labstack/echo/v4"
 
@@ -29,14 +28,8 @@ func (a *App) BulkJobSubmit(c echo.Context) error {
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, i18n.T(c.Request().Context(), "jobs.form_unreadable"))
 	}
-	conf := massupdate.Confirmations{All: form.Get("confirm_all") != "", Rows: map[int]bool{}}
-	for _, v := range form["confirm"] {
-		if n, err := strconv.Atoi(v); err == nil {
-			conf.Rows[n] = true
-		}
-	}
 	ctx := c.Request().Context()
-	queued, err := a.importCases(c).Submit(ctx, &job, conf)
+	queued, err := a.importCases(c).Submit(ctx, &job, massupdate.ConfirmationsOf(form))
 	if err != nil {
 		return importError(err)
 	}

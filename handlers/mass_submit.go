@@ -58,14 +58,53 @@ type massKind[In, Out any] struct {
 	shown func(ctx context.Context, in In) (before, after string)
 
 	// answer renders the form again (422) with the rows as typed, their
-	// problems or outcomes (rep, nil before a send) and the summary s.
-	answer func(c echo.Context, checked massupdate.Checked[In, Out], rep *massupdate.Report, s *pages.Summary) error
+	// problems or outcomes (rep, nil before a send) and the summary s;
+	// answerState, when answer is not set, is the same given the form's
+	// state.
+	answer      func(c echo.Context, checked massupdate.Checked[In, Out], rep *massupdate.Report, s *pages.Summary) error
+	answerState func(c echo.Context, st formState[In], s *pages.Summary) error
+}
+
+// formKind starts the massKind of a form whose rows are read by bind,
+// checked by check and sent as kind by send, its types those of its
+// parts.
+func formKind[In, Out any](kind massupdate.Kind[Out], bind func(url.Values) ([]In, error),
+	check func(url.Values, []In) (massupdate.Checked[In, Out], error), send func(context.Context, []Out) (*massupdate.Report, error)) massKind[In, Out] {
+	return massKind[In, Out]{kind: kind, key: kind.Key, bind: bind, check: check, send: send}
+}
+
+// sendAs sends a form's rows as kind for the session's account
+// (massupdate.Send); along, when set, starts the read run beside the
+// last chunk, and last is told, once sent, that chunk's keys.
+func sendAs[Out any](a *App, c echo.Context, kind massupdate.Kind[Out], along func(context.Context) (func(), error), last func(keys []string)) func(context.Context, []Out) (*massupdate.Report, error) {
+	return func(ctx context.Context, items []Out) (*massupdate.Report, error) {
+		var beside func()
+		if along != nil {
+			var err error
+			if beside, err = along(ctx); err != nil {
+				return nil, err
+			}
+		}
+		rep, err := massupdate.Send(ctx, a.deps.Engine, a.account(c), session(c).Data().SellerID, kind, items, beside)
+		if err == nil && last != nil {
+			last(massupdate.LastChunkKeys(kind, items, a.deps.Engine.Size()))
+		}
+		return rep, err
+	}
+}
+
+// reply is the kind's answer to a submit that needs the user.
+func (k massKind[In, Out]) reply(c echo.Context, checked massupdate.Checked[In, Out], rep *massupdate.Report, s *pages.Summary) error {
+	if k.answer != nil {
+		return k.answer(c, checked, rep, s)
+	}
+	return k.answerState(c, formState[In]{inputs: checked.Inputs, invalid: checked.Invalid, report: rep, held: checked.Held}, s)
 }
 
 // submitMass is the one submit flow of the mass-update forms: bind the
-// rows, check them, answer the invalid ones or say nothing changed, send
-// the changed ones, record them in the history, then redirect with a
-// flash when every row was accepted, else show each row's fate (422).
+// rows, submit them (massupdate.SubmitForm: check, send what changed,
+// record), then redirect with a flash when nothing changed or every row
+// was accepted, else show each row's problem or fate (422).
 func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error {
 	ctx := c.Request().Context()
 	form, err := postForm(c)
@@ -76,55 +115,47 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, i18n.MsgsOf(err))
 	}
-	checked, err := k.check(form, rows)
-	if err != nil {
-		return err
+	f, err := massupdate.SubmitForm(ctx, rows, func(rows []In) (massupdate.Checked[In, Out], error) { return k.check(form, rows) },
+		k.send, k.key, func(f massupdate.FormSubmit[In, Out]) { k.record(a, c, f) })
+	if fe := (*massupdate.FormError)(nil); errors.As(err, &fe) {
+		return echo.NewHTTPError(http.StatusBadRequest, fe.Msgs)
 	}
-	unchanged := len(rows) - len(checked.Inputs)
-	sess := session(c)
-	held := checked.Waiting() // beyond the price guard, not confirmed: not sent
-	if len(checked.Invalid) > 0 {
-		return k.answer(c, checked, nil, &pages.Summary{Invalid: len(checked.Invalid), Held: held, Unchanged: unchanged, Note: i18n.Of(i18n.M(k.fixFirst, nil))})
-	}
-	if len(checked.Send) == 0 && held > 0 {
-		return k.answer(c, checked, nil, &pages.Summary{Held: held, Unchanged: unchanged})
-	}
-	if len(checked.Send) == 0 {
-		sess.AddFlash("info", i18n.T(ctx, k.nothingChanged))
-		return a.redirect(c, k.back)
-	}
-	rep, err := k.send(ctx, checked.Send)
 	if err != nil {
 		return massUpdateError(err)
 	}
-	keys := keysOf(checked.Send, k.key)
-	a.recordReport(c, k.audit, rep, keys, func(key string) (i18n.Msgs, i18n.Msgs) { return k.change(checked.Inputs[key]) })
-	copyAccepted(a, c, k.kind, rep, checked.Send)
-	if k.sent != nil {
-		k.sent(rep, checked.Send)
-	}
-	attrs := []any{"sent", len(checked.Send), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent}
-	if k.logged != nil {
-		attrs = append(attrs, k.logged(rep, checked.Send)...)
-	}
-	a.logger(ctx).Info(k.name+" submitted", attrs...)
-	// A price-check finding is shown on the form even when its card was
-	// accepted.
-	if rep.Complete() && len(rep.Fraud) == 0 && held == 0 {
-		sess.AddFlash("ok", i18n.N(ctx, k.updated, rep.Accepted))
+	sess, s := session(c), &pages.Summary{Held: f.Held, Unchanged: f.Unchanged}
+	switch f.Outcome {
+	case massupdate.FormInvalid:
+		s.Invalid, s.Note = len(f.Checked.Invalid), i18n.Of(i18n.M(k.fixFirst, nil))
+	case massupdate.FormUnchanged:
+		sess.AddFlash("info", i18n.T(ctx, k.nothingChanged))
+		return a.redirect(c, k.back)
+	case massupdate.FormAnswered:
+		s.Note = f.Report.Note()
+	case massupdate.FormDone:
+		sess.AddFlash("ok", i18n.N(ctx, k.updated, f.Report.Accepted))
 		if k.shown != nil {
-			done := make(map[string][]string, min(len(keys), maxDoneRows))
-			for _, key := range keys {
-				if len(done) < maxDoneRows {
-					before, after := k.shown(ctx, checked.Inputs[key])
-					done[key] = []string{before, after}
-				}
-			}
-			sess.SetDraft(draftPricesDone, done)
+			sess.SetDraft(draftPricesDone, f.Done(maxDoneRows, func(in In) (string, string) { return k.shown(ctx, in) }))
 		}
 		return a.redirect(c, k.back)
 	}
-	return k.answer(c, checked, rep, &pages.Summary{Held: held, Unchanged: unchanged, Note: rep.Note()})
+	return k.reply(c, f.Checked, f.Report, s)
+}
+
+// record keeps what the marketplace answered of a form's submit f: the
+// history, the local copy, the kind's own step, the log.
+func (k massKind[In, Out]) record(a *App, c echo.Context, f massupdate.FormSubmit[In, Out]) {
+	rep, sent := f.Report, f.Checked.Send
+	a.recordReport(c, k.audit, rep, f.Keys, func(key string) (i18n.Msgs, i18n.Msgs) { return k.change(f.Checked.Inputs[key]) })
+	copyAccepted(a, c, k.kind, rep, sent)
+	if k.sent != nil {
+		k.sent(rep, sent)
+	}
+	attrs := []any{"sent", len(sent), "accepted", rep.Accepted, "rejected", rep.Rejected, "unsent", rep.Unsent}
+	if k.logged != nil {
+		attrs = append(attrs, k.logged(rep, sent)...)
+	}
+	a.logger(c.Request().Context()).Info(k.name+" submitted", attrs...)
 }
 
 // massUpdateError maps a mass update's error: the per-seller lock failing

@@ -9,31 +9,20 @@ import (
 	"github.com/sellerdesk/sellerdesk/massupdate"
 )
 
-// currentValues is where the session's previews and submits read current
-// values (browse.Seller.Values: the copy once a full copy of the seller
-// exists, else live); the copy's refusal is answered as the pages answer
-// it.
-func (a *App) currentValues(c echo.Context) (massupdate.Current, error) {
+// previewCatalog reads the current values of the records want names
+// where the session's previews and submits read them (browse.Seller.Values:
+// the copy once a full copy of the seller exists, else live); the copy's
+// refusal is answered as the pages answer it.
+func (a *App) previewCatalog(c echo.Context, want massupdate.Want) (*massupdate.Catalog, error) {
 	read, err := a.seller(c).Values(c.Request().Context(), a.deps.Engine)
 	if err != nil {
 		return nil, err
 	}
-	return func(want massupdate.Want) (*massupdate.Catalog, error) {
-		cat, err := read(want)
-		if errors.Is(err, copystore.ErrRevoked) {
-			return nil, copyRevoked()
-		}
-		return cat, err
-	}, nil
-}
-
-// previewCatalog reads the current values of the records want names.
-func (a *App) previewCatalog(c echo.Context, want massupdate.Want) (*massupdate.Catalog, error) {
-	cur, err := a.currentValues(c)
-	if err != nil {
-		return nil, err
+	cat, err := read(want)
+	if errors.Is(err, copystore.ErrRevoked) {
+		return nil, copyRevoked()
 	}
-	return cur(want)
+	return cat, err
 }
 
 // profile is the marketplace's wire profile as an import reads it.

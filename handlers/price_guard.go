@@ -1,20 +1,14 @@
 package handlers
 
-// The price guard of the prices forms: a row changed beyond
-// Deps.GuardPercent is held (massupdate.HoldPrices, HoldCards: the rule
+// The price guard of the prices forms in words: a row changed beyond
+// Deps.GuardPercent is held (massupdate.PricesForm, CardsForm: the rule
 // of massupdate.PriceBeyondGuard, as an import's preview), shown with its
 // change and a confirmation checkbox, and sent only once that row is
 // confirmed; the others of the same submit are sent at once.
 
 import (
 	"context"
-	"net/http"
-	"net/url"
-	"strconv"
 
-	"github.com/labstack/echo/v4"
-
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -24,38 +18,6 @@ import (
 // priceGuard is the fat-finger guard of the prices forms in percent; 0
 // is off.
 func (a *App) priceGuard() int { return max(a.deps.GuardPercent, 0) }
-
-// guardConfirmations are the held rows a prices form confirms, by the
-// token each confirmation carries (massupdate.GuardToken).
-func guardConfirmations(ctx context.Context, form url.Values) (map[string]bool, error) {
-	tokens := form["confirm_guard"]
-	if len(tokens) > massupdate.MaxFormRows {
-		return nil, echo.NewHTTPError(http.StatusBadRequest, i18n.T(ctx, "prices.too_many_guard"))
-	}
-	out := make(map[string]bool, len(tokens))
-	for _, t := range tokens {
-		out[t] = true
-	}
-	return out, nil
-}
-
-// holdPrices is the guard step of the per-SKU prices form.
-func (a *App) holdPrices(ctx context.Context, form url.Values, checked massupdate.Checked[massupdate.PriceInput, apiclient.PriceUpdate]) (massupdate.Checked[massupdate.PriceInput, apiclient.PriceUpdate], error) {
-	confirmed, err := guardConfirmations(ctx, form)
-	if err != nil {
-		return checked, err
-	}
-	return massupdate.HoldPrices(checked, a.priceGuard(), confirmed), nil
-}
-
-// holdCards is the guard step of the card prices form (lamoda profile).
-func (a *App) holdCards(ctx context.Context, form url.Values, checked massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice]) (massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice], error) {
-	confirmed, err := guardConfirmations(ctx, form)
-	if err != nil {
-		return checked, err
-	}
-	return massupdate.HoldCards(checked, a.priceGuard(), confirmed), nil
-}
 
 // heldResult is the result of a row beyond the guard in the language of
 // ctx: held (not confirmed), with its change, what it changes (and that
@@ -69,13 +31,7 @@ func heldResult(ctx context.Context, guard int, in massupdate.PriceInput, h mass
 		return res
 	}
 	before, after := changeTextsIn(ctx, in)
-	msgs := i18n.Of(i18n.M("prices.held", map[string]any{"Guard": strconv.Itoa(guard)}))
-	if h.Delta.SaleEnds {
-		if cur, ok := in.Current(); ok {
-			msgs = i18n.Join(msgs, massupdate.SaleEndsNote(cur, apiclient.PriceUpdate{}))
-		}
-	}
-	return pages.RowResult{State: "held", Messages: msgs, Before: before, After: after, Delta: delta, Confirm: h.Token}
+	return pages.RowResult{State: "held", Messages: massupdate.HeldNote(guard, in, h), Before: before, After: after, Delta: delta, Confirm: h.Token}
 }
 
 // priceHints are the warnings beside a typed row's fields

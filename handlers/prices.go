@@ -3,13 +3,11 @@ package handlers
 import (
 	"context"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
 	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/i18n"
@@ -52,43 +50,24 @@ func (a *App) PricesSubmit(c echo.Context) error {
 	// A page from the copy is read after the send instead: the
 	// accepted prices are in it then, pending.
 	var pre browse.Ahead
-	return submitMass(a, c, massKind[massupdate.PriceInput, apiclient.PriceUpdate]{
-		name: "prices", back: q.link(at(c, paths.Prices)),
-		unreadable: i18n.K("prices.form_unreadable"), fixFirst: i18n.K("prices.fix_first"), nothingChanged: i18n.K("prices.nothing_changed"), updated: i18n.K("prices.updated"),
-		bind: massupdate.BindPriceInputs,
-		check: func(form url.Values, rows []massupdate.PriceInput) (massupdate.Checked[massupdate.PriceInput, apiclient.PriceUpdate], error) {
-			return a.holdPrices(c.Request().Context(), form, massupdate.CheckPrices(rows))
-		},
-		send: func(ctx context.Context, updates []apiclient.PriceUpdate) (*massupdate.Report, error) {
-			lastChunk, err := a.seller(c).ReadAhead(c.Request().Context(), q.reads(), &pre)
-			if err != nil {
-				return nil, err
-			}
-			rep, err := massupdate.Send(ctx, a.deps.Engine, a.account(c), session(c).Data().SellerID, massupdate.Prices, updates, lastChunk)
-			if err != nil {
-				return nil, err
-			}
-			if pre.Done && pre.Err == nil {
-				last := updates[(len(updates)-1)/a.deps.Engine.Size()*a.deps.Engine.Size():]
-				for _, n := range pre.Page.Records {
-					if slices.ContainsFunc(last, func(u apiclient.PriceUpdate) bool { return u.MarketplaceSKU == n.MarketplaceSKU }) {
+	k := formKind(massupdate.Prices, massupdate.BindPriceInputs, massupdate.PricesForm{Guard: a.priceGuard()}.Check,
+		sendAs(a, c, massupdate.Prices, func(ctx context.Context) (func(), error) { return a.seller(c).ReadAhead(ctx, q.reads(), &pre) },
+			func(last []string) { // the page read beside the last chunk, dropped when it lists a row of it
+				for i := 0; pre.Done && pre.Err == nil && i < len(pre.Page.Records); i++ {
+					if slices.Contains(last, pre.Page.Records[i].MarketplaceSKU) {
 						pre = browse.Ahead{}
-						break
 					}
 				}
-			}
-			return rep, nil
-		},
-		audit: audit.KindPrice, key: massupdate.Prices.Key, change: changeTexts, kind: massupdate.Prices,
-		shown: changeTextsIn,
-		answer: func(c echo.Context, checked massupdate.Checked[massupdate.PriceInput, apiclient.PriceUpdate], rep *massupdate.Report, s *pages.Summary) error {
-			st := formState[massupdate.PriceInput]{inputs: checked.Inputs, invalid: checked.Invalid, report: rep, held: checked.Held}
-			if rep == nil {
-				return a.renderPricesResult(c, q, st, s, nil)
-			}
-			return a.renderPricesResult(c, q, st, s, &pre)
-		},
-	})
+			}))
+	k.name, k.back, k.audit, k.change, k.shown = "prices", q.link(at(c, paths.Prices)), audit.KindPrice, massupdate.ChangeTexts, changeTextsIn
+	k.unreadable, k.fixFirst, k.nothingChanged, k.updated = i18n.K("prices.form_unreadable"), i18n.K("prices.fix_first"), i18n.K("prices.nothing_changed"), i18n.K("prices.updated")
+	k.answerState = func(c echo.Context, st formState[massupdate.PriceInput], s *pages.Summary) error {
+		if st.report == nil {
+			return a.renderPricesResult(c, q, st, s, nil)
+		}
+		return a.renderPricesResult(c, q, st, s, &pre)
+	}
+	return submitMass(a, c, k)
 }
 
 // renderPricesResult answers a submit that needs the user (422): the page
@@ -150,23 +129,17 @@ func priceRows(ctx context.Context, guard int) rowOverlay[massupdate.PriceInput,
 // not with 10,000 rows nobody reads. Submitting the answer again sends the
 // same rows as before: accepted rows are the new baseline and never resent.
 func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.PriceInput], x pricesExtras) (pages.PricesView, error) {
-	var recs []apiclient.Nomenclature
-	var total, npages int
+	var p *browse.NomenclaturePage
 	var err error
 	if x.pre != nil && x.pre.Done {
-		if err = x.pre.Err; err == nil {
-			recs, total, npages = x.pre.Page.Records, x.pre.Page.Total, x.pre.Page.Pages
-		}
+		p, err = x.pre.Page, x.pre.Err
 	} else {
-		// From the local copy once it exists, else live (browse)
-		var p *browse.NomenclaturePage
-		if p, err = a.nomenclaturePage(c, &q); err == nil {
-			recs, total, npages = p.Records, p.Total, p.Pages
-		}
+		p, err = a.nomenclaturePage(c, &q) // from the local copy once it exists, else live (browse)
 	}
 	if err != nil {
 		return pages.PricesView{}, err
 	}
+	recs, total, npages := p.Records, p.Total, p.Pages
 	toolbar, err := a.copyToolbar(c, paths.Prices, q, priceSorts)
 	if err != nil {
 		return pages.PricesView{}, err
@@ -187,20 +160,13 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 		v.Heads = pages.PriceHeads{SKU: q.sortHead(at(c, paths.Prices), "sku"), Name: q.sortHead(at(c, paths.Prices), "name"), Current: q.sortHead(at(c, paths.Prices), "price")}
 	}
 	index := map[string]int{}
-	for _, n := range recs {
-		if i, ok := index[n.MarketplaceSKU]; ok {
-			v.Rows[i].Warehouses += ", " + n.WarehouseCode
-			continue
-		}
+	for _, g := range massupdate.GroupSKUs(recs) { // once per SKU, with its warehouses
+		n := g.Record
 		st.matchLate(n.MarketplaceSKU, n.WarehouseCode+"|"+n.Barcode)
 		index[n.MarketplaceSKU] = len(v.Rows)
-		price := format.MoneyInputIn(l, int64(n.Price)) // the reader's decimal mark
-		sale := ""
-		if hasSale(n) {
-			sale = format.MoneyInputIn(l, int64(n.SalePrice))
-		}
+		price, sale := priceInputs(l, int64(n.Price), int64(n.SalePrice))
 		v.Rows = append(v.Rows, pages.PriceRow{
-			SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size, Warehouses: n.WarehouseCode,
+			SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size, Warehouses: g.Warehouses,
 			Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n), UpdateStatus: n.PriceUpdateStatus,
 			OrigPrice: price, OrigSale: sale, Price: price, Sale: sale,
 		})
@@ -208,45 +174,24 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 	v.Rows = overlay(v.Rows, index, st, priceRows(ctx, a.priceGuard()))
 	for sku, pair := range x.done {
 		if i, ok := index[sku]; ok && len(pair) == 2 && v.Rows[i].Result.State == "" {
-			v.Rows[i].Result = pages.RowResult{State: "accepted", Before: pair[0], After: pair[1]} // as changeTexts wrote them
+			v.Rows[i].Result = pages.RowResult{State: "accepted", Before: pair[0], After: pair[1]} // as changeTextsIn wrote them
 		}
 	}
 	return v, nil
 }
 
-// changeTexts are the before and after of an accepted row as the audit
-// trail keeps them: messages kept as data, so the history
-// reads them in its reader's language and number format. They hold the
-// price, and the sale price too when it changed, so a sale-only change
-// reads as one ("17 399,00 (со скидкой —) → 17 399,00 (со скидкой 15 000,00)").
-func changeTexts(in massupdate.PriceInput) (before, after i18n.Msgs) {
-	text := func(price, sale string) i18n.Msgs {
-		ms := []i18n.Msg{{Text: amountArg(price)}}
-		if !massupdate.SameMoney(in.Sale, in.OrigSale) {
-			ms = append(ms, i18n.M("prices.sale_change", map[string]any{"Sale": amountArg(sale)}))
-		}
-		return i18n.Of(ms...)
+// priceInputs are a record's price and sale as the form's inputs show
+// them, with the reader's decimal mark; "" for no sale (massupdate.OnSale).
+func priceInputs(l i18n.Lang, price, sale int64) (string, string) {
+	if !massupdate.OnSale(price, sale) {
+		return format.MoneyInputIn(l, price), ""
 	}
-	return text(in.OrigPrice, in.OrigSale), text(in.Price, in.Sale)
+	return format.MoneyInputIn(l, price), format.MoneyInputIn(l, sale)
 }
 
-// changeTextsIn is changeTexts as the page shows it, in the language and
+// changeTextsIn is a price row's change (massupdate.ChangeTexts) as the page shows it, in the language and
 // number format of ctx.
 func changeTextsIn(ctx context.Context, in massupdate.PriceInput) (before, after string) {
-	b, a := changeTexts(in)
+	b, a := massupdate.ChangeTexts(in)
 	return format.Message(ctx, b), format.Message(ctx, a)
-}
-
-// amountArg is a typed amount as a message keeps it: plain digits with a
-// decimal point ("17399.00", written the reader's way when shown), "—"
-// for none, or as typed when it does not parse.
-func amountArg(s string) string {
-	if s == "" {
-		return "—"
-	}
-	m, err := apiclient.ParseMoney(s)
-	if err != nil {
-		return s
-	}
-	return m.Decimal()
 }

@@ -17,7 +17,6 @@ import (
 	"context"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 
 	"github.com/labstack/echo/v4"
@@ -48,11 +47,9 @@ func (a *App) cardPricesList(c echo.Context) error {
 }
 
 // cardPricesSubmit validates the edited cards and sends only the changed
-// ones, one item per card. force is sent only when the user pressed "send
-// anyway" (action=force), and only for the cards the session's previous
-// answer held past a price-check warning, at the prices it held them at
-// (massupdate.HeldCards, kept in the session): a card named otherwise, or at another
-// price, is sent without force and its warning shown again.
+// ones, one item per card; "send anyway" forces only the cards the
+// session's previous answer held, at the prices held
+// (massupdate.CardsForm).
 func (a *App) cardPricesSubmit(c echo.Context) error {
 	q := pricesQuery(c)
 	sess := session(c)
@@ -61,24 +58,14 @@ func (a *App) cardPricesSubmit(c echo.Context) error {
 		unreadable: i18n.K("prices.form_unreadable"), fixFirst: i18n.K("prices.fix_first"), nothingChanged: i18n.K("prices.nothing_changed"), updated: i18n.K("prices.cards_updated"),
 		bind: massupdate.BindPriceInputs,
 		check: func(form url.Values, rows []massupdate.PriceInput) (massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice], error) {
-			held := massupdate.PopHeldCards(sess)
-			confirmed := map[string]bool{}
-			if form.Get("action") == "force" {
-				if len(form["force_card"]) > massupdate.MaxFormRows {
-					return massupdate.Checked[massupdate.PriceInput, massupdate.CardPrice]{}, echo.NewHTTPError(http.StatusBadRequest, i18n.T(c.Request().Context(), "prices.too_many_confirmed"))
-				}
-				for _, p := range form["force_card"] {
-					confirmed[p] = true
-				}
-			}
-			return a.holdCards(c.Request().Context(), form, massupdate.CheckCards(rows, held.Confirmed(heldAccount(sess), confirmed, rows)))
+			return massupdate.CardsForm{Held: massupdate.PopHeldCards(sess), Account: heldAccount(sess), Guard: a.priceGuard()}.Check(form, rows)
 		},
 		send: func(ctx context.Context, cards []massupdate.CardPrice) (*massupdate.Report, error) {
 			rep, err := massupdate.Send(ctx, a.deps.Engine, a.account(c), sess.Data().SellerID, massupdate.Cards, cards, nil)
 			a.notePromotionsLeft(c, rep, cards) // prices_cards_promotions.go
 			return rep, err
 		},
-		audit: audit.KindPrice, key: massupdate.Cards.Key, change: changeTexts, kind: massupdate.Cards,
+		audit: audit.KindPrice, key: massupdate.Cards.Key, change: massupdate.ChangeTexts, kind: massupdate.Cards,
 		sent: func(rep *massupdate.Report, cards []massupdate.CardPrice) {
 			massupdate.KeepHeldCards(sess, heldAccount(sess), rep, cards)
 		},
@@ -145,35 +132,18 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 	index := make(map[string]int, len(cards))
 	for _, g := range cards {
 		index[g.Parent] = len(v.Rows)
-		row := pages.CardRow{Parent: g.Parent}
-		for i, n := range g.Sizes {
-			size := pages.CardSize{SKU: n.MarketplaceSKU, Size: n.Size, Barcode: n.Barcode,
-				Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n), UpdateStatus: n.PriceUpdateStatus}
-			row.Sizes = append(row.Sizes, size)
-			if i == 0 {
-				price := format.MoneyInputIn(l, int64(n.Price)) // the reader's decimal mark
-				sale := ""
-				if hasSale(n) {
-					sale = format.MoneyInputIn(l, int64(n.SalePrice))
-				}
-				row.Name, row.Brand, row.Current, row.CurrentSale, row.UpdateStatus = n.Name, n.Brand, size.Current, size.CurrentSale, n.PriceUpdateStatus
-				row.OrigPrice, row.OrigSale, row.Price, row.Sale = price, sale, price, sale
-				continue
-			}
-			row.Mixed = row.Mixed || size.Current != row.Current || size.CurrentSale != row.CurrentSale
-			if row.UpdateStatus == "OK" || row.UpdateStatus == "" {
-				row.UpdateStatus = n.PriceUpdateStatus // a size still processing or failed shows on the card
-			}
+		n := g.Sizes[0]
+		price, sale := priceInputs(l, int64(n.Price), int64(n.SalePrice))
+		row := pages.CardRow{Parent: g.Parent, Name: n.Name, Brand: n.Brand, Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n),
+			UpdateStatus: g.UpdateStatus(), Mixed: g.Mixed(), OrigPrice: price, OrigSale: sale, Price: price, Sale: sale}
+		for _, n := range g.Sizes {
+			row.Sizes = append(row.Sizes, pages.CardSize{SKU: n.MarketplaceSKU, Size: n.Size, Barcode: n.Barcode,
+				Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n), UpdateStatus: n.PriceUpdateStatus})
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	for parent := range inputs {
-		if _, ok := index[parent]; ok {
-			continue
-		}
-		if _, bad := invalid[parent]; !bad && rep != nil && rep.Outcomes[parent].State == massupdate.Accepted && len(rep.Fraud[parent]) == 0 {
-			continue
-		}
+	ans := massupdate.AnswerCards(func(parent string) bool { _, ok := index[parent]; return ok }, inputs, invalid, held, rep)
+	for _, parent := range ans.OffPage {
 		index[parent] = len(v.Rows)
 		v.Rows = append(v.Rows, pages.CardRow{Parent: parent, Name: i18n.T(ctx, "prices.off_page")})
 	}
@@ -182,50 +152,19 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		if !ok {
 			continue
 		}
-		row := &v.Rows[i]
+		row, an := &v.Rows[i], ans.Cards[parent]
 		row.Price, row.Sale, row.Start, row.End = in.Price, in.Sale, in.Start, in.End
 		row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.OrigPrice, in.OrigSale, in.OrigStart, in.OrigEnd
-		row.Hints = priceHints(ctx, in)
-		if errs, ok := invalid[parent]; ok {
-			row.Errors = errs
-			row.Result = pages.RowResult{State: "invalid"}
-			continue
-		}
-		h, guarded := held[parent]
-		if guarded && !h.Confirmed {
-			row.Result = heldResult(ctx, a.priceGuard(), in, h, pages.RowResult{})
-			continue
-		}
-		if rep == nil {
-			continue
-		}
-		o := rep.Outcomes[parent]
-		switch o.State {
-		case massupdate.Accepted:
-			before, after := changeTextsIn(ctx, in)
-			row.Result = pages.RowResult{State: "accepted", Before: before, After: after}
+		row.Hints, row.Errors, row.Result, row.Confirmable = priceHints(ctx, in), an.Invalid, a.cardResult(ctx, in, an), an.Confirmable
+		if an.Outcome.State == massupdate.Accepted {
 			row.OrigPrice, row.OrigSale, row.OrigStart, row.OrigEnd = in.Price, in.Sale, in.Start, in.End
 			row.Hints = nil
-		case massupdate.Rejected:
-			row.Result = pages.RowResult{State: "rejected", Messages: o.Messages}
-		case massupdate.Unsent, massupdate.Unknown:
-			row.Result = pages.RowResult{State: pages.RowState(o.State)}
 		}
-		if guarded && o.State != massupdate.Accepted {
-			row.Result = heldResult(ctx, a.priceGuard(), in, h, row.Result)
-		}
-		for _, f := range rep.Fraud[parent] {
-			row.Fraud = append(row.Fraud, pages.FraudNote{Status: f.Status, Text: fraudText(ctx, f)})
-			// Only a held change may be confirmed, and only past a warning:
-			// a restriction is the marketplace's refusal.
-			if f.Status == "warning" && o.State == massupdate.Rejected {
-				row.Confirmable = true
-			}
-		}
-		if row.Confirmable && !slices.Contains(v.ForceCards, parent) {
-			v.ForceCards = append(v.ForceCards, parent)
+		for _, f := range an.Fraud {
+			row.Fraud = append(row.Fraud, fraudNote(ctx, f.Status, massupdate.FraudNote(f)))
 		}
 	}
+	v.ForceCards = ans.Force
 	// Findings about a card the form did not hold (never expected) are
 	// still shown: on the card when the page lists it.
 	if rep != nil {
@@ -235,12 +174,11 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 			}
 			if i, ok := index[parent]; ok {
 				for _, f := range fs {
-					v.Rows[i].Fraud = append(v.Rows[i].Fraud, pages.FraudNote{Status: f.Status, Text: fraudText(ctx, f)})
+					v.Rows[i].Fraud = append(v.Rows[i].Fraud, fraudNote(ctx, f.Status, massupdate.FraudNote(f)))
 				}
 			}
 		}
 	}
-	slices.Sort(v.ForceCards)
 	for parent, pair := range done {
 		if i, ok := index[parent]; ok && len(pair) == 2 && v.Rows[i].Result.State == "" {
 			v.Rows[i].Result = pages.RowResult{State: "accepted", Before: pair[0], After: pair[1]}
@@ -248,6 +186,35 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 	}
 	a.markPromotions(c, &v) // prices_cards_promotions.go
 	return v, rep, nil
+}
+
+// cardResult is a typed card's result (massupdate.AnswerCards) in the
+// language of ctx.
+func (a *App) cardResult(ctx context.Context, in massupdate.PriceInput, an massupdate.CardAnswer) pages.RowResult {
+	var res pages.RowResult
+	switch {
+	case an.Invalid != nil:
+		return pages.RowResult{State: "invalid"}
+	case an.Waiting:
+		return heldResult(ctx, a.priceGuard(), in, *an.Held, res)
+	case an.Outcome.State == massupdate.Accepted:
+		before, after := changeTextsIn(ctx, in)
+		res = pages.RowResult{State: "accepted", Before: before, After: after}
+	case an.Outcome.State == massupdate.Rejected:
+		res = pages.RowResult{State: "rejected", Messages: an.Outcome.Messages}
+	case an.Outcome.State == massupdate.Unsent, an.Outcome.State == massupdate.Unknown:
+		res = pages.RowResult{State: pages.RowState(an.Outcome.State)}
+	}
+	if an.Sent && an.Held != nil && an.Outcome.State != massupdate.Accepted {
+		res = heldResult(ctx, a.priceGuard(), in, *an.Held, res)
+	}
+	return res
+}
+
+// fraudNote is a price-check finding of status in words
+// (massupdate.FraudNote), in the language of ctx.
+func fraudNote(ctx context.Context, status string, ms i18n.Msgs) pages.FraudNote {
+	return pages.FraudNote{Status: status, Text: format.Message(ctx, ms) + "."}
 }
 
 // heldAccount is the session's account as massupdate.HeldCards keeps it.

@@ -10,11 +10,9 @@ package handlers
 
 import (
 	"strconv"
-	"strings"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
@@ -51,60 +49,28 @@ func (a *App) markPromotions(c echo.Context, v *pages.CardPricesView) {
 	if len(promos) == 0 {
 		return
 	}
-	ctx := c.Request().Context()
-	l := format.LocaleOf(ctx)
-	now := a.deps.Now()
+	l := i18n.LangOf(c.Request().Context())
 	for i := range v.Rows {
 		r := &v.Rows[i]
-		price, err := apiclient.ParseMoney(r.Price)
-		for _, p := range promos[r.Parent] {
-			n := pages.PromotionNote{Name: p.Name, Upcoming: now.Before(p.ActiveFrom)}
-			if p.Floor > 0 {
-				n.Floor, n.FloorKopecks = format.MoneyIn(l.Lang, p.Floor), strconv.FormatInt(p.Floor, 10)
-				n.Below = err == nil && int64(price) < p.Floor
+		for _, n := range massupdate.PromotionNotes(promos[r.Parent], r.Price, a.deps.Now()) {
+			p := pages.PromotionNote{Name: n.Name, Upcoming: n.Upcoming, Below: n.Below}
+			if n.Floor > 0 {
+				p.Floor, p.FloorKopecks = format.MoneyIn(l, n.Floor), strconv.FormatInt(n.Floor, 10)
 			}
-			r.Promotions = append(r.Promotions, n)
+			r.Promotions = append(r.Promotions, p)
 		}
 	}
 	for _, parent := range v.ForceCards {
-		if names := promotionNames(promos[parent]); names != "" {
+		if names := massupdate.PromotionNames(promos[parent]); names != "" {
 			v.Leaving = append(v.Leaving, parent+" "+names)
 		}
 	}
 }
 
-// promotionNames writes the promotions' names, each in «».
-func promotionNames(ps []copystore.CardPromotion) string {
-	var b strings.Builder
-	for i, p := range ps {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.WriteString("«" + format.Clean(p.Name) + "»")
-	}
-	return b.String()
-}
-
 // notePromotionsLeft adds to each card sent with force and accepted the
-// message that it left its promotions, for the answer and the history.
+// message that it left its promotions, for the answer and the history
+// (massupdate.NoteLeftPromotions).
 func (a *App) notePromotionsLeft(c echo.Context, rep *massupdate.Report, cards []massupdate.CardPrice) {
-	if rep == nil {
-		return
-	}
-	var forced []string
-	for _, cp := range cards {
-		if cp.Force && rep.Outcomes[cp.Parent].State == massupdate.Accepted {
-			forced = append(forced, cp.Parent)
-		}
-	}
-	promos := a.cardPromotions(c, forced)
-	for _, parent := range forced {
-		names := promotionNames(promos[parent])
-		if names == "" {
-			continue
-		}
-		o := rep.Outcomes[parent]
-		o.Messages = append(o.Messages, i18n.M("prices.left_promotions", map[string]any{"Names": names}))
-		rep.Outcomes[parent] = o
-	}
+	forced := massupdate.ForcedAccepted(rep, cards)
+	massupdate.NoteLeftPromotions(rep, forced, a.cardPromotions(c, forced))
 }
