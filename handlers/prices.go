@@ -64,7 +64,10 @@ func (a *App) PricesSubmit(c echo.Context) error {
 			if err != nil {
 				return nil, err
 			}
-			rep, err := massupdate.Send(ctx, a.deps.Engine, a.account(c), session(c).Data().SellerID, massupdate.Prices, updates, lastChunk)
+			// Each chunk's accepted rows go into the copy while the next is
+			// in flight; copyAccepted then has nothing left to write.
+			rep, err := massupdate.SendPatching(ctx, a.deps.Engine, a.account(c), session(c).Data().SellerID, massupdate.Prices, updates, lastChunk,
+				massupdate.CopyAt{Copy: a.deps.Catalog.Store(), Key: copyKey(c)})
 			if err != nil {
 				return nil, err
 			}
