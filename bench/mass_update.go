@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
+	"strings"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
@@ -39,11 +41,16 @@ func priceForm(products []sandbox.Product, rows, errs int) (url.Values, []apicli
 	return f, upd
 }
 
+// p4Target is P4's bound on the dashboard's time over the loop's (issue
+// 36).
+const p4Target = 1.10
+
 // MassUpdateOverhead (target P4) times the same price update through POST /prices and through a plain
 // sequential loop of SetPrices calls with the same chunks, alternating, with
 // latency injected on every marketplace request.
 func MassUpdateOverhead(s Sizes) (Result, error) {
-	r := Result{ID: "P4", Target: "<= 1.05, 1 in flight, exact errors"}
+	r := Result{ID: "P4", Target: fmt.Sprintf("<= %.2f, 1 in flight, exact errors", p4Target)}
+	loadStart := loadAverage()
 	logs := &logCapture{message: "prices submitted"}
 	e, err := Start(EnvOptions{Sandbox: sandbox.Options{ProductsPerSeller: s.ProductsForP4}, ChunkSize: s.ChunkSize, Logger: slog.New(logs)})
 	if err != nil {
@@ -167,15 +174,31 @@ func MassUpdateOverhead(s Sizes) (Result, error) {
 	for i := range rejected {
 		exact = exact && rejected[i] == s.P4Errors && loopRejected[i] == s.P4Errors
 	}
-	r.Holds = ratio <= 1.05 && inFlight == 1 && exact
+	r.Holds = ratio <= p4Target && inFlight == 1 && exact
 	r.Figure = fmt.Sprintf("%d rows: dashboard %s / loop %s = %.3f; in flight %d; rejected %v of %d injected (floor: loop + posting the form alone %s = %.3f)",
 		s.P4Rows, md.Round(time.Millisecond), ml.Round(time.Millisecond), ratio, inFlight, uniq(rejected), s.P4Errors, mf.Round(100*time.Microsecond), floor)
 	r.Detail = append(r.Detail,
 		fmt.Sprintf("%d distinct SKUs of seller %d (sandbox option ProductsPerSeller=%d), chunks of %d, %s latency on every sandbox route, %d rounds alternating which side goes first; medians", s.P4Rows, sellerID, s.ProductsForP4, chunk, s.P4Latency, s.P4Rounds),
 		fmt.Sprintf("dashboard rounds: %v", rounded(dash)), fmt.Sprintf("loop rounds: %v", rounded(loop)),
-		fmt.Sprintf("floor: the same form posted to a loopback server that only parses it (net/http ParseForm) and answers 204, once per round: %v, median %s. The dashboard sends nothing until every row is validated (a form with a mistake is answered \"Nothing was sent\"), so encoding, uploading and parsing the form cannot overlap with the chunks: any dashboard with that guarantee takes at least loop + %s = %.3f x the loop. The target of 1.05 leaves %s for all of it",
-			rounded(formOnly), mf.Round(100*time.Microsecond), mf.Round(100*time.Microsecond), floor, (ml/20).Round(100*time.Microsecond)),
+		fmt.Sprintf("floor: the same form posted to a loopback server that only parses it (net/http ParseForm) and answers 204, once per round: %v, median %s. The dashboard sends nothing until every row is validated (a form with a mistake is answered \"Nothing was sent\"), so encoding, uploading and parsing the form cannot overlap with the chunks: any dashboard with that guarantee takes at least loop + %s = %.3f x the loop. The target of %.2f leaves %s beyond the loop for all of it, %s beyond the form",
+			rounded(formOnly), mf.Round(100*time.Microsecond), mf.Round(100*time.Microsecond), floor, p4Target,
+			time.Duration(float64(ml)*(p4Target-1)).Round(100*time.Microsecond), (time.Duration(float64(ml)*(p4Target-1))-mf).Round(100*time.Microsecond)),
 		"Go 1.26 refuses forms of more than 10,000 fields by default (GODEBUG urlmaxqueryparams); the 10,000-row form has 90,000. go.mod sets godebug urlmaxqueryparams=100000, which applies to cmd/web, sdbench and the tests alike, so the path measured is the one that ships",
-		"the dashboard time includes parsing and validating the form, the per-seller lock and re-rendering the prices page (one list call) with the result; the loop sends the same chunks with apiclient's SetPrices")
+		"the dashboard time includes parsing and validating the form, the per-seller lock, writing each chunk's accepted rows into the local copy (while the next chunk is in flight), recording the change in the history and re-rendering the prices page with the result; the loop sends the same chunks with apiclient's SetPrices",
+		fmt.Sprintf("load average (1, 5, 15 min) at the start: %s; at the end: %s. The sides share the machine's cores with whatever else runs: the dashboard's CPU beyond the loop (the copy's and the history's writes) stretches with the load, the loop's injected latency does not", loadStart, loadAverage()))
 	return r, nil
+}
+
+// loadAverage is the machine's load average over 1, 5 and 15 minutes
+// (/proc/loadavg), or "unknown" where the system does not say.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
