@@ -392,6 +392,9 @@ func SendPatching[T any](ctx context.Context, e *Engine, acct *apiclient.Account
 			}
 		}
 		var accepted []copystore.Change
+		if patch != nil {
+			accepted = make([]copystore.Change, 0, len(chunk))
+		}
 		for _, it := range chunk {
 			k := kind.Key(it)
 			if msgs, ok := rejected[k]; ok {
