@@ -7,9 +7,14 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/copystore"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
 
@@ -39,11 +44,16 @@ func priceForm(products []sandbox.Product, rows, errs int) (url.Values, []apicli
 	return f, upd
 }
 
+// p4Target is P4's bound on the dashboard's time over the loop's (issue
+// 36).
+const p4Target = 1.10
+
 // MassUpdateOverhead (target P4) times the same price update through POST /prices and through a plain
 // sequential loop of SetPrices calls with the same chunks, alternating, with
 // latency injected on every marketplace request.
 func MassUpdateOverhead(s Sizes) (Result, error) {
-	r := Result{ID: "P4", Target: "<= 1.05, 1 in flight, exact errors"}
+	r := Result{ID: "P4", Target: fmt.Sprintf("<= %.2f, 1 in flight, exact errors", p4Target)}
+	loadStart := loadAverage()
 	logs := &logCapture{message: "prices submitted"}
 	e, err := Start(EnvOptions{Sandbox: sandbox.Options{ProductsPerSeller: s.ProductsForP4}, ChunkSize: s.ChunkSize, Logger: slog.New(logs)})
 	if err != nil {
@@ -100,6 +110,38 @@ func MassUpdateOverhead(s Sizes) (Result, error) {
 		return r, err
 	}
 
+	// The copy's writes alone, side by side: the engine's send with the
+	// accepted rows written into the dashboard's copy after the last answer
+	// (Send, then PatchCopy), and chunk by chunk while the next chunk is in
+	// flight (SendPatching), as the prices form does.
+	eng := &massupdate.Engine{Locker: benchLocker{}, ChunkSize: chunk}
+	to := massupdate.CopyAt{Copy: e.Catalog.Store(), Key: copystore.Key{SellerID: sellerID, Env: string(apiclient.Test)}}
+	var after, along []time.Duration
+	runAfter := func() error {
+		t0 := time.Now()
+		rep, err := massupdate.Send(ctx, eng, acct, sellerID, massupdate.Prices, updates, nil)
+		if err != nil {
+			return err
+		}
+		if err := massupdate.PatchCopy(ctx, to.Copy, to.Key, massupdate.Prices, rep, updates); err != nil {
+			return err
+		}
+		after = append(after, time.Since(t0))
+		return nil
+	}
+	runAlong := func() error {
+		t0 := time.Now()
+		rep, err := massupdate.SendPatching(ctx, eng, acct, sellerID, massupdate.Prices, updates, nil, to)
+		if err != nil {
+			return err
+		}
+		if err := massupdate.PatchCopy(ctx, to.Copy, to.Key, massupdate.Prices, rep, updates); err != nil {
+			return err
+		}
+		along = append(along, time.Since(t0))
+		return nil
+	}
+
 	key := sandbox.RouteRPCSetPrices + "/" + fmt.Sprint(sellerID)
 	var dash, loop, formOnly []time.Duration
 	r.Holds = true
@@ -143,15 +185,14 @@ func MassUpdateOverhead(s Sizes) (Result, error) {
 			loopRejected = append(loopRejected, n)
 			return nil
 		}
-		first, second := runDash, runLoop
+		sides := []func() error{runDash, runLoop, runAfter, runAlong}
 		if round%2 == 1 {
-			first, second = runLoop, runDash
+			slices.Reverse(sides)
 		}
-		if err := first(); err != nil {
-			return r, err
-		}
-		if err := second(); err != nil {
-			return r, err
+		for _, side := range sides {
+			if err := side(); err != nil {
+				return r, err
+			}
 		}
 		d, err := postSink()
 		if err != nil {
@@ -167,15 +208,40 @@ func MassUpdateOverhead(s Sizes) (Result, error) {
 	for i := range rejected {
 		exact = exact && rejected[i] == s.P4Errors && loopRejected[i] == s.P4Errors
 	}
-	r.Holds = ratio <= 1.05 && inFlight == 1 && exact
+	r.Holds = ratio <= p4Target && inFlight == 1 && exact
 	r.Figure = fmt.Sprintf("%d rows: dashboard %s / loop %s = %.3f; in flight %d; rejected %v of %d injected (floor: loop + posting the form alone %s = %.3f)",
 		s.P4Rows, md.Round(time.Millisecond), ml.Round(time.Millisecond), ratio, inFlight, uniq(rejected), s.P4Errors, mf.Round(100*time.Microsecond), floor)
 	r.Detail = append(r.Detail,
 		fmt.Sprintf("%d distinct SKUs of seller %d (sandbox option ProductsPerSeller=%d), chunks of %d, %s latency on every sandbox route, %d rounds alternating which side goes first; medians", s.P4Rows, sellerID, s.ProductsForP4, chunk, s.P4Latency, s.P4Rounds),
 		fmt.Sprintf("dashboard rounds: %v", rounded(dash)), fmt.Sprintf("loop rounds: %v", rounded(loop)),
-		fmt.Sprintf("floor: the same form posted to a loopback server that only parses it (net/http ParseForm) and answers 204, once per round: %v, median %s. The dashboard sends nothing until every row is validated (a form with a mistake is answered \"Nothing was sent\"), so encoding, uploading and parsing the form cannot overlap with the chunks: any dashboard with that guarantee takes at least loop + %s = %.3f x the loop. The target of 1.05 leaves %s for all of it",
-			rounded(formOnly), mf.Round(100*time.Microsecond), mf.Round(100*time.Microsecond), floor, (ml/20).Round(100*time.Microsecond)),
+		fmt.Sprintf("the local copy's writes alone, in the same rounds: the engine's send (no form, no history, no page) with the accepted rows written into the dashboard's copy after the last answer %v, median %s = %.3f x the loop; written chunk by chunk while the next chunk is in flight (SendPatching, what the prices form does) %v, median %s = %.3f x the loop",
+			rounded(after), median(after).Round(time.Millisecond), float64(median(after))/float64(ml),
+			rounded(along), median(along).Round(time.Millisecond), float64(median(along))/float64(ml)),
+		fmt.Sprintf("floor: the same form posted to a loopback server that only parses it (net/http ParseForm) and answers 204, once per round: %v, median %s. The dashboard sends nothing until every row is validated (a form with a mistake is answered \"Nothing was sent\"), so encoding, uploading and parsing the form cannot overlap with the chunks: any dashboard with that guarantee takes at least loop + %s = %.3f x the loop. The target of %.2f leaves %s beyond the loop for all of it, %s beyond the form",
+			rounded(formOnly), mf.Round(100*time.Microsecond), mf.Round(100*time.Microsecond), floor, p4Target,
+			time.Duration(float64(ml)*(p4Target-1)).Round(100*time.Microsecond), (time.Duration(float64(ml)*(p4Target-1))-mf).Round(100*time.Microsecond)),
 		"Go 1.26 refuses forms of more than 10,000 fields by default (GODEBUG urlmaxqueryparams); the 10,000-row form has 90,000. go.mod sets godebug urlmaxqueryparams=100000, which applies to cmd/web, sdbench and the tests alike, so the path measured is the one that ships",
-		"the dashboard time includes parsing and validating the form, the per-seller lock and re-rendering the prices page (one list call) with the result; the loop sends the same chunks with apiclient's SetPrices")
+		"the dashboard time includes parsing and validating the form, the per-seller lock, writing each chunk's accepted rows into the local copy (while the next chunk is in flight), recording the change in the history and re-rendering the prices page with the result; the loop sends the same chunks with apiclient's SetPrices",
+		fmt.Sprintf("load average (1, 5, 15 min) at the start: %s; at the end: %s. The sides share the machine's cores with whatever else runs: the dashboard's CPU beyond the loop (the copy's and the history's writes) stretches with the load, the loop's injected latency does not", loadStart, loadAverage()))
 	return r, nil
 }
+
+// loadAverage is the machine's load average over 1, 5 and 15 minutes
+// (/proc/loadavg), or "unknown" where the system does not say.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// benchLocker is the seller's lock of a process alone: the engine's sends
+// measured beside the dashboard never run at once.
+type benchLocker struct{}
+
+func (benchLocker) LockSeller(context.Context, int64) (func(), error) { return func() {}, nil }

@@ -85,7 +85,10 @@ func sendAs[Out any](a *App, c echo.Context, kind massupdate.Kind[Out], along fu
 				return nil, err
 			}
 		}
-		rep, err := massupdate.Send(ctx, a.deps.Engine, a.account(c), session(c).Data().SellerID, kind, items, beside)
+		// Each chunk's accepted rows go into the copy while the next is in
+		// flight; copyAccepted then has nothing left to write.
+		rep, err := massupdate.SendPatching(ctx, a.deps.Engine, a.account(c), session(c).Data().SellerID, kind, items, beside,
+			massupdate.CopyAt{Copy: a.deps.Catalog.Store(), Key: copyKey(c)})
 		if err == nil && last != nil {
 			last(massupdate.LastChunkKeys(kind, items, a.deps.Engine.Size()))
 		}

@@ -32,8 +32,13 @@ const (
 // accepted, as rep accounts for them (rep's keys are kind's): an accepted
 // row whole, a row partly applied (Outcome.Applied) only in its applied
 // parts, and nothing of a row refused, unanswered or not sent. A nil copy
-// or report writes nothing.
+// or report writes nothing. A report whose rows the send already wrote
+// into the copy, chunk by chunk (SendPatching), is not written again: its
+// copy's first error, if any, is returned.
 func PatchCopy[T any](ctx context.Context, c Copy, k copystore.Key, kind Kind[T], rep *Report, items []T) error {
+	if rep != nil && rep.copied {
+		return rep.copyErr
+	}
 	if c == nil || rep == nil || kind.Change == nil {
 		return nil
 	}

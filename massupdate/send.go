@@ -50,6 +50,11 @@ type Report struct {
 	// (the lamoda profile's set-prices answer), never dropped, at most
 	// maxFindings a card.
 	Fraud map[string][]apiclient.FraudValidation
+
+	// copied says the send already wrote the accepted rows into a copy
+	// (SendPatching), copyErr the first error that copy returned.
+	copied  bool
+	copyErr error
 }
 
 // maxFindings bounds the price-check findings kept for one card (a card
@@ -311,6 +316,25 @@ func chunks[T any](e *Engine, kind Kind[T], items []T, max int) [][]T {
 // result page will be shown whatever the last chunk's answer (a run that
 // goes through cleanly redirects and needs no list call).
 func Send[T any](ctx context.Context, e *Engine, acct *apiclient.Account, seller int64, kind Kind[T], items []T, alongLast func()) (*Report, error) {
+	return SendPatching(ctx, e, acct, seller, kind, items, alongLast, CopyAt{})
+}
+
+// CopyAt is a local copy and the key of the seller's copy in it.
+type CopyAt struct {
+	Copy Copy
+	Key  copystore.Key
+}
+
+// SendPatching is Send that also writes each chunk's accepted rows into
+// the copy to (as PatchCopy would) while the next chunk is in flight, so
+// the copy's writes overlap with the marketplace's round trips instead of
+// following the last one. It returns once every chunk's rows are written
+// (or refused by the copy), before the seller's lock is released. A copy
+// that fails does not stop the send: the change was made at the
+// marketplace; PatchCopy on the report, in the step that records the
+// change, returns the copy's first error and writes nothing again. With
+// no copy (to.Copy nil) or a kind without Change it is Send.
+func SendPatching[T any](ctx context.Context, e *Engine, acct *apiclient.Account, seller int64, kind Kind[T], items []T, alongLast func(), to CopyAt) (*Report, error) {
 	rep := &Report{Outcomes: make(map[string]Outcome, len(items))}
 	unlock, err := e.lock(ctx, seller)
 	if err != nil {
@@ -319,6 +343,8 @@ func Send[T any](ctx context.Context, e *Engine, acct *apiclient.Account, seller
 	defer unlock()
 	var along sync.WaitGroup
 	defer along.Wait()
+	patch := startPatcher(ctx, to, kind)
+	defer patch.wait(rep)
 	ctx = apiclient.WithRetryBudget(ctx, e.retryBudget())
 	limit := 0
 	if kind.Name == Prices.Name {
@@ -365,6 +391,10 @@ func Send[T any](ctx context.Context, e *Engine, acct *apiclient.Account, seller
 				rep.Fraud[f.ParentSKU] = append(rep.Fraud[f.ParentSKU], f)
 			}
 		}
+		var accepted []copystore.Change
+		if patch != nil {
+			accepted = make([]copystore.Change, 0, len(chunk))
+		}
 		for _, it := range chunk {
 			k := kind.Key(it)
 			if msgs, ok := rejected[k]; ok {
@@ -373,8 +403,12 @@ func Send[T any](ctx context.Context, e *Engine, acct *apiclient.Account, seller
 			} else {
 				rep.Outcomes[k] = Outcome{State: Accepted}
 				rep.Accepted++
+				if patch != nil {
+					accepted = append(accepted, kind.Change(it))
+				}
 			}
 		}
+		patch.give(accepted)
 		for k, msgs := range rejected {
 			if _, ok := rep.Outcomes[k]; !ok {
 				if rep.Unmatched == nil {
@@ -399,4 +433,52 @@ func marketMessages(code int, ms []string) i18n.Msgs {
 		out = i18n.Of(i18n.M("mass.rejected_code", map[string]any{"Code": strconv.Itoa(code)}))
 	}
 	return out
+}
+
+// patcher writes chunks' accepted rows into a copy on a goroutine of its
+// own, in the order given, while the send goes on.
+type patcher struct {
+	to      CopyAt
+	ctx     context.Context
+	pending chan []copystore.Change
+	done    chan error
+}
+
+// startPatcher starts the writer of to, or returns nil when there is no
+// copy to write or kind has no Change.
+func startPatcher[T any](ctx context.Context, to CopyAt, kind Kind[T]) *patcher {
+	if to.Copy == nil || kind.Change == nil {
+		return nil
+	}
+	p := &patcher{to: to, ctx: context.WithoutCancel(ctx), pending: make(chan []copystore.Change, 64), done: make(chan error, 1)}
+	go func() {
+		var first error
+		for changes := range p.pending {
+			if err := p.to.Copy.Accept(p.ctx, p.to.Key, changes); err != nil && first == nil {
+				first = err
+			}
+		}
+		p.done <- first
+	}()
+	return p
+}
+
+// give hands a chunk's accepted rows to the writer.
+func (p *patcher) give(changes []copystore.Change) {
+	if p == nil || len(changes) == 0 {
+		return
+	}
+	p.pending <- changes
+}
+
+// wait lets the writer finish and notes on rep that its rows are written.
+func (p *patcher) wait(rep *Report) {
+	if p == nil {
+		return
+	}
+	close(p.pending)
+	err := <-p.done
+	if rep != nil {
+		rep.copied, rep.copyErr = true, err
+	}
 }
