@@ -78,15 +78,6 @@ func (s *Seller) Product(ctx context.Context, sku string, byCard bool) (*Product
 	return p, nil
 }
 
-// ProductOf is the product a record of a list belongs to: its SKU, or
-// with byCard (the lamoda profile) its card.
-func ProductOf(n apiclient.Nomenclature, byCard bool) string {
-	if byCard {
-		return n.ParentSKU
-	}
-	return n.MarketplaceSKU
-}
-
 // ProductKeys are the history's item keys that name the product: its SKU
 // or card, its records' stock keys (warehouse|barcode) and barcodes.
 func ProductKeys(sku string, recs []copystore.Record) []string {

@@ -150,7 +150,7 @@ func priceRows(ctx context.Context, guard int) rowOverlay[massupdate.PriceInput,
 // not with 10,000 rows nobody reads. Submitting the answer again sends the
 // same rows as before: accepted rows are the new baseline and never resent.
 func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.PriceInput], x pricesExtras) (pages.PricesView, error) {
-	var recs []apiclient.Nomenclature
+	var recs []browse.Record
 	var total, npages int
 	var err error
 	if x.pre != nil && x.pre.Done {
@@ -196,12 +196,12 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 		index[n.MarketplaceSKU] = len(v.Rows)
 		price := format.MoneyInputIn(l, int64(n.Price)) // the reader's decimal mark
 		sale := ""
-		if hasSale(n) {
+		if n.OnSale() {
 			sale = format.MoneyInputIn(l, int64(n.SalePrice))
 		}
 		v.Rows = append(v.Rows, pages.PriceRow{
 			SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size, Warehouses: n.WarehouseCode,
-			Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n), UpdateStatus: n.PriceUpdateStatus,
+			Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n.Price, n.SalePrice), UpdateStatus: n.PriceUpdateStatus,
 			OrigPrice: price, OrigSale: sale, Price: price, Sale: sale,
 		})
 	}

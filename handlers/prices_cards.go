@@ -23,6 +23,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -139,7 +140,7 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		ExportQuery: a.exportQuery(q),
 		DropLimit:   massupdate.MarketDropLimit,
 	}
-	cards := massupdate.GroupCards(recs)
+	cards := massupdate.GroupCards(browse.Wire(recs))
 	// An error naming a size the form could not know of is the card's.
 	rep = rep.MatchSizes(cards)
 	index := make(map[string]int, len(cards))
@@ -148,12 +149,12 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		row := pages.CardRow{Parent: g.Parent}
 		for i, n := range g.Sizes {
 			size := pages.CardSize{SKU: n.MarketplaceSKU, Size: n.Size, Barcode: n.Barcode,
-				Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n), UpdateStatus: n.PriceUpdateStatus}
+				Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, int64(n.Price), int64(n.SalePrice)), UpdateStatus: n.PriceUpdateStatus}
 			row.Sizes = append(row.Sizes, size)
 			if i == 0 {
 				price := format.MoneyInputIn(l, int64(n.Price)) // the reader's decimal mark
 				sale := ""
-				if hasSale(n) {
+				if massupdate.OnSale(int64(n.Price), int64(n.SalePrice)) {
 					sale = format.MoneyInputIn(l, int64(n.SalePrice))
 				}
 				row.Name, row.Brand, row.Current, row.CurrentSale, row.UpdateStatus = n.Name, n.Brand, size.Current, size.CurrentSale, n.PriceUpdateStatus

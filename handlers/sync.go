@@ -8,7 +8,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -67,28 +66,15 @@ func copyRevoked() error {
 var errCopyRevoked = errors.New("copy revoked: the marketplace refused the credentials")
 
 // catalogRefused acts on a refusal of the marketplace that reached the
-// error handler, at once rather than at the next sync:
-//
-//   - a 401 a new token did not cure (apiclient.ErrUnauthorized) marks the
-//     session's credentials rejected: every session holding them loses
-//     access (credentialsRevoked) and nothing is sent with them again
-//     until a login with them succeeds;
-//   - a 403 revokes the session's copy. Only a refusal of the seller (a
-//     list, a token) gets here: a 403 on one item (an order that is not
-//     the seller's) is reported beside that item by its handler.
+// error handler (browse.Reader.Refused): a 401 a new token did not cure
+// marks the session's credentials rejected everywhere
+// (credentialsRevoked), a 403 revokes the session's copy.
 func (a *App) catalogRefused(c echo.Context, err error) {
 	if !loggedIn(session(c)) {
 		return
 	}
 	ctx := context.WithoutCancel(c.Request().Context())
-	var rerr error
-	switch {
-	case errors.Is(err, apiclient.ErrUnauthorized):
-		rerr = a.deps.Catalog.Store().RejectCredential(ctx, sessionCredential(c))
-	case errors.Is(err, apiclient.ErrForbidden):
-		rerr = a.deps.Catalog.Store().Revoke(ctx, copyKey(c))
-	}
-	if rerr != nil {
+	if rerr := a.reads.Refused(ctx, copyKey(c), sessionCredential(c), err); rerr != nil {
 		a.logger(ctx).Warn("catalogue copy: recording a refusal failed", "err", rerr)
 	}
 }
