@@ -4,10 +4,10 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -89,43 +89,30 @@ func (a *App) credentialsRevoked(c echo.Context) (bool, error) {
 
 var kindLabels = map[string]string{copystore.KindNomenclature: i18n.K("copy.kind_nomenclature"), copystore.KindOrders: i18n.K("copy.kind_orders"), copystore.KindBoxes: i18n.K("copy.kind_boxes")}
 
-// syncView is the freshness line of the session's copy.
+// syncView is the freshness line of the session's copy (browse.FreshnessOf).
 func (a *App) syncView(ctx context.Context, states map[string]copystore.SyncState, running bool) pages.SyncView {
-	l := i18n.LangOf(ctx)
-	v := pages.SyncView{Poll: paths.In(ctx, paths.SyncStatus)}
-	var asOf time.Time
-	complete := true
-	for _, kind := range copystore.Kinds {
-		st, ok := states[kind]
-		if !ok || !st.Complete() {
-			complete = false
-		} else if asOf.IsZero() || st.CompletedAt.Before(asOf) {
-			asOf = st.CompletedAt
-		}
-		switch {
-		case v.Error != "":
-		case st.LastError == copystore.StopUnauthorized:
-			v.Error = i18n.T(ctx, "copy.stopped_unauthorized")
-		case st.LastError == copystore.StopForbidden:
-			v.Error = i18n.T(ctx, "copy.stopped_forbidden")
-		case st.LastError != "":
-			v.Error = i18n.TD(ctx, "copy.last_error", map[string]any{"Error": st.LastError})
-		}
-		if ok && st.Running && !v.Running {
-			v.Running, v.Kind, v.Page, v.Pages = true, i18n.In(l, kindLabels[kind], nil, nil), st.NextPage, st.Pages // keys checked where written (i18n.K)
-			if !st.WaitUntil.IsZero() && st.WaitUntil.After(a.deps.Now()) {
-				v.Waiting = i18n.TD(ctx, "copy.waiting", map[string]any{"At": format.ClockIn(format.LocaleOf(ctx), st.WaitUntil)})
-			}
+	f := browse.FreshnessOf(states, running, a.deps.Now())
+	v := pages.SyncView{Poll: paths.In(ctx, paths.SyncStatus), Running: f.Running, Page: f.Page, Pages: f.Pages}
+	switch f.Stop {
+	case "":
+	case copystore.StopUnauthorized:
+		v.Error = i18n.T(ctx, "copy.stopped_unauthorized")
+	case copystore.StopForbidden:
+		v.Error = i18n.T(ctx, "copy.stopped_forbidden")
+	default:
+		v.Error = i18n.TD(ctx, "copy.last_error", map[string]any{"Error": f.Stop})
+	}
+	if f.Running {
+		v.Kind = i18n.T(ctx, "copy.kind_copy") // this instance started one that has not begun a list yet
+		if f.Kind != "" {
+			v.Kind = i18n.In(i18n.LangOf(ctx), kindLabels[f.Kind], nil, nil) // keys checked where written (i18n.K)
 		}
 	}
-	if !v.Running && running {
-		v.Running, v.Kind = true, i18n.T(ctx, "copy.kind_copy") // this instance started one that has not begun a list yet
+	if !f.WaitUntil.IsZero() {
+		v.Waiting = i18n.TD(ctx, "copy.waiting", map[string]any{"At": format.ClockIn(format.LocaleOf(ctx), f.WaitUntil)})
 	}
-	if complete {
-		v.AsOf = format.ClockIn(format.LocaleOf(ctx), asOf)
-	}
-	if v.Running {
-		v.Error = ""
+	if f.Complete {
+		v.AsOf = format.ClockIn(format.LocaleOf(ctx), f.AsOf)
 	}
 	return v
 }
