@@ -28,3 +28,15 @@ func (r *Reader) Refused(ctx context.Context, k copystore.Key, cred copystore.Cr
 	}
 	return nil
 }
+
+// LoggedIn acts on a login with cred that succeeded: the credentials
+// work, so they are no longer marked rejected; the copy k is readable
+// again (a 403 had revoked it), copied again if it was forgotten, and
+// its sync starts in the background through src.
+func (r *Reader) LoggedIn(ctx context.Context, k copystore.Key, cred copystore.Credential, src copystore.Source) error {
+	if err := r.copy.Store().Grant(ctx, k, cred); err != nil {
+		return err
+	}
+	r.copy.UseAccepted(k, src)
+	return nil
+}

@@ -11,7 +11,7 @@ import (
 )
 
 // TestRefused: a 401 marks the credential rejected, a 403 revokes the
-// copy, any other error changes nothing.
+// copy, any other error changes nothing; a login lifts them (LoggedIn).
 func TestRefused(t *testing.T) {
 	r := newRig(t).synced(t)
 	ctx := context.Background()
@@ -44,5 +44,15 @@ func TestRefused(t *testing.T) {
 	}
 	if err := readable(); !errors.Is(err, copystore.ErrRevoked) {
 		t.Errorf("a 403: copy %v, want revoked", err)
+	}
+	// A login that succeeded lifts both.
+	if err := reader.LoggedIn(ctx, k, cred, r.src); err != nil {
+		t.Fatal(err)
+	}
+	if rejected, err := r.copy.Store().CredentialRejected(ctx, cred); err != nil || rejected {
+		t.Errorf("after a login: credential rejected %v, %v", rejected, err)
+	}
+	if err := readable(); err != nil {
+		t.Errorf("after a login: copy %v", err)
 	}
 }

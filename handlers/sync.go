@@ -40,18 +40,12 @@ func sessionCredential(c echo.Context) copystore.Credential {
 	return copystore.CredentialOf(d.ClientID, d.Environment, d.ClientSecret)
 }
 
-// catalogLogin is called once a login succeeded: the credentials work, so
-// they are no longer marked rejected; the copy is readable again (a 403
-// had revoked it), copied again if it was forgotten, and its sync starts
-// in the background.
+// catalogLogin is called once a login succeeded (browse.Reader.LoggedIn):
+// the copy is readable again and its sync starts in the background.
 func (a *App) catalogLogin(c echo.Context) {
-	m := a.deps.Catalog
-	k := copyKey(c)
-	if err := m.Store().Grant(c.Request().Context(), k, sessionCredential(c)); err != nil {
+	if err := a.reads.LoggedIn(c.Request().Context(), copyKey(c), sessionCredential(c), a.copySource(c)); err != nil {
 		a.logger(c.Request().Context()).Warn("catalogue copy: grant failed", "err", err)
-		return
 	}
-	m.UseAccepted(k, a.copySource(c))
 }
 
 // copyRevoked answers a read of a copy whose credential the marketplace
