@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/sandbox"
 )
@@ -235,7 +234,7 @@ func TestNomenclatureCursorPages(t *testing.T) {
 	}
 }
 
-func keys(recs []apiclient.Nomenclature) []string {
+func keys(recs []Record) []string {
 	out := make([]string, len(recs))
 	for i, n := range recs {
 		out[i] = n.WarehouseCode + "|" + n.Barcode
@@ -289,15 +288,15 @@ func TestEachRecord(t *testing.T) {
 	live := 0
 	// Before the first copy, which cannot finish (beforeCopy): a pass
 	// that finished before the second walk would serve it.
-	if err := r.beforeCopy().EachRecord(ctx, Query{}, 1000, func(apiclient.Nomenclature) error { live++; return nil }); err != nil {
+	if err := r.beforeCopy().EachRecord(ctx, Query{}, 1000, func(Record) error { live++; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.beforeCopy().EachRecord(ctx, Query{}, 1, func(apiclient.Nomenclature) error { return nil }); !errors.Is(err, ErrTooManyPages) {
+	if err := r.beforeCopy().EachRecord(ctx, Query{}, 1, func(Record) error { return nil }); !errors.Is(err, ErrTooManyPages) {
 		t.Errorf("a live walk past its bound: %v", err)
 	}
 	r.synced(t)
 	var prices []int64
-	err := r.seller(New(r.copy, nil), nil).EachRecord(ctx, Query{Copy: copystore.Query{Sort: "-price", Status: "online"}}, 1, func(n apiclient.Nomenclature) error {
+	err := r.seller(New(r.copy, nil), nil).EachRecord(ctx, Query{Copy: copystore.Query{Sort: "-price", Status: "online"}}, 1, func(n Record) error {
 		if n.Status != "online" {
 			t.Errorf("record %s|%s in status %s", n.WarehouseCode, n.Barcode, n.Status)
 		}

@@ -3,20 +3,81 @@ package browse
 import (
 	"context"
 	"errors"
+	"slices"
+	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/copystore"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 )
 
 // UpstreamLimit is the largest page asked of the marketplace at once; a
 // larger page of the screens is read as several.
 const UpstreamLimit = 100
 
+// Record is one record of the seller's nomenclature (a product at a
+// warehouse) as the nomenclature and prices screens show it, read from
+// the copy or live. Amounts are in kopecks.
+type Record struct {
+	WarehouseCode, Barcode, MarketplaceSKU string
+	// ParentSKU is the product card the record is a size of (the lamoda
+	// profile; empty in the contract profile).
+	ParentSKU, SellerSKU, Name, Brand, Size string
+	Price, SalePrice                        int64
+	Quantity                                int
+	// Status is the record's status; PriceUpdateStatus the state of its
+	// last price change ("OK", "PROCESSING", "ERROR").
+	Status, PriceUpdateStatus string
+	UpdatedAt                 time.Time
+	// QuantityPending and StatusPending mark, in a record read from the
+	// copy, a quantity or a status the marketplace accepted through the
+	// dashboard that no read has confirmed yet.
+	QuantityPending, StatusPending bool
+}
+
+// OnSale reports whether the product sells below its price
+// (massupdate.OnSale: a sale price equal to the price is no sale).
+func (r Record) OnSale() bool { return massupdate.OnSale(r.Price, r.SalePrice) }
+
+// Product is the product the record belongs to: its SKU, or with byCard
+// (the lamoda profile) its card.
+func (r Record) Product(byCard bool) string {
+	if byCard {
+		return r.ParentSKU
+	}
+	return r.MarketplaceSKU
+}
+
+// wire is the record as the marketplace lists it, for the mass-update
+// engine, which works on the marketplace's records.
+func (r Record) wire(seller int64) apiclient.Nomenclature {
+	return apiclient.Nomenclature{SellerID: seller, WarehouseCode: r.WarehouseCode, Barcode: r.Barcode, MarketplaceSKU: r.MarketplaceSKU,
+		ParentSKU: r.ParentSKU, SellerSKU: r.SellerSKU, Name: r.Name, Brand: r.Brand, Size: r.Size,
+		Price: apiclient.Money(r.Price), SalePrice: apiclient.Money(r.SalePrice), Quantity: r.Quantity, Status: r.Status,
+		PriceUpdateStatus: r.PriceUpdateStatus, UpdatedAt: r.UpdatedAt, QuantityPending: r.QuantityPending, StatusPending: r.StatusPending}
+}
+
+// Wire are recs as the marketplace lists them, for the mass-update use
+// cases that work on the marketplace's records (massupdate.GroupCards).
+func Wire(recs []Record) []apiclient.Nomenclature {
+	out := make([]apiclient.Nomenclature, len(recs))
+	for i, r := range recs {
+		out[i] = r.wire(0)
+	}
+	return out
+}
+
+// wireRecord is a record the marketplace listed.
+func wireRecord(n *apiclient.Nomenclature) Record {
+	return Record{WarehouseCode: n.WarehouseCode, Barcode: n.Barcode, MarketplaceSKU: n.MarketplaceSKU, ParentSKU: n.ParentSKU,
+		SellerSKU: n.SellerSKU, Name: n.Name, Brand: n.Brand, Size: n.Size, Price: int64(n.Price), SalePrice: int64(n.SalePrice),
+		Quantity: n.Quantity, Status: n.Status, PriceUpdateStatus: n.PriceUpdateStatus, UpdatedAt: n.UpdatedAt,
+		QuantityPending: n.QuantityPending, StatusPending: n.StatusPending}
+}
+
 // NomenclaturePage is one page of the nomenclature (and prices) screens.
-// Its records are the marketplace's list records: the mass-update forms,
-// previews and exports work on that shape.
 type NomenclaturePage struct {
-	Records      []apiclient.Nomenclature
+	Records      []Record
 	Total, Pages int
 	// Page is the page read: the last one when the cursor read from the
 	// end, else the query's.
@@ -68,14 +129,14 @@ func (s *Seller) Nomenclature(ctx context.Context, q Query) (*NomenclaturePage, 
 func (s *Seller) copyNomenclature(ctx context.Context, q Query, cur *copystore.Cursor) (*NomenclaturePage, error) {
 	cq := q.Copy
 	cq.Limit, cq.Offset, cq.Cursor = q.Limit, (q.Page-1)*q.Limit, cur
-	recs := make([]apiclient.Nomenclature, 0, q.Limit)
+	recs := make([]Record, 0, q.Limit)
 	var first, last copystore.Record
 	total, err := s.r.copy.Store().NomenclaturePage(ctx, s.key, cq, func(r *copystore.Record) error {
 		if len(recs) == 0 {
 			first = *r
 		}
 		last = *r
-		recs = append(recs, Listed(s.key.SellerID, r))
+		recs = append(recs, Listed(r))
 		return nil
 	})
 	switch {
@@ -104,24 +165,24 @@ func (s *Seller) copyNomenclature(ctx context.Context, q Query, cur *copystore.C
 // marketplace, sequentially, as marketplace pages of at most
 // UpstreamLimit records: the records, their total and the screen's
 // number of pages. The caller holds the seller's lock.
-func LivePage(ctx context.Context, acct *apiclient.Account, seller int64, page, limit int) ([]apiclient.Nomenclature, int, int, error) {
+func LivePage(ctx context.Context, acct *apiclient.Account, seller int64, page, limit int) ([]Record, int, int, error) {
 	if limit <= UpstreamLimit {
 		list, err := acct.Seller.ListNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: seller, Page: page, Limit: limit})
 		if err != nil {
 			return nil, 0, 0, err
 		}
-		return list.Nomenclatures, list.Total, list.Pages, nil
+		return wireRecords(nil, list.Nomenclatures), list.Total, list.Pages, nil
 	}
 	per := limit / UpstreamLimit
 	first := (page-1)*per + 1
-	var recs []apiclient.Nomenclature
+	var recs []Record
 	total := 0
 	for p := first; p < first+per; p++ {
 		list, err := acct.Seller.ListNomenclatures(ctx, &apiclient.ListNomenclaturesRequest{SellerID: seller, Page: p, Limit: UpstreamLimit})
 		if err != nil {
 			return nil, 0, 0, err
 		}
-		recs = append(recs, list.Nomenclatures...)
+		recs = wireRecords(recs, list.Nomenclatures)
 		total = list.Total
 		if p >= list.Pages {
 			break
@@ -130,17 +191,26 @@ func LivePage(ctx context.Context, acct *apiclient.Account, seller int64, page, 
 	return recs, total, (total + limit - 1) / limit, nil
 }
 
-// Listed is a record of the copy as the marketplace lists it. A price
-// change accepted through the dashboard and not yet confirmed by a read
-// is shown as the marketplace shows a change in flight; a quantity or a
-// status so accepted is the record's, marked pending.
-func Listed(seller int64, r *copystore.Record) apiclient.Nomenclature {
-	n := apiclient.Nomenclature{SellerID: seller, WarehouseCode: r.Warehouse, Barcode: r.Barcode, MarketplaceSKU: r.MarketplaceSKU,
+// wireRecords appends the records the marketplace listed to recs.
+func wireRecords(recs []Record, list []apiclient.Nomenclature) []Record {
+	recs = slices.Grow(recs, len(list))
+	for i := range list {
+		recs = append(recs, wireRecord(&list[i]))
+	}
+	return recs
+}
+
+// Listed is a record of the copy as the screens list it, live or not. A
+// price change accepted through the dashboard and not yet confirmed by a
+// read is shown as the marketplace shows a change in flight; a quantity
+// or a status so accepted is the record's, marked pending.
+func Listed(r *copystore.Record) Record {
+	n := Record{WarehouseCode: r.Warehouse, Barcode: r.Barcode, MarketplaceSKU: r.MarketplaceSKU,
 		ParentSKU: r.ParentSKU, SellerSKU: r.SellerSKU, Name: r.Name, Brand: r.Brand, Size: r.Size,
-		Price: apiclient.Money(r.Price), SalePrice: apiclient.Money(r.SalePrice), Quantity: r.Quantity, Status: r.Status,
+		Price: r.Price, SalePrice: r.SalePrice, Quantity: r.Quantity, Status: r.Status,
 		PriceUpdateStatus: r.PriceStatus, UpdatedAt: r.UpdatedAt, QuantityPending: r.QuantityPending, StatusPending: r.StatusPending}
 	if r.Pending != nil {
-		n.Price, n.SalePrice, n.PriceUpdateStatus = apiclient.Money(r.Pending.Price), apiclient.Money(r.Pending.SalePrice), "PROCESSING"
+		n.Price, n.SalePrice, n.PriceUpdateStatus = r.Pending.Price, r.Pending.SalePrice, "PROCESSING"
 	}
 	return n
 }
@@ -207,12 +277,11 @@ var ErrTooManyPages = errors.New("browse: the live list has more pages than aske
 // live, page by page, each page under the seller's lock (the
 // marketplace's list has no filters, as the live list on screen has
 // none), for at most maxPages pages (then ErrTooManyPages).
-func (s *Seller) EachRecord(ctx context.Context, q Query, maxPages int, fn func(apiclient.Nomenclature) error) error {
+func (s *Seller) EachRecord(ctx context.Context, q Query, maxPages int, fn func(Record) error) error {
 	ok, err := s.FromCopy(ctx)
 	if err != nil {
 		return err
 	}
-	seller := s.key.SellerID
 	if ok {
 		if ctx, err = s.enter(ctx); err != nil {
 			return err
@@ -222,7 +291,7 @@ func (s *Seller) EachRecord(ctx context.Context, q Query, maxPages int, fn func(
 		if _, err := cs.Nomenclature(ctx, s.key, copystore.Query{Sort: cq.Sort, Limit: 1}); errors.Is(err, copystore.ErrBadSort) {
 			cq.Sort = ""
 		}
-		return cs.ExportNomenclature(ctx, s.key, cq, func(r *copystore.Record) error { return fn(Listed(seller, r)) })
+		return cs.ExportNomenclature(ctx, s.key, cq, func(r *copystore.Record) error { return fn(Listed(r)) })
 	}
 	lctx := s.acc.Live()
 	for page := 1; page <= maxPages; page++ {
@@ -230,7 +299,7 @@ func (s *Seller) EachRecord(ctx context.Context, q Query, maxPages int, fn func(
 		if err != nil {
 			return err
 		}
-		recs, _, pages, err := LivePage(lctx, s.acc.Account, seller, page, UpstreamLimit)
+		recs, _, pages, err := LivePage(lctx, s.acc.Account, s.key.SellerID, page, UpstreamLimit)
 		unlock()
 		if err != nil {
 			return err

@@ -30,6 +30,31 @@ type Product struct {
 	Points []copystore.PricePoint
 	// Promotions are the card's promotions (a card's read only).
 	Promotions []copystore.CardPromotion
+	// Stock is the records' quantities summed by warehouse, in the
+	// warehouses' order, and Total over all of them.
+	Stock []Stock
+	Total int
+	// MixedStatus: the records do not all have the first one's status.
+	MixedStatus bool
+}
+
+// Stock is a product's quantity at one warehouse.
+type Stock struct {
+	Warehouse string
+	Quantity  int
+}
+
+// sum fills p's stock, total and mixed status from its records.
+func (p *Product) sum() {
+	by := map[string]int{}
+	for _, r := range p.Records {
+		by[r.Warehouse] += r.Quantity
+		p.Total += r.Quantity
+		p.MixedStatus = p.MixedStatus || r.Status != p.Records[0].Status
+	}
+	for _, wh := range slices.Sorted(maps.Keys(by)) {
+		p.Stock = append(p.Stock, Stock{Warehouse: wh, Quantity: by[wh]})
+	}
 }
 
 // Product reads one product from the copy: a marketplace SKU, or with
@@ -65,6 +90,7 @@ func (s *Seller) Product(ctx context.Context, sku string, byCard bool) (*Product
 	if len(p.Records) == 0 {
 		return p, nil
 	}
+	p.sum()
 	if p.Points, err = store.PricePoints(ctx, s.key, sku, byCard); err != nil {
 		return nil, err
 	}
@@ -76,15 +102,6 @@ func (s *Seller) Product(ctx context.Context, sku string, byCard bool) (*Product
 		p.Promotions = promos[sku]
 	}
 	return p, nil
-}
-
-// ProductOf is the product a record of a list belongs to: its SKU, or
-// with byCard (the lamoda profile) its card.
-func ProductOf(n apiclient.Nomenclature, byCard bool) string {
-	if byCard {
-		return n.ParentSKU
-	}
-	return n.MarketplaceSKU
 }
 
 // ProductKeys are the history's item keys that name the product: its SKU

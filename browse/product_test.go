@@ -89,3 +89,19 @@ func TestProduct(t *testing.T) {
 		t.Errorf("unknown SKU: %+v, %v", p, err)
 	}
 }
+
+// TestProductSums: a product's stock summed by warehouse in their order,
+// its total, and whether its records' statuses differ.
+func TestProductSums(t *testing.T) {
+	t.Parallel()
+	p := &Product{Records: []copystore.Record{{Warehouse: "W2", Quantity: 3, Status: "online"}, {Warehouse: "W1", Quantity: 4, Status: "online"},
+		{Warehouse: "W2", Quantity: 5, Status: "online"}}}
+	p.sum()
+	if want := []Stock{{"W1", 4}, {"W2", 8}}; !slices.Equal(p.Stock, want) || p.Total != 12 || p.MixedStatus {
+		t.Errorf("stock %v, total %d, mixed %v", p.Stock, p.Total, p.MixedStatus)
+	}
+	p = &Product{Records: []copystore.Record{{Status: "online"}, {Status: "disabled"}}}
+	if p.sum(); !p.MixedStatus {
+		t.Error("two statuses not mixed")
+	}
+}

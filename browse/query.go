@@ -3,6 +3,7 @@ package browse
 import (
 	"context"
 	"errors"
+	"slices"
 
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/massupdate"
@@ -53,4 +54,20 @@ func listPage[T any](ctx context.Context, k copystore.Key, cq copystore.Query,
 		total, rows, err = page(ctx, k, cq)
 	}
 	return total, rows, err
+}
+
+// sellerStatuses are the statuses a seller sets; moderation sets the
+// others.
+var sellerStatuses = []string{"online", "disabled"}
+
+// StatusChoices are the statuses a seller may choose for a record in
+// status current: the seller's statuses the marketplace allows from it
+// (massupdate.StatusRefused), after current itself when it is not one of
+// them, so an untouched choice submits it unchanged.
+func StatusChoices(current string) []string {
+	out := slices.DeleteFunc(slices.Clone(sellerStatuses), func(s string) bool { return len(massupdate.StatusRefused(current, s)) > 0 })
+	if current != "" && !slices.Contains(sellerStatuses, current) {
+		out = append([]string{current}, out...)
+	}
+	return out
 }

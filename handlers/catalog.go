@@ -13,7 +13,6 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -30,14 +29,6 @@ func catalogQuery(c echo.Context) listQuery { return parseListQuery(c, catalogLi
 // (one per product and warehouse), shown once per product, so the default
 // is larger than the nomenclature's.
 func pricesQuery(c echo.Context) listQuery { return parseListQuery(c, catalogLimits, 100, nil) }
-
-// hasSale reports whether a product sells below its price. The
-// marketplace reports a product without a sale with its sale price equal
-// to the price: shown as a sale, the form would hold the price in the sale
-// field, and lowering the price alone would be refused for a sale above it.
-func hasSale(n apiclient.Nomenclature) bool {
-	return massupdate.OnSale(int64(n.Price), int64(n.SalePrice))
-}
 
 // restoreDraft takes back the unsent edits of a form that a detour through
 // the login page saved (see credentialsRejected), keyed by row.

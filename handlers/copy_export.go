@@ -10,10 +10,10 @@ import (
 
 	"github.com/labstack/echo/v4"
 
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/sheets"
-	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
@@ -76,38 +76,6 @@ func (a *App) exportBusy(c echo.Context) error {
 	return nil
 }
 
-// copyExportColumns are the export's columns: the catalogue key of each
-// header and what the column holds. The Russian names of the warehouse,
-// barcode, quantity and status columns are ones the stock import reads
-// (bulkjobs.StockColumns), so an export can be edited and imported back in
-// either language.
-var copyExportColumns = []sheets.Column{{Name: i18n.K("export.copy.warehouse")}, {Name: i18n.K("export.copy.barcode")},
-	{Name: i18n.K("export.copy.mp_sku")}, {Name: i18n.K("export.copy.seller_sku")}, {Name: i18n.K("export.copy.name")},
-	{Name: i18n.K("export.copy.brand")}, {Name: i18n.K("export.copy.size")}, {Name: i18n.K("export.copy.status")},
-	{Name: i18n.K("export.copy.quantity"), Kind: sheets.Number}, {Name: i18n.K("export.copy.price"), Kind: sheets.Money},
-	{Name: i18n.K("export.copy.sale_price"), Kind: sheets.Money}, {Name: i18n.K("export.copy.price_status")}}
-
-// copyExportHeader is the export's columns, named in the language of ctx.
-func copyExportHeader(ctx context.Context) []sheets.Column {
-	l := i18n.LangOf(ctx)
-	out := make([]sheets.Column, len(copyExportColumns))
-	for i, col := range copyExportColumns {
-		out[i] = sheets.Column{Name: i18n.In(l, col.Name, nil, nil), Kind: col.Kind}
-	}
-	return out
-}
-
-// copyExportRow is the export row of a record, in copyExportColumns' order,
-// its statuses by their labels (label, from statusLabels).
-func copyExportRow(r *copystore.Record, row []string, label func(string) string) []string {
-	price, sale, status := r.Price, r.SalePrice, r.PriceStatus
-	if r.Pending != nil {
-		price, sale, status = r.Pending.Price, r.Pending.SalePrice, "PROCESSING"
-	}
-	return append(row[:0], r.Warehouse, r.Barcode, r.MarketplaceSKU, r.SellerSKU, r.Name, r.Brand, r.Size, label(r.Status),
-		strconv.Itoa(r.Quantity), format.MoneyInput(price), saleCell(price, sale), label(status))
-}
-
 // statusLabels labels marketplace statuses in the language of ctx, as
 // the exports write them (the import reads a label back as its status,
 // massupdate's stock preview); each label is looked up once an export.
@@ -147,25 +115,14 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 		return a.exportBusy(c)
 	}
 	defer place()
-	ok, err = a.fromCopy(c)
-	if err != nil {
-		return err
-	}
-	if !ok {
+	exp, err := a.seller(c).PrepareExport(c.Request().Context(), catalogQuery(c).reads())
+	switch {
+	case errors.Is(err, browse.ErrNotReady):
 		return echo.NewHTTPError(http.StatusConflict, i18n.T(c.Request().Context(), "export.copy.not_ready"))
-	}
-	q := catalogQuery(c)
-	cq := q.copyQuery()
-	cs := a.deps.Catalog.Store()
-	// Fail before the headers go out: a bad sort or a revoked copy.
-	if _, err := cs.CountNomenclature(c.Request().Context(), k, cq); err != nil {
-		if errors.Is(err, copystore.ErrRevoked) {
-			return copyRevoked()
-		}
+	case errors.Is(err, copystore.ErrRevoked):
+		return copyRevoked()
+	case err != nil:
 		return err
-	}
-	if _, err := cs.Nomenclature(c.Request().Context(), k, copystore.Query{Sort: cq.Sort, Limit: 1}); errors.Is(err, copystore.ErrBadSort) {
-		cq.Sort = ""
 	}
 	if err := a.saveSession(c); err != nil {
 		return err
@@ -177,11 +134,8 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Type", sheets.FormatOf(ext).ContentType())
 	c.Response().WriteHeader(http.StatusOK)
-	if ext == "xlsx" {
-		err = a.streamXLSX(c, k, cq)
-	} else {
-		err = a.streamCSV(c, k, cq)
-	}
+	ctx := c.Request().Context()
+	err = exp.Write(ctx, progressWriter(c), sheets.FormatOf(ext), i18n.T(ctx, "export.copy.sheet"), localColumns(ctx, browse.CopyExportColumns), statusLabels(ctx))
 	if err != nil {
 		a.logger(c.Request().Context()).Warn("catalogue export stopped", "err", err)
 		if c.Request().Context().Err() == nil {
@@ -192,43 +146,4 @@ func (a *App) NomenclatureExportAll(c echo.Context, ext string) error {
 		}
 	}
 	return nil
-}
-
-func (a *App) streamCSV(c echo.Context, k copystore.Key, cq copystore.Query) error {
-	w := sheets.NewCSV(progressWriter(c))
-	if err := w.Header(copyExportHeader(c.Request().Context())); err != nil {
-		return err
-	}
-	row := make([]string, 0, len(copyExportColumns))
-	label := statusLabels(c.Request().Context())
-	err := a.deps.Catalog.Store().ExportNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
-		row = copyExportRow(r, row, label)
-		return w.Row(row...)
-	})
-	if ferr := w.Close(); err == nil {
-		err = ferr
-	}
-	return err
-}
-
-func (a *App) streamXLSX(c echo.Context, k copystore.Key, cq copystore.Query) error {
-	w, err := sheets.NewWriter(progressWriter(c), sheets.XLSX, i18n.T(c.Request().Context(), "export.copy.sheet"))
-	if err != nil {
-		return err
-	}
-	if err := w.Header(copyExportHeader(c.Request().Context())); err != nil {
-		w.Close()
-		return err
-	}
-	row := make([]string, 0, len(copyExportColumns))
-	label := statusLabels(c.Request().Context())
-	err = a.deps.Catalog.Store().ExportNomenclature(c.Request().Context(), k, cq, func(r *copystore.Record) error {
-		row = copyExportRow(r, row, label)
-		return w.Row(row...)
-	})
-	if err != nil {
-		w.Close()
-		return err
-	}
-	return w.Close()
 }

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/i18n"
-	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
 // TestStatusOptionsMemo: the rows of a page get the options
@@ -34,7 +34,7 @@ func TestToolbarOptionsPerLanguage(t *testing.T) {
 	a := &App{}
 	for _, l := range []i18n.Lang{i18n.RU, i18n.EN} {
 		ctx := i18n.WithLang(context.Background(), l)
-		for _, list := range [][]pages.Option{nomenclatureSorts, orderSorts, boxSorts} {
+		for _, list := range [][]browse.Sort{nomenclatureSorts, orderSorts, boxSorts} {
 			got := a.localSorts(l, list)
 			for i, o := range list {
 				if got[i].Value != o.Value || got[i].Label != i18n.In(l, o.Label, nil, nil) {

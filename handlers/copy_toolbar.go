@@ -12,27 +12,13 @@ import (
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
-// nomenclatureSorts are the sort choices of the nomenclature toolbar.
-var nomenclatureSorts = []pages.Option{
-	{Value: "", Label: i18n.K("copy.sort_marketplace_order")}, {Value: "name", Label: i18n.K("copy.sort_name_az")}, {Value: "-name", Label: i18n.K("copy.sort_name_za")},
-	{Value: "price", Label: i18n.K("copy.sort_price_asc")}, {Value: "-price", Label: i18n.K("copy.sort_price_desc")},
-	{Value: "quantity", Label: i18n.K("copy.sort_stock_asc")}, {Value: "-quantity", Label: i18n.K("copy.sort_stock_desc")},
-	{Value: "-updated", Label: i18n.K("copy.sort_recently_updated")}, {Value: "sku", Label: i18n.K("copy.sort_sku")}, {Value: "barcode", Label: i18n.K("copy.sort_barcode")},
-	{Value: "warehouse", Label: i18n.K("copy.sort_warehouse")}, {Value: "status", Label: i18n.K("copy.sort_status")},
-}
-
-// priceSorts are the sort choices of the prices toolbar: every column of
-// the price table the copy holds (the SKU, the product's name, the current
-// price and sale price and their update status), both ways, and the
-// warehouse the records are listed under.
-var priceSorts = []pages.Option{
-	{Value: "", Label: i18n.K("copy.sort_marketplace_order")}, {Value: "sku", Label: i18n.K("copy.sort_sku")}, {Value: "-sku", Label: i18n.K("copy.sort_sku_desc")},
-	{Value: "name", Label: i18n.K("copy.sort_name_az")}, {Value: "-name", Label: i18n.K("copy.sort_name_za")},
-	{Value: "price", Label: i18n.K("copy.sort_price_asc")}, {Value: "-price", Label: i18n.K("copy.sort_price_desc")},
-	{Value: "sale_price", Label: i18n.K("copy.sort_sale_asc")}, {Value: "-sale_price", Label: i18n.K("copy.sort_sale_desc")},
-	{Value: "price_status", Label: i18n.K("copy.sort_price_status")}, {Value: "-price_status", Label: i18n.K("copy.sort_price_status_desc")},
-	{Value: "warehouse", Label: i18n.K("copy.sort_warehouse")}, {Value: "-updated", Label: i18n.K("copy.sort_recently_updated")},
-}
+// The sort choices of each list's toolbar (browse).
+var (
+	nomenclatureSorts = browse.NomenclatureSorts
+	priceSorts        = browse.PriceSorts
+	orderSorts        = browse.OrderSorts
+	boxSorts          = browse.BoxSorts
+)
 
 // sortHead is the head of a column of a list from the copy: a link to
 // the first page sorted by col, descending when the list is sorted by it
@@ -54,7 +40,7 @@ func (q listQuery) sortHead(path, col string) pages.SortHead {
 
 // copyToolbar is the search and filter form of a list, with the copy's
 // freshness line; Live while the first full copy is not complete.
-func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []pages.Option) (*pages.CopyToolbar, error) {
+func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []browse.Sort) (*pages.CopyToolbar, error) {
 	ctx := c.Request().Context()
 	states, err := a.seller(c).States(ctx)
 	if err != nil {
@@ -62,8 +48,7 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 	}
 	l := i18n.LangOf(ctx)
 	sv := a.syncView(ctx, states, false)
-	sorts = a.localSorts(l, sorts)
-	tb := &pages.CopyToolbar{Action: at(c, path), Sync: sv, Live: !browse.Complete(states), Q: q.copy.Q, Sort: q.copy.Sort, Sorts: sorts,
+	tb := &pages.CopyToolbar{Action: at(c, path), Sync: sv, Live: !browse.Complete(states), Q: q.copy.Q, Sort: q.copy.Sort, Sorts: a.localSorts(l, sorts),
 		Warehouse: q.copy.Warehouse, Stock: q.copy.Stock, PriceMin: q.copy.PriceMin, PriceMax: q.copy.PriceMax,
 		From: q.copy.From, To: q.copy.To, KeepStatus: q.Status}
 	switch path {
@@ -88,11 +73,11 @@ func (a *App) copyToolbar(c echo.Context, path string, q listQuery, sorts []page
 // toolbarOptionsKey names a toolbar choice list of App.toolbarOptions.
 type toolbarOptionsKey struct {
 	lang i18n.Lang
-	list *pages.Option // the first option of the package's list; nil: the status choices
+	list *browse.Sort // the first choice of browse's list; nil: the status choices
 }
 
-// localSorts is sorts (one of the package's lists) labelled in l.
-func (a *App) localSorts(l i18n.Lang, sorts []pages.Option) []pages.Option {
+// localSorts is sorts (one of browse's lists) labelled in l.
+func (a *App) localSorts(l i18n.Lang, sorts []browse.Sort) []pages.Option {
 	if len(sorts) == 0 {
 		return nil
 	}

@@ -25,52 +25,17 @@ const (
 	historyItemsShown = 10
 )
 
-// historyQuery is the history's filter as the URL carries it.
-type historyQuery struct {
-	text, kind, from, to string
-	page                 int
-	filter               audit.Filter
-	problems             []string
-}
-
-func parseHistoryQuery(c echo.Context) historyQuery {
+// parseHistoryQuery is the history's filter the URL gives
+// (audit.ParseQuery), of the session's seller in its environment.
+func parseHistoryQuery(c echo.Context) audit.Query {
 	d := session(c).Data()
-	q := historyQuery{page: 1, filter: audit.Filter{SellerID: d.SellerID, Environment: d.Environment}}
-	if p, err := strconv.Atoi(c.QueryParam("page")); err == nil && p >= 1 && p <= 1_000_000 {
-		q.page = p
-	}
-	q.text = audit.Bound(c.QueryParam("q"), audit.MaxSearchText)
-	q.filter.Text = q.text
-	for _, k := range audit.Kinds {
-		if c.QueryParam("kind") == k {
-			q.kind, q.filter.Kind = k, k
-		}
-	}
-	day := func(name string) (time.Time, string) {
-		v := strings.TrimSpace(c.QueryParam(name))
-		if v == "" {
-			return time.Time{}, ""
-		}
-		t, err := time.Parse("2006-01-02", v)
-		if err != nil {
-			q.problems = append(q.problems, i18n.TD(c.Request().Context(), "history.bad_date", map[string]any{"Value": strconv.Quote(audit.Bound(v, 20))}))
-			return time.Time{}, ""
-		}
-		return t, v
-	}
-	var from, to time.Time
-	from, q.from = day("from")
-	to, q.to = day("to")
-	q.filter.From = from
-	if !to.IsZero() {
-		q.filter.To = to.AddDate(0, 0, 1) // the whole last day
-	}
-	return q
+	return audit.ParseQuery(c.QueryParam, audit.Filter{SellerID: d.SellerID, Environment: d.Environment})
 }
 
-func (q historyQuery) values(page int) url.Values {
+// historyValues is the canonical query of page of the history q selects.
+func historyValues(q audit.Query, page int) url.Values {
 	v := url.Values{}
-	for k, s := range map[string]string{"q": q.text, "kind": q.kind, "from": q.from, "to": q.to} {
+	for k, s := range map[string]string{"q": q.Text, "kind": q.Kind, "from": q.From, "to": q.To} {
 		if s != "" {
 			v.Set(k, s)
 		}
@@ -90,7 +55,7 @@ func (a *App) HistoryList(c echo.Context) error {
 	if err := a.enterLocal(c); err != nil {
 		return err
 	}
-	entries, total, err := a.deps.Audit.List(c.Request().Context(), q.filter, historyPageSize, (q.page-1)*historyPageSize, historyItemsShown)
+	entries, total, err := a.deps.Audit.List(c.Request().Context(), q.Filter, historyPageSize, (q.Page-1)*historyPageSize, historyItemsShown)
 	if err != nil {
 		return err
 	}
@@ -100,35 +65,29 @@ func (a *App) HistoryList(c echo.Context) error {
 	}
 	ctx := c.Request().Context()
 	v := pages.HistoryView{
-		Text: q.text, Kind: q.kind, From: q.from, To: q.to, Total: total, Problems: q.problems,
+		Text: q.Text, Kind: q.Kind, From: q.From, To: q.To, Total: total,
 		Kinds:      append([]pages.Option{{Value: "", Label: i18n.T(ctx, "history.kind_all")}}, kindOptions(ctx)...),
-		ExportHref: paths.WithQuery(at(c, paths.HistoryExportCSV), q.values(1)),
+		ExportHref: paths.WithQuery(at(c, paths.HistoryExportCSV), historyValues(q, 1)),
 		Retention:  retentionText(ctx, retention),
 		Zone:       format.ZoneLabel(format.LocaleOf(ctx), a.deps.Now()),
-		Filtered:   q.text != "" || q.kind != "" || q.from != "" || q.to != "",
+		Filtered:   q.Filtered(),
+	}
+	for _, p := range q.Problems {
+		v.Problems = append(v.Problems, i18n.Text(ctx, p))
 	}
 	npages := (total + historyPageSize - 1) / historyPageSize
-	v.Pager = components.NewPager(q.page, npages, total, func(p int) string { return paths.WithQuery(at(c, paths.History), q.values(p)) })
+	v.Pager = components.NewPager(q.Page, npages, total, func(p int) string { return paths.WithQuery(at(c, paths.History), historyValues(q, p)) })
 	for _, e := range entries {
 		v.Entries = append(v.Entries, historyEntry(ctx, e))
 	}
 	return a.render(c, http.StatusOK, pages.HistoryPage(a.chrome(c, i18n.T(ctx, "history.title"), "history"), v), nil)
 }
 
-// kindKeys are the catalogue keys of the kinds of change.
-var kindKeys = map[string]string{
-	audit.KindPrice:    i18n.K("history.kind.price"),
-	audit.KindStock:    i18n.K("history.kind.stock"),
-	audit.KindResend:   i18n.K("history.kind.resend"),
-	audit.KindBulk:     i18n.K("history.kind.bulk"),
-	audit.KindReadBack: i18n.K("history.kind.read_back"),
-}
-
 // kindLabel names a kind of change in the language of ctx; a kind without
 // a key shows as stored.
 func kindLabel(ctx context.Context, kind string) string {
-	if key, ok := kindKeys[kind]; ok {
-		return i18n.In(i18n.LangOf(ctx), key, nil, nil)
+	if key := audit.KindKey(kind); key != "" {
+		return i18n.In(i18n.LangOf(ctx), key, nil, nil) // keys checked where written (i18n.K)
 	}
 	return kind
 }
@@ -148,21 +107,10 @@ func retentionText(ctx context.Context, d time.Duration) string {
 	return i18n.N(ctx, "history.hours", int((d+time.Hour-1)/time.Hour))
 }
 
-// outcomeKeys are the catalogue keys of the outcomes, with their badge tone.
-var outcomeKeys = map[string][2]string{
-	audit.Accepted: {i18n.K("history.outcome.accepted"), "ok"},
-	audit.Refused:  {i18n.K("history.outcome.refused"), "bad"},
-	audit.Partial:  {i18n.K("history.outcome.partial"), "warn"},
-	audit.Unknown:  {i18n.K("history.outcome.unknown"), "warn"},
-	audit.Unsent:   {i18n.K("history.outcome.unsent"), "warn"},
-	audit.Queued:   {i18n.K("history.outcome.queued"), "ok"},
-	audit.Busy:     {i18n.K("history.outcome.busy"), "warn"},
-}
-
 // outcomeLabel names an outcome in the language of ctx, and its badge tone.
 func outcomeLabel(ctx context.Context, o string) (string, string) {
-	if k, ok := outcomeKeys[o]; ok {
-		return i18n.In(i18n.LangOf(ctx), k[0], nil, nil), k[1]
+	if key, tone := audit.OutcomeKey(o); key != "" {
+		return i18n.In(i18n.LangOf(ctx), key, nil, nil), tone // keys checked where written (i18n.K)
 	}
 	return o, "info"
 }

@@ -19,7 +19,7 @@ func (a *App) HistoryExportCSV(c echo.Context) error {
 	if err := a.saveSession(c); err != nil {
 		return err
 	}
-	name := sheets.DatedFileName("csv", a.today(c), "history", "seller-"+strconv.FormatInt(q.filter.SellerID, 10), sheets.DayRange(q.from, q.to))
+	name := sheets.DatedFileName("csv", a.today(c), "history", "seller-"+strconv.FormatInt(q.Filter.SellerID, 10), sheets.DayRange(q.From, q.To))
 	h := c.Response().Header()
 	h.Set("Content-Type", "text/csv; charset=utf-8")
 	h.Set("Content-Disposition", `attachment; filename="`+name+`"`)
@@ -43,7 +43,7 @@ func (a *App) HistoryExportCSV(c echo.Context) error {
 		it.New = kindsKept(e.Kind, it.New)
 		return w.Write(e, it)
 	}
-	if err := a.deps.Audit.Each(c.Request().Context(), q.filter, write); err != nil {
+	if err := a.deps.Audit.Each(c.Request().Context(), q.Filter, write); err != nil {
 		// The header is sent: the export ends with a line saying it is
 		// incomplete, and the log says why.
 		a.logger(c.Request().Context()).Error("history export cut short", "err", err)

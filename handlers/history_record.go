@@ -2,8 +2,6 @@ package handlers
 
 import (
 	"context"
-	"maps"
-	"slices"
 
 	"github.com/labstack/echo/v4"
 
@@ -30,39 +28,10 @@ func (a *App) recordEntry(ctx context.Context, e audit.Entry) {
 	}
 }
 
-// reportItems turns a mass update's outcomes into audit items, in the
-// order of keys, kept as messages the history reads in its reader's
-// language; texts gives each key's old and new value. Item errors the page
-// could not match to a row go into the entry's message.
-func reportItems(rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText i18n.Msgs)) ([]audit.Item, i18n.Msgs) {
-	items := make([]audit.Item, 0, len(keys))
-	for _, k := range keys {
-		o := rep.Outcomes[k]
-		it := audit.Item{Key: k, Message: o.Messages}
-		it.Old, it.New = texts(k)
-		switch o.State {
-		case massupdate.Accepted:
-			it.Outcome = audit.Accepted
-		case massupdate.Rejected:
-			it.Outcome = audit.Refused
-		case massupdate.Unknown:
-			it.Outcome, it.Message = audit.Unknown, i18n.Of(i18n.M("history.item_unknown", nil))
-		default:
-			it.Outcome, it.Message = audit.Unsent, i18n.Of(i18n.M("history.item_unsent", nil))
-		}
-		items = append(items, it)
-	}
-	msg := rep.Note()
-	for _, k := range slices.Sorted(maps.Keys(rep.Unmatched)) {
-		msg = i18n.Join(msg, i18n.Plain(k+":"), rep.Unmatched[k])
-	}
-	return items, msg
-}
-
 // recordReport records a mass update sent from a form: one item per row
 // sent (keys, in order), with its old and new value and its answer.
 func (a *App) recordReport(c echo.Context, kind string, rep *massupdate.Report, keys []string, texts func(key string) (oldText, newText i18n.Msgs)) {
-	items, note := reportItems(rep, keys, texts)
+	items, note := rep.AuditItems(keys, texts)
 	a.record(c, audit.Entry{Kind: kind, Items: items, Message: note})
 }
 

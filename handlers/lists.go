@@ -8,6 +8,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/browse"
+	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/views/components"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
@@ -27,7 +28,7 @@ type listQuery struct {
 	def         int // the default limit, left out of links
 	// copy is the search, sort and filters of a list served from the
 	// local copy (handlers/copy_lists.go).
-	copy copyFilter
+	copy browse.Filter
 	// ends are the keyset positions of the page read from the copy, for
 	// the pager's links (nil: they go by page number).
 	ends *browse.Ends
@@ -54,7 +55,7 @@ func parseListQuery(c echo.Context, limits []int, def int, statuses []string) li
 	if s := c.QueryParam("status"); slices.Contains(statuses, s) {
 		q.Status = s
 	}
-	q.copy = parseCopyFilter(c, q.Status != "")
+	q.copy = browse.ParseFilter(c.QueryParam, q.Status != "")
 	q.cursorIn = c.QueryParam("cursor")
 	return q
 }
@@ -79,7 +80,7 @@ func (q listQuery) values() url.Values {
 	if q.cursor != "" {
 		v.Set("cursor", q.cursor)
 	}
-	q.copy.setValues(v)
+	q.copy.SetValues(v)
 	return v
 }
 
@@ -145,6 +146,9 @@ func (q listQuery) link(path string) string {
 	}
 	return string(b)
 }
+
+// copyQuery is the copy's query of list view q.
+func (q listQuery) copyQuery() copystore.Query { return q.copy.Query(q.Status, q.Page, q.Limit) }
 
 // pager builds the pager of a list view at path. Its links keep the page
 // numbers; those next to a page read from the copy, and its last one,

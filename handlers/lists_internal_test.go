@@ -3,6 +3,7 @@ package handlers
 import (
 	"testing"
 
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/views/paths"
 )
 
@@ -16,7 +17,7 @@ func TestListQueryLink(t *testing.T) {
 		{Page: 7, Limit: 100, def: 20, Status: "to_delivery"},
 		{Page: 1, Limit: 20, def: 20, Status: "a b&c=d/é"},
 		{Page: 1_000_000, Limit: 1000, def: 100, Status: "new"},
-		{Page: 3, Limit: 50, def: 20, cursor: "YTAuMTIucHJpY2UuMTAw", copy: copyFilter{Sort: "price", From: "2026-01-02"}},
+		{Page: 3, Limit: 50, def: 20, cursor: "YTAuMTIucHJpY2UuMTAw", copy: browse.Filter{Sort: "price", From: "2026-01-02"}},
 	} {
 		if got, want := q.link("/orders"), paths.WithQuery("/orders", q.values()); got != want {
 			t.Errorf("%+v: link %q, want %q", q, got, want)

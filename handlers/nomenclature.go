@@ -8,9 +8,7 @@ import (
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/audit"
-	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/pages"
@@ -44,28 +42,21 @@ func (a *App) NomenclatureList(c echo.Context) error {
 // mass update and shows each row's fate in place.
 func (a *App) NomenclatureSubmit(c echo.Context) error {
 	q := catalogQuery(c)
-	filtered := a.deps.API.FilterWrites() // records without a warehouse, written by filter (nomenclature_profile.go)
-	return submitMass(a, c, massKind[massupdate.StockInput, apiclient.StoreItem]{
+	filtered := a.deps.API.FilterWrites() // records without a warehouse, written by filter (browse.Seller.SendStock)
+	return submitMass(a, c, massKind[massupdate.StockInput, massupdate.StockItem]{
 		name: "nomenclature", back: q.link(at(c, paths.Nomenclature)),
 		unreadable: i18n.K("nomenclature.form_unreadable"), fixFirst: i18n.K("nomenclature.fix_first"), nothingChanged: i18n.K("nomenclature.nothing_changed"), updated: i18n.K("nomenclature.rows_updated"),
 		bind: massupdate.BindStockInputs,
-		check: func(_ url.Values, rows []massupdate.StockInput) (massupdate.Checked[massupdate.StockInput, apiclient.StoreItem], error) {
+		check: func(_ url.Values, rows []massupdate.StockInput) (massupdate.Checked[massupdate.StockInput, massupdate.StockItem], error) {
 			if filtered {
 				return massupdate.CheckSKUStock(rows), nil
 			}
 			return massupdate.CheckStock(rows), nil
 		},
-		send: func(ctx context.Context, items []apiclient.StoreItem) (*massupdate.Report, error) {
-			seller := session(c).Data().SellerID
-			acct := a.account(c)
-			if !filtered {
-				return massupdate.Send(ctx, a.deps.Engine, acct, seller, massupdate.Stock, items, nil)
-			}
-			changes, err := a.filteredStock(c, q, acct, seller, items)
-			if err != nil {
-				return nil, err
-			}
-			return massupdate.SendFiltered(ctx, a.deps.Engine, acct, seller, changes)
+		send: func(ctx context.Context, items []massupdate.StockItem) (*massupdate.Report, error) {
+			return a.seller(c).SendStock(ctx, a.deps.Engine, q.reads(), items, filtered, func(want massupdate.Want) (*massupdate.Catalog, error) {
+				return a.previewCatalog(c, want)
+			})
 		},
 		audit: audit.KindStock, key: massupdate.Stock.Key, kind: massupdate.Stock,
 		change: func(in massupdate.StockInput) (i18n.Msgs, i18n.Msgs) {
@@ -74,7 +65,7 @@ func (a *App) NomenclatureSubmit(c echo.Context) error {
 		shown: func(ctx context.Context, in massupdate.StockInput) (string, string) {
 			return stockTextIn(ctx, in.OrigQty, in.OrigStatus), stockTextIn(ctx, in.Qty, in.Status)
 		},
-		answer: func(c echo.Context, checked massupdate.Checked[massupdate.StockInput, apiclient.StoreItem], rep *massupdate.Report, s *pages.Summary) error {
+		answer: func(c echo.Context, checked massupdate.Checked[massupdate.StockInput, massupdate.StockItem], rep *massupdate.Report, s *pages.Summary) error {
 			return a.renderNomenclatureResult(c, q, formState[massupdate.StockInput]{inputs: checked.Inputs, invalid: checked.Invalid, report: rep}, s)
 		},
 	})
@@ -170,7 +161,7 @@ func (a *App) nomenclatureView(c echo.Context, q listQuery, st formState[massupd
 		t := texts.row(l, n)
 		v.Rows = append(v.Rows, pages.NomenclatureRow{
 			Key: t.key, Warehouse: n.WarehouseCode, Barcode: n.Barcode, SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size,
-			Product: browse.ProductOf(n, byCard), Price: t.price, SalePrice: t.sale,
+			Product: n.Product(byCard), Price: t.price, SalePrice: t.sale,
 			Quantity: t.qty, OrigQuantity: t.qty, Status: n.Status, OrigStatus: n.Status, LiveStatus: n.Status,
 			QuantityPending: n.QuantityPending, StatusPending: n.StatusPending,
 			StatusOptions: statusOpts.get(n.Status),

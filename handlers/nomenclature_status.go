@@ -4,24 +4,16 @@ import (
 	"context"
 	"slices"
 
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 )
 
-// sellerStatuses are the statuses a seller sets; moderation sets the others.
-var sellerStatuses = []string{"online", "disabled"}
-
-// sellerStatusOptions lists what the seller may choose for a record, plus
-// its current status so an untouched select submits it unchanged.
+// sellerStatusOptions lists what the seller may choose for a record
+// (browse.StatusChoices), labelled in the language of ctx.
 func sellerStatusOptions(ctx context.Context, current string) []pages.Option {
-	// Only the changes the marketplace allows
-	allowed := slices.DeleteFunc(slices.Clone(sellerStatuses), func(s string) bool { return len(massupdate.StatusRefused(current, s)) > 0 })
-	opts := localStatusOptions(ctx, allowed, "")
-	if current != "" && !slices.Contains(sellerStatuses, current) {
-		opts = append([]pages.Option{{Value: current, Label: i18n.Status(ctx, current)}}, opts...)
-	}
-	return opts
+	return localStatusOptions(ctx, browse.StatusChoices(current), "")
 }
 
 // statusOptionsMemo builds sellerStatusOptions once per status of a page

@@ -4,8 +4,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
 )
 
@@ -44,7 +45,7 @@ type rowTexts struct{ key, price, sale, qty string }
 // bytes (format.AppendMoneyIn) and an int of at most 20.
 const rowTextsRoom = 48 + 48 + 20
 
-func newPageTexts(recs []apiclient.Nomenclature) *pageTexts {
+func newPageTexts(recs []browse.Record) *pageTexts {
 	p := &pageTexts{}
 	n := 0
 	for _, r := range recs {
@@ -55,7 +56,7 @@ func newPageTexts(recs []apiclient.Nomenclature) *pageTexts {
 }
 
 // row writes the texts of n.
-func (p *pageTexts) row(l i18n.Lang, n apiclient.Nomenclature) rowTexts {
+func (p *pageTexts) row(l i18n.Lang, n browse.Record) rowTexts {
 	var t rowTexts
 	var num [48]byte
 	start := p.b.Len()
@@ -64,7 +65,7 @@ func (p *pageTexts) row(l i18n.Lang, n apiclient.Nomenclature) rowTexts {
 	start = p.b.Len()
 	p.b.Write(format.AppendMoneyIn(num[:0], l, int64(n.Price)))
 	t.price = p.piece(start)
-	if hasSale(n) {
+	if n.OnSale() {
 		start = p.b.Len()
 		p.b.Write(format.AppendMoneyIn(num[:0], l, int64(n.SalePrice)))
 		t.sale = p.piece(start)
@@ -84,10 +85,11 @@ func (p *pageTexts) piece(start int) string { return p.b.String()[start:] }
 const noSale = "—"
 
 // saleTextIn is the sale column in the number format of l: the sale
-// price, or "—" without a sale.
-func saleTextIn(l i18n.Lang, n apiclient.Nomenclature) string {
-	if !hasSale(n) {
+// price, or "—" without a sale (massupdate.OnSale: the marketplace lists
+// a product without a sale with its sale price equal to the price).
+func saleTextIn(l i18n.Lang, price, sale int64) string {
+	if !massupdate.OnSale(price, sale) {
 		return noSale
 	}
-	return format.MoneyIn(l, int64(n.SalePrice))
+	return format.MoneyIn(l, sale)
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -21,14 +21,14 @@ import (
 // rows are written.
 func TestPageTextsMatch(t *testing.T) {
 	t.Parallel()
-	recs := []apiclient.Nomenclature{
+	recs := []browse.Record{
 		{WarehouseCode: "MSK-1", Barcode: "4600000000017", Quantity: 5},
 		{WarehouseCode: "Склад №1", Barcode: "a|b x\x00\xff", Quantity: -3},
 		{WarehouseCode: "", Barcode: "", Quantity: math.MaxInt},
 		{WarehouseCode: "W", Barcode: "1", Quantity: math.MinInt},
 		{WarehouseCode: "W", Barcode: "2", Quantity: 0},
 	}
-	prices := [][2]apiclient.Money{{129950, 99900}, {0, 0}, {math.MaxInt64, math.MaxInt64 - 1}, {math.MinInt64 + 1, 5}, {100, 200}}
+	prices := [][2]int64{{129950, 99900}, {0, 0}, {math.MaxInt64, math.MaxInt64 - 1}, {math.MinInt64 + 1, 5}, {100, 200}}
 	for i := range recs {
 		recs[i].Price, recs[i].SalePrice = prices[i][0], prices[i][1]
 	}
@@ -40,7 +40,7 @@ func TestPageTextsMatch(t *testing.T) {
 		}
 		for i, n := range recs {
 			want := rowTexts{key: rowKey(n.WarehouseCode + "|" + n.Barcode), price: format.MoneyIn(l, int64(n.Price)),
-				sale: saleTextIn(l, n), qty: strconv.Itoa(n.Quantity)}
+				sale: saleTextIn(l, n.Price, n.SalePrice), qty: strconv.Itoa(n.Quantity)}
 			if got[i] != want {
 				t.Errorf("%s, row %d: %+v, want %+v", l, i, got[i], want)
 			}
@@ -51,10 +51,10 @@ func TestPageTextsMatch(t *testing.T) {
 // TestPageTextsOneAllocation: a page's texts cost one allocation, however
 // many rows, where each value made its own string before.
 func TestPageTextsOneAllocation(t *testing.T) {
-	recs := make([]apiclient.Nomenclature, 50)
+	recs := make([]browse.Record, 50)
 	for i := range recs {
-		recs[i] = apiclient.Nomenclature{WarehouseCode: "Склад-" + strconv.Itoa(i), Barcode: strings.Repeat("46", 7) + strconv.Itoa(i),
-			Price: apiclient.Money(123456789 + i), SalePrice: apiclient.Money(1000 + i), Quantity: 1000000 + i}
+		recs[i] = browse.Record{WarehouseCode: "Склад-" + strconv.Itoa(i), Barcode: strings.Repeat("46", 7) + strconv.Itoa(i),
+			Price: int64(123456789 + i), SalePrice: int64(1000 + i), Quantity: 1000000 + i}
 	}
 	var sink rowTexts
 	n := testing.AllocsPerRun(20, func() {

@@ -160,14 +160,14 @@ func (a *App) pricesView(c echo.Context, q listQuery, st formState[massupdate.Pr
 		v.Heads = pages.PriceHeads{SKU: q.sortHead(at(c, paths.Prices), "sku"), Name: q.sortHead(at(c, paths.Prices), "name"), Current: q.sortHead(at(c, paths.Prices), "price")}
 	}
 	index := map[string]int{}
-	for _, g := range massupdate.GroupSKUs(recs) { // once per SKU, with its warehouses
+	for _, g := range massupdate.GroupSKUs(browse.Wire(recs)) { // once per SKU, with its warehouses
 		n := g.Record
 		st.matchLate(n.MarketplaceSKU, n.WarehouseCode+"|"+n.Barcode)
 		index[n.MarketplaceSKU] = len(v.Rows)
 		price, sale := priceInputs(l, int64(n.Price), int64(n.SalePrice))
 		v.Rows = append(v.Rows, pages.PriceRow{
 			SKU: n.MarketplaceSKU, Name: n.Name, Brand: n.Brand, Size: n.Size, Warehouses: g.Warehouses,
-			Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n), UpdateStatus: n.PriceUpdateStatus,
+			Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, int64(n.Price), int64(n.SalePrice)), UpdateStatus: n.PriceUpdateStatus,
 			OrigPrice: price, OrigSale: sale, Price: price, Sale: sale,
 		})
 	}

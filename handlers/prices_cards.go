@@ -22,6 +22,7 @@ import (
 	"github.com/labstack/echo/v4"
 
 	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/massupdate"
 	"github.com/sellerdesk/sellerdesk/sessions"
@@ -126,7 +127,7 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		ExportQuery: a.exportQuery(q),
 		DropLimit:   massupdate.MarketDropLimit,
 	}
-	cards := massupdate.GroupCards(recs)
+	cards := massupdate.GroupCards(browse.Wire(recs))
 	// An error naming a size the form could not know of is the card's.
 	rep = rep.MatchSizes(cards)
 	index := make(map[string]int, len(cards))
@@ -134,11 +135,11 @@ func (a *App) cardPricesView(c echo.Context, q listQuery, inputs map[string]mass
 		index[g.Parent] = len(v.Rows)
 		n := g.Sizes[0]
 		price, sale := priceInputs(l, int64(n.Price), int64(n.SalePrice))
-		row := pages.CardRow{Parent: g.Parent, Name: n.Name, Brand: n.Brand, Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n),
+		row := pages.CardRow{Parent: g.Parent, Name: n.Name, Brand: n.Brand, Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, int64(n.Price), int64(n.SalePrice)),
 			UpdateStatus: g.UpdateStatus(), Mixed: g.Mixed(), OrigPrice: price, OrigSale: sale, Price: price, Sale: sale}
 		for _, n := range g.Sizes {
 			row.Sizes = append(row.Sizes, pages.CardSize{SKU: n.MarketplaceSKU, Size: n.Size, Barcode: n.Barcode,
-				Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, n), UpdateStatus: n.PriceUpdateStatus})
+				Current: format.MoneyIn(l, int64(n.Price)), CurrentSale: saleTextIn(l, int64(n.Price), int64(n.SalePrice)), UpdateStatus: n.PriceUpdateStatus})
 		}
 		v.Rows = append(v.Rows, row)
 	}

@@ -8,10 +8,8 @@ package handlers
 
 import (
 	"context"
-	"maps"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -63,7 +61,7 @@ func (a *App) ProductPage(c echo.Context) error {
 	if err != nil {
 		return errSessionStore(err)
 	}
-	v := productView(ctx, l, sku, card, p.Records, browse.MergePoints(p.Points, browse.HistoryPoints(entries, sku)), a.deps.Now())
+	v := productView(ctx, l, sku, card, p, browse.MergePoints(p.Points, browse.HistoryPoints(entries, sku)), a.deps.Now())
 	v.Back = at(c, paths.Prices)
 	for _, pm := range p.Promotions {
 		pr := pages.ProductPromotion{Name: pm.Name, Active: format.DateTimeIn(l, pm.ActiveFrom) + " – " + format.DateTimeIn(l, pm.ActiveTo),
@@ -95,10 +93,10 @@ func productParam(c echo.Context) (string, bool) {
 }
 
 // productView lays out a product's records and observed prices.
-func productView(ctx context.Context, l format.Locale, sku string, card bool, recs []copystore.Record, points []copystore.PricePoint, now time.Time) pages.ProductView {
-	first := recs[0]
+func productView(ctx context.Context, l format.Locale, sku string, card bool, p *browse.Product, points []copystore.PricePoint, now time.Time) pages.ProductView {
+	first := p.Records[0]
 	v := pages.ProductView{SKU: sku, Card: card, Name: first.Name, Brand: first.Brand, SellerSKU: first.SellerSKU, Status: first.Status,
-		PriceStatus: first.PriceStatus, StatusPending: first.StatusPending}
+		PriceStatus: first.PriceStatus, StatusPending: first.StatusPending, Total: p.Total, TotalText: strconv.Itoa(p.Total), MixedStatus: p.MixedStatus}
 	if v.Name == "" {
 		v.Name = sku
 	}
@@ -115,21 +113,14 @@ func productView(ctx context.Context, l format.Locale, sku string, card bool, re
 	if sale > 0 && sale != price {
 		v.Sale = format.MoneyIn(l.Lang, sale)
 	}
-	stock := map[string]int{}
-	for _, r := range recs {
+	for _, r := range p.Records {
 		v.Records = append(v.Records, pages.ProductRecord{Size: r.Size, Barcode: r.Barcode, SellerSKU: r.SellerSKU, Warehouse: r.Warehouse,
 			Quantity: strconv.Itoa(r.Quantity), QuantityPending: r.QuantityPending, Status: r.Status, StatusPending: r.StatusPending,
 			Price: format.MoneyIn(l.Lang, r.Price)})
-		stock[r.Warehouse] += r.Quantity
-		v.Total += r.Quantity
-		if r.Status != first.Status {
-			v.MixedStatus = true
-		}
 	}
-	for _, wh := range slices.Sorted(maps.Keys(stock)) {
-		v.Stock = append(v.Stock, pages.ProductStock{Warehouse: wh, Quantity: strconv.Itoa(stock[wh])})
+	for _, st := range p.Stock {
+		v.Stock = append(v.Stock, pages.ProductStock{Warehouse: st.Warehouse, Quantity: strconv.Itoa(st.Quantity)})
 	}
-	v.TotalText = strconv.Itoa(v.Total)
 	v.Chart = priceChart(ctx, l, v.Name, points, now)
 	return v
 }

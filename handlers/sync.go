@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"time"
 
 	"github.com/labstack/echo/v4"
 
-	"github.com/sellerdesk/sellerdesk/apiclient"
+	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
 	"github.com/sellerdesk/sellerdesk/views/format"
@@ -41,18 +40,12 @@ func sessionCredential(c echo.Context) copystore.Credential {
 	return copystore.CredentialOf(d.ClientID, d.Environment, d.ClientSecret)
 }
 
-// catalogLogin is called once a login succeeded: the credentials work, so
-// they are no longer marked rejected; the copy is readable again (a 403
-// had revoked it), copied again if it was forgotten, and its sync starts
-// in the background.
+// catalogLogin is called once a login succeeded (browse.Reader.LoggedIn):
+// the copy is readable again and its sync starts in the background.
 func (a *App) catalogLogin(c echo.Context) {
-	m := a.deps.Catalog
-	k := copyKey(c)
-	if err := m.Store().Grant(c.Request().Context(), k, sessionCredential(c)); err != nil {
+	if err := a.reads.LoggedIn(c.Request().Context(), copyKey(c), sessionCredential(c), a.copySource(c)); err != nil {
 		a.logger(c.Request().Context()).Warn("catalogue copy: grant failed", "err", err)
-		return
 	}
-	m.UseAccepted(k, a.copySource(c))
 }
 
 // copyRevoked answers a read of a copy whose credential the marketplace
@@ -67,28 +60,15 @@ func copyRevoked() error {
 var errCopyRevoked = errors.New("copy revoked: the marketplace refused the credentials")
 
 // catalogRefused acts on a refusal of the marketplace that reached the
-// error handler, at once rather than at the next sync:
-//
-//   - a 401 a new token did not cure (apiclient.ErrUnauthorized) marks the
-//     session's credentials rejected: every session holding them loses
-//     access (credentialsRevoked) and nothing is sent with them again
-//     until a login with them succeeds;
-//   - a 403 revokes the session's copy. Only a refusal of the seller (a
-//     list, a token) gets here: a 403 on one item (an order that is not
-//     the seller's) is reported beside that item by its handler.
+// error handler (browse.Reader.Refused): a 401 a new token did not cure
+// marks the session's credentials rejected everywhere
+// (credentialsRevoked), a 403 revokes the session's copy.
 func (a *App) catalogRefused(c echo.Context, err error) {
 	if !loggedIn(session(c)) {
 		return
 	}
 	ctx := context.WithoutCancel(c.Request().Context())
-	var rerr error
-	switch {
-	case errors.Is(err, apiclient.ErrUnauthorized):
-		rerr = a.deps.Catalog.Store().RejectCredential(ctx, sessionCredential(c))
-	case errors.Is(err, apiclient.ErrForbidden):
-		rerr = a.deps.Catalog.Store().Revoke(ctx, copyKey(c))
-	}
-	if rerr != nil {
+	if rerr := a.reads.Refused(ctx, copyKey(c), sessionCredential(c), err); rerr != nil {
 		a.logger(ctx).Warn("catalogue copy: recording a refusal failed", "err", rerr)
 	}
 }
@@ -103,43 +83,30 @@ func (a *App) credentialsRevoked(c echo.Context) (bool, error) {
 
 var kindLabels = map[string]string{copystore.KindNomenclature: i18n.K("copy.kind_nomenclature"), copystore.KindOrders: i18n.K("copy.kind_orders"), copystore.KindBoxes: i18n.K("copy.kind_boxes")}
 
-// syncView is the freshness line of the session's copy.
+// syncView is the freshness line of the session's copy (browse.FreshnessOf).
 func (a *App) syncView(ctx context.Context, states map[string]copystore.SyncState, running bool) pages.SyncView {
-	l := i18n.LangOf(ctx)
-	v := pages.SyncView{Poll: paths.In(ctx, paths.SyncStatus)}
-	var asOf time.Time
-	complete := true
-	for _, kind := range copystore.Kinds {
-		st, ok := states[kind]
-		if !ok || !st.Complete() {
-			complete = false
-		} else if asOf.IsZero() || st.CompletedAt.Before(asOf) {
-			asOf = st.CompletedAt
-		}
-		switch {
-		case v.Error != "":
-		case st.LastError == copystore.StopUnauthorized:
-			v.Error = i18n.T(ctx, "copy.stopped_unauthorized")
-		case st.LastError == copystore.StopForbidden:
-			v.Error = i18n.T(ctx, "copy.stopped_forbidden")
-		case st.LastError != "":
-			v.Error = i18n.TD(ctx, "copy.last_error", map[string]any{"Error": st.LastError})
-		}
-		if ok && st.Running && !v.Running {
-			v.Running, v.Kind, v.Page, v.Pages = true, i18n.In(l, kindLabels[kind], nil, nil), st.NextPage, st.Pages // keys checked where written (i18n.K)
-			if !st.WaitUntil.IsZero() && st.WaitUntil.After(a.deps.Now()) {
-				v.Waiting = i18n.TD(ctx, "copy.waiting", map[string]any{"At": format.ClockIn(format.LocaleOf(ctx), st.WaitUntil)})
-			}
+	f := browse.FreshnessOf(states, running, a.deps.Now())
+	v := pages.SyncView{Poll: paths.In(ctx, paths.SyncStatus), Running: f.Running, Page: f.Page, Pages: f.Pages}
+	switch f.Stop {
+	case "":
+	case copystore.StopUnauthorized:
+		v.Error = i18n.T(ctx, "copy.stopped_unauthorized")
+	case copystore.StopForbidden:
+		v.Error = i18n.T(ctx, "copy.stopped_forbidden")
+	default:
+		v.Error = i18n.TD(ctx, "copy.last_error", map[string]any{"Error": f.Stop})
+	}
+	if f.Running {
+		v.Kind = i18n.T(ctx, "copy.kind_copy") // this instance started one that has not begun a list yet
+		if f.Kind != "" {
+			v.Kind = i18n.In(i18n.LangOf(ctx), kindLabels[f.Kind], nil, nil) // keys checked where written (i18n.K)
 		}
 	}
-	if !v.Running && running {
-		v.Running, v.Kind = true, i18n.T(ctx, "copy.kind_copy") // this instance started one that has not begun a list yet
+	if !f.WaitUntil.IsZero() {
+		v.Waiting = i18n.TD(ctx, "copy.waiting", map[string]any{"At": format.ClockIn(format.LocaleOf(ctx), f.WaitUntil)})
 	}
-	if complete {
-		v.AsOf = format.ClockIn(format.LocaleOf(ctx), asOf)
-	}
-	if v.Running {
-		v.Error = ""
+	if f.Complete {
+		v.AsOf = format.ClockIn(format.LocaleOf(ctx), f.AsOf)
 	}
 	return v
 }

@@ -114,7 +114,7 @@ func missing(used map[string][]string, langs ...Lang) []string {
 func TestEveryUsedKeyIsInBothCatalogues(t *testing.T) {
 	root := moduleRoot(t)
 	var dirs []string
-	for _, d := range []string{"views", "handlers", "app/demo", "app", "massupdate", "bulkjobs", "resend", "accounts", "failure", "httpx"} {
+	for _, d := range []string{"views", "handlers", "app/demo", "app", "massupdate", "bulkjobs", "resend", "accounts", "failure", "httpx", "browse", "audit"} {
 		dirs = append(dirs, filepath.Join(root, d))
 	}
 	used, dynamic := usedKeys(t, dirs...)

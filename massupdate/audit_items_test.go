@@ -1,4 +1,4 @@
-package handlers
+package massupdate_test
 
 import (
 	"testing"
@@ -8,11 +8,11 @@ import (
 	"github.com/sellerdesk/sellerdesk/massupdate"
 )
 
-// TestReportItemsKeepMessagesAsData: the dashboard's own words recorded
+// TestAuditItemsKeepMessagesAsData: the dashboard's own words recorded
 // with an item not answered or not sent are messages, read in whichever
 // language the history's reader has; the marketplace's messages are kept
 // as sent.
-func TestReportItemsKeepMessagesAsData(t *testing.T) {
+func TestAuditItemsKeepMessagesAsData(t *testing.T) {
 	t.Parallel()
 	rep := &massupdate.Report{Outcomes: map[string]massupdate.Outcome{
 		"a": {State: massupdate.Unknown},
@@ -20,7 +20,7 @@ func TestReportItemsKeepMessagesAsData(t *testing.T) {
 		"c": {State: massupdate.Rejected, Messages: i18n.Plain("Price drop over 90%")},
 	}, Unmatched: map[string]i18n.Msgs{"W|1": i18n.Plain("by barcode")}}
 	texts := func(string) (i18n.Msgs, i18n.Msgs) { return i18n.Plain("1"), i18n.Plain("2") }
-	items, note := reportItems(rep, []string{"a", "b", "c"}, texts)
+	items, note := rep.AuditItems([]string{"a", "b", "c"}, texts)
 	if len(items) != 3 || items[0].Outcome != audit.Unknown {
 		t.Fatalf("items %+v", items)
 	}

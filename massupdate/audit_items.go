@@ -1,0 +1,39 @@
+package massupdate
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/sellerdesk/sellerdesk/audit"
+	"github.com/sellerdesk/sellerdesk/i18n"
+)
+
+// AuditItems are the report's outcomes as the history's items, in the
+// order of keys, kept as messages the history reads in its reader's
+// language; texts gives each key's old and new value. Item errors the
+// page could not match to a row go into the entry's message, returned
+// beside them.
+func (r *Report) AuditItems(keys []string, texts func(key string) (oldText, newText i18n.Msgs)) ([]audit.Item, i18n.Msgs) {
+	items := make([]audit.Item, 0, len(keys))
+	for _, k := range keys {
+		o := r.Outcomes[k]
+		it := audit.Item{Key: k, Message: o.Messages}
+		it.Old, it.New = texts(k)
+		switch o.State {
+		case Accepted:
+			it.Outcome = audit.Accepted
+		case Rejected:
+			it.Outcome = audit.Refused
+		case Unknown:
+			it.Outcome, it.Message = audit.Unknown, i18n.Of(i18n.M("history.item_unknown", nil))
+		default:
+			it.Outcome, it.Message = audit.Unsent, i18n.Of(i18n.M("history.item_unsent", nil))
+		}
+		items = append(items, it)
+	}
+	msg := r.Note()
+	for _, k := range slices.Sorted(maps.Keys(r.Unmatched)) {
+		msg = i18n.Join(msg, i18n.Plain(k+":"), r.Unmatched[k])
+	}
+	return items, msg
+}
