@@ -2,6 +2,7 @@ package copystore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
@@ -167,4 +168,37 @@ func closeRows(rows interface {
 		err = cerr
 	}
 	return err
+}
+
+// Overview is what the start page shows from the copy.
+type Overview struct {
+	// Per status: nomenclature records, orders and return boxes.
+	RecordsByStatus, OrdersByStatus, BoxesByStatus map[string]int
+	// Needs action today.
+	NewOrders, Rejected, ZeroStock, BoxesLoading int
+	Sync                                         map[string]SyncState
+}
+
+// Overview reads the counts of the copy of k for the start page (kept
+// current by every write, not counted here), with the sync's state: from
+// the request's checks (WithChecks), else read with them in one statement.
+func (s *Store) Overview(ctx context.Context, k Key) (*Overview, error) {
+	c := checksOf(ctx, k)
+	if c == nil {
+		var err error
+		if c, err = s.ReadChecks(ctx, k); err != nil {
+			return nil, fmt.Errorf("copystore: overview: %w", err)
+		}
+	}
+	if err := c.access(); errors.Is(err, errGone) {
+		return newOverview(nil, nil), nil
+	} else if err != nil {
+		return nil, err
+	}
+	ov := &Overview{RecordsByStatus: c.counts[countNomenclature], OrdersByStatus: c.counts[countOrders], BoxesByStatus: c.counts[countBoxes], Sync: c.States}
+	for _, n := range c.counts[countZeroStock] {
+		ov.ZeroStock += n
+	}
+	ov.NewOrders, ov.Rejected, ov.BoxesLoading = ov.OrdersByStatus["new"], ov.RecordsByStatus["rejected"], ov.BoxesByStatus["loading"]
+	return ov, nil
 }
