@@ -36,7 +36,7 @@ func BackupUnderLoad(s Sizes) (Result, error) {
 		for u := range users {
 			p := (k + u) % len(loadPages)
 			targets = append(targets, vegeta.Target{Method: http.MethodGet, URL: ce.URL + dash(loadPages[p]),
-				Header: http.Header{"Cookie": {users[u].Cookie}}})
+				Header: loadHeader(users[u].Cookie)})
 		}
 	}
 	dir, err := os.MkdirTemp("", "sdbench-backup-")
