@@ -16,7 +16,7 @@ import (
 // BackupUnderLoad (target P10b) serves P10's load (a SQLite copy of
 // CopyLarge x 3 records, CopyUsers clients cycling through loadPages) in
 // alternating slices, quiet and with one `sellerdesk backup` copy
-// (sqldb.DB.BackupTo, VACUUM INTO) taken in each, and reports the
+// (sqldb.DB.BackupTo, SQLite's online backup) taken in each, and reports the
 // dashboard's p99 on each side and how long a backup took.
 func BackupUnderLoad(s Sizes) (Result, error) {
 	r := Result{ID: "P10b", Target: "p99 <= 100 ms with a backup running, 0 err, every backup completes"}
@@ -119,7 +119,7 @@ func BackupUnderLoad(s Sizes) (Result, error) {
 		r.Figure += "; a backup failed: " + backupErr.Error()
 	}
 	r.Detail = append(r.Detail,
-		fmt.Sprintf("vegeta (library), closed loop: %d workers, pages %v; %d slices of %s per side, alternating which goes first; in each of the backup side's slices the database is copied once, from a tenth into the slice (VACUUM INTO a new file on the same disk, then removed); a backup outlasting its slice is waited for, unloaded", s.CopyUsers, loadPages, s.CopySlices, s.CopySlice),
+		fmt.Sprintf("vegeta (library), closed loop: %d workers, pages %v; %d slices of %s per side, alternating which goes first; in each of the backup side's slices the database is copied once, from a tenth into the slice (sqldb.DB.BackupTo into a new file on the same disk, then removed); a backup outlasting its slice is waited for, unloaded", s.CopyUsers, loadPages, s.CopySlices, s.CopySlice),
 		fmt.Sprintf("with backups: %d requests, status codes %v, p50 %s p90 %s p99 %s max %s", busy.m.Requests, busy.m.StatusCodes, busy.m.Latencies.P50, busy.m.Latencies.P90, busy.m.Latencies.P99, busy.m.Latencies.Max),
 		fmt.Sprintf("quiet: %d requests, status codes %v, p50 %s p90 %s p99 %s max %s", quiet.m.Requests, quiet.m.StatusCodes, quiet.m.Latencies.P50, quiet.m.Latencies.P90, quiet.m.Latencies.P99, quiet.m.Latencies.Max))
 	return r, nil
