@@ -105,6 +105,27 @@ func BackupUnderLoad(s Sizes) (Result, error) {
 	}
 	quiet.m.Close()
 	busy.m.Close()
+	// One backup each way on the same copy with the load stopped: the
+	// process's CPU and the time of BackupTo (pages copied as they are)
+	// beside VACUUM INTO (every table and index rebuilt), the way
+	// BackupTo took before.
+	type way struct {
+		cpu, wall time.Duration
+		err       error
+	}
+	measure := func(name string, copyTo func(path string) error) way {
+		path := filepath.Join(dir, name+".db")
+		c0, t0 := cpuTime(), time.Now()
+		err := copyTo(path)
+		w := way{cpu: cpuTime() - c0, wall: time.Since(t0), err: err}
+		_ = os.Remove(path)
+		return w
+	}
+	pages := measure("pages", func(path string) error { return ce.built.DB.BackupTo(context.Background(), path) })
+	vacuum := measure("vacuum", func(path string) error {
+		_, err := ce.built.DB.Writer().ExecContext(context.Background(), "VACUUM INTO ?", path)
+		return err
+	})
 	errs := func(sd *side) int { return int(sd.m.Requests) - sd.m.StatusCodes["200"] }
 	thr := func(sd *side) float64 { return float64(sd.m.StatusCodes["200"]) / sd.total.Seconds() }
 	var longest time.Duration
@@ -118,6 +139,11 @@ func BackupUnderLoad(s Sizes) (Result, error) {
 	if backupErr != nil {
 		r.Figure += "; a backup failed: " + backupErr.Error()
 	}
+	if pages.err != nil || vacuum.err != nil {
+		return r, fmt.Errorf("a backup with the load stopped: %v, %v", pages.err, vacuum.err)
+	}
+	r.Detail = append(r.Detail, fmt.Sprintf("one backup each way with the load stopped, the process's CPU (getrusage) and time: BackupTo (online backup, pages as they are) %s CPU in %s; VACUUM INTO (every table and index rebuilt) %s CPU in %s",
+		pages.cpu.Round(time.Millisecond), pages.wall.Round(time.Millisecond), vacuum.cpu.Round(time.Millisecond), vacuum.wall.Round(time.Millisecond)))
 	r.Detail = append(r.Detail,
 		fmt.Sprintf("vegeta (library), closed loop: %d workers, pages %v; %d slices of %s per side, alternating which goes first; in each of the backup side's slices the database is copied once, from a tenth into the slice (sqldb.DB.BackupTo into a new file on the same disk, then removed); a backup outlasting its slice is waited for, unloaded", s.CopyUsers, loadPages, s.CopySlices, s.CopySlice),
 		fmt.Sprintf("with backups: %d requests, status codes %v, p50 %s p90 %s p99 %s max %s", busy.m.Requests, busy.m.StatusCodes, busy.m.Latencies.P50, busy.m.Latencies.P90, busy.m.Latencies.P99, busy.m.Latencies.Max),
