@@ -159,6 +159,53 @@ func MetricsOverhead(s Sizes) (Result, error) {
 	if scrapeErr != nil {
 		return r, scrapeErr
 	}
+	// Each side alone, CPU per page over a fixed number of requests, in
+	// interleaved rounds (the side going first alternating): a count of
+	// the process's CPU (PageCost's loop), it holds where the throughput
+	// of the slices moves with the neighbours' load. The metrics side is
+	// scraped once a round, its CPU counted apart and spread over the
+	// round's pages.
+	urlsOf := func(base string) (urls, cookies []string) {
+		for k := range loadPages {
+			for u := range users {
+				urls = append(urls, base+dash(loadPages[(k+u)%len(loadPages)]))
+				cookies = append(cookies, users[u].Cookie)
+			}
+		}
+		return urls, cookies
+	}
+	offURLs, offCookies := urlsOf(plain.url)
+	withURLs, withCookies := urlsOf(on.url)
+	var cpuOff, cpuWith []time.Duration
+	var scrapeCPU time.Duration
+	for round := range s.CostRounds {
+		for i := range 2 {
+			if (i+round)%2 == 0 {
+				c, _, _, err := costLoop(offURLs, offCookies, "gzip", false, s.CopyUsers, s.CostRequests)
+				if err != nil {
+					return r, err
+				}
+				cpuOff = append(cpuOff, c)
+				continue
+			}
+			c, _, _, err := costLoop(withURLs, withCookies, "gzip", false, s.CopyUsers, s.CostRequests)
+			if err != nil {
+				return r, err
+			}
+			c0 := cpuTime()
+			resp, err := http.Get(scraper.URL + metrics.Path)
+			if err != nil {
+				return r, err
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			sc := cpuTime() - c0
+			scrapeCPU = max(scrapeCPU, sc)
+			cpuWith = append(cpuWith, c+sc/time.Duration(s.CostRequests))
+		}
+	}
+	cpuRatio := float64(median(cpuWith)) / float64(median(cpuOff))
+
 	thr := func(sd *side) float64 { return float64(sd.m.StatusCodes["200"]) / sd.total.Seconds() }
 	errs := func(sd *side) int { return int(sd.m.Requests) - sd.m.StatusCodes["200"] }
 	ratio := thr(with) / thr(off)
@@ -179,10 +226,12 @@ func MetricsOverhead(s Sizes) (Result, error) {
 		}
 	}
 	r.Holds = ratio >= 0.97 && errs(with) == 0 && errs(off) == 0
-	r.Figure = fmt.Sprintf("SQLite, %d records, %d clients: %.0f/s with metrics = %.3fx %.0f/s without (slice by slice: median %.3fx, %.3f..%.3f); p99 %s with, %s without; %d err",
+	r.Figure = fmt.Sprintf("SQLite, %d records, %d clients: %.0f/s with metrics = %.3fx %.0f/s without (slice by slice: median %.3fx, %.3f..%.3f); p99 %s with, %s without; %d err; CPU per page %s with = %.3fx %s without",
 		ce.records, s.CopyUsers, thr(with), ratio, thr(off), pairMedian, pairLow, pairHigh, with.m.Latencies.P99.Round(100*time.Microsecond),
-		off.m.Latencies.P99.Round(100*time.Microsecond), errs(with)+errs(off))
+		off.m.Latencies.P99.Round(100*time.Microsecond), errs(with)+errs(off), median(cpuWith).Round(time.Microsecond), cpuRatio, median(cpuOff).Round(time.Microsecond))
 	r.Detail = append(r.Detail,
+		fmt.Sprintf("CPU per page, each side alone (%d clients, %d requests a round, %d rounds, interleaved; the process's CPU, getrusage): with metrics %v, without %v; medians %s and %s, %.3fx; the costliest scrape %s of CPU, spread over its round",
+			s.CopyUsers, s.CostRequests, s.CostRounds, roundAll(cpuWith), roundAll(cpuOff), median(cpuWith).Round(time.Microsecond), median(cpuOff).Round(time.Microsecond), cpuRatio, scrapeCPU.Round(time.Microsecond)),
 		fmt.Sprintf("two dashboards in this process on one SQLite file and one sandbox, the sessions valid on both; metrics on: every observer hook fed, scraped once in the middle of each slice (%d scrapes of %d bytes: the database's pools, the page gate, the jobs by state and the copies' ages read each time)", with.scrapes, with.bytes),
 		fmt.Sprintf("vegeta (library), closed loop: %d workers a side, both sides at once, %d sessions shared, pages %v; a warm-up of %s not counted, then %d slices of %s",
 			workers, len(users), loadPages, s.MetricsSlice, s.MetricsSlices, s.MetricsSlice),
