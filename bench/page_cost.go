@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -111,6 +112,9 @@ func PageCost(s Sizes) (Result, error) {
 	return r, nil
 }
 
+// errStatus marks a page answered other than 200.
+var errStatus = errors.New("status")
+
 // costLoop runs requests through clients goroutines cycling through urls
 // (with cookies, where given) and returns the process's CPU, allocations
 // and bytes allocated per request. header, when set, is the request's own
@@ -139,12 +143,12 @@ func costLoop(urls, cookies []string, header string, transportAsks bool, clients
 		_, err = io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		if err == nil && resp.StatusCode != http.StatusOK {
-			err = fmt.Errorf("%s: status %d", urls[i%len(urls)], resp.StatusCode)
+			err = fmt.Errorf("%s: %w %d", urls[i%len(urls)], errStatus, resp.StatusCode)
 		}
 		return err
 	}
 	for i := range min(len(urls), 2*clients) { // connections open, caches warm
-		if err := do(i); err != nil {
+		if err := do(i); err != nil && !errors.Is(err, errStatus) {
 			return 0, 0, 0, err
 		}
 	}
@@ -153,6 +157,7 @@ func costLoop(urls, cookies []string, header string, transportAsks bool, clients
 	runtime.ReadMemStats(&m0)
 	var next atomic.Int64
 	var failed atomic.Pointer[error]
+	var refused atomic.Int64
 	c0 := cpuTime()
 	var wg sync.WaitGroup
 	for range clients {
@@ -162,7 +167,13 @@ func costLoop(urls, cookies []string, header string, transportAsks bool, clients
 				if i >= requests {
 					return
 				}
-				if err := do(i); err != nil {
+				switch err := do(i); {
+				case errors.Is(err, errStatus):
+					// A page answered otherwise (the page gate's "took
+					// too long" on a machine loaded enough) is counted,
+					// not fatal: at most one in a hundred.
+					refused.Add(1)
+				case err != nil:
 					failed.CompareAndSwap(nil, &err)
 				}
 			}
@@ -173,6 +184,9 @@ func costLoop(urls, cookies []string, header string, transportAsks bool, clients
 	runtime.ReadMemStats(&m1)
 	if e := failed.Load(); e != nil {
 		return 0, 0, 0, *e
+	}
+	if n := refused.Load(); n*100 > int64(requests) {
+		return 0, 0, 0, fmt.Errorf("%d of %d pages answered other than 200", n, requests)
 	}
 	n := float64(requests)
 	return cpu / time.Duration(requests), float64(m1.Mallocs-m0.Mallocs) / n, float64(m1.TotalAlloc-m0.TotalAlloc) / n, nil
