@@ -123,9 +123,9 @@ func healthURL(addr string) (string, error) {
 }
 
 // Backup writes a consistent copy of the dashboard's SQLite database to
-// dst (sqldb.DB.BackupTo: VACUUM INTO, while the server runs) and, when the
-// session key is the generated one kept beside the database, a copy of that
-// key file to dst + ".key": the pair restores together. With PostgreSQL it
+// dst (sqldb.DB.BackupTo: SQLite's online backup, while the server runs)
+// and, when the session key is the generated one kept beside the database,
+// a copy of that key file to dst + ".key": the pair restores together. With PostgreSQL it
 // refuses: pg_dump is that database's backup (docs/operations.md).
 func Backup(ctx context.Context, getenv func(string) string, dst string, stdout io.Writer) error {
 	cfg, err := LoadSettings(getenv)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -41,7 +42,8 @@ func CopyLoadPostgres(s Sizes) (Result, error) {
 // clients cycling through loadPages (closed loop, vegeta), alternating
 // slices with the same bytes served as static files by net/http's file
 // server, and reports: the dashboard's p99 and errors, its throughput as a
-// ratio to the static side's, the process's resident memory under load,
+// ratio to the static side's (the same pages' bytes as they went on the
+// wire, gzipped), the process's resident memory under load,
 // the marketplace calls the pages made (0: they are served from the copy)
 // and the marketplace calls per hour the copy's steady-state refresh makes
 // (the first full pass's calls times the refreshes an hour).
@@ -68,9 +70,11 @@ func copyLoad(s Sizes, id, dbName, dbURL string) (Result, error) {
 		return r, err
 	}
 	defer os.RemoveAll(dir)
-	// The static side serves each page's bytes as read once now.
+	// The static side serves each page's bytes as they went on the wire
+	// once now (gzipped, as the load asks: loadHeader), already
+	// compressed: the floor is moving the same bytes, not making them.
 	for i, p := range loadPages {
-		st, body, err := users[0].Get(p)
+		st, body, err := rawGet(users[0], p)
 		if err != nil || st != http.StatusOK {
 			return r, fmt.Errorf("GET %s: %d %v", p, st, err)
 		}
@@ -82,7 +86,7 @@ func copyLoad(s Sizes, id, dbName, dbURL string) (Result, error) {
 	if err != nil {
 		return r, err
 	}
-	static := &http.Server{Handler: http.FileServer(http.Dir(dir)), ReadHeaderTimeout: 10 * time.Second}
+	static := &http.Server{Handler: gzippedFiles(http.FileServer(http.Dir(dir))), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = static.Serve(ln) }()
 	defer static.Close()
 	staticURL := "http://" + ln.Addr().String()
@@ -92,9 +96,10 @@ func copyLoad(s Sizes, id, dbName, dbURL string) (Result, error) {
 		for u := range users {
 			p := (k + u) % len(loadPages)
 			dashTargets = append(dashTargets, vegeta.Target{Method: http.MethodGet, URL: ce.URL + dash(loadPages[p]),
-				Header: http.Header{"Cookie": {users[u].Cookie}}})
+				Header: loadHeader(users[u].Cookie)})
 		}
-		staticTargets = append(staticTargets, vegeta.Target{Method: http.MethodGet, URL: staticURL + "/page" + strconv.Itoa(k) + ".html"})
+		staticTargets = append(staticTargets, vegeta.Target{Method: http.MethodGet, URL: staticURL + "/page" + strconv.Itoa(k) + ".html",
+			Header: loadHeader("")})
 	}
 
 	// Resident memory of the process, sampled through the dashboard's
@@ -190,7 +195,8 @@ func copyLoad(s Sizes, id, dbName, dbURL string) (Result, error) {
 		fmt.Sprintf("vegeta (library), closed loop: %d workers, %d sessions, pages %v; %d slices of %s per side, alternating which goes first", s.CopyUsers, len(users), loadPages, s.CopySlices, s.CopySlice),
 		fmt.Sprintf("dashboard: %d requests, status codes %v, errors %v; p50 %s p90 %s p99 %s max %s",
 			dash.m.Requests, dash.m.StatusCodes, firstErrs(dash.m.Errors), dash.m.Latencies.P50, dash.m.Latencies.P90, dash.m.Latencies.P99, dash.m.Latencies.Max),
-		fmt.Sprintf("static: the same pages' bytes as files served by net/http's FileServer on its own loopback server, same cores: %d requests, %d errors, p50 %s p99 %s",
+		"both sides are asked for gzip and their answers read as they came, not decompressed (a browser decompresses on its own machine, not on the server's cores): the dashboard compresses each page as it serves it (internal/httpzip), the static side serves the pages' gzipped bytes as read once",
+		fmt.Sprintf("static: the same pages' bytes (gzipped, Content-Encoding: gzip) as files served by net/http's FileServer on its own loopback server, same cores: %d requests, %d errors, p50 %s p99 %s",
 			stat.m.Requests, errs(stat), stat.m.Latencies.P50, stat.m.Latencies.P99),
 		fmt.Sprintf("RSS of this process (/proc/self/status), peak sampled every 100 ms during the dashboard's slices: %d MB; %d MB before the sandbox and dashboard were built: an upper bound, the in-process sandbox (holding the %d products) and the load generator are counted in it",
 			peakRSS.Load()>>20, rssBefore>>20, s.CopyLarge),
@@ -218,4 +224,51 @@ func vmRSS() int64 {
 		}
 	}
 	return 0
+}
+
+// loadHeader is the header of a load's request: the session's cookie
+// (none where empty) and Accept-Encoding: gzip, as a browser sends. Named
+// by the request, the encoding is not undone by the client's transport
+// (net/http decompresses only what it asked for itself): the load reads
+// the compressed bytes as they came, so the dashboard pays for
+// compressing as it would for a browser, and the load generator, on the
+// same cores, does not pay for decompressing, which a browser does on its
+// own machine.
+func loadHeader(cookie string) http.Header {
+	h := http.Header{"Accept-Encoding": {"gzip"}}
+	if cookie != "" {
+		h.Set("Cookie", cookie)
+	}
+	return h
+}
+
+// rawGet fetches a page of the bench seller's account as the load does
+// (loadHeader) and returns its body as it came on the wire.
+func rawGet(u *User, path string) (int, []byte, error) {
+	req, err := http.NewRequest(http.MethodGet, u.e.URL+dash(path), nil)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header = loadHeader(u.Cookie)
+	resp, err := u.Client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	if resp.Header.Get("Content-Encoding") != "gzip" {
+		return 0, nil, fmt.Errorf("GET %s: not gzipped (Content-Encoding %q)", path, resp.Header.Get("Content-Encoding"))
+	}
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, err
+}
+
+// gzippedFiles serves files that hold gzipped HTML, as a static server
+// serves pages compressed ahead of time.
+func gzippedFiles(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.Header().Set("Content-Encoding", "gzip")
+		w.Header().Set("Vary", "Accept-Encoding")
+		h.ServeHTTP(w, r)
+	})
 }

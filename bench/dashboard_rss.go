@@ -79,7 +79,7 @@ func measureChildRSS(e *Env, dbURL string, clients int, slice time.Duration, sli
 	for k := range loadPages {
 		for u := range cookies {
 			targets = append(targets, vegeta.Target{Method: http.MethodGet, URL: base + dash(loadPages[(k+u)%len(loadPages)]),
-				Header: http.Header{"Cookie": {cookies[u]}}})
+				Header: loadHeader(cookies[u])})
 		}
 	}
 	var peak atomic.Int64

@@ -41,12 +41,22 @@ func MetricsOverhead(s Sizes) (Result, error) {
 		return r, err
 	}
 	defer ce.Close()
+	// Both sides are dashboards built alike for this measurement, on the
+	// copy the bench's own dashboard filled: that one ran the first sync
+	// (its connections, caches and copy manager are not a fresh
+	// dashboard's), so serving one side from it measured the two
+	// dashboards' difference along with the metrics'.
 	mx := metrics.New()
 	on, err := startTwin(ce.Env, mx)
 	if err != nil {
 		return r, err
 	}
 	defer on.close()
+	plain, err := startTwin(ce.Env, nil)
+	if err != nil {
+		return r, err
+	}
+	defer plain.close()
 	scraper := httptest.NewServer(mx.Handler())
 	defer scraper.Close()
 
@@ -62,7 +72,7 @@ func MetricsOverhead(s Sizes) (Result, error) {
 			for u := range users {
 				p := (k + u) % len(loadPages)
 				out = append(out, vegeta.Target{Method: http.MethodGet, URL: base + dash(loadPages[p]),
-					Header: http.Header{"Cookie": {users[u].Cookie}}})
+					Header: loadHeader(users[u].Cookie)})
 			}
 		}
 		return out
@@ -119,23 +129,83 @@ func MetricsOverhead(s Sizes) (Result, error) {
 		a.Stop()
 		wg.Wait()
 	}
-	off, with := &side{targets: targets(ce.URL)}, &side{targets: targets(on.url), scrape: true}
-	both := func(count bool) {
+	off, with := &side{targets: targets(plain.url)}, &side{targets: targets(on.url), scrape: true}
+	// both runs a slice of each side at once; which side's load starts
+	// first alternates slice by slice.
+	both := func(i int, count bool) {
+		first, second := off, with
+		if i%2 == 1 {
+			first, second = with, off
+		}
+		name := func(sd *side) string {
+			if sd == with {
+				return "on"
+			}
+			return "off"
+		}
 		var wg sync.WaitGroup
 		wg.Add(2)
-		go func() { defer wg.Done(); run(off, "off", s.MetricsSlice, count) }()
-		go func() { defer wg.Done(); run(with, "on", s.MetricsSlice, count) }()
+		go func() { defer wg.Done(); run(first, name(first), s.MetricsSlice, count) }()
+		go func() { defer wg.Done(); run(second, name(second), s.MetricsSlice, count) }()
 		wg.Wait()
 	}
-	both(false) // both dashboards' readers and caches warmed before anything counts
-	for range s.MetricsSlices {
-		both(true)
+	both(0, false) // both dashboards' readers and caches warmed before anything counts
+	both(1, false)
+	for i := range s.MetricsSlices {
+		both(i, true)
 	}
 	off.m.Close()
 	with.m.Close()
 	if scrapeErr != nil {
 		return r, scrapeErr
 	}
+	// Each side alone, CPU per page over a fixed number of requests, in
+	// interleaved rounds (the side going first alternating): a count of
+	// the process's CPU (PageCost's loop), it holds where the throughput
+	// of the slices moves with the neighbours' load. The metrics side is
+	// scraped once a round, its CPU counted apart and spread over the
+	// round's pages.
+	urlsOf := func(base string) (urls, cookies []string) {
+		for k := range loadPages {
+			for u := range users {
+				urls = append(urls, base+dash(loadPages[(k+u)%len(loadPages)]))
+				cookies = append(cookies, users[u].Cookie)
+			}
+		}
+		return urls, cookies
+	}
+	offURLs, offCookies := urlsOf(plain.url)
+	withURLs, withCookies := urlsOf(on.url)
+	var cpuOff, cpuWith []time.Duration
+	var scrapeCPU time.Duration
+	for round := range s.CostRounds {
+		for i := range 2 {
+			if (i+round)%2 == 0 {
+				c, _, _, err := costLoop(offURLs, offCookies, "gzip", false, s.CopyUsers, s.CostRequests)
+				if err != nil {
+					return r, err
+				}
+				cpuOff = append(cpuOff, c)
+				continue
+			}
+			c, _, _, err := costLoop(withURLs, withCookies, "gzip", false, s.CopyUsers, s.CostRequests)
+			if err != nil {
+				return r, err
+			}
+			c0 := cpuTime()
+			resp, err := http.Get(scraper.URL + metrics.Path)
+			if err != nil {
+				return r, err
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			sc := cpuTime() - c0
+			scrapeCPU = max(scrapeCPU, sc)
+			cpuWith = append(cpuWith, c+sc/time.Duration(s.CostRequests))
+		}
+	}
+	cpuRatio := float64(median(cpuWith)) / float64(median(cpuOff))
+
 	thr := func(sd *side) float64 { return float64(sd.m.StatusCodes["200"]) / sd.total.Seconds() }
 	errs := func(sd *side) int { return int(sd.m.Requests) - sd.m.StatusCodes["200"] }
 	ratio := thr(with) / thr(off)
@@ -156,10 +226,12 @@ func MetricsOverhead(s Sizes) (Result, error) {
 		}
 	}
 	r.Holds = ratio >= 0.97 && errs(with) == 0 && errs(off) == 0
-	r.Figure = fmt.Sprintf("SQLite, %d records, %d clients: %.0f/s with metrics = %.3fx %.0f/s without (slice by slice: median %.3fx, %.3f..%.3f); p99 %s with, %s without; %d err",
+	r.Figure = fmt.Sprintf("SQLite, %d records, %d clients: %.0f/s with metrics = %.3fx %.0f/s without (slice by slice: median %.3fx, %.3f..%.3f); p99 %s with, %s without; %d err; CPU per page %s with = %.3fx %s without",
 		ce.records, s.CopyUsers, thr(with), ratio, thr(off), pairMedian, pairLow, pairHigh, with.m.Latencies.P99.Round(100*time.Microsecond),
-		off.m.Latencies.P99.Round(100*time.Microsecond), errs(with)+errs(off))
+		off.m.Latencies.P99.Round(100*time.Microsecond), errs(with)+errs(off), median(cpuWith).Round(time.Microsecond), cpuRatio, median(cpuOff).Round(time.Microsecond))
 	r.Detail = append(r.Detail,
+		fmt.Sprintf("CPU per page, each side alone (%d clients, %d requests a round, %d rounds, interleaved; the process's CPU, getrusage): with metrics %v, without %v; medians %s and %s, %.3fx; the costliest scrape %s of CPU, spread over its round",
+			s.CopyUsers, s.CostRequests, s.CostRounds, roundAll(cpuWith), roundAll(cpuOff), median(cpuWith).Round(time.Microsecond), median(cpuOff).Round(time.Microsecond), cpuRatio, scrapeCPU.Round(time.Microsecond)),
 		fmt.Sprintf("two dashboards in this process on one SQLite file and one sandbox, the sessions valid on both; metrics on: every observer hook fed, scraped once in the middle of each slice (%d scrapes of %d bytes: the database's pools, the page gate, the jobs by state and the copies' ages read each time)", with.scrapes, with.bytes),
 		fmt.Sprintf("vegeta (library), closed loop: %d workers a side, both sides at once, %d sessions shared, pages %v; a warm-up of %s not counted, then %d slices of %s",
 			workers, len(users), loadPages, s.MetricsSlice, s.MetricsSlices, s.MetricsSlice),

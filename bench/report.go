@@ -22,7 +22,7 @@ type Measurement struct {
 // colleague's page beside one session's flood; P13: memory during exports;
 // P14: a session holding twenty accounts; P15: a million records; P16: bytes on the wire).
 var All = []Measurement{{"P1", PageLatency}, {"P2", TokenRequestsPerHour}, {"P3", TokenRetryOn401}, {"P4", MassUpdateOverhead}, {"P5", SessionSize}, {"P6", LoadThroughput}, {"P7", OrdersPageAllocs}, {"P8", CatalogCopy},
-	{"P9", CopyPagesFlat}, {"P10", CopyLoadSQLite}, {"P10b", BackupUnderLoad}, {"P10m", MetricsOverhead}, {"P11", CopyLoadPostgres}, {"P12", PageUnderFlood}, {"P13", ExportMemory},
+	{"P9", CopyPagesFlat}, {"P10", CopyLoadSQLite}, {"P10b", BackupUnderLoad}, {"P10m", MetricsOverhead}, {"P10c", PageCost}, {"P11", CopyLoadPostgres}, {"P12", PageUnderFlood}, {"P13", ExportMemory},
 	{"P14", TwentyAccounts}, {"P15", Million}, {"P16", WireBytes}}
 
 // Large are the measurements of All too long for `make bench`: sdbench

@@ -45,6 +45,8 @@ type Sizes struct {
 	CopySlices           int           // load: slices per side
 	MetricsSlice         time.Duration // P10m: one slice (both sides at once)
 	MetricsSlices        int           // P10m: slices
+	CostRequests         int           // P10c: requests a way a round (the static floor four times as many)
+	CostRounds           int           // P10c: rounds
 	// P12: a colleague's page beside one session's flood of heavy pages.
 	FloodProducts int // products per seller (x 3 warehouses) of the copy
 	FloodInFlight int // heavy pages the flooding session keeps in flight
@@ -73,7 +75,7 @@ var Full = Sizes{
 	P5Sessions: 10_000, P6Users: 64, P6Slice: 5 * time.Second, P6Slices: 4, P6LatencySlices: 2, P6ClientRounds: 2000, P7Runs: 200,
 	ProductsForP4: 10_000,
 	P8Products:    10_000, P8Latency: 50 * time.Millisecond, P8Views: 30, P8SearchProducts: 33_334, P8Queries: 60,
-	CopySmall: 334, CopyLarge: 33_334, CopyViews: 41, CopyUsers: 64, CopySlice: 5 * time.Second, CopySlices: 3, MetricsSlice: 5 * time.Second, MetricsSlices: 16,
+	CopySmall: 334, CopyLarge: 33_334, CopyViews: 41, CopyUsers: 64, CopySlice: 5 * time.Second, CopySlices: 3, MetricsSlice: 5 * time.Second, MetricsSlices: 16, CostRequests: 3000, CostRounds: 3,
 	FloodProducts: 33_334, FloodInFlight: 16, FloodViews: 100, FloodSlices: 3,
 	ExportProducts: 33_334, ExportsAtOnce: 2,
 	P14Products: 3_334, P14Views: 101,
@@ -88,7 +90,7 @@ var Smoke = Sizes{
 	P5Sessions: 20, P6Users: 4, P6Slice: 300 * time.Millisecond, P6Slices: 1, P6LatencySlices: 1, P6ClientRounds: 5, P7Runs: 3,
 	ChunkSize: 7, ProductsForP4: 200,
 	P8Products: 100, P8Latency: time.Millisecond, P8Views: 3, P8SearchProducts: 300, P8Queries: 3,
-	CopySmall: 10, CopyLarge: 40, CopyViews: 1, CopyUsers: 4, CopySlice: 200 * time.Millisecond, CopySlices: 1, MetricsSlice: 200 * time.Millisecond, MetricsSlices: 1,
+	CopySmall: 10, CopyLarge: 40, CopyViews: 1, CopyUsers: 4, CopySlice: 200 * time.Millisecond, CopySlices: 1, MetricsSlice: 200 * time.Millisecond, MetricsSlices: 1, CostRequests: 20, CostRounds: 1,
 	FloodProducts: 40, FloodInFlight: 4, FloodViews: 3, FloodSlices: 1,
 	ExportProducts: 40, ExportsAtOnce: 2,
 	P14Products: 10, P14Views: 1,

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+
+	"modernc.org/sqlite"
 )
 
 // Ping asks the database for one row through the read pool: a real round
@@ -23,12 +25,17 @@ func (db *DB) Ping(ctx context.Context) error {
 var ErrBackupPostgres = errors.New("sqldb: back up PostgreSQL with pg_dump (see docs/operations.md)")
 
 // BackupTo writes a consistent copy of the SQLite database to path with
-// VACUUM INTO: one read transaction's snapshot, taken on a connection of
-// its own (the pools' readers are query-only, which VACUUM INTO is not), so
-// the writers (this process's and a running server's) go on meanwhile. path
-// must not exist; it is created readable by its owner only (it holds the
-// sessions and their tokens, sealed with the session key). A failed backup
-// leaves no file behind.
+// SQLite's online backup: every page of one read transaction's snapshot
+// copied in one step, on a connection of its own (the pools' readers are
+// query-only), so the writers (this process's and a running server's) go
+// on meanwhile and are not seen. The pages are copied as they are, not
+// rebuilt as VACUUM INTO rebuilds every table and index: on P10's copy of
+// 100,000 records it took about half VACUUM INTO's CPU and under half its
+// time (bench/NOTES.md), the less taken from the pages served meanwhile. path must not exist; it is created readable by its
+// owner only (it holds the sessions and their tokens, sealed with the
+// session key). A failed backup leaves no file behind. ctx is heard before
+// the copy starts; the one step is not interrupted (copied in several, it
+// would start over whenever a writer commits between them).
 func (db *DB) BackupTo(ctx context.Context, path string) error {
 	if db.Postgres() {
 		return ErrBackupPostgres
@@ -41,20 +48,51 @@ func (db *DB) BackupTo(ctx context.Context, path string) error {
 		os.Remove(path)
 		return fmt.Errorf("sqldb: backup: %w", err)
 	}
-	if err := db.vacuumInto(ctx, path); err != nil {
+	if err := db.copyPages(ctx, path); err != nil {
 		os.Remove(path)
 		return fmt.Errorf("sqldb: backup: %w", err)
 	}
 	return nil
 }
 
-func (db *DB) vacuumInto(ctx context.Context, path string) error {
+// pageCopier is the modernc driver's connection as the online backup sees
+// it.
+type pageCopier interface {
+	NewBackup(dst string) (*sqlite.Backup, error)
+}
+
+func (db *DB) copyPages(ctx context.Context, path string) error {
 	src, err := sql.Open("sqlite", db.path+"?"+sqlitePragmas())
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	src.SetMaxOpenConns(1)
-	_, err = src.ExecContext(ctx, "VACUUM INTO ?", path)
-	return err
+	conn, err := src.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	return conn.Raw(func(dc any) error {
+		pc, ok := dc.(pageCopier)
+		if !ok {
+			return fmt.Errorf("the driver's connection %T has no online backup", dc)
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, err := pc.NewBackup(path)
+		if err != nil {
+			return err
+		}
+		for {
+			more, err := b.Step(-1)
+			if err != nil {
+				_ = b.Finish()
+				return err
+			}
+			if !more {
+				return b.Finish()
+			}
+		}
+	})
 }
