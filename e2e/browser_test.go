@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
@@ -96,6 +97,7 @@ type journey struct {
 
 	mu         sync.Mutex
 	exceptions []string // uncaught JavaScript exceptions seen in the tab
+	dialogs    []string // JavaScript dialogs the page opened (alert, confirm, beforeunload…)
 }
 
 // newJourney starts the dashboard and opens a tab for the test in the
@@ -154,6 +156,20 @@ func newJourneyIn(t *testing.T, n int, name string, lang i18n.Lang, opts testapp
 				j.exceptions = append(j.exceptions, m.String())
 				j.mu.Unlock()
 			}
+		}
+	}()
+	// A dialog blocks the page, and every evaluation and screenshot waits
+	// for it: the journey fails at once, naming it, instead of after its
+	// waits' deadlines. No journey expects one.
+	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
+	go func() {
+		for d, err := range dialogs {
+			if err != nil {
+				return
+			}
+			j.mu.Lock()
+			j.dialogs = append(j.dialogs, fmt.Sprintf("%s %q on %s", d.Type, d.Message, d.URL))
+			j.mu.Unlock()
 		}
 	}()
 	j.slow("open a tab", opened)
@@ -248,9 +264,23 @@ func stopBrowsers() {
 	}
 }
 
+// dialog is the first JavaScript dialog the page opened, or "".
+func (j *journey) dialog() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if len(j.dialogs) == 0 {
+		return ""
+	}
+	return j.dialogs[0]
+}
+
 // finish saves the end state as a full-page PNG (also when the journey
 // failed, which is when it is most useful) and reports JavaScript errors.
 func (j *journey) finish() {
+	if d := j.dialog(); d != "" {
+		j.t.Errorf("no screenshot %s: the page is held by a JavaScript dialog: %s", j.shot, d)
+		return
+	}
 	defer j.slow("screenshot", time.Now())
 	ctx, cancel := context.WithTimeout(j.ctx, stepTimeout)
 	defer cancel()
@@ -269,6 +299,9 @@ func (j *journey) finish() {
 	defer j.mu.Unlock()
 	for _, e := range j.exceptions {
 		j.t.Errorf("uncaught JavaScript exception: %s", e)
+	}
+	for _, d := range j.dialogs {
+		j.t.Errorf("JavaScript dialog: %s", d)
 	}
 }
 
@@ -391,6 +424,9 @@ func (j *journey) until(what, cond string) {
 		cancel()
 		if err == nil && ok {
 			return
+		}
+		if d := j.dialog(); d != "" {
+			j.t.Fatalf("waiting for %s: the page opened a JavaScript dialog: %s", what, d)
 		}
 		last = err
 		time.Sleep(50 * time.Millisecond)
