@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
@@ -40,7 +41,7 @@ func newBackend(t testing.TB, url string) backend {
 	t.Helper()
 	db := openDB(t, url)
 	return backend{open: func() *Store {
-		s, err := New(context.Background(), openDB(t, url))
+		s, err := New(setupContext(t), openDB(t, url))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,12 +70,24 @@ func (l scopedLocker) LockSeller(ctx context.Context, seller int64) (func(), err
 
 func openDB(t testing.TB, url string) *sqldb.DB {
 	t.Helper()
-	db, err := sqldb.Open(context.Background(), url)
+	db, err := sqldb.Open(setupContext(t), url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// setupTimeout bounds opening and migrating a test's database. Without a
+// deadline of its own a migration gets sqldb's production bound (30 s);
+// the tests run several at once, beside other packages, on two busy cores,
+// where sixteen steps on a fresh database can take longer than that.
+const setupTimeout = 5 * time.Minute
+
+func setupContext(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
+	t.Cleanup(cancel)
+	return ctx
 }
 
 // testKey is a key with an environment name of the test's own, so tests

@@ -13,7 +13,7 @@ import (
 // and its sandbox, and spends most of its time waiting on the database and
 // the sandbox, so more of them at once than the two cores finish the
 // package sooner on a busy machine.
-const testsAtOnce = 8
+const testsAtOnce = 4
 
 // TestMain raises the tests' parallelism to testsAtOnce when -parallel is
 // not given.
