@@ -13,6 +13,7 @@ import (
 // marked); a pass that started before it keeps it, and one that starts
 // after takes what the marketplace shows and clears the mark.
 func TestAcceptStock(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()
@@ -80,6 +81,7 @@ func TestAcceptStock(t *testing.T) {
 // values read kept (a price still processing stays pending); a read that
 // started before the change leaves it pending.
 func TestConfirm(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()

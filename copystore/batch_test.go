@@ -36,6 +36,7 @@ func (g gatedSource) NomenclaturePage(ctx context.Context, page, limit int) ([]a
 // instance reads on from there: no record lost, none stored twice, no
 // page read again but the failed batch's.
 func TestSyncBatchInterrupted(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()

@@ -30,6 +30,7 @@ func synced(t *testing.T, b backend, m *market, seller int64) (*Store, Key) {
 }
 
 func TestSyncAndSearch(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
@@ -96,6 +97,7 @@ func TestSyncAndSearch(t *testing.T) {
 }
 
 func TestSortAndFilter(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
@@ -178,6 +180,7 @@ func cmpInt[T int | int64](a, b T) int {
 }
 
 func TestOrdersAndBoxes(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: 10})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
@@ -250,6 +253,7 @@ func TestOrdersAndBoxes(t *testing.T) {
 // page 3 was in flight) is resumed by a new instance from page 3, and the
 // pages already stored are not read again.
 func TestSyncResume(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	eachBackend(t, func(t *testing.T, b backend) {
 		k := testKey(1001)
@@ -312,6 +316,7 @@ func waitFor(t *testing.T, cond func() bool) {
 // TestSync429: a 429 during a sync is waited out for its Retry-After, and
 // the wait is recorded where the pages show it while it lasts.
 func TestSync429(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	eachBackend(t, func(t *testing.T, b backend) {
 		k := testKey(1001)
@@ -348,6 +353,7 @@ func TestSync429(t *testing.T) {
 // TestTwoSyncersNeverOverlap: two instances syncing one seller at once take
 // turns: never two requests in flight, no page read twice.
 func TestTwoSyncersNeverOverlap(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	eachBackend(t, func(t *testing.T, b backend) {
 		k := testKey(1002)
@@ -386,6 +392,7 @@ func TestTwoSyncersNeverOverlap(t *testing.T) {
 // TestPending: an accepted price change shows at once as pending, and as
 // confirmed after the next read.
 func TestPending(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: 50})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
@@ -450,6 +457,7 @@ func (forbiddenSource) NomenclaturePage(context.Context, int, int) ([]apiclient.
 // it (Touch) does not restore it, a new login (Grant) does; Forget deletes it; a copy unused for 30 days
 // is deleted.
 func TestAccess(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: 20})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
@@ -536,6 +544,7 @@ func TestAccess(t *testing.T) {
 // once per touchEvery, so they do not each queue for the writer; a view
 // after that writes the new time.
 func TestTouchWritesOncePerMinute(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()
@@ -566,6 +575,7 @@ func TestTouchWritesOncePerMinute(t *testing.T) {
 // TestListPages: OrdersPage and BoxesPage answer what the count and the
 // page read apart answer, for filters, sorts and a page past the first.
 func TestListPages(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: 20})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()

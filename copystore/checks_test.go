@@ -13,6 +13,7 @@ import (
 // version, and a refused credential (read again by the next request's
 // checks, never by one read before the refusal).
 func TestReadChecksAgree(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()

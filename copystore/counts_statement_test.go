@@ -42,6 +42,7 @@ const (
 // (status, stock across 0, status and stock, stock alone, price alone)
 // leaves the counts equal to a recount, on both databases.
 func TestCountsMixedUpdate(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()
@@ -69,6 +70,7 @@ func TestCountsMixedUpdate(t *testing.T) {
 // moves; counts that fall to 0 stay as rows of 0. A pass dropping most of
 // the copy, then a forget, leave exact counts, and another copy's alone.
 func TestCountsPerStatementPostgres(t *testing.T) {
+	t.Parallel()
 	b := newBackend(t, sqldbtest.PostgresURL(t))
 	ctx := context.Background()
 	s := b.open()

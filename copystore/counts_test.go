@@ -200,6 +200,7 @@ func checkCounts(t *testing.T, s *Store, k Key, when string) {
 // price changes, after a sync that changes statuses and stock, drops rows
 // and adds others, after a forget and after the copy is made again.
 func TestCountsExact(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()

@@ -44,6 +44,7 @@ func (m *market) rotated(seller int64, secret string) AccountSource {
 // former secret alone is marked rejected, the new one is not, and the
 // scheduled passes go on reading with the secret known to work.
 func TestRotatedSecretRefusedAlone(t *testing.T) {
+	t.Parallel()
 	mk := newMarket(t, sandbox.Options{ProductsPerSeller: 20})
 	old := mk.source(1001)
 	mk.sb.RotateSecret("demo-1001", "rotated-secret-1001")
@@ -111,6 +112,7 @@ func TestRotatedSecretRefusedAlone(t *testing.T) {
 // marketplace failed a read of it, resumes the pass once it has failed,
 // instead of leaving the copy incomplete until the next interval.
 func TestViewAfterFailedPassResumes(t *testing.T) {
+	t.Parallel()
 	mk := newMarket(t, sandbox.Options{ProductsPerSeller: 20})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
@@ -152,6 +154,7 @@ func TestViewAfterFailedPassResumes(t *testing.T) {
 // passes their source at once: the next one reads with the new secret,
 // never trying the former one a session logged in with earlier.
 func TestLoginSourceReadsOnSchedule(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		mk := newMarket(t, sandbox.Options{ProductsPerSeller: 20})
 		ctx := context.Background()

@@ -121,6 +121,7 @@ func walkCursors(t *testing.T, s *Store, k Key, q Query, limit int) (ties int) {
 // them, are exactly the offset pages, for every sort both ways, with
 // filters and searches (the full-text read in id order included).
 func TestCursorPages(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
@@ -153,6 +154,7 @@ func TestCursorPages(t *testing.T) {
 // TestCursorTies: where most records share a price, pages placed by
 // cursors still follow the id within the tie, both ways.
 func TestCursorTies(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	eachBackend(t, func(t *testing.T, b backend) {
 		s, k := synced(t, b, m, 1001)
@@ -170,6 +172,7 @@ func TestCursorTies(t *testing.T) {
 // TestCursorRefused: a cursor that does not fit the query's sort is
 // ErrBadCursor, never a query; a text value is a value, whatever it holds.
 func TestCursorRefused(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
@@ -213,6 +216,7 @@ func TestCursorRefused(t *testing.T) {
 // TestCursorText: a position's text reads back as the position; one too
 // long for a link is not made; anything else does not read.
 func TestCursorText(t *testing.T) {
+	t.Parallel()
 	for _, c := range []Cursor{
 		{Sort: "-price", ID: 7, Value: "149900"},
 		{Sort: "name", ID: 12, Value: "Кроссовки. Чёрные, 42"},
@@ -271,6 +275,7 @@ func FuzzParseCursor(f *testing.F) {
 // after the page, rather than sorting the list or counting past the
 // records ahead of it.
 func TestCursorPagePlans(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := newBackend(t, filepath.Join(t.TempDir(), "catalog.db")).open()
 	k := Key{SellerID: 1001, Env: "test"}

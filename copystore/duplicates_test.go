@@ -61,6 +61,7 @@ func (r *repeatSource) BoxesPage(ctx context.Context, page, limit int) ([]apicli
 // later page (and twice within it) is stored once, and every count of
 // the copy counts it once, on both databases.
 func TestDuplicatesAcrossPages(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: 40})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()

@@ -16,6 +16,7 @@ import (
 // sort in both directions, with filters and searches, across many page
 // boundaries, ties on the sort key included.
 func TestExportKeyset(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
@@ -80,6 +81,7 @@ func TestExportKeyset(t *testing.T) {
 // TestExportHoldsNoConnection: while the export's caller works on a record
 // (a client taking its time), the export holds no database connection.
 func TestExportHoldsNoConnection(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	eachBackend(t, func(t *testing.T, b backend) {
 		s, k := synced(t, b, m, 1001)
@@ -101,6 +103,7 @@ func TestExportHoldsNoConnection(t *testing.T) {
 // TestExportStopsWhenRevoked: a copy revoked while its export runs is not
 // read past the page under way.
 func TestExportStopsWhenRevoked(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()

@@ -4,8 +4,10 @@ import (
 	"context"
 	"math/rand/v2"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 	"unicode"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
@@ -39,22 +41,53 @@ func newBackend(t testing.TB, url string) backend {
 	t.Helper()
 	db := openDB(t, url)
 	return backend{open: func() *Store {
-		s, err := New(context.Background(), openDB(t, url))
+		s, err := New(setupContext(t), openDB(t, url))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return s
-	}, lock: db}
+	}, lock: testLocker(db)}
+}
+
+// scopedLocker is the database's per-seller lock (sqldb.DB.Lock, as
+// LockSeller takes it) under keys of the test's own. PostgreSQL's advisory
+// locks belong to the whole database, not to a schema, so tests running at
+// once on one server would otherwise queue behind each other's passes of
+// the same seller.
+type scopedLocker struct {
+	db    *sqldb.DB
+	scope string
+}
+
+// testLocker is a per-seller lock on db that no other test shares.
+func testLocker(db *sqldb.DB) Locker {
+	return scopedLocker{db: db, scope: testKey(0).Env}
+}
+
+func (l scopedLocker) LockSeller(ctx context.Context, seller int64) (func(), error) {
+	return l.db.Lock(ctx, "copystore-test/"+l.scope+"/seller/"+strconv.FormatInt(seller, 10))
 }
 
 func openDB(t testing.TB, url string) *sqldb.DB {
 	t.Helper()
-	db, err := sqldb.Open(context.Background(), url)
+	db, err := sqldb.Open(setupContext(t), url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
 	return db
+}
+
+// setupTimeout bounds opening and migrating a test's database. Without a
+// deadline of its own a migration gets sqldb's production bound (30 s);
+// the tests run several at once, beside other packages, on two busy cores,
+// where sixteen steps on a fresh database can take longer than that.
+const setupTimeout = 5 * time.Minute
+
+func setupContext(t testing.TB) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), setupTimeout)
+	t.Cleanup(cancel)
+	return ctx
 }
 
 // testKey is a key with an environment name of the test's own, so tests

@@ -49,6 +49,7 @@ func rowCounts(t *testing.T, s *Store, k Key) (n [3]int) {
 // are not read back, no row is left without the copy's record, and no
 // pass begins again until the user asks (Remember) or logs in (Grant).
 func TestForgetDuringPass(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: 100})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
@@ -95,6 +96,7 @@ func TestForgetDuringPass(t *testing.T) {
 // the pass with its reason, marks the credentials rejected, and no later
 // run sends anything with them until a login with them succeeds.
 func TestUnauthorizedStopsPass(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: 100})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
@@ -155,6 +157,7 @@ func totalRequests(c sandbox.Counters) int {
 // revokes the copy; page views (more runs) read nothing until a login
 // grants the copy again.
 func TestForbiddenNotRetried(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: 20})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()

@@ -15,6 +15,7 @@ import (
 // them, unknown ones among them), by warehouse and barcode, and by card;
 // never another seller's; not at all once the copy is revoked.
 func TestLookupNomenclature(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
@@ -65,6 +66,7 @@ func TestLookupNomenclature(t *testing.T) {
 // TestLookupNomenclatureByCard (lamoda profile, which lists each record's
 // card): a card's lookup finds every size of it.
 func TestLookupNomenclatureByCard(t *testing.T) {
+	t.Parallel()
 	sb := sandbox.New(sandbox.Options{ProductsPerSeller: productsInTests, Profile: sandbox.ProfileLamoda})
 	dm, err := demo.Start(sb)
 	if err != nil {

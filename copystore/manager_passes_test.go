@@ -47,6 +47,7 @@ func (c countingSource) BoxesPage(ctx context.Context, page, limit int) ([]apicl
 // one writer they would otherwise share with every session save, and a
 // few at a time on PostgreSQL; every one of them is made.
 func TestManagerBoundsPasses(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		s := b.open()
 		m := NewManager(&Syncer{Store: s, Lock: b.lock}, time.Hour, 0, nil)

@@ -13,6 +13,7 @@ import (
 // TestManager: a login starts a sync; page views within the interval do
 // not read the marketplace again; "refresh now" and the schedule do.
 func TestManager(t *testing.T) {
+	t.Parallel()
 	mk := newMarket(t, sandbox.Options{ProductsPerSeller: 50})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()

@@ -13,6 +13,7 @@ import (
 // processing, adds none; a price changed at the marketplace is a point
 // when a pass reads it; the first pass and unchanged passes add none.
 func TestPricePointsObserved(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()
@@ -109,6 +110,7 @@ func TestPricePointsObserved(t *testing.T) {
 // TestPrunePricePoints: points older than the window go, and each record
 // keeps only its newest points, pruned in batches smaller than the work.
 func TestPrunePricePoints(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()

@@ -15,6 +15,7 @@ import (
 )
 
 func TestStopReason(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		err  error
 		want string
@@ -64,6 +65,7 @@ func (r *syncRecorder) stops() []string {
 // its oldest pass, and one stopped before that as incomplete; it names no
 // seller.
 func TestCopyAges(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: 20})
 	b := newBackend(t, filepath.Join(t.TempDir(), "catalog.db"))
 	ctx := context.Background()
@@ -94,6 +96,7 @@ func TestCopyAges(t *testing.T) {
 // The syncer tells its Observer of a 429 it waits out, and the manager of
 // a run that ends on a refusal, by reason.
 func TestSyncObserver(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: 20})
 	b := newBackend(t, filepath.Join(t.TempDir(), "catalog.db"))
 	ctx := context.Background()

@@ -15,6 +15,7 @@ import (
 // environment of the same seller), a revoked copy and a copy never made;
 // copies not asked for are left out.
 func TestOverviewsMatchOverview(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()
@@ -57,6 +58,7 @@ func TestOverviewsMatchOverview(t *testing.T) {
 // copies (the all-accounts start page, the current account's among them)
 // are read in one statement, whatever their number.
 func TestOverviewsOneStatementPostgres(t *testing.T) {
+	t.Parallel()
 	url := sqldbtest.PostgresURL(t)
 	ctx := context.Background()
 	tr := &statementCounter{}

@@ -15,6 +15,7 @@ import (
 // empty texts, Cyrillic, a negative stock, large prices, a pending change
 // and one without.
 func TestRecordReadsBackPacked(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()
@@ -60,6 +61,8 @@ func TestRecordReadsBackPacked(t *testing.T) {
 	})
 }
 
+// TestUnpackRejectsWhatDoesNotSplit runs alone (no t.Parallel): AllocsPerRun
+// counts the allocations of the whole process.
 func TestUnpackRejectsWhatDoesNotSplit(t *testing.T) {
 	row := strings.Join([]string{"1", "WH", "BC", "MP", "P", "S", "Name", "Brand", "M", "online", "DONE", "100", "90", "5", "1700000000000", "", "", "", "", ""}, fieldSep)
 	sc := newRecordScanner()
@@ -79,6 +82,7 @@ func TestUnpackRejectsWhatDoesNotSplit(t *testing.T) {
 // TestNomenclaturePage: the page's count and rows are CountNomenclature's
 // and Nomenclature's, and a revoked copy answers ErrRevoked.
 func TestNomenclaturePage(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()
@@ -112,6 +116,7 @@ func TestNomenclaturePage(t *testing.T) {
 // TestSyncStatesPacked: the packed read of the sync states gives every
 // field the column-by-column read gives.
 func TestSyncStatesPacked(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()

@@ -56,6 +56,7 @@ func fillPlanCopy(t testing.TB, s *Store, k Key, n int) []apiclient.Nomenclature
 // narrow search is still driven by the full-text index. The pages are
 // what sorting every match in Go gives.
 func TestSortedPagePlans(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	s := newBackend(t, filepath.Join(t.TempDir(), "catalog.db")).open()
 	k := Key{SellerID: 1001, Env: "test"}
@@ -184,6 +185,7 @@ func queryPlan(t *testing.T, s *Store, query string, args []any) string {
 // record of the status), and vacuumed, so index reads skip the rows and
 // searches the full-text index's pending entries.
 func TestFirstPassAnalyzes(t *testing.T) {
+	t.Parallel()
 	s := newBackend(t, sqldbtest.PostgresURL(t)).open()
 	fillPlanCopy(t, s, Key{SellerID: 1001, Env: "test"}, 2000)
 	var tuples float64

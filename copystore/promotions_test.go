@@ -44,6 +44,7 @@ func (f *fakePromotions) PromotionCards(_ context.Context, id int64, offset, lim
 // cards; the cards are searchable and paged; a forget deletes them; a
 // forgotten copy is not written.
 func TestSyncPromotions(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()
@@ -90,6 +91,7 @@ func TestSyncPromotions(t *testing.T) {
 // TestSyncPromotionsFromSandbox: the manager's sync reads the lamoda
 // sandbox's promotions through the client into the copy.
 func TestSyncPromotionsFromSandbox(t *testing.T) {
+	t.Parallel()
 	sb := sandbox.New(sandbox.Options{Profile: sandbox.ProfileLamoda})
 	m, err := demo.Start(sb)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 // stores of an order and a box, amounts in kopecks, a box not shipped
 // with a zero time.
 func TestWireMapping(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 2, 9, 0, 0, 0, time.UTC)
 	o := orderOf(&apiclient.Order{ID: "7", OrderNr: "RU261102-000001", Status: "new", PaymentMethod: "card", Currency: "rub",
 		FullSum: 123450, DeliveryPrice: 19900, CreatedAt: at, UpdatedAt: at.Add(time.Hour), IsConfirmed: true, ItemQuantity: 3,

@@ -13,6 +13,7 @@ import (
 // written); one that reads a new name makes the new words findable and
 // the old ones not, on both databases.
 func TestRefreshRewritesOnlyChangedSearchText(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()

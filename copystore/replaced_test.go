@@ -11,6 +11,7 @@ import (
 // confirming the change or not, keep it; the next accepted change of a
 // part replaces that part's only; a record never changed has none.
 func TestAcceptKeepsReplaced(t *testing.T) {
+	t.Parallel()
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()
 		s := b.open()

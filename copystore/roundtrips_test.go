@@ -41,6 +41,7 @@ var pageRoundTrips = map[string]int64{"nomenclature": 2, "search": 2, "orders": 
 // page send on PostgreSQL, once the count cache holds the page's count,
 // and fails if they grow beyond pageRoundTrips.
 func TestPageRoundTripsPostgres(t *testing.T) {
+	t.Parallel()
 	url := sqldbtest.PostgresURL(t)
 	ctx := context.Background()
 	tr := &statementCounter{}

@@ -11,6 +11,7 @@ import (
 // TestRunningCopies counts a copy while its pass runs and not before or
 // after, on both databases.
 func TestRunningCopies(t *testing.T) {
+	t.Parallel()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: 100})
 	eachBackend(t, func(t *testing.T, b backend) {
 		ctx := context.Background()

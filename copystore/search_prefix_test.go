@@ -17,6 +17,7 @@ import (
 // it, and every search finds after it what it found before, for prefixes
 // of every length the index keeps and beyond.
 func TestSearchPrefixIndexMigrates(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	m := newMarket(t, sandbox.Options{ProductsPerSeller: productsInTests})
 	url := filepath.Join(t.TempDir(), "catalog.db")
@@ -45,7 +46,7 @@ func TestSearchPrefixIndexMigrates(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := testKey(1001)
-	if err := (&Syncer{Store: old, Lock: db, PageLimit: 100}).Run(ctx, k, m.source(1001)); err != nil {
+	if err := (&Syncer{Store: old, Lock: testLocker(db), PageLimit: 100}).Run(ctx, k, m.source(1001)); err != nil {
 		t.Fatal(err)
 	}
 	var queries []string

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/accessibility"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
@@ -85,7 +86,8 @@ func e2eLang(t testing.TB) i18n.Lang {
 	}
 }
 
-// journey is one browser tab on a fresh dashboard and sandbox.
+// journey is one browser tab, in a browser context of its own, on a fresh
+// dashboard and sandbox.
 type journey struct {
 	t    *testing.T
 	app  *testapp.App
@@ -95,11 +97,12 @@ type journey struct {
 
 	mu         sync.Mutex
 	exceptions []string // uncaught JavaScript exceptions seen in the tab
+	dialogs    []string // JavaScript dialogs the page opened (alert, confirm, beforeunload…)
 }
 
-// newJourney starts the dashboard and a headless Chromium for the test,
-// the browser asking for the language of the run (e2eLang). The cleanups
-// run in reverse order: screenshot, browser, then the server.
+// newJourney starts the dashboard and opens a tab for the test in the
+// Chromium of the run's language (e2eLang). The cleanups run in reverse
+// order: screenshot, tab, then the server.
 func newJourney(t *testing.T, n int, name string, opts testapp.Options) *journey {
 	t.Helper()
 	return newJourneyIn(t, n, name, e2eLang(t), opts)
@@ -107,6 +110,12 @@ func newJourney(t *testing.T, n int, name string, opts testapp.Options) *journey
 
 // newJourneyIn is newJourney with a browser asking for lang whatever the
 // run's language (the journeys that start in English and switch).
+//
+// The journey runs in parallel with the others (TestMain sets how many at
+// once): it owns its dashboard, its sandbox and its browser context, so
+// nothing but the Chromium process is shared. A browser context is what an
+// incognito window is: cookies, storage, cache and download settings of its
+// own, gone when the tab closes.
 func newJourneyIn(t *testing.T, n int, name string, lang i18n.Lang, opts testapp.Options) *journey {
 	t.Helper()
 	path := findChromium()
@@ -116,12 +125,93 @@ func newJourneyIn(t *testing.T, n int, name string, lang i18n.Lang, opts testapp
 		}
 		t.Skip("E2E SKIPPED: " + missingChromium)
 	}
+	t.Parallel()
 	if opts.AcceptLanguage == "" {
 		opts.AcceptLanguage = string(lang)
 	}
 	app := testapp.New(t, opts)
-	profile := t.TempDir()
 
+	browserCtx := sharedBrowser(t, path, lang)
+	ctx, cancelTab := chromedp.NewContext(browserCtx, chromedp.WithNewBrowserContext())
+	j := &journey{t: t, app: app, ctx: ctx, shot: fmt.Sprintf("journey-%d-%s.png", n, name), lang: lang}
+	t.Cleanup(func() {
+		defer j.slow("close the tab", time.Now())
+		cancelTab() // waits for the tab and its browser context to go
+	})
+
+	// The first Run creates the tab (and its browser context); its
+	// context has no timeout, as it binds the tab's life.
+	opened := time.Now()
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("open a tab in chromium (%s): %v", path, err)
+	}
+	messages := chromedp.Console(ctx)
+	go func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			if m.IsException() {
+				j.mu.Lock()
+				j.exceptions = append(j.exceptions, m.String())
+				j.mu.Unlock()
+			}
+		}
+	}()
+	// A dialog blocks the page, and every evaluation and screenshot waits
+	// for it: the journey fails at once, naming it, instead of after its
+	// waits' deadlines. No journey expects one.
+	dialogs := chromedp.Events(ctx, page.JavascriptDialogOpening)
+	go func() {
+		for d, err := range dialogs {
+			if err != nil {
+				return
+			}
+			j.mu.Lock()
+			j.dialogs = append(j.dialogs, fmt.Sprintf("%s %q on %s", d.Type, d.Message, d.URL))
+			j.mu.Unlock()
+		}
+	}()
+	j.slow("open a tab", opened)
+	j.do("viewport", chromedp.EmulateViewport(1280, 900))
+	if got := j.browserLanguage(); got != string(lang) {
+		t.Fatalf("the browser asks for %q, want %q", got, lang)
+	}
+	t.Cleanup(j.finish)
+	return j
+}
+
+// browsers are the journeys' Chromium processes, one per language (the
+// language is a command-line flag of the process), each started by the
+// first journey that asks for it and stopped by TestMain after the last.
+var browsers struct {
+	mu sync.Mutex
+	by map[i18n.Lang]*browserProcess
+}
+
+type browserProcess struct {
+	ctx     context.Context // the browser's first tab; journeys open theirs beside it
+	stop    func()          // ends the process and waits for it
+	profile string          // its --user-data-dir, removed once it has stopped
+}
+
+// sharedBrowser returns the running Chromium asking for lang, starting it
+// (again, if it died) when there is none.
+func sharedBrowser(t *testing.T, path string, lang i18n.Lang) context.Context {
+	t.Helper()
+	browsers.mu.Lock()
+	defer browsers.mu.Unlock()
+	if b := browsers.by[lang]; b != nil {
+		if b.ctx.Err() == nil {
+			return b.ctx
+		}
+		b.halt()
+		delete(browsers.by, lang)
+	}
+	profile, err := os.MkdirTemp("", "sellerdesk-e2e-chromium-")
+	if err != nil {
+		t.Fatalf("chromium profile: %v", err)
+	}
 	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		chromedp.ExecPath(path),
 		chromedp.Flag("headless", true),
@@ -137,45 +227,60 @@ func newJourneyIn(t *testing.T, n int, name string, lang i18n.Lang, opts testapp
 		chromedp.Flag("accept-lang", string(lang)),
 		chromedp.UserDataDir(profile),
 	)
-	ctx, cancelTab := chromedp.NewContext(allocCtx)
-	j := &journey{t: t, app: app, ctx: ctx, shot: fmt.Sprintf("journey-%d-%s.png", n, name), lang: lang}
-	t.Cleanup(func() {
-		defer j.slow("stop chromium", time.Now())
-		cancelTab()
+	ctx, cancelFirst := chromedp.NewContext(allocCtx)
+	b := &browserProcess{ctx: ctx, profile: profile, stop: func() {
+		cancelFirst()
 		cancelAlloc() // waits for the browser process to end
-	})
-
-	// Start the browser with a context without a timeout: the first Run
-	// binds the browser's life to its context.
+	}}
+	// The first Run starts the process; its context has no timeout, as it
+	// binds the browser's life.
 	started := time.Now()
 	if err := chromedp.Do(ctx); err != nil {
+		b.halt()
 		t.Fatalf("start chromium (%s): %v", path, err)
 	}
-	messages := chromedp.Console(ctx)
-	go func() {
-		for m, err := range messages {
-			if err != nil {
-				return
-			}
-			if m.IsException() {
-				j.mu.Lock()
-				j.exceptions = append(j.exceptions, m.String())
-				j.mu.Unlock()
-			}
-		}
-	}()
-	j.slow("start chromium", started)
-	j.do("viewport", chromedp.EmulateViewport(1280, 900))
-	if got := j.browserLanguage(); got != string(lang) {
-		t.Fatalf("the browser asks for %q, want %q", got, lang)
+	if d := time.Since(started); d > time.Second {
+		t.Logf("slow step (%s): start chromium (%s)", d.Round(time.Millisecond), lang)
 	}
-	t.Cleanup(j.finish)
-	return j
+	if browsers.by == nil {
+		browsers.by = map[i18n.Lang]*browserProcess{}
+	}
+	browsers.by[lang] = b
+	return ctx
+}
+
+func (b *browserProcess) halt() {
+	b.stop()
+	_ = os.RemoveAll(b.profile)
+}
+
+// stopBrowsers ends every Chromium the journeys started.
+func stopBrowsers() {
+	browsers.mu.Lock()
+	defer browsers.mu.Unlock()
+	for lang, b := range browsers.by {
+		b.halt()
+		delete(browsers.by, lang)
+	}
+}
+
+// dialog is the first JavaScript dialog the page opened, or "".
+func (j *journey) dialog() string {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if len(j.dialogs) == 0 {
+		return ""
+	}
+	return j.dialogs[0]
 }
 
 // finish saves the end state as a full-page PNG (also when the journey
 // failed, which is when it is most useful) and reports JavaScript errors.
 func (j *journey) finish() {
+	if d := j.dialog(); d != "" {
+		j.t.Errorf("no screenshot %s: the page is held by a JavaScript dialog: %s", j.shot, d)
+		return
+	}
 	defer j.slow("screenshot", time.Now())
 	ctx, cancel := context.WithTimeout(j.ctx, stepTimeout)
 	defer cancel()
@@ -194,6 +299,9 @@ func (j *journey) finish() {
 	defer j.mu.Unlock()
 	for _, e := range j.exceptions {
 		j.t.Errorf("uncaught JavaScript exception: %s", e)
+	}
+	for _, d := range j.dialogs {
+		j.t.Errorf("JavaScript dialog: %s", d)
 	}
 }
 
@@ -316,6 +424,9 @@ func (j *journey) until(what, cond string) {
 		cancel()
 		if err == nil && ok {
 			return
+		}
+		if d := j.dialog(); d != "" {
+			j.t.Fatalf("waiting for %s: the page opened a JavaScript dialog: %s", what, d)
 		}
 		last = err
 		time.Sleep(50 * time.Millisecond)

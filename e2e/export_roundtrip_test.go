@@ -27,9 +27,12 @@ func download(j *journey, css string) []byte {
 	dir := j.t.TempDir()
 	progress := chromedp.Events(j.ctx, browser.DownloadProgress)
 	events := true
+	// The setting belongs to the journey's browser context: the journeys
+	// running beside it share the browser, not their downloads.
 	j.do("allow downloads", chromedp.Func(func(ctx context.Context, _ *chromedp.Target) error {
 		_, err := chromedp.Call(ctx, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
-			Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: &events})
+			Behavior: browser.SetDownloadBehaviorBehaviorAllowAndName, DownloadPath: dir, EventsEnabled: &events,
+			BrowserContextID: chromedp.FromContext(ctx).BrowserContextID})
 		return err
 	}))
 	j.press(css)

@@ -189,7 +189,13 @@
   // reload) with edited fields asks first; submitting them does not.
   var submitting = false;
   document.addEventListener("submit", function () { submitting = true; }, true);
-  document.addEventListener("htmx:afterRequest", function () { submitting = false; });
+  // An answer that leaves the page (HX-Redirect) ends its request before
+  // the browser asks the page whether it may leave: the edits were sent.
+  document.addEventListener("htmx:afterRequest", function (e) {
+    var xhr = e.detail && e.detail.xhr;
+    if (xhr && xhr.getResponseHeader && xhr.getResponseHeader("HX-Redirect")) return;
+    submitting = false;
+  });
   window.addEventListener("beforeunload", function (e) {
     if (submitting || !document.querySelector("input.edited, select.edited")) return;
     e.preventDefault();
