@@ -34,12 +34,3 @@ func (a *App) recordReport(c echo.Context, kind string, rep *massupdate.Report, 
 	items, note := rep.AuditItems(keys, texts)
 	a.record(c, audit.Entry{Kind: kind, Items: items, Message: note})
 }
-
-// keysOf lists the keys of the items sent.
-func keysOf[T any](xs []T, key func(T) string) []string {
-	out := make([]string, len(xs))
-	for i, x := range xs {
-		out[i] = key(x)
-	}
-	return out
-}
