@@ -27,22 +27,32 @@ func TestJourneyLeaveAfterSentForm(t *testing.T) {
 	}
 	// The events in the order the browser delivers them, on a form of no
 	// htmx of its own, so that nothing is sent: synthetic submit events
-	// never send a form.
-	answer := func(redirect string) string {
-		return fmt.Sprintf(`(() => {
-			const f = document.createElement("form");
-			document.body.appendChild(f);
-			f.dispatchEvent(new Event("submit", {bubbles: true, cancelable: true}));
-			const xhr = {getResponseHeader: h => (h.toLowerCase() === "hx-redirect" && %q) ? %q : null};
-			f.dispatchEvent(new CustomEvent("htmx:afterRequest", {bubbles: true, detail: {xhr: xhr, successful: true}}));
-			f.remove();
-		})()`, redirect, redirect)
-	}
-	eval[chromedp.Void](j, answer(""))
+	// never send a form. htmx names the request's element in
+	// requestConfig.elt; an answer that swaps the form away reaches the
+	// document from a parent still in the page.
+	const setup = `window.__leave = {
+		form: () => { const f = document.createElement("form"); document.body.appendChild(f); return f; },
+		submit: f => f.dispatchEvent(new Event("submit", {bubbles: true, cancelable: true})),
+		end: (on, elt, redirect) => on.dispatchEvent(new CustomEvent("htmx:afterRequest", {bubbles: true, detail: {
+			elt: on, requestConfig: {elt: elt}, successful: true,
+			xhr: {getResponseHeader: h => (h.toLowerCase() === "hx-redirect" && redirect) ? redirect : null}}})),
+	}`
+	eval[chromedp.Void](j, setup)
+	eval[chromedp.Void](j, `(() => { const f = __leave.form(); __leave.submit(f); f.remove(); __leave.end(document.body, f, ""); })()`)
 	if !eval[bool](j, leaveAsks) {
 		t.Error("after an answer swapped in place, leaving with the edits still unsent does not ask")
 	}
-	eval[chromedp.Void](j, answer(j.app.URL+"/prices"))
+	// Another request (a poll, a search) ending while the form's own is in
+	// flight says nothing about the form.
+	eval[chromedp.Void](j, `(() => { window.__f = __leave.form(); __leave.submit(__f); const poll = document.createElement("div"); document.body.appendChild(poll); __leave.end(poll, poll, ""); poll.remove(); })()`)
+	if eval[bool](j, leaveAsks) {
+		t.Error("a poll ending while the form was being sent made leaving ask about the edits being sent")
+	}
+	eval[chromedp.Void](j, `__leave.end(__f, __f, ""); __f.remove()`)
+	if !eval[bool](j, leaveAsks) {
+		t.Error("after the sent form's own answer came back in place, leaving does not ask")
+	}
+	eval[chromedp.Void](j, fmt.Sprintf(`(() => { const f = __leave.form(); __leave.submit(f); __leave.end(f, f, %q); f.remove(); })()`, j.app.URL+"/prices"))
 	if eval[bool](j, leaveAsks) {
 		t.Error("after an answer that leaves the page (HX-Redirect), leaving asks about the edits just sent")
 	}

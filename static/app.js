@@ -187,17 +187,27 @@
 
   // Unsaved edits: leaving the page (a pager link, the navigation, a
   // reload) with edited fields asks first; submitting them does not.
-  var submitting = false;
-  document.addEventListener("submit", function () { submitting = true; }, true);
+  // "sent" is the form being submitted until its own request ends in place
+  // (a refusal swapped into the page): other requests ending meanwhile (a
+  // poll, a search) say nothing about it. htmx names the request's element
+  // in requestConfig.elt, kept even when the answer swapped that element
+  // away (the event then reaches the document from a parent, as its elt).
+  var sent = null;
+  document.addEventListener("submit", function (e) { sent = e.target; }, true);
+  // An edit typed after the send was not sent.
+  document.addEventListener("input", function (e) {
+    if (sent && e.target && e.target.form === sent) sent = null;
+  }, true);
   // An answer that leaves the page (HX-Redirect) ends its request before
   // the browser asks the page whether it may leave: the edits were sent.
   document.addEventListener("htmx:afterRequest", function (e) {
-    var xhr = e.detail && e.detail.xhr;
-    if (xhr && xhr.getResponseHeader && xhr.getResponseHeader("HX-Redirect")) return;
-    submitting = false;
+    var d = e.detail || {}, src = d.requestConfig && d.requestConfig.elt;
+    if (!sent || !src || !(src === sent || src.form === sent || sent.contains(src))) return;
+    if (d.xhr && d.xhr.getResponseHeader && d.xhr.getResponseHeader("HX-Redirect")) return;
+    sent = null;
   });
   window.addEventListener("beforeunload", function (e) {
-    if (submitting || !document.querySelector("input.edited, select.edited")) return;
+    if (sent || !document.querySelector("input.edited, select.edited")) return;
     e.preventDefault();
     e.returnValue = "";
   });
