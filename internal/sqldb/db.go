@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	_ "modernc.org/sqlite" // registers the pure-Go "sqlite" driver
@@ -77,6 +78,7 @@ type DB struct {
 	path      string        // SQLite only: the file
 	local     keyedMutex
 	lockSlots chan struct{} // PostgreSQL: caps the connections held by locks
+	lockNS    string        // PostgreSQL: the schema, so two deployments in one database never share a lock
 	closeOnce sync.Once
 	closeErr  error
 }
@@ -204,6 +206,13 @@ func openPostgres(ctx context.Context, url string, tracer pgx.QueryTracer) (*DB,
 		pool.Close()
 		return nil, &redactedError{msg: "sqldb: open postgres: " + ErrUnavailable.Error(), cause: err}
 	}
+	// Advisory locks are per database; the schema joins their keys, so
+	// deployments (or test suites) in schemas of one database lock apart.
+	var schema pgtype.Text
+	if err := pool.QueryRow(pctx, `SELECT current_schema()`).Scan(&schema); err != nil {
+		pool.Close()
+		return nil, &redactedError{msg: "sqldb: open postgres: " + ErrUnavailable.Error(), cause: err}
+	}
 	view := stdlib.OpenDBFromPool(pool)
 	// database/sql keeps 2 idle connections by default: under a team's
 	// load it would hand pool connections back and take them again on
@@ -219,6 +228,7 @@ func openPostgres(ctx context.Context, url string, tracer pgx.QueryTracer) (*DB,
 		// Half the pool at most for locks, so held locks never starve the
 		// queries of the requests that wait for them.
 		lockSlots: make(chan struct{}, max(1, int(cfg.MaxConns)/2)),
+		lockNS:    schema.String,
 	}, nil
 }
 

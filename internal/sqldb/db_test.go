@@ -408,6 +408,38 @@ func TestLockAcrossInstances(t *testing.T) {
 	ua()
 }
 
+// TestLocksApartPerSchema: two deployments in two schemas of one database
+// (advisory locks are per database) do not hold each other's keys; two
+// instances of one schema still do.
+func TestLocksApartPerSchema(t *testing.T) {
+	ctx := context.Background()
+	open := func(u string) *sqldb.DB {
+		db, err := sqldb.Open(ctx, u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		return db
+	}
+	u := sqldbtest.PostgresURL(t)
+	a, a2, b := open(u), open(u), open(sqldbtest.PostgresURL(t))
+	const key = "copy-export\x001001/test"
+	ua, ok, err := a.TryLock(ctx, key)
+	if err != nil || !ok {
+		t.Fatalf("a: ok %v, %v", ok, err)
+	}
+	defer ua()
+	if u, ok, _ := a2.TryLock(ctx, key); ok {
+		u()
+		t.Error("a second instance of a's schema took a's place")
+	}
+	ub, ok, err := b.TryLock(ctx, key)
+	if err != nil || !ok {
+		t.Fatalf("another schema's instance refused a place a holds in its own schema: ok %v, %v", ok, err)
+	}
+	ub()
+}
+
 // TestLockSlotsLeaveQueries: locks held on every key a pool could hold
 // still leave connections for queries (half the pool at most).
 func TestLockSlotsLeaveQueries(t *testing.T) {

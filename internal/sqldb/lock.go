@@ -59,7 +59,7 @@ func (db *DB) Lock(ctx context.Context, key string) (unlock func(), err error) {
 		unlockLocal()
 		return nil, &redactedError{msg: "sqldb: lock", cause: err}
 	}
-	k := pgLockKey(key)
+	k := pgLockKey(db.lockNS, key)
 	if _, err := conn.Exec(ctx, `SELECT pg_advisory_lock($1)`, k); err != nil {
 		// The lock may or may not have been granted as the wait was
 		// cancelled: closing the connection releases it either way.
@@ -110,7 +110,7 @@ func (db *DB) TryLock(ctx context.Context, key string) (unlock func(), ok bool, 
 		unlockLocal()
 		return nil, false, &redactedError{msg: "sqldb: lock", cause: err}
 	}
-	k := pgLockKey(key)
+	k := pgLockKey(db.lockNS, key)
 	var got bool
 	if err := conn.QueryRow(ctx, `SELECT pg_try_advisory_lock($1)`, k).Scan(&got); err != nil || !got {
 		if err != nil {
@@ -162,11 +162,17 @@ func sellerLockKey(seller int64) string {
 	return "app\x00mass-update/" + strconv.FormatInt(seller, 10)
 }
 
-// pgLockKey maps a lock key to PostgreSQL's bigint key space. The prefix is
-// the one the session store used when it owned this lock, so that an
-// instance of the previous version and one of this version, side by side
-// during an upgrade, still exclude each other.
-func pgLockKey(key string) int64 {
+// pgLockKey maps a lock key of schema ns to PostgreSQL's bigint key space.
+// The prefix is the one the session store used when it owned this lock, and
+// the default schema (public) adds nothing to it, so that an instance of the
+// previous version and one of this version, side by side during an upgrade,
+// still exclude each other. Any other schema joins the key: advisory locks
+// are per database, and deployments in two schemas of one database are not
+// each other's.
+func pgLockKey(ns, key string) int64 {
+	if ns != "" && ns != "public" {
+		key = ns + "\x00" + key
+	}
 	h := sha256.Sum256([]byte("sellerdesk/sessions/lock\x00" + key))
 	return int64(binary.BigEndian.Uint64(h[:8]))
 }
