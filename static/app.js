@@ -63,6 +63,18 @@
     });
   }
 
+  // A row that posts a field's original in a hidden orig_<name> input
+  // (the nomenclature rows) does not repeat it on the field: the field
+  // takes it from there as its data-original.
+  function adoptOriginals(root) {
+    if (!root.querySelectorAll) return;
+    root.querySelectorAll('input[type=hidden][name^="orig_"]').forEach(function (h) {
+      var row = h.closest("tr");
+      var f = row && row.querySelector('input[name="' + h.name.slice(5) + '"], select[name="' + h.name.slice(5) + '"]');
+      if (f && !f.hasAttribute("data-original")) f.setAttribute("data-original", h.value);
+    });
+  }
+
   // Table cells learn their column's header as data-label, which the
   // phone layout (rows as cards, app.css) prints before each value.
   function labelCells(root) {
@@ -180,6 +192,7 @@
   function enhance(root) {
     startCountdowns(root);
     wireSelectAll(root);
+    adoptOriginals(root);
     wireEdits(root);
     labelCells(root);
     wireDropWarnings(root);
