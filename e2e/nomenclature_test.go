@@ -45,6 +45,15 @@ func TestJourneyNomenclature(t *testing.T) {
 		want[i] = strconv.Itoa(q + 5)
 		j.typeInto("qty-"+strconv.Itoa(i), want[i])
 	}
+	// The rows send each original once (the hidden orig_ inputs); the
+	// page's script gives it to the fields, so the edited ones are marked
+	// and an untouched one is not.
+	if !eval[bool](j, fmt.Sprintf(`document.getElementById("qty-%d").classList.contains("edited")`, good[0])) {
+		t.Error("an edited quantity is not marked as edited")
+	}
+	if eval[bool](j, fmt.Sprintf(`document.getElementById("status-%d").classList.contains("edited")`, good[0])) {
+		t.Error("an untouched status is marked as edited")
+	}
 	// Issue 17 item 7: a record moderation rejected is not offered
 	// "online" (the marketplace always refuses it). A stale or forged form
 	// asking for it anyway is refused beside the control, and nothing is
