@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/cdproto/accessibility"
 	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/app/testapp"
@@ -493,13 +494,26 @@ func (j *journey) typeInto(id, s string) {
 // whatever language; it checks the select took the wanted value.
 func (j *journey) choose(id, want string) {
 	j.t.Helper()
-	label := squash(eval[string](j, fmt.Sprintf(`(() => { const o = Array.from((document.getElementById(%q)||{options:[]}).options).find(o => o.value === %q); return o ? o.textContent : "" })()`, id, want)))
-	if label == "" {
+	pos := eval[[]int](j, fmt.Sprintf(`(() => { const s = document.getElementById(%q); if (!s) return [-1, -1]; return [s.selectedIndex, Array.from(s.options).findIndex(o => o.value === %q)] })()`, id, want))
+	if len(pos) != 2 || pos[1] < 0 {
 		j.t.Fatalf("the select #%s has no option %q", id, want)
 	}
-	j.do("choose in #"+id, chromedp.Focus(chromedp.ID(id)), chromedp.SendKeys(chromedp.ID(id), label))
+	// The arrow keys, as a keyboard user moves through a closed select:
+	// typing the option's label instead depends on the keystrokes' timing
+	// (a pause longer than the browser's type-ahead window starts a new
+	// search), which a loaded machine does not keep.
+	key := kb.ArrowDown
+	n := pos[1] - pos[0]
+	if n < 0 {
+		key, n = kb.ArrowUp, -n
+	}
+	actions := []chromedp.Action[chromedp.Void]{chromedp.Focus(chromedp.ID(id))}
+	for range n {
+		actions = append(actions, chromedp.KeyEvent(key))
+	}
+	j.do("choose in #"+id, actions...)
 	if got := j.value(id); got != want {
-		j.t.Fatalf("typing %q into the select #%s chose %q, want %q", label, id, got, want)
+		j.t.Fatalf("moving %d options through the select #%s chose %q, want %q", pos[1]-pos[0], id, got, want)
 	}
 }
 
