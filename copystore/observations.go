@@ -13,6 +13,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -65,83 +66,123 @@ type PricePoint struct {
 // (started after it, not processing) showing prices other than it. A read
 // confirming a pending change, or one it does not settle, is no change:
 // the change has its point already (Accept).
+//
+// The changed records are found by a read (observeStatement), and the
+// points written only when there are some: on SQLite a statement that
+// may write several rows opens a statement journal, which makes the
+// full-text index flush what the transaction's earlier pages wrote to it,
+// a segment and a merge for every page, so a write that finds nothing to
+// write still cost a first copy most of its store.
 func (s *Store) observeChunk(ctx context.Context, tx *sql.Tx, u upserts, k Key, now, started int64, chunk []Record) error {
-	values := make([]any, 0, len(chunk)*5)
+	args := make([]any, 0, len(chunk)*5+6)
 	for i := range chunk {
 		r := &chunk[i]
-		values = append(values, bound(r.Warehouse, maxFieldBytes), bound(r.Barcode, maxFieldBytes), r.Price, r.SalePrice,
+		args = append(args, bound(r.Warehouse, maxFieldBytes), bound(r.Barcode, maxFieldBytes), r.Price, r.SalePrice,
 			bound(r.PriceStatus, maxFieldBytes))
 	}
-	// The new prices first; then, only when some changed, the prices the
-	// first change of a record replaced (the baseline).
-	for i, baseline := range []bool{false, true} {
-		args := slices.Concat(values, []any{now, k.SellerID, k.Env, started})
-		if baseline {
-			args = slices.Concat(values, []any{k.SellerID, k.Env, started, now, now})
-		}
-		// The statements share the upserts' cache under negative sizes.
-		slot := -2*len(chunk) + i
-		var st *sql.Stmt
-		if u != nil {
-			st = u[slot]
-		}
-		if st == nil {
-			var err error
-			if st, err = tx.PrepareContext(ctx, s.q(observeStatement(len(chunk), baseline))); err != nil {
-				return fmt.Errorf("copystore: observe prices: %w", err)
-			}
-			if u != nil {
-				u[slot] = st
-			} else {
-				defer st.Close()
-			}
-		}
-		res, err := st.ExecContext(ctx, args...)
-		if err != nil {
+	args = append(args, now, now, k.SellerID, k.Env, started)
+	// The statement shares the upserts' cache under a negative size.
+	slot := -len(chunk)
+	var st *sql.Stmt
+	if u != nil {
+		st = u[slot]
+	}
+	if st == nil {
+		var err error
+		if st, err = tx.PrepareContext(ctx, s.q(observeStatement(len(chunk)))); err != nil {
 			return fmt.Errorf("copystore: observe prices: %w", err)
 		}
-		if n, err := res.RowsAffected(); err == nil && n == 0 {
-			return nil // nothing changed: no baseline to add
+		if u != nil {
+			u[slot] = st
+		} else {
+			defer st.Close()
 		}
+	}
+	rows, err := st.QueryContext(ctx, args...)
+	if err != nil {
+		return fmt.Errorf("copystore: observe prices: %w", err)
+	}
+	var changed, baselines []any
+	for rows.Next() {
+		var wh, bc, sku, card string
+		var price, sale, wasPrice, wasSale, updated int64
+		var baseline bool
+		if err := rows.Scan(&wh, &bc, &sku, &card, &price, &sale, &wasPrice, &wasSale, &updated, &baseline); err != nil {
+			rows.Close()
+			return fmt.Errorf("copystore: observe prices: %w", err)
+		}
+		changed = append(changed, k.SellerID, k.Env, wh, bc, sku, card, price, sale, now)
+		if baseline {
+			baselines = append(baselines, k.SellerID, k.Env, wh, bc, sku, card, wasPrice, wasSale, updated)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("copystore: observe prices: %w", err)
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	// The new prices first, then the prices the first change of a record
+	// replaced (the baseline), in the records' order on the page.
+	points := slices.Concat(changed, baselines)
+	if _, err := tx.ExecContext(ctx, s.q(pointsInsert(len(points)/pointColumns)), points...); err != nil {
+		return fmt.Errorf("copystore: observe prices: %w", err)
 	}
 	return nil
 }
 
-// observeStatement is observeChunk's statement for n records: the new
-// prices at the read's time, or with baseline, for a record without
-// points before that time (the one just added is its first), the prices
-// it replaced since the marketplace last changed the record (its
-// updated_at), so the first change is drawn as a step.
-func observeStatement(n int, baseline bool) string {
+// pointColumns is the number of columns pointsInsert writes a point.
+const pointColumns = 9
+
+// pointsInsert is the statement appending n points.
+func pointsInsert(n int) string {
 	var b strings.Builder
-	b.WriteString(`WITH v (warehouse, barcode, price, sale_price, price_status) AS (VALUES `)
+	b.WriteString(`INSERT INTO catalog_price_points (seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price, sale_price, observed_at) VALUES `)
 	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(`(CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT))`)
+		b.WriteString(`(?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	}
+	return b.String()
+}
+
+// observeStatement is observeChunk's read for n records: the records whose
+// shown prices the read changes, in the page's order, with their new
+// prices and, in the last column, whether the change is the record's
+// first, with no point before the read's time: then the prices it
+// replaced since the marketplace last changed the record (its
+// updated_at) are kept too, so the first change is drawn as a step.
+//
+// The page's values drive the join (CROSS JOIN: SQLite keeps the order
+// written), each looking its record up by its unique key: left to itself,
+// SQLite's planner takes a page of 50 or more values for the larger side
+// and scans every record of the seller for each page, so a first copy's
+// store grew with the square of the catalogue.
+func observeStatement(n int) string {
+	var b strings.Builder
+	b.WriteString(`WITH v (i, warehouse, barcode, price, sale_price, price_status) AS (VALUES `)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`(` + strconv.Itoa(i) + `, CAST(? AS TEXT), CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT), CAST(? AS TEXT))`)
+	}
+	// The baseline's condition is evaluated last, so only a changed
+	// record looks for its points.
 	b.WriteString(`)
-	INSERT INTO catalog_price_points (seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price, sale_price, observed_at)
-	SELECT n.seller_id, n.env, n.warehouse, n.barcode, n.marketplace_sku, n.parent_sku, `)
-	if baseline {
-		b.WriteString(`COALESCE(n.pending_price, n.price), CASE WHEN n.pending_price IS NULL THEN n.sale_price ELSE n.pending_sale END, n.updated_at`)
-	} else {
-		b.WriteString(`v.price, v.sale_price, CAST(? AS BIGINT)`)
-	}
-	b.WriteString(`
-	FROM v JOIN catalog_nomenclature n ON n.warehouse = v.warehouse AND n.barcode = v.barcode
-	WHERE n.seller_id = ? AND n.env = ?
+	SELECT n.warehouse, n.barcode, n.marketplace_sku, n.parent_sku, v.price, v.sale_price,
+	COALESCE(n.pending_price, n.price), CASE WHEN n.pending_price IS NULL THEN n.sale_price ELSE n.pending_sale END, n.updated_at,
+	CASE WHEN n.updated_at > 0 AND n.updated_at < CAST(? AS BIGINT) AND NOT EXISTS (SELECT 1 FROM catalog_price_points p
+		WHERE p.seller_id = n.seller_id AND p.env = n.env AND p.warehouse = n.warehouse AND p.barcode = n.barcode
+		AND p.observed_at < CAST(? AS BIGINT)) THEN TRUE ELSE FALSE END
+	FROM v CROSS JOIN catalog_nomenclature n
+	WHERE n.seller_id = ? AND n.env = ? AND n.warehouse = v.warehouse AND n.barcode = v.barcode
 	AND (n.pending_price IS NULL AND (n.price <> v.price OR n.sale_price <> v.sale_price)
 		OR n.pending_price IS NOT NULL AND n.pending_at < ? AND v.price_status <> 'PROCESSING'
-		AND (n.pending_price <> v.price OR n.pending_sale <> v.sale_price))`)
-	if baseline {
-		// Last, so only a changed record looks for its points.
-		b.WriteString(`
-	AND n.updated_at > 0 AND n.updated_at < CAST(? AS BIGINT) AND NOT EXISTS (SELECT 1 FROM catalog_price_points p
-		WHERE p.seller_id = n.seller_id AND p.env = n.env AND p.warehouse = n.warehouse AND p.barcode = n.barcode
-		AND p.observed_at < CAST(? AS BIGINT))`)
-	}
+		AND (n.pending_price <> v.price OR n.pending_sale <> v.sale_price))
+	ORDER BY v.i`)
 	return b.String()
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/apiclient"
@@ -272,7 +273,9 @@ const (
 )
 
 // step does one turn under the lock: it begins (gen < 0) or continues the
-// pass, and reads and stores pages for up to Slice. A reader reads the
+// pass, and reads and stores pages for Slice, and past it only until the
+// store has caught up (at most syncQueue pages more), so the turn ends
+// with one page to store. A reader reads the
 // pages one request at a time, without waiting for them to be stored;
 // this goroutine stores them in batches (syncBatchMin to syncBatch
 // pages), each in one transaction with the page the pass resumes from,
@@ -311,15 +314,30 @@ func (y *Syncer) step(ctx context.Context, k Key, kind string, pass *SyncState, 
 		end = y.now().Add(y.slice)
 	}
 	queue := make(chan page, syncQueue)
+	// unstored counts the pages handed to the storer and not yet stored.
+	var unstored atomic.Int32
 	readCtx, stopReading := context.WithCancel(ctx)
 	go func(n int) {
 		defer close(queue)
+		over := 0 // pages read after the slice ended
 		for {
 			p := y.readPage(readCtx, k, kind, src, n, limit)
 			p.num = n
+			unstored.Add(1)
 			queue <- p
-			if p.err != nil || p.last() || !y.now().Before(end) || readCtx.Err() != nil {
+			if p.err != nil || p.last() || readCtx.Err() != nil {
 				return
+			}
+			// The slice is over: the turn ends once the storer has
+			// caught up (the page just handed over is all it has left),
+			// so what it still had to store is stored while the next
+			// page is read, not after the last read with no request in
+			// flight; at most syncQueue pages past the slice.
+			if !y.now().Before(end) {
+				if unstored.Load() <= 1 || over >= syncQueue {
+					return
+				}
+				over++
 			}
 			n++
 		}
@@ -347,8 +365,10 @@ func (y *Syncer) step(ctx context.Context, k Key, kind string, pass *SyncState, 
 		wait.Reset(batchWait)
 	collect:
 		for len(batch) < syncBatch && batch[len(batch)-1].err == nil && !batch[len(batch)-1].last() {
-			if len(batch) < syncBatchMin {
-				// Wait for more, but not through a long 429 wait.
+			if len(batch) < syncBatchMin && y.now().Before(end) {
+				// Wait for more, but not through a long 429 wait, nor
+				// once the slice is over (the turn ends when the store
+				// has caught up).
 				select {
 				case q, ok := <-queue:
 					if !ok {
@@ -380,6 +400,7 @@ func (y *Syncer) step(ctx context.Context, k Key, kind string, pass *SyncState, 
 			if err := y.Store.putPages(ctx, k, &st, good); err != nil {
 				return false, st, err
 			}
+			unstored.Add(-int32(len(good)))
 		}
 		if readErr != nil {
 			return false, st, y.refused(ctx, k, st, src, readErr)
