@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"runtime"
-	"time"
 
 	"modernc.org/sqlite"
 )
@@ -35,12 +33,11 @@ var ErrBackupPostgres = errors.New("sqldb: back up PostgreSQL with pg_dump (see 
 // 100,000 records it took about half VACUUM INTO's CPU and under half its
 // time (bench/NOTES.md).
 //
-// The copy gives way to the pages served meanwhile: it runs on an OS
-// thread of the lowest priority (Linux; see lowerThreadPriority) and
-// copies a few pages at a time, resting after each step (backupPace).
-// The source connection holds its read transaction open across the steps,
-// so a writer committing between them does not restart the copy, and the
-// copy is the snapshot of its start.
+// The copy goes a few pages a step (backupPace), so the pages served
+// meanwhile share the cores with it in short turns (bench/NOTES.md,
+// BenchmarkBackupPages). The source connection holds its read transaction
+// open across the steps, so a writer committing between them does not
+// restart the copy, and the copy is the snapshot of its start.
 //
 // path must not exist; it is created readable by its owner only (it holds
 // the sessions and their tokens, sealed with the session key). A failed or
@@ -57,58 +54,25 @@ func (db *DB) BackupTo(ctx context.Context, path string) error {
 		os.Remove(path)
 		return fmt.Errorf("sqldb: backup: %w", err)
 	}
-	if err := db.copyPagesNiced(ctx, path, backupPace); err != nil {
+	if err := db.copyPages(ctx, path, backupPace); err != nil {
 		os.Remove(path)
 		return fmt.Errorf("sqldb: backup: %w", err)
 	}
 	return nil
 }
 
-// pacing is how a backup shares the machine with the pages.
+// pacing is how a backup steps through the pages.
 type pacing struct {
 	// stepPages is the pages a step copies; -1 copies all in one step.
 	stepPages int32
-	// rest is the pause after a step as a multiple of the step's own
-	// time: 3 leaves the copy at most a quarter of the time of the one
-	// core it runs on, and grows the pause when the machine is busy (a
-	// step then takes longer).
-	rest float64
-	// nice runs the copy on an OS thread of the lowest priority.
-	nice bool
 	// afterStep, when set (tests only), runs on the copying goroutine
 	// after each step but the last.
 	afterStep func()
 }
 
 // backupPace is BackupTo's pacing. A page of P10's copy costs about 15 µs
-// of CPU, so a step of 64 pages holds a core for about a millisecond.
-var backupPace = pacing{stepPages: 64, rest: 3, nice: true}
-
-// copyPagesNiced runs copyPages on a goroutine locked to an OS thread of
-// its own whose priority it lowers when pc.nice. The goroutine ends still
-// locked, so the runtime ends that thread with it instead of handing it,
-// niced, to other goroutines; the runtime also never starts a thread from
-// a locked one (it asks its template thread), so no new thread inherits
-// the priority. The main thread is the exception: the runtime never ends
-// it, so a goroutine that lands there keeps it locked, un-niced, and
-// hands the copy to a goroutine of its own, which then runs elsewhere.
-func (db *DB) copyPagesNiced(ctx context.Context, path string, pc pacing) error {
-	if !pc.nice {
-		return db.copyPages(ctx, path, pc)
-	}
-	done := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		if onMainThread() {
-			done <- db.copyPagesNiced(ctx, path, pc)
-			runtime.UnlockOSThread()
-			return
-		}
-		lowerThreadPriority()
-		done <- db.copyPages(ctx, path, pc)
-	}()
-	return <-done
-}
+// of CPU, so a step of 64 pages takes about a millisecond.
+var backupPace = pacing{stepPages: 64}
 
 // pageCopier is the modernc driver's connection as the online backup sees
 // it.
@@ -150,7 +114,6 @@ func (db *DB) copyPages(ctx context.Context, path string, pc pacing) error {
 			return err
 		}
 		for {
-			t0 := time.Now()
 			more, err := b.Step(pc.stepPages)
 			if err != nil {
 				_ = b.Finish()
@@ -162,7 +125,7 @@ func (db *DB) copyPages(ctx context.Context, path string, pc pacing) error {
 			if pc.afterStep != nil {
 				pc.afterStep()
 			}
-			if err := rest(ctx, time.Duration(pc.rest*float64(time.Since(t0)))); err != nil {
+			if err := ctx.Err(); err != nil {
 				_ = b.Finish()
 				return err
 			}
@@ -172,19 +135,4 @@ func (db *DB) copyPages(ctx context.Context, path string, pc pacing) error {
 		err = rerr
 	}
 	return err
-}
-
-// rest pauses for d, or until ctx ends.
-func rest(ctx context.Context, d time.Duration) error {
-	if d <= 0 {
-		return ctx.Err()
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }

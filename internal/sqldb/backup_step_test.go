@@ -46,7 +46,7 @@ func TestBackupStepsKeepTheirSnapshot(t *testing.T) {
 	wantSteps := (pages + step - 1) / step
 	steps, commits := 0, 0
 	var commitErr error
-	restore := sqldb.SetBackupPace(step, 0, false, func() {
+	restore := sqldb.SetBackupPace(step, func() {
 		steps++
 		// Bounded so a copy that restarts at each commit still ends,
 		// then holding the rows committed meanwhile.
@@ -96,7 +96,7 @@ func TestBackupCancelledBetweenSteps(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	steps := 0
-	restore := sqldb.SetBackupPace(4, 0, false, func() {
+	restore := sqldb.SetBackupPace(4, func() {
 		if steps++; steps == 2 {
 			cancel()
 		}

@@ -24,12 +24,11 @@ var SellerLockKey = sellerLockKey
 // MaxStmts is maxStmts for the tests.
 const MaxStmts = maxStmts
 
-// SetBackupPace sets BackupTo's pacing: the pages a step copies (-1: all
-// in one), the rest after a step as a multiple of its time, whether the
-// copy's thread is niced, and a function run on the copying goroutine after
-// each step but the last. It returns the function that restores it.
-func SetBackupPace(stepPages int32, rest float64, nice bool, afterStep func()) (restore func()) {
+// SetBackupPace sets BackupTo's pages a step (-1: all in one) and a
+// function run on the copying goroutine after each step but the last. It
+// returns the function that restores them.
+func SetBackupPace(stepPages int32, afterStep func()) (restore func()) {
 	old := backupPace
-	backupPace = pacing{stepPages: stepPages, rest: rest, nice: nice, afterStep: afterStep}
+	backupPace = pacing{stepPages: stepPages, afterStep: afterStep}
 	return func() { backupPace = old }
 }
