@@ -33,11 +33,12 @@ var ErrBackupPostgres = errors.New("sqldb: back up PostgreSQL with pg_dump (see 
 // 100,000 records it took about half VACUUM INTO's CPU and under half its
 // time (bench/NOTES.md).
 //
-// The copy goes a few pages a step (backupPace), so the pages served
-// meanwhile share the cores with it in short turns (bench/NOTES.md,
-// BenchmarkBackupPages). The source connection holds its read transaction
-// open across the steps, so a writer committing between them does not
-// restart the copy, and the copy is the snapshot of its start.
+// The copy goes a few pages a step (backupPace), ctx heard between them;
+// BenchmarkBackupPages compares what the pages served meanwhile pay for it
+// in steps and in one (bench/NOTES.md). The source connection holds its
+// read transaction open across the steps, so a writer committing between
+// them does not restart the copy, and the copy is the snapshot of its
+// start.
 //
 // path must not exist; it is created readable by its owner only (it holds
 // the sessions and their tokens, sealed with the session key). A failed or
@@ -91,14 +92,15 @@ func (db *DB) copyPages(ctx context.Context, path string, pc pacing) error {
 		return err
 	}
 	defer conn.Close()
-	// One read transaction across every step: in WAL mode its snapshot
-	// stays while others commit, and SQLite restarts a backup only when
-	// its source opens a new one and finds the file changed.
+	// One read transaction across every step (BEGIN defers it to the
+	// first read): in WAL mode its snapshot stays while others commit, and
+	// SQLite restarts a backup only when its source connection begins a
+	// new read transaction and finds the file changed.
 	if _, err := conn.ExecContext(ctx, "BEGIN"); err != nil {
 		return err
 	}
-	var n int
-	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&n); err != nil {
+	var tables int
+	if err := conn.QueryRowContext(ctx, "SELECT count(*) FROM sqlite_schema").Scan(&tables); err != nil {
 		return err
 	}
 	err = conn.Raw(func(dc any) error {
