@@ -23,3 +23,12 @@ var SellerLockKey = sellerLockKey
 
 // MaxStmts is maxStmts for the tests.
 const MaxStmts = maxStmts
+
+// SetBackupPace sets BackupTo's pages a step (-1: all in one) and a
+// function run on the copying goroutine after each step but the last. It
+// returns the function that restores them.
+func SetBackupPace(stepPages int32, afterStep func()) (restore func()) {
+	old := backupPace
+	backupPace = pacing{stepPages: stepPages, afterStep: afterStep}
+	return func() { backupPace = old }
+}
