@@ -17,7 +17,6 @@ import (
 // which made a first copy's store grow with the square of the catalogue.
 func TestObservationLooksRecordsUpByKey(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
 	s := newBackend(t, filepath.Join(t.TempDir(), "catalog.db")).open()
 	k := testKey(4501)
 	fillPlanCopy(t, s, k, 3*PageLimit)
@@ -27,23 +26,7 @@ func TestObservationLooksRecordsUpByKey(t *testing.T) {
 			args = append(args, "W1", fmt.Sprintf("460%010d", i), 100, 0, "OK")
 		}
 		args = append(args, 1, 1, k.SellerID, k.Env, 1)
-		rows, err := s.r.QueryContext(ctx, "EXPLAIN QUERY PLAN "+s.q(observeStatement(n)), args...)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var plan []string
-		for rows.Next() {
-			var id, parent, unused int
-			var detail string
-			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
-				t.Fatal(err)
-			}
-			plan = append(plan, detail)
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			t.Fatal(err)
-		}
+		plan := strings.Split(queryPlan(t, s, s.q(observeStatement(n)), args), "\n")
 		byKey := false
 		for _, step := range plan {
 			if strings.Contains(step, " n ") || strings.HasSuffix(step, " n") {
