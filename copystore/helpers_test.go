@@ -4,7 +4,6 @@ import (
 	"context"
 	"math/rand/v2"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -46,26 +45,7 @@ func newBackend(t testing.TB, url string) backend {
 			t.Fatal(err)
 		}
 		return s
-	}, lock: testLocker(db)}
-}
-
-// scopedLocker is the database's per-seller lock (sqldb.DB.Lock, as
-// LockSeller takes it) under keys of the test's own. PostgreSQL's advisory
-// locks belong to the whole database, not to a schema, so tests running at
-// once on one server would otherwise queue behind each other's passes of
-// the same seller.
-type scopedLocker struct {
-	db    *sqldb.DB
-	scope string
-}
-
-// testLocker is a per-seller lock on db that no other test shares.
-func testLocker(db *sqldb.DB) Locker {
-	return scopedLocker{db: db, scope: testKey(0).Env}
-}
-
-func (l scopedLocker) LockSeller(ctx context.Context, seller int64) (func(), error) {
-	return l.db.Lock(ctx, "copystore-test/"+l.scope+"/seller/"+strconv.FormatInt(seller, 10))
+	}, lock: db}
 }
 
 func openDB(t testing.TB, url string) *sqldb.DB {

@@ -46,7 +46,7 @@ func TestSearchPrefixIndexMigrates(t *testing.T) {
 		t.Fatal(err)
 	}
 	k := testKey(1001)
-	if err := (&Syncer{Store: old, Lock: testLocker(db), PageLimit: 100}).Run(ctx, k, m.source(1001)); err != nil {
+	if err := (&Syncer{Store: old, Lock: db, PageLimit: 100}).Run(ctx, k, m.source(1001)); err != nil {
 		t.Fatal(err)
 	}
 	var queries []string
