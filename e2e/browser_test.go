@@ -452,8 +452,8 @@ func (j *journey) visibleText() string {
 		return "?"
 	}
 	s = squash(s)
-	if len(s) > 600 {
-		s = s[:600] + "…"
+	if r := []rune(s); len(r) > 600 { // whole letters: the page is mostly Cyrillic
+		s = string(r[:600]) + "…"
 	}
 	return s
 }

@@ -225,7 +225,23 @@
     e.returnValue = "";
   });
 
-  // The copy's search box (issue 16): its typing already asks for the
+  // Polls stop once an answer has sent the page elsewhere (HX-Refresh,
+  // HX-Redirect). On a busy server the next page takes longer than a
+  // poll's interval; a poll answered meanwhile would start the reload
+  // again, cancelling the one under way, and the page would never arrive.
+  // Shown again from the back/forward cache, the page polls again.
+  var leaving = false;
+  document.addEventListener("htmx:beforeOnLoad", function (e) {
+    var x = e.detail && e.detail.xhr;
+    if (x && x.getResponseHeader && (x.getResponseHeader("HX-Refresh") === "true" || x.getResponseHeader("HX-Redirect"))) leaving = true;
+  });
+  document.addEventListener("htmx:beforeRequest", function (e) {
+    var elt = e.detail && e.detail.elt;
+    if (leaving && elt && elt.getAttribute && /^\s*every\s/.test(elt.getAttribute("hx-trigger") || "")) e.preventDefault();
+  });
+  window.addEventListener("pageshow", function (e) { if (e.persisted) leaving = false; });
+
+  // The copy's search box: its typing already asks for the
   // results (the form's debounced "input" trigger). The "change" that
   // leaving it fires would ask again and swap the results, with the form
   // the user has just moved into to type a price or a quantity: it stops
