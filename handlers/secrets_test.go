@@ -38,8 +38,11 @@ func TestCanarySecretsDashboard(t *testing.T) {
 	}
 	t.Cleanup(func() { backend.Close() })
 	const secret = "sandbox-secret-1001" // the demo secret: NoDemo keeps it off the login page
+	// The upstream timeout ends the pages facing a hang (four of them below)
+	// and must leave the login's token calls, slow on a loaded machine under
+	// -race, room to answer.
 	app := testapp.New(t, testapp.Options{
-		NoDemo: true, Backend: backend, UpstreamTimeout: 500 * time.Millisecond, PageRetryBudget: time.Millisecond,
+		NoDemo: true, Backend: backend, UpstreamTimeout: 3 * time.Second, PageRetryBudget: time.Millisecond,
 		TestHook: func(c echo.Context) error { panic("panic while holding " + secret) },
 	})
 	b := app.Browser(t)
