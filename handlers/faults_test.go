@@ -2,12 +2,14 @@ package handlers_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -18,7 +20,9 @@ import (
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/app/demo"
 	"github.com/sellerdesk/sellerdesk/app/testapp"
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 	"github.com/sellerdesk/sellerdesk/sandbox"
+	"github.com/sellerdesk/sellerdesk/sessions"
 )
 
 // Only the faults that never answer (a hang, a dribble) depend on the
@@ -38,23 +42,49 @@ const (
 	testMaxResponse = 1 << 20
 )
 
-// faultBrowsers logs in to two dashboards in front of the same marketplace:
-// one with the short timeout for faults that never answer, one with the
-// generous timeout for the rest.
+// faultBrowsers are two browsers in front of the same marketplace: one on
+// a dashboard with the short timeout for faults that never answer, one on
+// a dashboard with the generous timeout for the rest. Both log in on the
+// generous one (the two dashboards share their session database): a
+// loaded machine's token calls may take longer than the short timeout.
 func faultBrowsers(t *testing.T, opts testapp.Options) (hang, other *testapp.Browser) {
 	t.Helper()
-	login := func(timeout time.Duration) *testapp.Browser {
+	opts.Backend = sessionBackend(t)
+	dashboard := func(timeout time.Duration) *testapp.App {
 		o := opts
 		o.UpstreamTimeout, o.PageRetryBudget = timeout, time.Millisecond
 		o.APIOptions = func(a *apiclient.Options) { a.MaxResponseBytes = testMaxResponse }
 		app := testapp.New(t, o)
 		t.Cleanup(app.Server.Close)
-		b := app.Browser(t)
+		return app
+	}
+	short, generous := dashboard(testUpstreamTimeout), dashboard(generousTimeout)
+	login := func() *testapp.Browser {
+		b := generous.Browser(t)
 		t.Cleanup(b.Client.CloseIdleConnections)
 		b.LoginDemo()
 		return b
 	}
-	return login(testUpstreamTimeout), login(generousTimeout)
+	hang = login().On(short)
+	t.Cleanup(hang.Client.CloseIdleConnections)
+	return hang, login()
+}
+
+// sessionBackend is a session database of the test's own, to share between
+// dashboards.
+func sessionBackend(t *testing.T) sessions.Backend {
+	t.Helper()
+	db, err := sqldb.Open(context.Background(), filepath.Join(t.TempDir(), "sessions.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	backend, err := sessions.NewBackend(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { backend.Close() })
+	return backend
 }
 
 // TestUpstreamFaultsSandbox: each sandbox fault on a page's marketplace

@@ -267,6 +267,22 @@ func (a *App) Browser(t testing.TB) *Browser {
 	}}
 }
 
+// On is a browser with b's cookies and account, pointed at another
+// dashboard sharing b's session database (Options.Backend, the same keys):
+// a session logged in on one is the session on the other, as behind a load
+// balancer. The tests of faults that never answer log in on a dashboard
+// with a generous upstream timeout and browse one with a short one.
+func (b *Browser) On(a *App) *Browser {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return &Browser{t: b.t, app: a, Account: b.Account, HTMX: b.HTMX, Client: &http.Client{
+		Jar:           b.Client.Jar, // cookies are per host, not per port: the jar serves both
+		Transport:     a.Server.Client().Transport,
+		Timeout:       b.Client.Timeout,
+		CheckRedirect: b.Client.CheckRedirect,
+	}}
+}
+
 // Page is a fetched response with its body parsed.
 type Page struct {
 	Status   int
