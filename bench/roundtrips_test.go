@@ -2,8 +2,11 @@ package bench
 
 import (
 	"context"
+	"os"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -192,4 +195,107 @@ func TestRejectedCredentialRefusedAtOnceBatched(t *testing.T) {
 	if st != 303 {
 		t.Fatalf("GET /orders after the credential was rejected: %d, want 303 (the session ended)", st)
 	}
+}
+
+// BenchmarkPagesPostgres serves P11's pages from a copy on PostgreSQL to 64
+// sessions at once (closed loop, each request's body read whole) and
+// reports the CPU one page costs this process (the dashboard and its
+// clients, getrusage) and PostgreSQL's server processes (their utime and
+// stime from /proc, every postgres process of the machine: run it where no
+// one else uses that server), with the round trips a page made.
+func BenchmarkPagesPostgres(b *testing.B) {
+	dbURL, drop, err := postgresSchema()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer drop()
+	if dbURL == "" {
+		b.Skip("SELLERDESK_TEST_POSTGRES_URL is not set (sessions/testdata/start-postgres.sh starts a server)")
+	}
+	tr := &requestStatements{sql: map[string][]string{}}
+	e, err := Start(EnvOptions{Sandbox: sandbox.Options{ProductsPerSeller: 2000}, Catalog: true, DatabaseURL: dbURL, DatabaseTracer: tr})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	const clients = 64
+	users := make([]*User, clients)
+	for i := range users {
+		if users[i], err = e.Login(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := waitCopy(e.Catalog.Store(), 5*time.Minute); err != nil {
+		b.Fatal(err)
+	}
+	for _, u := range users { // prepares the statements, fills the count cache
+		for _, p := range loadPages {
+			if st, _, err := u.Get(p); err != nil || st != 200 {
+				b.Fatalf("GET %s: %d %v", p, st, err)
+			}
+		}
+	}
+	tr.take()
+	var next atomic.Int64
+	cpu0, pg0 := cpuTime(), postgresCPU()
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for c := range clients {
+		wg.Go(func() {
+			u := users[c]
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(b.N) {
+					return
+				}
+				if st, _, err := u.Get(loadPages[(int(i)+c)%len(loadPages)]); err != nil || st != 200 {
+					b.Errorf("GET: %d %v", st, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	b.StopTimer()
+	cpu, pg := cpuTime()-cpu0, postgresCPU()-pg0
+	trips := 0
+	for _, sql := range tr.take() {
+		for _, s := range sql {
+			if !strings.HasPrefix(s, inBatch) {
+				trips++
+			}
+		}
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "proc-cpu-µs/page")
+	b.ReportMetric(float64(pg.Microseconds())/float64(b.N), "pg-cpu-µs/page")
+	b.ReportMetric(float64(trips)/float64(b.N), "roundtrips/page")
+}
+
+// postgresCPU is the CPU time (user and system) every process named
+// postgres on this machine has used so far.
+func postgresCPU() time.Duration {
+	dirs, _ := os.ReadDir("/proc")
+	var ticks int64
+	for _, d := range dirs {
+		if d.Name()[0] < '0' || d.Name()[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || close < open || s[open+1:close] != "postgres" {
+			continue
+		}
+		f := strings.Fields(s[close+2:])
+		if len(f) < 13 {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		ticks += u + st
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond // USER_HZ is 100
 }
