@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/sellerdesk/sellerdesk/accounts"
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/app/demo"
@@ -62,6 +64,9 @@ type Config struct {
 	// of every store and of the per-seller lock, opened once
 	// (internal/sqldb).
 	DatabaseURL string
+	// DatabaseTracer, when set with a PostgreSQL DatabaseURL, hears every
+	// statement sent (tests: the round trips one page makes).
+	DatabaseTracer pgx.QueryTracer
 	// SessionBackend, when set, is used instead of opening DatabaseURL for
 	// the sessions (tests: a backend shared by two dashboards, or one that
 	// fails); New does not close it.
@@ -431,7 +436,13 @@ type stores struct {
 // job store.
 func openStores(ctx context.Context, cfg Config) (stores, error) {
 	s := stores{sessions: cfg.SessionBackend, close: func() error { return nil }}
-	db, err := sqldb.Open(ctx, cfg.DatabaseURL)
+	open := sqldb.Open
+	if cfg.DatabaseTracer != nil && sqldb.IsPostgresURL(cfg.DatabaseURL) {
+		open = func(ctx context.Context, url string) (*sqldb.DB, error) {
+			return sqldb.OpenPostgresTraced(ctx, url, cfg.DatabaseTracer)
+		}
+	}
+	db, err := open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return s, fmt.Errorf("database: %w", err)
 	}

@@ -26,6 +26,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/sellerdesk/sellerdesk/apiclient"
 	"github.com/sellerdesk/sellerdesk/app"
 	"github.com/sellerdesk/sellerdesk/app/demo"
@@ -60,6 +62,9 @@ type EnvOptions struct {
 	// DatabaseURL is the dashboard's database (PostgreSQL URL or SQLite
 	// file); "" is a SQLite file in the environment's temporary directory.
 	DatabaseURL string
+	// DatabaseTracer hears every statement sent to a PostgreSQL database
+	// (the round trips a page makes).
+	DatabaseTracer pgx.QueryTracer
 }
 
 // Env is a running sandbox (its own loopback server) and a dashboard (its
@@ -111,8 +116,9 @@ func Start(o EnvOptions) (*Env, error) {
 		APIOptions: func(ao *apiclient.Options) {
 			ao.Now, ao.Logger, ao.HTTPClient, ao.UserAgent = m.Sandbox.Now, log, hc, ""
 		},
-		DatabaseURL: dbURL,
-		Sessions:    sessions.Options{Keys: [][]byte{key}, Logger: log, Now: m.Sandbox.Now},
+		DatabaseURL:    dbURL,
+		DatabaseTracer: o.DatabaseTracer,
+		Sessions:       sessions.Options{Keys: [][]byte{key}, Logger: log, Now: m.Sandbox.Now},
 		// The price forms' fat-finger guard is off: P4 sends rows the
 		// marketplace refuses, and measures the send path, not the hold.
 		Dashboard:  handlers.Deps{Demo: true, DemoCredentials: app.DemoCredentials(), Now: m.Sandbox.Now, GuardPercent: -1},

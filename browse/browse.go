@@ -52,6 +52,10 @@ type Access struct {
 	// Enter is called once before the copy is read (the page gate); it
 	// returns the context the copy's reads run in. Nil: the caller's.
 	Enter func() (context.Context, error)
+	// Checks, when set, are the copy's checks the request already read
+	// (copystore.Store.ReadRequestChecks, with the session's credential);
+	// checks of another copy are ignored.
+	Checks *copystore.Checks
 }
 
 // Seller is one request's reads of one seller's data. It remembers the
@@ -69,7 +73,11 @@ type Seller struct {
 
 // For is the reads of the seller of k through acc, for one request.
 func (r *Reader) For(k copystore.Key, acc Access) *Seller {
-	return &Seller{r: r, key: k, acc: acc}
+	s := &Seller{r: r, key: k, acc: acc}
+	if acc.Checks != nil && acc.Checks.Key() == k {
+		s.checks = acc.Checks
+	}
+	return s
 }
 
 // Key is the copy the reads are of.

@@ -4,18 +4,24 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+
+	"github.com/sellerdesk/sellerdesk/internal/sqldb"
 )
 
 // Checks is what a page of the copy of one seller reads before its rows,
 // read in one statement (one round trip on PostgreSQL): the sync states,
 // whether the copy's credential was refused, the copy's write version
-// (the count cache's key) and the kept counts. A request reads them once
-// (ReadChecks) and hands them to the page's reads with WithChecks, which
-// then send only their own statement.
+// (the count cache's key) and the kept counts, and, read for a request
+// (ReadRequestChecks), whether the marketplace rejected the credential the
+// session holds. A request reads them once and hands them to the page's
+// reads with WithChecks, which then send only their own statement.
 type Checks struct {
 	// States are the sync states of every kind that has one.
 	States map[string]SyncState
-	key    Key
+	// Rejected: the marketplace rejected the credential the checks were
+	// read for (CredentialRejected's answer, read in the same statement).
+	Rejected bool
+	key      Key
 	// flag is the copy's access flag (accessColumn).
 	flag    int64
 	version int64
@@ -25,19 +31,53 @@ type Checks struct {
 // checksRows is the statement of ReadChecks: one row a sync state (tag
 // 0, its packed state), one a kept count above 0 (tag 1, list, status,
 // n; a status whose count fell to 0 is left out, as a GROUP BY would), then
-// the access flag (tag 2, accessColumn) and the version (tag 3).
+// the access flag (tag 2, accessColumn), the version (tag 3) and the
+// rejected credentials of the fingerprint asked (tag 4, none for "").
 var checksRows = `SELECT 0, ` + packedState + `, '', 0 FROM catalog_sync WHERE seller_id = ? AND env = ?
 	UNION ALL SELECT 1, list, status, n FROM catalog_counts WHERE seller_id = ? AND env = ? AND n > 0
 	UNION ALL SELECT 2, '', '', ` + accessColumn + `
-	UNION ALL SELECT 3, '', '', COALESCE((SELECT v FROM catalog_versions WHERE seller_id = ? AND env = ?), 0)`
+	UNION ALL SELECT 3, '', '', COALESCE((SELECT v FROM catalog_versions WHERE seller_id = ? AND env = ?), 0)
+	UNION ALL SELECT 4, '', '', COUNT(*) FROM catalog_credentials WHERE fingerprint = ?`
 
 // ReadChecks reads the checks of the copy of k.
 func (s *Store) ReadChecks(ctx context.Context, k Key) (*Checks, error) {
-	rows, err := s.r.QueryContext(ctx, s.q(checksRows), k.SellerID, k.Env, k.SellerID, k.Env, k.SellerID, k.Env, k.SellerID, k.Env)
+	return s.ReadRequestChecks(ctx, k, "")
+}
+
+// ReadRequestChecks reads the checks of the copy of k and, in the same
+// statement, whether the marketplace rejected cred (Checks.Rejected): all
+// one request of a session holding cred checks before it serves anything,
+// in one round trip.
+func (s *Store) ReadRequestChecks(ctx context.Context, k Key, cred Credential) (*Checks, error) {
+	q, args := s.RequestChecksQuery(k, cred)
+	rows, err := s.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, fmt.Errorf("copystore: checks: %w", err)
 	}
 	defer rows.Close()
+	return ScanChecks(k, rows)
+}
+
+// RequestChecksQuery is ReadRequestChecks' statement in the database's
+// dialect and its arguments, for a caller sending it along with a read of
+// its own (the session's load: sessions.Companion); ScanChecks reads its
+// rows.
+func (s *Store) RequestChecksQuery(k Key, cred Credential) (string, []any) {
+	return s.q(checksRows), []any{k.SellerID, k.Env, k.SellerID, k.Env, k.SellerID, k.Env, k.SellerID, k.Env, string(cred)}
+}
+
+// DB is the database the store reads, RequestChecksQuery's statement's.
+func (s *Store) DB() *sqldb.DB { return s.db }
+
+// Rows are the rows of a statement (*sql.Rows and pgx.Rows both are).
+type Rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// ScanChecks reads the rows of RequestChecksQuery's statement for k.
+func ScanChecks(k Key, rows Rows) (*Checks, error) {
 	c := &Checks{key: k, States: make(map[string]SyncState, len(Kinds)),
 		counts: map[string]map[string]int{countNomenclature: {}, countZeroStock: {}, countOrders: {}, countBoxes: {}}}
 	var tag int
@@ -63,6 +103,8 @@ func (s *Store) ReadChecks(ctx context.Context, k Key) (*Checks, error) {
 			c.flag = n
 		case 3:
 			c.version = n
+		case 4:
+			c.Rejected = n > 0
 		default:
 			return nil, fmt.Errorf("copystore: checks: unknown row %s", strconv.Itoa(tag))
 		}
@@ -72,6 +114,9 @@ func (s *Store) ReadChecks(ctx context.Context, k Key) (*Checks, error) {
 	}
 	return c, nil
 }
+
+// Key is the copy the checks were read of.
+func (c *Checks) Key() Key { return c.key }
 
 type checksKey struct{}
 

@@ -29,6 +29,7 @@ func (a *App) seller(c echo.Context) *browse.Seller {
 		Account: a.account(c),
 		Source:  a.copySource(c),
 		Live:    func() context.Context { return a.pageContext(c) },
+		Checks:  requestChecks(c),
 		Enter: func() (context.Context, error) {
 			if err := a.enterLocal(c); err != nil {
 				return nil, err

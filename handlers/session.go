@@ -28,11 +28,13 @@ const (
 func (a *App) loadSession(next echo.HandlerFunc) echo.HandlerFunc {
 	name := a.deps.Sessions.CookieName()
 	return func(c echo.Context) error {
-		if acct, _, ok := paths.Split(c.Request().URL.Path); ok {
+		acct, _, scoped := paths.Split(c.Request().URL.Path)
+		if scoped {
 			// A page of one account reads that account's tokens with the
 			// session; any other is read from the store if needed.
 			c.SetRequest(c.Request().WithContext(sessions.WithTokenScope(c.Request().Context(), acct+"/")))
 		}
+		a.readChecksWithSession(c, acct)
 		gs, err := a.gstore.New(c.Request(), name)
 		if err != nil {
 			return errSessionStore(err)

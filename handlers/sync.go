@@ -10,6 +10,7 @@ import (
 	"github.com/sellerdesk/sellerdesk/browse"
 	"github.com/sellerdesk/sellerdesk/copystore"
 	"github.com/sellerdesk/sellerdesk/i18n"
+	"github.com/sellerdesk/sellerdesk/sessions"
 	"github.com/sellerdesk/sellerdesk/views/format"
 	"github.com/sellerdesk/sellerdesk/views/pages"
 	"github.com/sellerdesk/sellerdesk/views/paths"
@@ -76,9 +77,87 @@ func (a *App) catalogRefused(c echo.Context, err error) {
 // credentialsRevoked reports whether the marketplace rejected the
 // session's credentials in any session since they were last accepted at a
 // login (catalogRefused, and the sync's own 401). requireLogin ends such a
-// session without a call to the marketplace.
+// session without a call to the marketplace. The answer is read in one
+// statement with the checks of the session's copy
+// (copystore.Store.ReadRequestChecks), sent with the session's own load
+// when the account was guessed right (readChecksWithSession); a GET keeps
+// those checks for its page's reads (requestChecks), so the page does not
+// read them again. A form post reads its own after it has written.
 func (a *App) credentialsRevoked(c echo.Context) (bool, error) {
-	return a.deps.Catalog.Store().CredentialRejected(c.Request().Context(), sessionCredential(c))
+	k, cred := copyKey(c), sessionCredential(c)
+	var chk *copystore.Checks
+	if p, _ := c.Get(sessionChecksKey).(*sessionChecks); p != nil && p.read && p.err == nil && p.key == k && p.cred == cred {
+		chk = p.checks
+	} else {
+		var err error
+		if chk, err = a.deps.Catalog.Store().ReadRequestChecks(c.Request().Context(), k, cred); err != nil {
+			return false, err
+		}
+	}
+	if m := c.Request().Method; m == http.MethodGet || m == http.MethodHead {
+		c.Set(checksKey, chk)
+	}
+	return chk.Rejected, nil
+}
+
+// sessionChecks are the request's checks read in the session's own round
+// trip (sessions.Companion) for the account the session was guessed to
+// act on: its key and credential, held against the session as loaded
+// before the answer is used.
+type sessionChecks struct {
+	key    copystore.Key
+	cred   copystore.Credential
+	read   bool // the companion was sent and answered
+	checks *copystore.Checks
+	err    error // the companion's failure: the checks are read again
+}
+
+// sessionChecksKey holds the request's *sessionChecks.
+const sessionChecksKey = "copystore.session-checks"
+
+// readChecksWithSession asks the session's load to read the request's
+// checks in the same round trip (on PostgreSQL, one batch), for the
+// account the session held when this process last read it: the one the
+// path names (acct), else its current one. credentialsRevoked uses the
+// answer only if the session as loaded acts on that account with that
+// secret, and reads them itself otherwise.
+func (a *App) readChecksWithSession(c echo.Context, acct string) {
+	p := &sessionChecks{}
+	c.Set(sessionChecksKey, p)
+	store := a.deps.Catalog.Store()
+	ctx := sessions.WithCompanion(c.Request().Context(), func(last *sessions.Data) *sessions.Companion {
+		cur := last.Current()
+		if acct != "" {
+			if named, ok := last.Account(acct); ok {
+				cur = named
+			}
+		}
+		if cur.ClientID == "" || cur.SellerID <= 0 {
+			return nil
+		}
+		p.key = copystore.Key{SellerID: cur.SellerID, Env: cur.Environment}
+		p.cred = copystore.CredentialOf(cur.ClientID, cur.Environment, cur.ClientSecret)
+		q, args := store.RequestChecksQuery(p.key, p.cred)
+		return &sessions.Companion{DB: store.DB(), SQL: q, Args: args, Scan: func(rows sessions.Rows, err error) {
+			p.read = true
+			if err != nil {
+				p.err = err
+				return
+			}
+			p.checks, p.err = copystore.ScanChecks(p.key, rows)
+		}}
+	})
+	c.SetRequest(c.Request().WithContext(ctx))
+}
+
+// checksKey holds the checks requireLogin read for the request.
+const checksKey = "copystore.checks"
+
+// requestChecks are the checks of the session's copy requireLogin read
+// for this request, or nil.
+func requestChecks(c echo.Context) *copystore.Checks {
+	chk, _ := c.Get(checksKey).(*copystore.Checks)
+	return chk
 }
 
 var kindLabels = map[string]string{copystore.KindNomenclature: i18n.K("copy.kind_nomenclature"), copystore.KindOrders: i18n.K("copy.kind_orders"), copystore.KindBoxes: i18n.K("copy.kind_boxes")}

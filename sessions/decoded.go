@@ -89,6 +89,17 @@ func (c *decodedCache) drop(id string) {
 	}
 }
 
+// last is the payload kept for session id, whatever its sealed bytes,
+// or nil; never to be changed.
+func (c *decodedCache) last(id string) *Data {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.entries[id]; ok {
+		return e.data
+	}
+	return nil
+}
+
 // has reports whether session id is kept.
 func (c *decodedCache) has(id string) bool {
 	c.mu.Lock()

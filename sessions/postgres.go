@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/pgxpool"
 
@@ -50,19 +51,64 @@ func (b *pgBackend) Create(ctx context.Context, rec Record) error {
 	return nil
 }
 
+// loadSQL reads a session and the tokens of the scope asked ($2) in one
+// statement (pgx prepares and caches it per connection) and one snapshot.
+// The payload comes with the first row only: a session holding many
+// accounts has many tokens, and its payload is the largest column.
+const loadSQL = `SELECT CASE WHEN row_number() OVER () = 1 THEN s.payload END, s.created_at, s.last_seen, s.expires_at, t.name, t.sealed
+		FROM sessions s LEFT JOIN session_tokens t ON t.session_id = s.id AND substr(t.name, 1, length($2)) = $2 WHERE s.id = $1`
+
 func (b *pgBackend) Load(ctx context.Context, id string) (Record, error) {
 	ctx, cancel := opContext(ctx)
 	defer cancel()
-	// One statement (pgx prepares and caches it per connection): the
-	// session and its tokens in one round trip and one snapshot.
-	// The payload comes with the first row only: a session holding
-	// many accounts has many tokens, and its payload is the largest column.
-	rows, err := b.pool.Query(ctx, `SELECT CASE WHEN row_number() OVER () = 1 THEN s.payload END, s.created_at, s.last_seen, s.expires_at, t.name, t.sealed
-		FROM sessions s LEFT JOIN session_tokens t ON t.session_id = s.id AND substr(t.name, 1, length($2)) = $2 WHERE s.id = $1`, id, tokenScope(ctx))
+	if comp := sentCompanion(ctx); comp != nil && comp.DB == b.db {
+		if rec, ok, err := b.loadWith(ctx, id, comp); ok {
+			return rec, err
+		}
+	}
+	rows, err := b.pool.Query(ctx, loadSQL, id, tokenScope(ctx))
 	if err != nil {
 		return Record{}, unavailable("load", err)
 	}
 	defer rows.Close()
+	return scanLoad(id, rows)
+}
+
+// loadWith is Load with the request's companion read in the same batch:
+// one round trip. ok is false when the batch failed before the session's
+// rows (the companion's statement is prepared first, and may be what
+// failed): the companion is told, and the session is loaded alone.
+func (b *pgBackend) loadWith(ctx context.Context, id string, comp *Companion) (rec Record, ok bool, err error) {
+	batch := &pgx.Batch{}
+	batch.Queue(loadSQL, id, tokenScope(ctx))
+	batch.Queue(comp.SQL, comp.Args...)
+	br := b.pool.SendBatch(ctx, batch)
+	defer br.Close()
+	rows, err := br.Query()
+	if err != nil {
+		rows.Close()
+		comp.Scan(nil, err)
+		return Record{}, false, nil
+	}
+	rec, err = scanLoad(id, rows)
+	rows.Close()
+	if err != nil {
+		comp.Scan(nil, err)
+		return Record{}, true, err
+	}
+	crows, err := br.Query()
+	if err != nil {
+		crows.Close()
+		comp.Scan(nil, err)
+		return rec, true, nil
+	}
+	comp.Scan(crows, nil)
+	crows.Close()
+	return rec, true, nil
+}
+
+// scanLoad reads loadSQL's rows of session id.
+func scanLoad(id string, rows pgx.Rows) (Record, error) {
 	rec := Record{ID: id, Tokens: make(map[string][]byte, 2)}
 	found := false
 	for rows.Next() {

@@ -190,7 +190,7 @@ func (st *Store) load(r *http.Request, name string) (*Session, error) {
 	}
 	id := base64.RawURLEncoding.EncodeToString(raw)
 
-	rec, err := st.loadRecord(ctx, id)
+	rec, err := st.loadRecord(withSentCompanion(ctx, st.companionOf(ctx, id)), id)
 	if errors.Is(err, ErrNotFound) {
 		st.log.DebugContext(ctx, "sessions: unknown session", "session", idTag(id))
 		st.decoded.drop(id) // logged out or expired elsewhere

@@ -1,0 +1,301 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/sellerdesk/sellerdesk/copystore"
+	"github.com/sellerdesk/sellerdesk/httpx/reqlog"
+	"github.com/sellerdesk/sellerdesk/sandbox"
+)
+
+// requestStatements keeps the statements each request sent to PostgreSQL,
+// by the request's id (reqlog.ID of the statement's context); the
+// background work (the job runner, the copy's manager) has no request id
+// and is left out.
+type requestStatements struct {
+	mu  sync.Mutex
+	sql map[string][]string
+}
+
+func (r *requestStatements) TraceQueryStart(ctx context.Context, _ *pgx.Conn, d pgx.TraceQueryStartData) context.Context {
+	r.add(ctx, d.SQL)
+	return ctx
+}
+
+func (r *requestStatements) TraceQueryEnd(context.Context, *pgx.Conn, pgx.TraceQueryEndData) {}
+
+// A batch is one round trip whatever it holds.
+func (r *requestStatements) TraceBatchStart(ctx context.Context, _ *pgx.Conn, _ pgx.TraceBatchStartData) context.Context {
+	r.add(ctx, "(batch)")
+	return ctx
+}
+
+// A batch's statements are logged, not counted.
+func (r *requestStatements) TraceBatchQuery(ctx context.Context, _ *pgx.Conn, d pgx.TraceBatchQueryData) {
+	r.add(ctx, inBatch+d.SQL)
+}
+
+// inBatch marks a statement sent in a batch.
+const inBatch = "  in the batch: "
+
+func (r *requestStatements) TraceBatchEnd(context.Context, *pgx.Conn, pgx.TraceBatchEndData) {}
+
+func (r *requestStatements) add(ctx context.Context, sql string) {
+	id := reqlog.ID(ctx)
+	if id == "" {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	flat := strings.Join(strings.Fields(sql), " ")
+	if rest, ok := strings.CutPrefix(sql, inBatch); ok {
+		flat = inBatch + strings.Join(strings.Fields(rest), " ")
+	}
+	r.sql[id] = append(r.sql[id], flat)
+}
+
+// take returns the statements of every request since the last take, and
+// forgets them.
+func (r *requestStatements) take() map[string][]string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := r.sql
+	r.sql = map[string][]string{}
+	return out
+}
+
+// pageRoundTrips are the most round trips one page of P11's load may make
+// to PostgreSQL, from the session's load to the rendered page, once its
+// statements are prepared and its counts cached: the session with its
+// tokens and, in the same batch, the request's checks (the copy's sync
+// states, access, version and kept counts, and whether the current
+// account's credential was rejected), then the page's rows; the start
+// page is the batch alone, the history its count and entries.
+var pageRoundTrips = map[string]int{
+	"/": 1, "/orders": 2, "/prices?limit=50": 2, "/nomenclature?status=online": 2,
+	"/prices?q=" + "%D0%BA%D1%80%D0%BE%D1%81": 2, "/return-boxes": 2, "/history": 3,
+}
+
+// TestPageRoundTripsPostgres serves each page of P11's load from a copy on
+// PostgreSQL and counts the round trips one view of it makes (a statement,
+// or a batch of them), logging each statement; it fails when a page makes
+// more than pageRoundTrips says.
+func TestPageRoundTripsPostgres(t *testing.T) {
+	dbURL, drop, err := postgresSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drop()
+	if dbURL == "" {
+		t.Skip("SELLERDESK_TEST_POSTGRES_URL is not set (sessions/testdata/start-postgres.sh starts a server)")
+	}
+	tr := &requestStatements{sql: map[string][]string{}}
+	e, err := Start(EnvOptions{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true, DatabaseURL: dbURL, DatabaseTracer: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	u, err := e.Login()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := waitCopy(e.Catalog.Store(), 5*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range loadPages {
+		for view := range 2 { // the first prepares its statements and fills the count cache
+			tr.take()
+			st, _, err := u.Get(p)
+			if err != nil || st != 200 {
+				t.Fatalf("GET %s: %d %v", p, st, err)
+			}
+			if view == 0 {
+				continue
+			}
+			reqs := tr.take()
+			if len(reqs) != 1 {
+				t.Fatalf("GET %s: statements of %d requests, want 1", p, len(reqs))
+			}
+			for _, sql := range reqs {
+				trips := 0
+				for _, s := range sql {
+					if !strings.HasPrefix(s, inBatch) {
+						trips++
+					}
+					t.Logf("%s #%d: %.160s", p, trips, s)
+				}
+				want, ok := pageRoundTrips[p]
+				if !ok {
+					t.Fatalf("%s has no bound in pageRoundTrips", p)
+				}
+				if trips > want {
+					t.Errorf("GET %s made %d round trips, want at most %d", p, trips, want)
+				}
+			}
+		}
+	}
+}
+
+// TestRejectedCredentialRefusedAtOnceBatched: with the request's checks
+// read in the session's own round trip, a credential rejected in the
+// database (as another instance does) ends the session at its very next
+// page, as when the checks were read apart.
+func TestRejectedCredentialRefusedAtOnceBatched(t *testing.T) {
+	dbURL, drop, err := postgresSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer drop()
+	if dbURL == "" {
+		t.Skip("SELLERDESK_TEST_POSTGRES_URL is not set (sessions/testdata/start-postgres.sh starts a server)")
+	}
+	tr := &requestStatements{sql: map[string][]string{}}
+	e, err := Start(EnvOptions{Sandbox: sandbox.Options{ProductsPerSeller: 50}, Catalog: true, DatabaseURL: dbURL, DatabaseTracer: tr})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close()
+	u, err := e.Login()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := waitCopy(e.Catalog.Store(), 5*time.Minute); err != nil {
+		t.Fatal(err)
+	}
+	for range 2 {
+		if st, _, err := u.Get("/orders"); err != nil || st != 200 {
+			t.Fatalf("GET /orders: %d %v", st, err)
+		}
+	}
+	tr.take()
+	if st, _, err := u.Get("/orders"); err != nil || st != 200 {
+		t.Fatalf("GET /orders: %d %v", st, err)
+	}
+	for _, sql := range tr.take() {
+		if len(sql) == 0 || sql[0] != "(batch)" {
+			t.Fatalf("the page's checks were not read in the session's batch: %q", sql)
+		}
+	}
+	if err := e.Catalog.Store().RejectCredential(context.Background(), copystore.CredentialOf(clientID, env, secret)); err != nil {
+		t.Fatal(err)
+	}
+	st, _, err := u.Get("/orders")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st != 303 {
+		t.Fatalf("GET /orders after the credential was rejected: %d, want 303 (the session ended)", st)
+	}
+}
+
+// BenchmarkPagesPostgres serves P11's pages from a copy on PostgreSQL to 64
+// sessions at once (closed loop, each request's body read whole) and
+// reports the CPU one page costs this process (the dashboard and its
+// clients, getrusage) and PostgreSQL's server processes (their utime and
+// stime from /proc, every postgres process of the machine: run it where no
+// one else uses that server), with the round trips a page made.
+func BenchmarkPagesPostgres(b *testing.B) {
+	dbURL, drop, err := postgresSchema()
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer drop()
+	if dbURL == "" {
+		b.Skip("SELLERDESK_TEST_POSTGRES_URL is not set (sessions/testdata/start-postgres.sh starts a server)")
+	}
+	tr := &requestStatements{sql: map[string][]string{}}
+	e, err := Start(EnvOptions{Sandbox: sandbox.Options{ProductsPerSeller: 2000}, Catalog: true, DatabaseURL: dbURL, DatabaseTracer: tr})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.Close()
+	const clients = 64
+	users := make([]*User, clients)
+	for i := range users {
+		if users[i], err = e.Login(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := waitCopy(e.Catalog.Store(), 5*time.Minute); err != nil {
+		b.Fatal(err)
+	}
+	for _, u := range users { // prepares the statements, fills the count cache
+		for _, p := range loadPages {
+			if st, _, err := u.Get(p); err != nil || st != 200 {
+				b.Fatalf("GET %s: %d %v", p, st, err)
+			}
+		}
+	}
+	tr.take()
+	var next atomic.Int64
+	cpu0, pg0 := cpuTime(), postgresCPU()
+	b.ResetTimer()
+	var wg sync.WaitGroup
+	for c := range clients {
+		wg.Go(func() {
+			u := users[c]
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(b.N) {
+					return
+				}
+				if st, _, err := u.Get(loadPages[(int(i)+c)%len(loadPages)]); err != nil || st != 200 {
+					b.Errorf("GET: %d %v", st, err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	b.StopTimer()
+	cpu, pg := cpuTime()-cpu0, postgresCPU()-pg0
+	trips := 0
+	for _, sql := range tr.take() {
+		for _, s := range sql {
+			if !strings.HasPrefix(s, inBatch) {
+				trips++
+			}
+		}
+	}
+	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "proc-cpu-µs/page")
+	b.ReportMetric(float64(pg.Microseconds())/float64(b.N), "pg-cpu-µs/page")
+	b.ReportMetric(float64(trips)/float64(b.N), "roundtrips/page")
+}
+
+// postgresCPU is the CPU time (user and system) every process named
+// postgres on this machine has used so far.
+func postgresCPU() time.Duration {
+	dirs, _ := os.ReadDir("/proc")
+	var ticks int64
+	for _, d := range dirs {
+		if d.Name()[0] < '0' || d.Name()[0] > '9' {
+			continue
+		}
+		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
+		if open < 0 || close < open || s[open+1:close] != "postgres" {
+			continue
+		}
+		f := strings.Fields(s[close+2:])
+		if len(f) < 13 {
+			continue
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		st, _ := strconv.ParseInt(f[12], 10, 64)
+		ticks += u + st
+	}
+	return time.Duration(ticks) * 10 * time.Millisecond // USER_HZ is 100
+}
