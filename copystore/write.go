@@ -228,6 +228,10 @@ type Change struct {
 // triggers in this transaction), the filters and the sorts see it at once
 // (Record.QuantityPending, Record.StatusPending). A pass that started
 // before now keeps them; one that starts after takes what it reads.
+// Prices are written a batch of SKUs at a time, as if one change after
+// the other; a record named in one batch both by its SKU and by its card
+// (no form sends both) takes the later change, replacing the prices it
+// showed before the batch.
 func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 	if len(changes) == 0 {
 		return nil
@@ -254,26 +258,36 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 			}
 			return nil
 		}
+		// Prices in batches of distinct SKUs, in order, each batch in
+		// three statements (acceptPrices); a SKU named again starts the
+		// next batch, so a later change still replaces an earlier one.
+		var batch []Change
+		seen := map[string]bool{}
+		flush := func() error {
+			if len(batch) == 0 {
+				return nil
+			}
+			err := s.acceptPrices(exec, k, at, batch)
+			batch = batch[:0]
+			clear(seen)
+			return err
+		}
 		for _, c := range changes {
-			if c.Price != nil && c.SKU != "" {
-				if err := exec(acceptedBaseline, k.SellerID, k.Env, c.SKU, c.SKU, at); err != nil {
-					return err
-				}
-				// The prices replaced are those the record showed: a
-				// change still pending, else the prices read.
-				if err := exec(`UPDATE catalog_nomenclature SET
-					price_was = COALESCE(pending_price, price),
-					sale_was = CASE WHEN pending_price IS NULL THEN sale_price ELSE pending_sale END,
-					price_to = ?, sale_to = ?, price_changed_at = ?,
-					pending_price = ?, pending_sale = ?, pending_at = ?
-					WHERE seller_id = ? AND env = ? AND (marketplace_sku = ? OR parent_sku = ?)`,
-					*c.Price, c.SalePrice, at, *c.Price, c.SalePrice, at, k.SellerID, k.Env, c.SKU, c.SKU); err != nil {
-					return err
-				}
-				if err := exec(observeAccepted, *c.Price, c.SalePrice, at, k.SellerID, k.Env, c.SKU, c.SKU, *c.Price, c.SalePrice); err != nil {
+			if c.Price == nil || c.SKU == "" {
+				continue
+			}
+			if seen[c.SKU] || len(batch) == acceptBatch {
+				if err := flush(); err != nil {
 					return err
 				}
 			}
+			seen[c.SKU] = true
+			batch = append(batch, c)
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		for _, c := range changes {
 			if c.Quantity == nil && c.Status == "" || c.Barcode == "" {
 				continue
 			}
@@ -296,6 +310,60 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 		}
 		return nil
 	})
+}
+
+// acceptBatch bounds the price changes one statement of Accept writes:
+// three parameters each, far below SQLite's (32,766) and PostgreSQL's
+// (65,535) limits, and a chunk of the engine's (500) in one batch.
+const acceptBatch = 500
+
+// acceptedPrices is the prices of a batch: a table v of (pos, sku, price,
+// sale), in the batch's order, leading each statement of acceptPrices.
+func acceptedPrices(n int) string {
+	var b strings.Builder
+	b.WriteString("WITH v (pos, sku, price, sale) AS (VALUES ")
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("(" + strconv.Itoa(i) + ", CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT))")
+	}
+	b.WriteString(") ")
+	return b.String()
+}
+
+// acceptSetPrices replaces the prices of every record of a batch's SKUs
+// (a marketplace SKU or a card): the prices replaced are those the record
+// showed (a change still pending, else the prices read), the new ones
+// are the batch's last change naming the record's SKU or its card.
+const acceptSetPrices = `UPDATE catalog_nomenclature SET
+	price_was = COALESCE(pending_price, price),
+	sale_was = CASE WHEN pending_price IS NULL THEN sale_price ELSE pending_sale END,
+	(price_to, sale_to, pending_price, pending_sale) = (SELECT m.price, m.sale, m.price, m.sale FROM (
+		SELECT v.pos, v.price, v.sale FROM v WHERE v.sku = catalog_nomenclature.marketplace_sku
+		UNION ALL SELECT v.pos, v.price, v.sale FROM v WHERE v.sku = catalog_nomenclature.parent_sku) AS m
+		ORDER BY m.pos DESC LIMIT 1),
+	price_changed_at = ?, pending_at = ?
+	WHERE seller_id = ? AND env = ? AND (marketplace_sku IN (SELECT sku FROM v) OR parent_sku IN (SELECT sku FROM v))`
+
+// acceptPrices writes a batch of price changes, each naming a different
+// SKU, in three statements whatever its size: the baseline points, the
+// prices, the points of the prices replaced. Each statement reads the
+// seller's records once; a record's card has no index of its own.
+func (s *Store) acceptPrices(exec func(query string, args ...any) error, k Key, at int64, batch []Change) error {
+	head := acceptedPrices(len(batch))
+	vals := make([]any, 0, 3*len(batch)+5)
+	for _, c := range batch {
+		vals = append(vals, c.SKU, *c.Price, c.SalePrice)
+	}
+	n := len(vals)
+	if err := exec(head+acceptedBaseline, append(vals, k.SellerID, k.Env, at)...); err != nil {
+		return err
+	}
+	if err := exec(head+acceptSetPrices, append(vals[:n], at, at, k.SellerID, k.Env)...); err != nil {
+		return err
+	}
+	return exec(head+observeAccepted, append(vals[:n], at, k.SellerID, k.Env)...)
 }
 
 // Confirm records what a read of the marketplace outside a pass (a bulk
