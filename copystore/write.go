@@ -237,6 +237,14 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 		return nil
 	}
 	at := sqldb.Millis(s.now())
+	batches := priceBatches(changes)
+	// Their statements are prepared before the transaction takes the
+	// writer's connection (SQLite has one).
+	for _, batch := range batches {
+		if _, _, err := s.acceptStatements(ctx, len(batch)); err != nil {
+			return err
+		}
+	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		stmts := map[string]*sql.Stmt{}
 		defer func() {
@@ -258,34 +266,10 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 			}
 			return nil
 		}
-		// Prices in batches of distinct SKUs, in order, each batch in
-		// three statements (acceptPrices); a SKU named again starts the
-		// next batch, so a later change still replaces an earlier one.
-		var batch []Change
-		seen := map[string]bool{}
-		flush := func() error {
-			if len(batch) == 0 {
-				return nil
+		for _, batch := range batches {
+			if err := s.acceptPrices(ctx, tx, k, at, batch); err != nil {
+				return err
 			}
-			err := s.acceptPrices(exec, k, at, batch)
-			batch = batch[:0]
-			clear(seen)
-			return err
-		}
-		for _, c := range changes {
-			if c.Price == nil || c.SKU == "" {
-				continue
-			}
-			if seen[c.SKU] || len(batch) == acceptBatch {
-				if err := flush(); err != nil {
-					return err
-				}
-			}
-			seen[c.SKU] = true
-			batch = append(batch, c)
-		}
-		if err := flush(); err != nil {
-			return err
 		}
 		for _, c := range changes {
 			if c.Quantity == nil && c.Status == "" || c.Barcode == "" {
@@ -317,8 +301,14 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 // (65,535) limits, and a chunk of the engine's (500) in one batch.
 const acceptBatch = 500
 
-// acceptedPrices is the prices of a batch: a table v of (pos, sku, price,
-// sale), in the batch's order, leading each statement of acceptPrices.
+// acceptSizes are the sizes of acceptedPrices' table: a batch takes the
+// smallest that holds it, the rest of its rows NULL (they match no
+// record), so that a few statements, prepared once, serve every batch.
+var acceptSizes = []int{8, 64, acceptBatch}
+
+// acceptedPrices is the prices of a batch of n rows at most: a table v of
+// (pos, sku, price, sale), in the batch's order, leading each statement
+// of acceptPrices.
 func acceptedPrices(n int) string {
 	var b strings.Builder
 	b.WriteString("WITH v (pos, sku, price, sale) AS (VALUES ")
@@ -330,6 +320,30 @@ func acceptedPrices(n int) string {
 	}
 	b.WriteString(") ")
 	return b.String()
+}
+
+// priceBatches is the price changes of changes in batches of distinct
+// SKUs, in order, of acceptBatch at most: a SKU named again starts the
+// next batch, so that a later change still replaces an earlier one.
+func priceBatches(changes []Change) [][]Change {
+	var out [][]Change
+	var batch []Change
+	seen := map[string]bool{}
+	for _, c := range changes {
+		if c.Price == nil || c.SKU == "" {
+			continue
+		}
+		if seen[c.SKU] || len(batch) == acceptBatch {
+			out, batch = append(out, batch), nil
+			clear(seen)
+		}
+		seen[c.SKU] = true
+		batch = append(batch, c)
+	}
+	if len(batch) > 0 {
+		out = append(out, batch)
+	}
+	return out
 }
 
 // acceptSetPrices replaces the prices of every record of a batch's SKUs
@@ -346,24 +360,67 @@ const acceptSetPrices = `UPDATE catalog_nomenclature SET
 	price_changed_at = ?, pending_at = ?
 	WHERE seller_id = ? AND env = ? AND (marketplace_sku IN (SELECT sku FROM v) OR parent_sku IN (SELECT sku FROM v))`
 
-// acceptPrices writes a batch of price changes, each naming a different
-// SKU, in three statements whatever its size: the baseline points, the
-// prices, the points of the prices replaced. Each statement reads the
-// seller's records once; a record's card has no index of its own.
-func (s *Store) acceptPrices(exec func(query string, args ...any) error, k Key, at int64, batch []Change) error {
-	head := acceptedPrices(len(batch))
-	vals := make([]any, 0, 3*len(batch)+5)
-	for _, c := range batch {
-		vals = append(vals, c.SKU, *c.Price, c.SalePrice)
+// acceptPrices writes, in tx, a batch of price changes, each naming a
+// different SKU, in three statements whatever its size: the baseline
+// points, the prices, the points of the prices replaced. Each statement
+// reads the seller's records once; a record's card has no index of its
+// own.
+func (s *Store) acceptPrices(ctx context.Context, tx *sql.Tx, k Key, at int64, batch []Change) error {
+	size, prepared, err := s.acceptStatements(ctx, len(batch))
+	if err != nil {
+		return err
+	}
+	vals := make([]any, 3*size, 3*size+4)
+	for i, c := range batch {
+		vals[3*i], vals[3*i+1], vals[3*i+2] = c.SKU, *c.Price, c.SalePrice
 	}
 	n := len(vals)
-	if err := exec(head+acceptedBaseline, append(vals, k.SellerID, k.Env, at)...); err != nil {
-		return err
+	for i, args := range [][]any{
+		{k.SellerID, k.Env, at},     // acceptedBaseline
+		{at, at, k.SellerID, k.Env}, // acceptSetPrices
+		{at, k.SellerID, k.Env},     // observeAccepted
+	} {
+		if _, err := tx.StmtContext(ctx, prepared[i]).ExecContext(ctx, append(vals[:n], args...)...); err != nil {
+			return fmt.Errorf("copystore: accept: %w", err)
+		}
 	}
-	if err := exec(head+acceptSetPrices, append(vals[:n], at, at, k.SellerID, k.Env)...); err != nil {
-		return err
+	return nil
+}
+
+// acceptStatements is the size of the table of a batch of n changes
+// (acceptSizes) and acceptPrices' three statements for it, prepared on
+// the writer's pool at their first use: with its table of 500 rows, a
+// statement takes SQLite longer to parse than to run.
+func (s *Store) acceptStatements(ctx context.Context, n int) (int, [3]*sql.Stmt, error) {
+	size := acceptSizes[len(acceptSizes)-1]
+	for _, max := range acceptSizes {
+		if n <= max {
+			size = max
+			break
+		}
 	}
-	return exec(head+observeAccepted, append(vals[:n], at, k.SellerID, k.Env)...)
+	s.acceptMu.Lock()
+	defer s.acceptMu.Unlock()
+	if st, ok := s.accepts[size]; ok {
+		return size, st, nil
+	}
+	var out [3]*sql.Stmt
+	head := acceptedPrices(size)
+	for i, query := range []string{acceptedBaseline, acceptSetPrices, observeAccepted} {
+		st, err := s.w.PrepareContext(ctx, s.q(head+query))
+		if err != nil {
+			for _, p := range out[:i] {
+				p.Close()
+			}
+			return 0, out, fmt.Errorf("copystore: accept: %w", err)
+		}
+		out[i] = st
+	}
+	if s.accepts == nil {
+		s.accepts = map[int][3]*sql.Stmt{}
+	}
+	s.accepts[size] = out
+	return size, out, nil
 }
 
 // Confirm records what a read of the marketplace outside a pass (a bulk
