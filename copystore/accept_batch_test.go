@@ -153,9 +153,9 @@ func TestAcceptStatementsPostgres(t *testing.T) {
 	if err := s.Accept(ctx, k, changes); err != nil {
 		t.Fatal(err)
 	}
-	// Three statements a batch, the transaction's begin and commit.
+	// Four statements a batch, the transaction's begin and commit.
 	n := tr.n.Load() - before
-	if limit := int64(3*2 + 2); n > limit {
+	if limit := int64(4*2 + 2); n > limit {
 		t.Errorf("accepting %d price changes sent %d statements, want at most %d", rows, n, limit)
 	} else {
 		t.Logf("%d price changes: %d statements", rows, n)

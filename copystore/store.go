@@ -57,7 +57,7 @@ type Store struct {
 	// accepts holds Accept's price statements by the size of their
 	// table (acceptStatements).
 	acceptMu sync.Mutex
-	accepts  map[int][3]*sql.Stmt
+	accepts  map[int][4]*sql.Stmt
 }
 
 // New builds the store on the app's database and migrates the catalogue

@@ -230,8 +230,8 @@ type Change struct {
 // before now keeps them; one that starts after takes what it reads.
 // Prices are written a batch of SKUs at a time, as if one change after
 // the other; a record named in one batch both by its SKU and by its card
-// (no form sends both) takes the later change, replacing the prices it
-// showed before the batch.
+// (no form sends both) takes the change of its SKU, replacing the prices
+// it showed before the batch.
 func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 	if len(changes) == 0 {
 		return nil
@@ -346,25 +346,31 @@ func priceBatches(changes []Change) [][]Change {
 	return out
 }
 
-// acceptSetPrices replaces the prices of every record of a batch's SKUs
-// (a marketplace SKU or a card): the prices replaced are those the record
-// showed (a change still pending, else the prices read), the new ones
-// are the batch's last change naming the record's SKU or its card.
-const acceptSetPrices = `UPDATE catalog_nomenclature SET
+// acceptPricesBySKU and acceptPricesByCard replace the prices of every
+// record of a batch's SKUs: the prices replaced are those the record
+// showed (a change still pending, else the prices read). The first finds
+// the records by their own SKU through its index; the second those whose
+// card (parent SKU, which has no index) the batch names and whose own SKU
+// it does not, reading the seller's records once.
+const (
+	acceptPricesBySKU = `UPDATE catalog_nomenclature SET
+	price_was = COALESCE(pending_price, catalog_nomenclature.price),
+	sale_was = CASE WHEN pending_price IS NULL THEN sale_price ELSE pending_sale END,
+	price_to = v.price, sale_to = v.sale, pending_price = v.price, pending_sale = v.sale,
+	price_changed_at = ?, pending_at = ?
+	FROM v WHERE catalog_nomenclature.seller_id = ? AND catalog_nomenclature.env = ? AND catalog_nomenclature.marketplace_sku = v.sku`
+	acceptPricesByCard = `UPDATE catalog_nomenclature SET
 	price_was = COALESCE(pending_price, price),
 	sale_was = CASE WHEN pending_price IS NULL THEN sale_price ELSE pending_sale END,
-	(price_to, sale_to, pending_price, pending_sale) = (SELECT m.price, m.sale, m.price, m.sale FROM (
-		SELECT v.pos, v.price, v.sale FROM v WHERE v.sku = catalog_nomenclature.marketplace_sku
-		UNION ALL SELECT v.pos, v.price, v.sale FROM v WHERE v.sku = catalog_nomenclature.parent_sku) AS m
-		ORDER BY m.pos DESC LIMIT 1),
+	(price_to, sale_to, pending_price, pending_sale) = (SELECT v.price, v.sale, v.price, v.sale FROM v WHERE v.sku = catalog_nomenclature.parent_sku),
 	price_changed_at = ?, pending_at = ?
-	WHERE seller_id = ? AND env = ? AND (marketplace_sku IN (SELECT sku FROM v) OR parent_sku IN (SELECT sku FROM v))`
+	WHERE seller_id = ? AND env = ? AND parent_sku IN (SELECT sku FROM v) AND marketplace_sku NOT IN (SELECT sku FROM v WHERE sku IS NOT NULL)`
+)
 
 // acceptPrices writes, in tx, a batch of price changes, each naming a
-// different SKU, in three statements whatever its size: the baseline
-// points, the prices, the points of the prices replaced. Each statement
-// reads the seller's records once; a record's card has no index of its
-// own.
+// different SKU, in four statements whatever its size: the baseline
+// points, the prices (by SKU, by card), the points of the prices
+// replaced.
 func (s *Store) acceptPrices(ctx context.Context, tx *sql.Tx, k Key, at int64, batch []Change) error {
 	size, prepared, err := s.acceptStatements(ctx, len(batch))
 	if err != nil {
@@ -377,7 +383,8 @@ func (s *Store) acceptPrices(ctx context.Context, tx *sql.Tx, k Key, at int64, b
 	n := len(vals)
 	for i, args := range [][]any{
 		{k.SellerID, k.Env, at},     // acceptedBaseline
-		{at, at, k.SellerID, k.Env}, // acceptSetPrices
+		{at, at, k.SellerID, k.Env}, // acceptPricesBySKU
+		{at, at, k.SellerID, k.Env}, // acceptPricesByCard
 		{at, k.SellerID, k.Env},     // observeAccepted
 	} {
 		if _, err := tx.StmtContext(ctx, prepared[i]).ExecContext(ctx, append(vals[:n], args...)...); err != nil {
@@ -388,10 +395,10 @@ func (s *Store) acceptPrices(ctx context.Context, tx *sql.Tx, k Key, at int64, b
 }
 
 // acceptStatements is the size of the table of a batch of n changes
-// (acceptSizes) and acceptPrices' three statements for it, prepared on
+// (acceptSizes) and acceptPrices' statements for it, prepared on
 // the writer's pool at their first use: with its table of 500 rows, a
 // statement takes SQLite longer to parse than to run.
-func (s *Store) acceptStatements(ctx context.Context, n int) (int, [3]*sql.Stmt, error) {
+func (s *Store) acceptStatements(ctx context.Context, n int) (int, [4]*sql.Stmt, error) {
 	size := acceptSizes[len(acceptSizes)-1]
 	for _, max := range acceptSizes {
 		if n <= max {
@@ -404,9 +411,9 @@ func (s *Store) acceptStatements(ctx context.Context, n int) (int, [3]*sql.Stmt,
 	if st, ok := s.accepts[size]; ok {
 		return size, st, nil
 	}
-	var out [3]*sql.Stmt
+	var out [4]*sql.Stmt
 	head := acceptedPrices(size)
-	for i, query := range []string{acceptedBaseline, acceptSetPrices, observeAccepted} {
+	for i, query := range []string{acceptedBaseline, acceptPricesBySKU, acceptPricesByCard, observeAccepted} {
 		st, err := s.w.PrepareContext(ctx, s.q(head+query))
 		if err != nil {
 			for _, p := range out[:i] {
@@ -417,7 +424,7 @@ func (s *Store) acceptStatements(ctx context.Context, n int) (int, [3]*sql.Stmt,
 		out[i] = st
 	}
 	if s.accepts == nil {
-		s.accepts = map[int][3]*sql.Stmt{}
+		s.accepts = map[int][4]*sql.Stmt{}
 	}
 	s.accepts[size] = out
 	return size, out, nil
