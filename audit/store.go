@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/sellerdesk/sellerdesk/i18n"
@@ -20,6 +21,10 @@ type Store struct {
 	w   *sql.DB      // SQLite: the DB's single writer; PostgreSQL: a view of the pool
 	r   *sqldb.Stmts // the read pool through kept statements (sqldb.DB.Reads)
 	now func() time.Time
+	// insert is the insert of a full batch of items (itemBatch), prepared
+	// on w at its first use (itemsStatement).
+	insertMu sync.Mutex
+	insert   *sql.Stmt
 }
 
 // steps are the audit tables' migrations, recorded by sqldb under the
@@ -108,6 +113,13 @@ func (s *Store) Record(ctx context.Context, e Entry) (err error) {
 	// being cancelled a moment later (a closed tab).
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
+	var full *sql.Stmt
+	if len(e.Items) >= itemBatch {
+		// Prepared before the transaction takes SQLite's one writer.
+		if full, err = s.itemsStatement(ctx); err != nil {
+			return fmt.Errorf("audit: record items: %w", err)
+		}
+	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("audit: record: %w", err)
@@ -120,19 +132,19 @@ func (s *Store) Record(ctx context.Context, e Entry) (err error) {
 	if err != nil {
 		return fmt.Errorf("audit: record: %w", err)
 	}
+	args := make([]any, 0, min(len(e.Items), itemBatch)*9)
 	for start := 0; start < len(e.Items); start += itemBatch {
 		batch := e.Items[start:min(start+itemBatch, len(e.Items))]
-		var b strings.Builder
-		b.WriteString(`INSERT INTO audit_items (entry_id, seq, item_key, name, old_value, new_value, outcome, message, readback) VALUES `)
-		args := make([]any, 0, len(batch)*9)
+		args = args[:0]
 		for i, it := range batch {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
 			args = append(args, id, start+i+1, it.Key, it.Name, it.Old, it.New, it.Outcome, it.Message, it.ReadBack)
 		}
-		if _, err := tx.ExecContext(ctx, s.q(b.String()), args...); err != nil {
+		if len(batch) == itemBatch {
+			_, err = tx.StmtContext(ctx, full).ExecContext(ctx, args...)
+		} else {
+			_, err = tx.ExecContext(ctx, s.q(itemsInsert(len(batch))), args...)
+		}
+		if err != nil {
 			return fmt.Errorf("audit: record items: %w", err)
 		}
 	}
@@ -140,6 +152,35 @@ func (s *Store) Record(ctx context.Context, e Entry) (err error) {
 		return fmt.Errorf("audit: record: %w", err)
 	}
 	return nil
+}
+
+// itemsInsert is the insert of n items, nine values each.
+func itemsInsert(n int) string {
+	var b strings.Builder
+	b.WriteString(`INSERT INTO audit_items (entry_id, seq, item_key, name, old_value, new_value, outcome, message, readback) VALUES `)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?)")
+	}
+	return b.String()
+}
+
+// itemsStatement is the insert of a full batch of items, prepared once:
+// SQLite parses an insert of 200 rows of nine values in about as long as
+// it takes to run it.
+func (s *Store) itemsStatement(ctx context.Context) (*sql.Stmt, error) {
+	s.insertMu.Lock()
+	defer s.insertMu.Unlock()
+	if s.insert == nil {
+		st, err := s.w.PrepareContext(ctx, s.q(itemsInsert(itemBatch)))
+		if err != nil {
+			return nil, err
+		}
+		s.insert = st
+	}
+	return s.insert, nil
 }
 
 // Filter selects entries: always one seller in one environment (a session

@@ -190,21 +190,24 @@ func observeStatement(n int) string {
 const noPoints = `NOT EXISTS (SELECT 1 FROM catalog_price_points p
 		WHERE p.seller_id = n.seller_id AND p.env = n.env AND p.warehouse = n.warehouse AND p.barcode = n.barcode)`
 
-// acceptedBaseline appends, in tx, before Accept replaces a SKU's prices,
-// the prices replaced since the marketplace last changed each record of
-// it that has no point yet (observeStatement's baseline).
+// acceptedBaseline appends, in tx, before Accept replaces the prices of a
+// batch's SKUs (acceptMatch), the prices replaced since the marketplace
+// last changed each of their records that has no point yet
+// (observeStatement's baseline).
 const acceptedBaseline = `INSERT INTO catalog_price_points (seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price, sale_price, observed_at)
 	SELECT n.seller_id, n.env, n.warehouse, n.barcode, n.marketplace_sku, n.parent_sku,
 	COALESCE(n.pending_price, n.price), CASE WHEN n.pending_price IS NULL THEN n.sale_price ELSE n.pending_sale END, n.updated_at
-	FROM catalog_nomenclature n WHERE n.seller_id = ? AND n.env = ? AND (n.marketplace_sku = ? OR n.parent_sku = ?)
+	FROM catalog_nomenclature n WHERE n.seller_id = ? AND n.env = ? AND (n.marketplace_sku IN (SELECT sku FROM v) OR n.parent_sku IN (SELECT sku FROM v))
 	AND n.updated_at > 0 AND n.updated_at < ? AND ` + noPoints
 
-// observeAccepted appends, in tx, a point for every record of SKU (a
-// product or a card) whose shown prices the accepted change just
-// replaced with others (Accept sets price_was and sale_was first).
+// observeAccepted appends, in tx, a point for every record of a batch's
+// SKUs (products or cards) whose shown prices the accepted change just
+// replaced with others (Accept sets price_was and sale_was beside the new
+// price_to and sale_to first).
 const observeAccepted = `INSERT INTO catalog_price_points (seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price, sale_price, observed_at)
-	SELECT seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, ?, ?, ? FROM catalog_nomenclature
-	WHERE seller_id = ? AND env = ? AND (marketplace_sku = ? OR parent_sku = ?) AND (price_was <> ? OR sale_was <> ?)`
+	SELECT seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price_to, sale_to, ? FROM catalog_nomenclature
+	WHERE seller_id = ? AND env = ? AND (marketplace_sku IN (SELECT sku FROM v) OR parent_sku IN (SELECT sku FROM v))
+	AND (price_was <> price_to OR sale_was <> sale_to)`
 
 // PricePoints returns the prices observed for a product of k, oldest
 // first: by marketplace SKU, or with card by its card (parent SKU). The

@@ -54,6 +54,10 @@ type Store struct {
 	// beforePurgeChunk, when set (tests), runs before each transaction
 	// of Purge, outside it, and ends the purge if it fails.
 	beforePurgeChunk func() error
+	// accepts holds Accept's price statements by the size of their
+	// table (acceptStatements).
+	acceptMu sync.Mutex
+	accepts  map[int][4]*sql.Stmt
 }
 
 // New builds the store on the app's database and migrates the catalogue

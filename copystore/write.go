@@ -228,11 +228,23 @@ type Change struct {
 // triggers in this transaction), the filters and the sorts see it at once
 // (Record.QuantityPending, Record.StatusPending). A pass that started
 // before now keeps them; one that starts after takes what it reads.
+// Prices are written a batch of SKUs at a time, as if one change after
+// the other; a record named in one batch both by its SKU and by its card
+// (no form sends both) takes the change of its SKU, replacing the prices
+// it showed before the batch.
 func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 	if len(changes) == 0 {
 		return nil
 	}
 	at := sqldb.Millis(s.now())
+	batches := priceBatches(changes)
+	// Their statements are prepared before the transaction takes the
+	// writer's connection (SQLite has one).
+	for _, batch := range batches {
+		if _, _, err := s.acceptStatements(ctx, len(batch)); err != nil {
+			return err
+		}
+	}
 	return s.tx(ctx, func(tx *sql.Tx) error {
 		stmts := map[string]*sql.Stmt{}
 		defer func() {
@@ -254,26 +266,12 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 			}
 			return nil
 		}
-		for _, c := range changes {
-			if c.Price != nil && c.SKU != "" {
-				if err := exec(acceptedBaseline, k.SellerID, k.Env, c.SKU, c.SKU, at); err != nil {
-					return err
-				}
-				// The prices replaced are those the record showed: a
-				// change still pending, else the prices read.
-				if err := exec(`UPDATE catalog_nomenclature SET
-					price_was = COALESCE(pending_price, price),
-					sale_was = CASE WHEN pending_price IS NULL THEN sale_price ELSE pending_sale END,
-					price_to = ?, sale_to = ?, price_changed_at = ?,
-					pending_price = ?, pending_sale = ?, pending_at = ?
-					WHERE seller_id = ? AND env = ? AND (marketplace_sku = ? OR parent_sku = ?)`,
-					*c.Price, c.SalePrice, at, *c.Price, c.SalePrice, at, k.SellerID, k.Env, c.SKU, c.SKU); err != nil {
-					return err
-				}
-				if err := exec(observeAccepted, *c.Price, c.SalePrice, at, k.SellerID, k.Env, c.SKU, c.SKU, *c.Price, c.SalePrice); err != nil {
-					return err
-				}
+		for _, batch := range batches {
+			if err := s.acceptPrices(ctx, tx, k, at, batch); err != nil {
+				return err
 			}
+		}
+		for _, c := range changes {
 			if c.Quantity == nil && c.Status == "" || c.Barcode == "" {
 				continue
 			}
@@ -296,6 +294,140 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 		}
 		return nil
 	})
+}
+
+// acceptBatch bounds the price changes one statement of Accept writes:
+// three parameters each, far below SQLite's (32,766) and PostgreSQL's
+// (65,535) limits, and a chunk of the engine's (500) in one batch.
+const acceptBatch = 500
+
+// acceptSizes are the sizes of acceptedPrices' table: a batch takes the
+// smallest that holds it, the rest of its rows NULL (they match no
+// record), so that a few statements, prepared once, serve every batch.
+var acceptSizes = []int{8, 64, acceptBatch}
+
+// acceptedPrices is the prices of a batch of n rows at most: a table v of
+// (pos, sku, price, sale), in the batch's order, leading each statement
+// of acceptPrices.
+func acceptedPrices(n int) string {
+	var b strings.Builder
+	b.WriteString("WITH v (pos, sku, price, sale) AS (VALUES ")
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString("(" + strconv.Itoa(i) + ", CAST(? AS TEXT), CAST(? AS BIGINT), CAST(? AS BIGINT))")
+	}
+	b.WriteString(") ")
+	return b.String()
+}
+
+// priceBatches is the price changes of changes in batches of distinct
+// SKUs, in order, of acceptBatch at most: a SKU named again starts the
+// next batch, so that a later change still replaces an earlier one.
+func priceBatches(changes []Change) [][]Change {
+	var out [][]Change
+	var batch []Change
+	seen := map[string]bool{}
+	for _, c := range changes {
+		if c.Price == nil || c.SKU == "" {
+			continue
+		}
+		if seen[c.SKU] || len(batch) == acceptBatch {
+			out, batch = append(out, batch), nil
+			clear(seen)
+		}
+		seen[c.SKU] = true
+		batch = append(batch, c)
+	}
+	if len(batch) > 0 {
+		out = append(out, batch)
+	}
+	return out
+}
+
+// acceptPricesBySKU and acceptPricesByCard replace the prices of every
+// record of a batch's SKUs: the prices replaced are those the record
+// showed (a change still pending, else the prices read). The first finds
+// the records by their own SKU through its index; the second those whose
+// card (parent SKU, which has no index) the batch names and whose own SKU
+// it does not, reading the seller's records once.
+const (
+	acceptPricesBySKU = `UPDATE catalog_nomenclature SET
+	price_was = COALESCE(pending_price, catalog_nomenclature.price),
+	sale_was = CASE WHEN pending_price IS NULL THEN sale_price ELSE pending_sale END,
+	price_to = v.price, sale_to = v.sale, pending_price = v.price, pending_sale = v.sale,
+	price_changed_at = ?, pending_at = ?
+	FROM v WHERE catalog_nomenclature.seller_id = ? AND catalog_nomenclature.env = ? AND catalog_nomenclature.marketplace_sku = v.sku`
+	acceptPricesByCard = `UPDATE catalog_nomenclature SET
+	price_was = COALESCE(pending_price, price),
+	sale_was = CASE WHEN pending_price IS NULL THEN sale_price ELSE pending_sale END,
+	(price_to, sale_to, pending_price, pending_sale) = (SELECT v.price, v.sale, v.price, v.sale FROM v WHERE v.sku = catalog_nomenclature.parent_sku),
+	price_changed_at = ?, pending_at = ?
+	WHERE seller_id = ? AND env = ? AND parent_sku IN (SELECT sku FROM v) AND marketplace_sku NOT IN (SELECT sku FROM v WHERE sku IS NOT NULL)`
+)
+
+// acceptPrices writes, in tx, a batch of price changes, each naming a
+// different SKU, in four statements whatever its size: the baseline
+// points, the prices (by SKU, by card), the points of the prices
+// replaced.
+func (s *Store) acceptPrices(ctx context.Context, tx *sql.Tx, k Key, at int64, batch []Change) error {
+	size, prepared, err := s.acceptStatements(ctx, len(batch))
+	if err != nil {
+		return err
+	}
+	vals := make([]any, 3*size, 3*size+4)
+	for i, c := range batch {
+		vals[3*i], vals[3*i+1], vals[3*i+2] = c.SKU, *c.Price, c.SalePrice
+	}
+	n := len(vals)
+	for i, args := range [][]any{
+		{k.SellerID, k.Env, at},     // acceptedBaseline
+		{at, at, k.SellerID, k.Env}, // acceptPricesBySKU
+		{at, at, k.SellerID, k.Env}, // acceptPricesByCard
+		{at, k.SellerID, k.Env},     // observeAccepted
+	} {
+		if _, err := tx.StmtContext(ctx, prepared[i]).ExecContext(ctx, append(vals[:n], args...)...); err != nil {
+			return fmt.Errorf("copystore: accept: %w", err)
+		}
+	}
+	return nil
+}
+
+// acceptStatements is the size of the table of a batch of n changes
+// (acceptSizes) and acceptPrices' statements for it, prepared on
+// the writer's pool at their first use: with its table of 500 rows, a
+// statement takes SQLite longer to parse than to run.
+func (s *Store) acceptStatements(ctx context.Context, n int) (int, [4]*sql.Stmt, error) {
+	size := acceptSizes[len(acceptSizes)-1]
+	for _, max := range acceptSizes {
+		if n <= max {
+			size = max
+			break
+		}
+	}
+	s.acceptMu.Lock()
+	defer s.acceptMu.Unlock()
+	if st, ok := s.accepts[size]; ok {
+		return size, st, nil
+	}
+	var out [4]*sql.Stmt
+	head := acceptedPrices(size)
+	for i, query := range []string{acceptedBaseline, acceptPricesBySKU, acceptPricesByCard, observeAccepted} {
+		st, err := s.w.PrepareContext(ctx, s.q(head+query))
+		if err != nil {
+			for _, p := range out[:i] {
+				p.Close()
+			}
+			return 0, out, fmt.Errorf("copystore: accept: %w", err)
+		}
+		out[i] = st
+	}
+	if s.accepts == nil {
+		s.accepts = map[int][4]*sql.Stmt{}
+	}
+	s.accepts[size] = out
+	return size, out, nil
 }
 
 // Confirm records what a read of the marketplace outside a pass (a bulk
