@@ -68,6 +68,9 @@ func freshSchema(t *testing.T, base string) string {
 	}
 	q := u.Query()
 	q.Set("search_path", schema)
+	if !q.Has("connect_timeout") { // a loaded machine's connect, as in sqldbtest.PostgresURL
+		q.Set("connect_timeout", "30")
+	}
 	u.RawQuery = q.Encode()
 	return u.String()
 }
