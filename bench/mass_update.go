@@ -221,8 +221,7 @@ func MassUpdateOverhead(s Sizes) (Result, error) {
 			rounded(formOnly), mf.Round(100*time.Microsecond), mf.Round(100*time.Microsecond), floor, p4Target,
 			time.Duration(float64(ml)*(p4Target-1)).Round(100*time.Microsecond), (time.Duration(float64(ml)*(p4Target-1))-mf).Round(100*time.Microsecond)),
 		"Go 1.26 refuses forms of more than 10,000 fields by default (GODEBUG urlmaxqueryparams); the 10,000-row form has 90,000. go.mod sets godebug urlmaxqueryparams=100000, which applies to cmd/web, sdbench and the tests alike, so the path measured is the one that ships",
-		"the dashboard time includes parsing and validating the form, the per-seller lock, writing each chunk's accepted rows into the local copy (while the next chunk is in flight), recording the change in the history and re-rendering the prices page with the result; the loop sends the same chunks with apiclient's SetPrices",
-		"no pass runs in P4, so the dashboard's copy holds none of the seller's records: its writes here are the statements' own cost. A chunk written into a copy of 10,000 records is copystore's BenchmarkAcceptChunk",
+		"the dashboard time includes parsing and validating the form, the per-seller lock, writing each chunk's accepted rows into the local copy (while the next chunk is in flight), recording the change in the history and re-rendering the prices page with the result; the loop sends the same chunks with apiclient's SetPrices. No pass runs in P4, so the dashboard's copy holds none of the seller's records: its writes here are the statements' own cost (a chunk written into a copy of 10,000 records is copystore's BenchmarkAcceptChunk)",
 		fmt.Sprintf("load average (1, 5, 15 min) at the start: %s; at the end: %s. The sides share the machine's cores with whatever else runs: the dashboard's CPU beyond the loop (the copy's and the history's writes) stretches with the load, the loop's injected latency does not", loadStart, loadAverage()))
 	return r, nil
 }

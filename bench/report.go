@@ -107,10 +107,36 @@ func WriteMarkdown(path string, results []Result, command, benchstat, notesPath 
 	}
 	if benchstat != "" {
 		b.WriteString("## Go benchmarks (benchstat)\n\n`go test -run '^$' -bench . -benchmem -count 6 ./bench/`, summarised by `go tool benchstat -col /side`:\n\n```\n")
-		b.WriteString(strings.TrimRight(benchstat, "\n") + "\n```\n\n")
+		b.WriteString(strings.TrimRight(compactBenchstat(benchstat), "\n") + "\n```\n\n")
 	}
 	if notesPath != "" {
 		fmt.Fprintf(&b, "## Profiles and fixes\n\nWhat each profile showed, what was changed and the figures of earlier runs: [%s](%s).\n", notesPath, notesPath)
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// compactBenchstat drops what benchstat prints that says nothing here: the
+// machine's lines (the report's Machine section says them), rows without a
+// figure (a benchmark measured in another unit only), geomeans over
+// unrelated benchmarks and their footnotes.
+func compactBenchstat(s string) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "geomean"), strings.HasPrefix(t, "¹ "), strings.HasPrefix(t, "² "),
+			strings.HasPrefix(t, "goos: "), strings.HasPrefix(t, "goarch: "), strings.HasPrefix(t, "pkg: "), strings.HasPrefix(t, "cpu: "):
+			continue
+		case emptyRow(t):
+			continue
+		}
+		out = append(out, line)
+	}
+	return strings.Join(out, "\n")
+}
+
+// emptyRow reports whether a benchstat line names a benchmark and no figure.
+func emptyRow(t string) bool {
+	f := strings.Fields(t)
+	return len(f) == 1 && !strings.Contains(t, "│") && !strings.Contains(t, ":") && strings.Contains(t, "-")
 }
