@@ -85,25 +85,34 @@ var pageRoundTrips = map[string]int{
 	"/prices?q=" + "%D0%BA%D1%80%D0%BE%D1%81": 2, "/return-boxes": 2, "/history": 3,
 }
 
+// tracedPostgres starts a dashboard with a copy of products products a
+// seller on a fresh PostgreSQL schema, its statements told to the tracer
+// returned; both go when tb ends. It skips tb without the test server.
+func tracedPostgres(tb testing.TB, products int) (*Env, *requestStatements) {
+	tb.Helper()
+	dbURL, drop, err := postgresSchema()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(drop)
+	if dbURL == "" {
+		tb.Skip("SELLERDESK_TEST_POSTGRES_URL is not set (sessions/testdata/start-postgres.sh starts a server)")
+	}
+	tr := &requestStatements{sql: map[string][]string{}}
+	e, err := Start(EnvOptions{Sandbox: sandbox.Options{ProductsPerSeller: products}, Catalog: true, DatabaseURL: dbURL, DatabaseTracer: tr})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(e.Close)
+	return e, tr
+}
+
 // TestPageRoundTripsPostgres serves each page of P11's load from a copy on
 // PostgreSQL and counts the round trips one view of it makes (a statement,
 // or a batch of them), logging each statement; it fails when a page makes
 // more than pageRoundTrips says.
 func TestPageRoundTripsPostgres(t *testing.T) {
-	dbURL, drop, err := postgresSchema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer drop()
-	if dbURL == "" {
-		t.Skip("SELLERDESK_TEST_POSTGRES_URL is not set (sessions/testdata/start-postgres.sh starts a server)")
-	}
-	tr := &requestStatements{sql: map[string][]string{}}
-	e, err := Start(EnvOptions{Sandbox: sandbox.Options{ProductsPerSeller: 200}, Catalog: true, DatabaseURL: dbURL, DatabaseTracer: tr})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e, tr := tracedPostgres(t, 200)
 	u, err := e.Login()
 	if err != nil {
 		t.Fatal(err)
@@ -150,20 +159,7 @@ func TestPageRoundTripsPostgres(t *testing.T) {
 // database (as another instance does) ends the session at its very next
 // page, as when the checks were read apart.
 func TestRejectedCredentialRefusedAtOnceBatched(t *testing.T) {
-	dbURL, drop, err := postgresSchema()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer drop()
-	if dbURL == "" {
-		t.Skip("SELLERDESK_TEST_POSTGRES_URL is not set (sessions/testdata/start-postgres.sh starts a server)")
-	}
-	tr := &requestStatements{sql: map[string][]string{}}
-	e, err := Start(EnvOptions{Sandbox: sandbox.Options{ProductsPerSeller: 50}, Catalog: true, DatabaseURL: dbURL, DatabaseTracer: tr})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer e.Close()
+	e, tr := tracedPostgres(t, 50)
 	u, err := e.Login()
 	if err != nil {
 		t.Fatal(err)
@@ -204,23 +200,11 @@ func TestRejectedCredentialRefusedAtOnceBatched(t *testing.T) {
 // stime from /proc, every postgres process of the machine: run it where no
 // one else uses that server), with the round trips a page made.
 func BenchmarkPagesPostgres(b *testing.B) {
-	dbURL, drop, err := postgresSchema()
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer drop()
-	if dbURL == "" {
-		b.Skip("SELLERDESK_TEST_POSTGRES_URL is not set (sessions/testdata/start-postgres.sh starts a server)")
-	}
-	tr := &requestStatements{sql: map[string][]string{}}
-	e, err := Start(EnvOptions{Sandbox: sandbox.Options{ProductsPerSeller: 2000}, Catalog: true, DatabaseURL: dbURL, DatabaseTracer: tr})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer e.Close()
+	e, tr := tracedPostgres(b, 2000)
 	const clients = 64
 	users := make([]*User, clients)
 	for i := range users {
+		var err error
 		if users[i], err = e.Login(); err != nil {
 			b.Fatal(err)
 		}
