@@ -55,14 +55,18 @@ func (s *Store) lookupIn(ctx context.Context, k Key, col, warehouse string, valu
 	for len(values) > 0 {
 		batch := values[:min(len(values), lookupBatch)]
 		values = values[len(batch):]
-		query := `SELECT ` + packedRecord + ` FROM catalog_nomenclature WHERE seller_id = ? AND env = ?`
+		// The ids first, from the named column's index alone (covering):
+		// asked for the whole records with their list order, SQLite,
+		// without statistics, walks all of the seller's records in id
+		// order instead (TestCardPlans).
+		query := `SELECT ` + packedRecord + ` FROM catalog_nomenclature WHERE id IN (SELECT id FROM catalog_nomenclature WHERE seller_id = ? AND env = ?`
 		args := make([]any, 0, len(batch)+3)
 		args = append(args, k.SellerID, k.Env)
 		if col == "barcode" {
 			query += ` AND warehouse = ?`
 			args = append(args, warehouse)
 		}
-		query += ` AND ` + col + ` IN (?` + strings.Repeat(`, ?`, len(batch)-1) + `) ORDER BY id`
+		query += ` AND ` + col + ` IN (?` + strings.Repeat(`, ?`, len(batch)-1) + `)) ORDER BY id`
 		for _, v := range batch {
 			args = append(args, v)
 		}

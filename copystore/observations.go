@@ -197,7 +197,7 @@ const noPoints = `NOT EXISTS (SELECT 1 FROM catalog_price_points p
 const acceptedBaseline = `INSERT INTO catalog_price_points (seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price, sale_price, observed_at)
 	SELECT n.seller_id, n.env, n.warehouse, n.barcode, n.marketplace_sku, n.parent_sku,
 	COALESCE(n.pending_price, n.price), CASE WHEN n.pending_price IS NULL THEN n.sale_price ELSE n.pending_sale END, n.updated_at
-	FROM catalog_nomenclature n WHERE n.seller_id = ? AND n.env = ? AND (n.marketplace_sku IN (SELECT sku FROM v) OR n.parent_sku IN (SELECT sku FROM v))
+	FROM catalog_nomenclature n WHERE n.id IN (` + acceptedIDs + `)
 	AND n.updated_at > 0 AND n.updated_at < ? AND ` + noPoints
 
 // observeAccepted appends, in tx, a point for every record of a batch's
@@ -206,7 +206,7 @@ const acceptedBaseline = `INSERT INTO catalog_price_points (seller_id, env, ware
 // price_to and sale_to first).
 const observeAccepted = `INSERT INTO catalog_price_points (seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price, sale_price, observed_at)
 	SELECT seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price_to, sale_to, ? FROM catalog_nomenclature
-	WHERE seller_id = ? AND env = ? AND (marketplace_sku IN (SELECT sku FROM v) OR parent_sku IN (SELECT sku FROM v))
+	WHERE id IN (` + acceptedIDs + `)
 	AND (price_was <> price_to OR sale_was <> sale_to)`
 
 // PricePoints returns the prices observed for a product of k, oldest

@@ -266,6 +266,10 @@ var migrations = sqldb.Migrations(
 	// chunk a transaction (purge.go): purge is set on the copy's record
 	// until they are all deleted, and no read shows them meanwhile.
 	sqldb.Step{SQL: migrationPurgeColumn},
+	// 18: the records of a card (its sizes), found without reading the
+	// seller's other records: a file's card-named rows, a card's page,
+	// the prices accepted for a card (TestCardPlans).
+	sqldb.Step{SQL: `CREATE INDEX catalog_nomenclature_card ON catalog_nomenclature (seller_id, env, parent_sku)`},
 )
 
 // migrationPurgeColumn is catalog_copies.purge: 1 from a forget until

@@ -349,23 +349,42 @@ func priceBatches(changes []Change) [][]Change {
 // acceptPricesBySKU and acceptPricesByCard replace the prices of every
 // record of a batch's SKUs: the prices replaced are those the record
 // showed (a change still pending, else the prices read). The first finds
-// the records by their own SKU through its index; the second those whose
-// card (parent SKU, which has no index) the batch names and whose own SKU
-// it does not, reading the seller's records once.
+// the records by their own SKU, the second those whose card (parent SKU)
+// the batch names and whose own SKU it does not: each of the batch's SKUs
+// through its index into a table of their ids and new prices, m, which
+// each record is then updated from by its id. Both follow acceptedPrices'
+// head (the batch's table, v), adding m to its WITH; m is materialized so
+// that SQLite does not fold it into the update and read the whole table
+// to match it (TestCardPlans).
 const (
-	acceptPricesBySKU = `UPDATE catalog_nomenclature SET
+	acceptPricesBySKU = `, m AS MATERIALIZED (SELECT n.id, v.price, v.sale FROM v CROSS JOIN catalog_nomenclature n
+		WHERE n.seller_id = ? AND n.env = ? AND n.marketplace_sku = v.sku)
+	UPDATE catalog_nomenclature SET
 	price_was = COALESCE(pending_price, catalog_nomenclature.price),
 	sale_was = CASE WHEN pending_price IS NULL THEN sale_price ELSE pending_sale END,
-	price_to = v.price, sale_to = v.sale, pending_price = v.price, pending_sale = v.sale,
+	price_to = m.price, sale_to = m.sale, pending_price = m.price, pending_sale = m.sale,
 	price_changed_at = ?, pending_at = ?
-	FROM v WHERE catalog_nomenclature.seller_id = ? AND catalog_nomenclature.env = ? AND catalog_nomenclature.marketplace_sku = v.sku`
-	acceptPricesByCard = `UPDATE catalog_nomenclature SET
-	price_was = COALESCE(pending_price, price),
+	FROM m WHERE catalog_nomenclature.id = m.id`
+	acceptPricesByCard = `, m AS MATERIALIZED (SELECT n.id, v.price, v.sale FROM v CROSS JOIN catalog_nomenclature n
+		WHERE n.seller_id = ? AND n.env = ? AND n.parent_sku = v.sku
+		AND n.marketplace_sku NOT IN (SELECT sku FROM v WHERE sku IS NOT NULL))
+	UPDATE catalog_nomenclature SET
+	price_was = COALESCE(pending_price, catalog_nomenclature.price),
 	sale_was = CASE WHEN pending_price IS NULL THEN sale_price ELSE pending_sale END,
-	(price_to, sale_to, pending_price, pending_sale) = (SELECT v.price, v.sale, v.price, v.sale FROM v WHERE v.sku = catalog_nomenclature.parent_sku),
+	price_to = m.price, sale_to = m.sale, pending_price = m.price, pending_sale = m.sale,
 	price_changed_at = ?, pending_at = ?
-	WHERE seller_id = ? AND env = ? AND parent_sku IN (SELECT sku FROM v) AND marketplace_sku NOT IN (SELECT sku FROM v WHERE sku IS NOT NULL)`
+	FROM m WHERE catalog_nomenclature.id = m.id`
 )
+
+// acceptedIDs selects the ids of the records a batch's SKUs name, by
+// their own SKU or by their card, reading the batch's table first
+// (CROSS JOIN keeps SQLite's join in that order): each SKU is then found
+// through its index, where SQLite, without statistics, would otherwise
+// read all of the seller's records for the batch (TestCardPlans). A
+// record named both ways comes twice. Its arguments: seller, env, seller,
+// env.
+const acceptedIDs = `SELECT m.id FROM v CROSS JOIN catalog_nomenclature m WHERE m.seller_id = ? AND m.env = ? AND m.marketplace_sku = v.sku
+	UNION ALL SELECT m.id FROM v CROSS JOIN catalog_nomenclature m WHERE m.seller_id = ? AND m.env = ? AND m.parent_sku = v.sku`
 
 // acceptPrices writes, in tx, a batch of price changes, each naming a
 // different SKU, in four statements whatever its size: the baseline
@@ -382,10 +401,10 @@ func (s *Store) acceptPrices(ctx context.Context, tx *sql.Tx, k Key, at int64, b
 	}
 	n := len(vals)
 	for i, args := range [][]any{
-		{k.SellerID, k.Env, at},     // acceptedBaseline
-		{at, at, k.SellerID, k.Env}, // acceptPricesBySKU
-		{at, at, k.SellerID, k.Env}, // acceptPricesByCard
-		{at, k.SellerID, k.Env},     // observeAccepted
+		{k.SellerID, k.Env, k.SellerID, k.Env, at}, // acceptedBaseline
+		{k.SellerID, k.Env, at, at},                // acceptPricesBySKU
+		{k.SellerID, k.Env, at, at},                // acceptPricesByCard
+		{at, k.SellerID, k.Env, k.SellerID, k.Env}, // observeAccepted
 	} {
 		if _, err := tx.StmtContext(ctx, prepared[i]).ExecContext(ctx, append(vals[:n], args...)...); err != nil {
 			return fmt.Errorf("copystore: accept: %w", err)

@@ -1,0 +1,57 @@
+package copystore
+
+import (
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// TestCardPlans: the statements that find records by their card (a file's
+// card-named rows, a product page of a card, the accepted price changes of
+// a batch of SKUs that may be cards) read the copy through indexes, on
+// SQLite: a scan would read every record of the seller for each of them,
+// a minute of a 10,000-row price form on a copy of a million.
+func TestCardPlans(t *testing.T) {
+	t.Parallel()
+	s := newBackend(t, filepath.Join(t.TempDir(), "catalog.db")).open()
+	k := Key{SellerID: 1001, Env: "test"}
+	fillPlanCopy(t, s, k, 300)
+
+	lookup := `SELECT ` + packedRecord + ` FROM catalog_nomenclature WHERE id IN (SELECT id FROM catalog_nomenclature WHERE seller_id = ? AND env = ? AND parent_sku IN (?, ?)) ORDER BY id`
+	type statement struct {
+		query string
+		args  []any
+	}
+	statements := map[string]statement{"lookup by card": {lookup, []any{k.SellerID, k.Env, "CARD1", "CARD2"}}}
+	// A batch of two changes in the smallest table, the rest of it NULL,
+	// bound as acceptPrices binds them.
+	size := acceptSizes[0]
+	vals := make([]any, 3*size)
+	copy(vals, []any{"MP000001", int64(100), nil, "CARD1", int64(200), nil})
+	const at = int64(1_700_000_000_000)
+	for name, q := range map[string]statement{
+		"accepted baseline": {acceptedBaseline, []any{k.SellerID, k.Env, k.SellerID, k.Env, at}},
+		"prices by SKU":     {acceptPricesBySKU, []any{at, at, k.SellerID, k.Env}},
+		"prices by card":    {acceptPricesByCard, []any{at, at, k.SellerID, k.Env}},
+		"observed accepted": {observeAccepted, []any{at, k.SellerID, k.Env, k.SellerID, k.Env}},
+	} {
+		statements[name] = statement{acceptedPrices(size) + q.query, append(append([]any{}, vals...), q.args...)}
+	}
+	statements["lookup by SKU"] = statement{strings.Replace(lookup, "parent_sku", "marketplace_sku", 1), []any{k.SellerID, k.Env, "MP000001", "MP000002"}}
+	statements["lookup by barcode"] = statement{strings.Replace(lookup, "parent_sku", "warehouse = ? AND barcode", 1), []any{k.SellerID, k.Env, "W1", "4600000000001", "4600000000002"}}
+	// Every read of the records must be by a SKU, a card or an id: a scan,
+	// or a search by the seller alone (the list index, the updated index's
+	// range), reads all of the seller's records. The batch's VALUES table,
+	// v, is scanned by design.
+	records := regexp.MustCompile(`(?m)^(SCAN|SEARCH) (n|catalog_nomenclature)\b.*$`)
+	named := regexp.MustCompile(`marketplace_sku=\?|parent_sku=\?|barcode=\?|rowid=\?`)
+	for name, st := range statements {
+		p := queryPlan(t, s, s.q(st.query), st.args)
+		for _, line := range records.FindAllString(p, -1) {
+			if !named.MatchString(line) {
+				t.Errorf("%s reads every record of the seller (%s):\n%s", name, line, p)
+			}
+		}
+	}
+}
