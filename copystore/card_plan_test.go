@@ -1,6 +1,7 @@
 package copystore
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -40,6 +41,11 @@ func TestCardPlans(t *testing.T) {
 	}
 	statements["lookup by SKU"] = statement{strings.Replace(lookup, "parent_sku", "marketplace_sku", 1), []any{k.SellerID, k.Env, "MP000001", "MP000002"}}
 	statements["lookup by barcode"] = statement{strings.Replace(lookup, "parent_sku", "warehouse = ? AND barcode", 1), []any{k.SellerID, k.Env, "W1", "4600000000001", "4600000000002"}}
+	replaced := []any{k.SellerID, k.Env, "W1"}
+	for i := range lookupBatch {
+		replaced = append(replaced, fmt.Sprintf("460%010d", i))
+	}
+	statements["replaced by barcode"] = statement{replacedQuery(lookupBatch), replaced}
 	// Every read of the records must be by a SKU, a card or an id: a scan,
 	// or a search by the seller alone (the list index, the updated index's
 	// range), reads all of the seller's records. The batch's VALUES table,

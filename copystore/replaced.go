@@ -67,10 +67,7 @@ func (s *Store) Replacements(ctx context.Context, k Key, keys []StockKey) (map[S
 // readReplaced reads the kept changes of n barcodes at warehouse wh
 // (args: seller, environment, warehouse, the barcodes) into out.
 func (s *Store) readReplaced(ctx context.Context, wh string, args []any, n int, out map[StockKey]Replaced) error {
-	rows, err := s.r.QueryContext(ctx, s.q(`SELECT barcode, price_was, sale_was, price_to, sale_to, price_changed_at,
-		quantity_was, quantity_to, quantity_changed_at, status_was, status_to, status_changed_at
-		FROM catalog_nomenclature WHERE seller_id = ? AND env = ? AND warehouse = ? AND barcode IN (?`+strings.Repeat(`, ?`, n-1)+`)
-		AND (price_changed_at IS NOT NULL OR quantity_changed_at IS NOT NULL OR status_changed_at IS NOT NULL)`), args...)
+	rows, err := s.r.QueryContext(ctx, s.q(replacedQuery(n)), args...)
 	if err != nil {
 		return fmt.Errorf("copystore: %w", err)
 	}
@@ -98,4 +95,14 @@ func (s *Store) readReplaced(ctx context.Context, wh string, args []any, n int, 
 		return fmt.Errorf("copystore: %w", err)
 	}
 	return nil
+}
+
+// replacedQuery reads the kept changes of n barcodes of one warehouse
+// (readReplaced's arguments), through the records' unique key
+// (TestCardPlans).
+func replacedQuery(n int) string {
+	return `SELECT barcode, price_was, sale_was, price_to, sale_to, price_changed_at,
+		quantity_was, quantity_to, quantity_changed_at, status_was, status_to, status_changed_at
+		FROM catalog_nomenclature WHERE seller_id = ? AND env = ? AND warehouse = ? AND barcode IN (?` + strings.Repeat(`, ?`, n-1) + `)
+		AND (price_changed_at IS NOT NULL OR quantity_changed_at IS NOT NULL OR status_changed_at IS NOT NULL)`
 }
