@@ -20,9 +20,24 @@ const (
 )
 
 // MaxProductsPerSeller is the largest Options.ProductsPerSeller: each of the
-// products is stocked in three warehouses, so 300,000 records per seller.
-// The generated barcodes are unique per seller up to this size.
-const MaxProductsPerSeller = 100_000
+// products is stocked in three warehouses, so a million records per seller
+// (1,000,002). The generated barcodes are unique across sellers up to this
+// size (productBarcode).
+const MaxProductsPerSeller = 333_334
+
+// productsOf is the products per seller Options.ProductsPerSeller asks
+// for: the default for none, at most MaxProductsPerSeller.
+func productsOf(n int) int {
+	if n <= 0 {
+		return productsPerSeller
+	}
+	return min(n, MaxProductsPerSeller)
+}
+
+// firstBarcodes is how many of a seller's products take their barcode from
+// the first range, the one the fixtures always had; the products beyond
+// take a second range (productBarcode).
+const firstBarcodes = 100_000
 
 // sellerIDs are the seeded sellers, in fixture generation order.
 var sellerIDs = []int64{1001, 1002, 1003}
@@ -430,6 +445,17 @@ func (fx *fixtures) uniqueSKU(r *rand.Rand) string {
 }
 
 // ean13 builds a valid EAN-13 barcode from a 12-digit body.
+// productBarcode is the barcode of a seller's i-th regular product: the
+// first firstBarcodes of each seller in 460 100 100 000 to 460 109 999 999
+// (seller ids 1001 to 1099), the rest in 466 001 000 000 to
+// 466 099 233 333, so that no two products of any sellers share one.
+func productBarcode(seller int64, i int) string {
+	if i < firstBarcodes {
+		return ean13(460000000000 + seller*firstBarcodes + int64(i))
+	}
+	return ean13(465000000000 + seller*1_000_000 + int64(i-firstBarcodes))
+}
+
 func ean13(body int64) string {
 	s := fmt.Sprintf("%012d", body%1_000_000_000_000)
 	sum := 0
@@ -465,7 +491,7 @@ func genProduct(r *rand.Rand, seller int64, i int, start time.Time) *product {
 	}
 	return &product{
 		sellerSKU:      fmt.Sprintf("ART-%d-%05d", seller, i+1),
-		barcode:        ean13(460000000000 + seller*100000 + int64(i)),
+		barcode:        productBarcode(seller, i),
 		name:           name,
 		brand:          pick(r, brands),
 		size:           pick(r, sizes),

@@ -1,6 +1,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -36,14 +37,51 @@ func TestFixturesScale(t *testing.T) {
 	}
 }
 
-// TestFixturesScaleCap: ProductsPerSeller above the cap is capped, so
-// barcodes never collide between sellers.
+// TestFixturesScaleCap: ProductsPerSeller above the cap is capped, none
+// is the default, and a sandbox generates as many as asked.
 func TestFixturesScaleCap(t *testing.T) {
-	if testing.Short() {
-		t.Skip("generates 300,000 products")
+	t.Parallel()
+	for _, c := range []struct{ ask, want int }{
+		{0, productsPerSeller}, {-1, productsPerSeller}, {7, 7},
+		{MaxProductsPerSeller, MaxProductsPerSeller}, {MaxProductsPerSeller + 5, MaxProductsPerSeller},
+	} {
+		if got := productsOf(c.ask); got != c.want {
+			t.Errorf("ProductsPerSeller %d: %d products, want %d", c.ask, got, c.want)
+		}
 	}
-	s := New(Options{ProductsPerSeller: MaxProductsPerSeller + 5})
-	if got := len(s.Products(1001)); got != MaxProductsPerSeller {
-		t.Fatalf("%d products, want the cap %d", got, MaxProductsPerSeller)
+	if got := len(New(Options{ProductsPerSeller: 7}).Products(1001)); got != 7 {
+		t.Errorf("a sandbox of 7 products per seller lists %d", got)
+	}
+}
+
+// TestProductBarcodesUnique: up to the cap, no two products of any sellers
+// share a barcode, and every one is a valid EAN-13; the first products keep
+// the barcodes the fixtures always had.
+func TestProductBarcodesUnique(t *testing.T) {
+	t.Parallel()
+	if got := productBarcode(1001, 0); got != "4601001000004" {
+		t.Errorf("the first product's barcode is %s, want 4601001000004", got)
+	}
+	// Each seller's products near the ranges' ends (where two sellers'
+	// ranges or the two ranges could meet) and a stride through the rest.
+	var is []int
+	for i := 0; i < MaxProductsPerSeller; i++ {
+		if i < 3 || (i > firstBarcodes-3 && i < firstBarcodes+3) || i > MaxProductsPerSeller-4 || i%997 == 0 {
+			is = append(is, i)
+		}
+	}
+	seen := map[string]string{}
+	for seller := int64(1001); seller <= 1000+MaxSellers; seller++ {
+		for _, i := range is {
+			b := productBarcode(seller, i)
+			if !validEAN13(b) {
+				t.Fatalf("seller %d product %d: invalid barcode %q", seller, i, b)
+			}
+			at := fmt.Sprintf("seller %d product %d", seller, i)
+			if prev, dup := seen[b]; dup {
+				t.Fatalf("%s and %s share barcode %s", prev, at, b)
+			}
+			seen[b] = at
+		}
 	}
 }

@@ -138,10 +138,7 @@ func New(opts Options) *Sandbox {
 	if opts.ResendProcessing <= 0 {
 		opts.ResendProcessing = DefaultResendProcessing
 	}
-	if opts.ProductsPerSeller <= 0 {
-		opts.ProductsPerSeller = productsPerSeller
-	}
-	opts.ProductsPerSeller = min(opts.ProductsPerSeller, MaxProductsPerSeller)
+	opts.ProductsPerSeller = productsOf(opts.ProductsPerSeller)
 	opts.Sellers = min(max(opts.Sellers, len(sellerIDs)), MaxSellers)
 	if opts.PriceApplyDelay < 0 {
 		opts.PriceApplyDelay = 0

@@ -9,13 +9,13 @@ import (
 )
 
 func TestParseProducts(t *testing.T) {
-	for v, want := range map[string]int{"": 0, "0": 0, "1": 1, "33334": 33334, "100000": 100000} {
+	for v, want := range map[string]int{"": 0, "0": 0, "1": 1, "33334": 33334, "333334": sandbox.MaxProductsPerSeller} {
 		if n, err := ParseProducts(v); err != nil || n != want {
 			t.Errorf("%q: %d, %v", v, n, err)
 		}
 	}
-	for _, v := range []string{"-1", "100001", "1e5", "many", " 5"} {
-		if _, err := ParseProducts(v); err == nil || !strings.Contains(err.Error(), "from 0 (the default) to 100000") {
+	for _, v := range []string{"-1", "333335", "1e5", "many", " 5"} {
+		if _, err := ParseProducts(v); err == nil || !strings.Contains(err.Error(), "from 0 (the default) to 333334") {
 			t.Errorf("%q: %v", v, err)
 		}
 	}

@@ -6,10 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -123,8 +125,8 @@ func TestRunFlags(t *testing.T) {
 		{[]string{"-nope"}, "flag provided but not defined"},
 		{[]string{"-token-ttl", "0s"}, "durations must be positive"},
 		{[]string{"extra"}, "unexpected arguments"},
-		{[]string{"-products", "-1"}, "want 0 (the default) to 100000"},
-		{[]string{"-products", "100001"}, "want 0 (the default) to 100000"},
+		{[]string{"-products", "-1"}, fmt.Sprintf("want 0 (the default) to %d", sandbox.MaxProductsPerSeller)},
+		{[]string{"-products", strconv.Itoa(sandbox.MaxProductsPerSeller + 1)}, fmt.Sprintf("want 0 (the default) to %d", sandbox.MaxProductsPerSeller)},
 		{[]string{"-sellers", "2"}, "want 0 (the default 3) or 3 to 99"},
 		{[]string{"-sellers", "100"}, "want 0 (the default 3) or 3 to 99"},
 		{[]string{"-addr", "256.0.0.1:99999"}, "listen"},
