@@ -42,6 +42,9 @@ var steps = sqldb.Migrations(
 	// 2: messages stored as i18n.Msgs (a JSON array), not as text marked
 	// in-band.
 	sqldb.Step{SQLite: msgStep(false), Postgres: msgStep(true)},
+	// 3: an entry written along its send (Store.Begin) is open until
+	// finished; every entry recorded before is finished.
+	sqldb.Step{SQL: `ALTER TABLE audit_entries ADD COLUMN finished INTEGER NOT NULL DEFAULT 1;`},
 )
 
 // msgStep is step 2 in a dialect: the JSON of the two differs.
@@ -132,14 +135,28 @@ func (s *Store) Record(ctx context.Context, e Entry) (err error) {
 	if err != nil {
 		return fmt.Errorf("audit: record: %w", err)
 	}
-	args := make([]any, 0, min(len(e.Items), itemBatch)*9)
-	for start := 0; start < len(e.Items); start += itemBatch {
-		batch := e.Items[start:min(start+itemBatch, len(e.Items))]
+	if err := s.insertItems(ctx, tx, full, id, 0, e.Items); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("audit: record: %w", err)
+	}
+	return nil
+}
+
+// insertItems inserts items as the entry id's, numbered from after seq,
+// in batches of itemBatch (full, when not nil, the prepared insert of a
+// full batch).
+func (s *Store) insertItems(ctx context.Context, tx *sql.Tx, full *sql.Stmt, id int64, seq int, items []Item) error {
+	args := make([]any, 0, min(len(items), itemBatch)*9)
+	for start := 0; start < len(items); start += itemBatch {
+		batch := items[start:min(start+itemBatch, len(items))]
 		args = args[:0]
 		for i, it := range batch {
-			args = append(args, id, start+i+1, it.Key, it.Name, it.Old, it.New, it.Outcome, it.Message, it.ReadBack)
+			args = append(args, id, seq+start+i+1, it.Key, it.Name, it.Old, it.New, it.Outcome, it.Message, it.ReadBack)
 		}
-		if len(batch) == itemBatch {
+		var err error
+		if len(batch) == itemBatch && full != nil {
 			_, err = tx.StmtContext(ctx, full).ExecContext(ctx, args...)
 		} else {
 			_, err = tx.ExecContext(ctx, s.q(itemsInsert(len(batch))), args...)
@@ -147,9 +164,6 @@ func (s *Store) Record(ctx context.Context, e Entry) (err error) {
 		if err != nil {
 			return fmt.Errorf("audit: record items: %w", err)
 		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("audit: record: %w", err)
 	}
 	return nil
 }
@@ -201,7 +215,8 @@ const MaxSearchText = 100
 func (s *Store) where(f Filter) (string, []any) {
 	var b strings.Builder
 	args := []any{f.SellerID, f.Environment}
-	b.WriteString(`e.seller_id = ? AND e.environment = ?`)
+	b.WriteString(`e.seller_id = ? AND e.environment = ? AND ` + shown)
+	args = append(args, s.shownSince())
 	if f.Kind != "" {
 		b.WriteString(` AND e.kind = ?`)
 		args = append(args, f.Kind)
