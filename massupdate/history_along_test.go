@@ -61,7 +61,9 @@ func TestHistoryAlongAsRecord(t *testing.T) {
 			return e.WarehouseCode + "|" + e.Barcode
 		}
 		keys := []string{"A", "B", "C", "D", "E", "F", "G"}
-		texts := func(k string) (i18n.Msgs, i18n.Msgs) { return i18n.Of(i18n.Plain(k + " old")...), i18n.Of(i18n.Plain(k + " new")...) }
+		texts := func(k string) (i18n.Msgs, i18n.Msgs) {
+			return i18n.Of(i18n.Plain(k + " old")...), i18n.Of(i18n.Plain(k + " new")...)
+		}
 		at := time.Date(2026, 11, 27, 12, 0, 0, 0, time.UTC)
 		who := audit.Entry{Kind: audit.KindPrice, ClientID: "client-1", UserName: "Anna", SellerID: 7, Environment: "test"}
 		h := &HistoryAlong{Ctx: ctx, Store: store, Entry: who, Texts: texts, Now: func() time.Time { return at }}
