@@ -81,11 +81,12 @@ func (o *Open) Append(ctx context.Context, items []Item) (err error) {
 	defer failed(&err)
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	return o.append(ctx, nil, items)
+	return o.append(ctx, nil, inserts{}, items)
 }
 
-// append adds items in tx, or in a transaction of its own when tx is nil.
-func (o *Open) append(ctx context.Context, tx *sql.Tx, items []Item) error {
+// append adds items in tx through ins, or, when tx is nil, in a
+// transaction of its own through inserts it prepares first.
+func (o *Open) append(ctx context.Context, tx *sql.Tx, ins inserts, items []Item) error {
 	if room := MaxItems - o.seq; len(items) > room {
 		o.dropped += len(items) - room
 		items = items[:room]
@@ -98,23 +99,18 @@ func (o *Open) append(ctx context.Context, tx *sql.Tx, items []Item) error {
 	for i := range kept {
 		kept[i].clean()
 	}
-	var full *sql.Stmt
-	if len(kept) >= itemBatch {
-		var err error
-		// Prepared before the transaction takes SQLite's one writer.
-		if full, err = o.s.itemsStatement(ctx); err != nil {
-			return fmt.Errorf("audit: record items: %w", err)
-		}
-	}
 	own := tx == nil
 	if own {
 		var err error
+		if ins, err = o.s.itemsStatements(ctx, len(kept)); err != nil {
+			return err
+		}
 		if tx, err = o.s.w.BeginTx(ctx, nil); err != nil {
 			return fmt.Errorf("audit: append: %w", err)
 		}
 		defer tx.Rollback()
 	}
-	if err := o.s.insertItems(ctx, tx, full, o.id, o.seq, kept); err != nil {
+	if err := o.s.insertItems(ctx, tx, ins, o.id, o.seq, kept); err != nil {
 		return err
 	}
 	if own {
@@ -141,6 +137,11 @@ func (o *Open) Finish(ctx context.Context, at time.Time, items []Item, message i
 	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
+	// Prepared before the transaction takes SQLite's one writer.
+	ins, err := o.s.itemsStatements(ctx, min(len(items), MaxItems-o.seq))
+	if err != nil {
+		return err
+	}
 	tx, err := o.s.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("audit: finish: %w", err)
@@ -148,7 +149,7 @@ func (o *Open) Finish(ctx context.Context, at time.Time, items []Item, message i
 	defer tx.Rollback()
 	seq, dropped, counts := o.seq, o.dropped, o.counts
 	counts.counts = maps.Clone(counts.counts)
-	if err := o.append(ctx, tx, items); err != nil {
+	if err := o.append(ctx, tx, ins, items); err != nil {
 		o.seq, o.dropped, o.counts = seq, dropped, counts // not stored: a retry appends them again
 		return err
 	}

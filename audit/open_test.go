@@ -2,6 +2,7 @@ package audit
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -109,6 +110,46 @@ func TestMigrationOldEntriesFinished(t *testing.T) {
 		}
 		if total != 1 || len(list) != 1 || list[0].UserName != "Anna" {
 			t.Errorf("an entry recorded before the step: %d listed of %d; want it shown", len(list), total)
+		}
+	})
+}
+
+// Finish stores a tail of several batches (a send stopped early leaves its
+// unsent rows to Finish) in one transaction, on SQLite's one writer too.
+func TestOpenFinishManyItems(t *testing.T) {
+	sqldbtest.Each(t, func(t *testing.T, db *sqldb.DB) {
+		ctx := context.Background()
+		s, err := NewStore(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := s.Begin(ctx, Entry{Kind: KindPrice, SellerID: 7, Environment: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		items := make([]Item, 2*itemBatch+50)
+		for i := range items {
+			items[i] = Item{Key: fmt.Sprintf("SKU-%d", i), Outcome: Unsent}
+		}
+		if err := o.Append(ctx, items[:30]); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- o.Finish(ctx, time.Time{}, items[30:], nil) }()
+		select {
+		case err := <-done:
+			if err != nil {
+				t.Fatal(err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatal("Finish of several batches did not return in 20 s")
+		}
+		list, _, err := s.List(ctx, Filter{SellerID: 7, Environment: "test"}, 1, 0, len(items)+1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(list) != 1 || list[0].ItemCount != len(items) || len(list[0].Items) != len(items) || list[0].Items[len(items)-1].Key != items[len(items)-1].Key {
+			t.Errorf("finished entry holds %d items; want %d in order", len(list[0].Items), len(items))
 		}
 	})
 }

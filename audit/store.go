@@ -21,10 +21,10 @@ type Store struct {
 	w   *sql.DB      // SQLite: the DB's single writer; PostgreSQL: a view of the pool
 	r   *sqldb.Stmts // the read pool through kept statements (sqldb.DB.Reads)
 	now func() time.Time
-	// insert is the insert of a full batch of items (itemBatch), prepared
-	// on w at its first use (itemsStatement).
+	// inserts are the inserts of items by batch size, prepared on w at
+	// their first use (itemsStatement).
 	insertMu sync.Mutex
-	insert   *sql.Stmt
+	inserts  map[int]*sql.Stmt
 }
 
 // steps are the audit tables' migrations, recorded by sqldb under the
@@ -116,12 +116,9 @@ func (s *Store) Record(ctx context.Context, e Entry) (err error) {
 	// being cancelled a moment later (a closed tab).
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	var full *sql.Stmt
-	if len(e.Items) >= itemBatch {
-		// Prepared before the transaction takes SQLite's one writer.
-		if full, err = s.itemsStatement(ctx); err != nil {
-			return fmt.Errorf("audit: record items: %w", err)
-		}
+	ins, err := s.itemsStatements(ctx, len(e.Items))
+	if err != nil {
+		return err
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
@@ -135,7 +132,7 @@ func (s *Store) Record(ctx context.Context, e Entry) (err error) {
 	if err != nil {
 		return fmt.Errorf("audit: record: %w", err)
 	}
-	if err := s.insertItems(ctx, tx, full, id, 0, e.Items); err != nil {
+	if err := s.insertItems(ctx, tx, ins, id, 0, e.Items); err != nil {
 		return err
 	}
 	if err := tx.Commit(); err != nil {
@@ -145,9 +142,8 @@ func (s *Store) Record(ctx context.Context, e Entry) (err error) {
 }
 
 // insertItems inserts items as the entry id's, numbered from after seq,
-// in batches of itemBatch (full, when not nil, the prepared insert of a
-// full batch).
-func (s *Store) insertItems(ctx context.Context, tx *sql.Tx, full *sql.Stmt, id int64, seq int, items []Item) error {
+// in batches of itemBatch, through ins (itemsStatements).
+func (s *Store) insertItems(ctx context.Context, tx *sql.Tx, ins inserts, id int64, seq int, items []Item) error {
 	args := make([]any, 0, min(len(items), itemBatch)*9)
 	for start := 0; start < len(items); start += itemBatch {
 		batch := items[start:min(start+itemBatch, len(items))]
@@ -156,8 +152,8 @@ func (s *Store) insertItems(ctx context.Context, tx *sql.Tx, full *sql.Stmt, id 
 			args = append(args, id, seq+start+i+1, it.Key, it.Name, it.Old, it.New, it.Outcome, it.Message, it.ReadBack)
 		}
 		var err error
-		if len(batch) == itemBatch && full != nil {
-			_, err = tx.StmtContext(ctx, full).ExecContext(ctx, args...)
+		if st := ins.of(len(batch)); st != nil {
+			_, err = tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 		} else {
 			_, err = tx.ExecContext(ctx, s.q(itemsInsert(len(batch))), args...)
 		}
@@ -166,6 +162,19 @@ func (s *Store) insertItems(ctx context.Context, tx *sql.Tx, full *sql.Stmt, id 
 		}
 	}
 	return nil
+}
+
+// inserts are the prepared inserts of a full batch and of the last,
+// shorter one; nil for one not prepared.
+type inserts struct {
+	full, last *sql.Stmt
+}
+
+func (ins inserts) of(n int) *sql.Stmt {
+	if n == itemBatch {
+		return ins.full
+	}
+	return ins.last
 }
 
 // itemsInsert is the insert of n items, nine values each.
@@ -181,20 +190,53 @@ func itemsInsert(n int) string {
 	return b.String()
 }
 
-// itemsStatement is the insert of a full batch of items, prepared once:
-// SQLite parses an insert of 200 rows of nine values in about as long as
-// it takes to run it.
-func (s *Store) itemsStatement(ctx context.Context) (*sql.Stmt, error) {
+// maxInserts bounds the batch sizes whose insert a store keeps prepared:
+// a full batch and the few last batches the usual sends leave (a form's
+// chunk of 500 rows leaves 100; a send's last chunk, one more).
+const maxInserts = 8
+
+// itemsStatements are the inserts insertItems uses for n items, prepared
+// once per store and batch size (up to maxInserts sizes; beyond, the last
+// batch's insert is parsed each time): SQLite parses an insert of 200
+// rows of nine values in about as long as it takes to run it. Called
+// before a transaction takes SQLite's one writer, which they are
+// prepared on.
+func (s *Store) itemsStatements(ctx context.Context, n int) (inserts, error) {
+	var ins inserts
+	var err error
+	if n >= itemBatch {
+		if ins.full, err = s.itemsStatement(ctx, itemBatch); err != nil {
+			return inserts{}, err
+		}
+	}
+	if rest := n % itemBatch; rest > 0 {
+		if ins.last, err = s.itemsStatement(ctx, rest); err != nil {
+			return inserts{}, err
+		}
+	}
+	return ins, nil
+}
+
+// itemsStatement is the insert of n items, prepared once; nil when
+// maxInserts sizes are already kept.
+func (s *Store) itemsStatement(ctx context.Context, n int) (*sql.Stmt, error) {
 	s.insertMu.Lock()
 	defer s.insertMu.Unlock()
-	if s.insert == nil {
-		st, err := s.w.PrepareContext(ctx, s.q(itemsInsert(itemBatch)))
-		if err != nil {
-			return nil, err
-		}
-		s.insert = st
+	if st, ok := s.inserts[n]; ok {
+		return st, nil
 	}
-	return s.insert, nil
+	if len(s.inserts) >= maxInserts {
+		return nil, nil
+	}
+	st, err := s.w.PrepareContext(ctx, s.q(itemsInsert(n)))
+	if err != nil {
+		return nil, fmt.Errorf("audit: record items: %w", err)
+	}
+	if s.inserts == nil {
+		s.inserts = map[int]*sql.Stmt{}
+	}
+	s.inserts[n] = st
+	return st, nil
 }
 
 // Filter selects entries: always one seller in one environment (a session
