@@ -6,7 +6,9 @@
 //
 // Entries are never edited or deleted one by one: the only removal is the
 // retention sweep (Store.PruneBefore), which drops whole entries older than
-// the configured retention in bounded batches.
+// the configured retention in bounded batches. An entry written along its
+// change (Store.Begin) is appended to and then finished once by the one
+// request that began it, and is not shown until then (open.go).
 //
 // Everything recorded is bounded: marketplace messages, product names and
 // user names are untrusted, so each field is cut to a fixed length and an

@@ -14,8 +14,8 @@ import (
 
 // Store keeps the audit trail in the dashboard's database (the SQLite file
 // or the PostgreSQL database of the sessions), in its own tables. It
-// offers no way to change or delete one entry: only Record and the
-// retention sweep write.
+// offers no way to change or delete one entry: only Record, an open
+// entry's own Append and Finish (Begin), and the retention sweep write.
 type Store struct {
 	db  *sqldb.DB
 	w   *sql.DB      // SQLite: the DB's single writer; PostgreSQL: a view of the pool
