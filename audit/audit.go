@@ -6,7 +6,9 @@
 //
 // Entries are never edited or deleted one by one: the only removal is the
 // retention sweep (Store.PruneBefore), which drops whole entries older than
-// the configured retention in bounded batches.
+// the configured retention in bounded batches. An entry written along its
+// change (Store.Begin) is appended to and then finished once by the one
+// request that began it, and is not shown until then (open.go).
 //
 // Everything recorded is bounded: marketplace messages, product names and
 // user names are untrusted, so each field is cut to a fixed length and an
@@ -130,16 +132,20 @@ func (e *Entry) Clean() {
 		e.Items = e.Items[:MaxItems]
 	}
 	for i := range e.Items {
-		it := &e.Items[i]
-		it.Key = Bound(it.Key, MaxKey)
-		it.Name = Bound(it.Name, MaxName)
-		it.Old = BoundMsgs(it.Old, MaxValue)
-		it.New = BoundMsgs(it.New, MaxValue)
-		it.Outcome = Bound(it.Outcome, 20)
-		it.Message = BoundMsgs(it.Message, MaxMessage)
-		it.ReadBack = BoundMsgs(it.ReadBack, MaxMessage)
+		e.Items[i].clean()
 	}
 	e.ItemCount = len(e.Items)
+}
+
+// clean bounds an item in place (see Entry.Clean).
+func (it *Item) clean() {
+	it.Key = Bound(it.Key, MaxKey)
+	it.Name = Bound(it.Name, MaxName)
+	it.Old = BoundMsgs(it.Old, MaxValue)
+	it.New = BoundMsgs(it.New, MaxValue)
+	it.Outcome = Bound(it.Outcome, 20)
+	it.Message = BoundMsgs(it.Message, MaxMessage)
+	it.ReadBack = BoundMsgs(it.ReadBack, MaxMessage)
 }
 
 // Bound cleans s of control and bidi-control characters (line breaks
@@ -211,16 +217,40 @@ func BoundMsgs(ms i18n.Msgs, max int) i18n.Msgs {
 // refused when none was accepted and some were refused, partial when some
 // were accepted and some not, else the first outcome found.
 func OutcomeOf(items []Item) string {
-	counts := map[string]int{}
-	for _, it := range items {
-		counts[it.Outcome]++
+	var t outcomes
+	t.add(items)
+	return t.outcome()
+}
+
+// outcomes counts the outcomes of items as they come, to sum them up as
+// OutcomeOf does without holding them.
+type outcomes struct {
+	counts map[string]int
+	n      int
+	first  string
+}
+
+func (t *outcomes) add(items []Item) {
+	if t.counts == nil {
+		t.counts = map[string]int{}
 	}
+	for _, it := range items {
+		if t.n == 0 {
+			t.first = it.Outcome
+		}
+		t.counts[it.Outcome]++
+		t.n++
+	}
+}
+
+func (t *outcomes) outcome() string {
+	counts := t.counts
 	switch {
-	case len(items) == 0:
+	case t.n == 0:
 		return Unsent
-	case counts[Accepted] == len(items):
+	case counts[Accepted] == t.n:
 		return Accepted
-	case counts[Queued] == len(items):
+	case counts[Queued] == t.n:
 		return Queued
 	case counts[Accepted] > 0 || counts[Queued] > 0:
 		return Partial
@@ -231,5 +261,5 @@ func OutcomeOf(items []Item) string {
 	case counts[Busy] > 0:
 		return Busy
 	}
-	return items[0].Outcome
+	return t.first
 }

@@ -27,6 +27,46 @@ func BenchmarkRecordBulkJob10k(b *testing.B) {
 	}
 }
 
+// BenchmarkPriceForm10k: the 10,000-row price form's entry on SQLite,
+// recorded whole after the send (record) beside written along it in
+// chunks of 500 (along: Begin, 20 Appends, Finish), side by side: the
+// second's CPU is what the send's writer goroutine takes, the first's
+// what follows the last answer.
+func BenchmarkPriceForm10k(b *testing.B) {
+	s := sqliteStore(b)
+	ctx := context.Background()
+	items := make([]audit.Item, 10_000)
+	for i := range items {
+		items[i] = audit.Item{Key: fmt.Sprintf("MP%014d", i), Old: i18n.Msgs{{Text: "17 399.00"}}, New: i18n.Msgs{{Text: "17 499.00"}}, Outcome: audit.Accepted}
+	}
+	e := audit.Entry{SellerID: 1, Environment: "production", Kind: audit.KindPrice, UserName: "Anna"}
+	b.Run("record", func(b *testing.B) {
+		for b.Loop() {
+			e := e
+			e.Items = items
+			if err := s.Record(ctx, e); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("along", func(b *testing.B) {
+		for b.Loop() {
+			o, err := s.Begin(ctx, e)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for start := 0; start < len(items); start += 500 {
+				if err := o.Append(ctx, items[start:start+500]); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if err := o.Finish(ctx, time.Time{}, nil, nil); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
 // BenchmarkHistoryPageAndExport: a history page (50 entries, 10 items
 // each) and the export of the whole set, over 2,000 entries of 5 items.
 func BenchmarkHistoryPageAndExport(b *testing.B) {

@@ -25,8 +25,8 @@ func (s *Store) Naming(ctx context.Context, f Filter, keys []string, limit, item
 	for i, k := range keys {
 		keyArgs[i] = k
 	}
-	args := append([]any{f.SellerID, f.Environment}, keyArgs...)
-	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+entryColumns+` FROM audit_entries e WHERE e.seller_id = ? AND e.environment = ?
+	args := append([]any{f.SellerID, f.Environment, s.shownSince()}, keyArgs...)
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+entryColumns+` FROM audit_entries e WHERE e.seller_id = ? AND e.environment = ? AND `+shown+`
 		AND EXISTS (SELECT 1 FROM audit_items i WHERE i.entry_id = e.id AND `+in+`) ORDER BY e.at DESC, e.id DESC LIMIT ?`), append(args, limit)...)
 	if err != nil {
 		return nil, fmt.Errorf("audit: naming: %w", err)

@@ -14,17 +14,17 @@ import (
 
 // Store keeps the audit trail in the dashboard's database (the SQLite file
 // or the PostgreSQL database of the sessions), in its own tables. It
-// offers no way to change or delete one entry: only Record and the
-// retention sweep write.
+// offers no way to change or delete one entry: only Record, an open
+// entry's own Append and Finish (Begin), and the retention sweep write.
 type Store struct {
 	db  *sqldb.DB
 	w   *sql.DB      // SQLite: the DB's single writer; PostgreSQL: a view of the pool
 	r   *sqldb.Stmts // the read pool through kept statements (sqldb.DB.Reads)
 	now func() time.Time
-	// insert is the insert of a full batch of items (itemBatch), prepared
-	// on w at its first use (itemsStatement).
+	// inserts are the inserts of items by batch size, prepared on w at
+	// their first use (itemsStatement).
 	insertMu sync.Mutex
-	insert   *sql.Stmt
+	inserts  map[int]*sql.Stmt
 }
 
 // steps are the audit tables' migrations, recorded by sqldb under the
@@ -42,6 +42,9 @@ var steps = sqldb.Migrations(
 	// 2: messages stored as i18n.Msgs (a JSON array), not as text marked
 	// in-band.
 	sqldb.Step{SQLite: msgStep(false), Postgres: msgStep(true)},
+	// 3: an entry written along its send (Store.Begin) is open until
+	// finished; every entry recorded before is finished.
+	sqldb.Step{SQL: `ALTER TABLE audit_entries ADD COLUMN finished INTEGER NOT NULL DEFAULT 1;`},
 )
 
 // msgStep is step 2 in a dialect: the JSON of the two differs.
@@ -113,12 +116,9 @@ func (s *Store) Record(ctx context.Context, e Entry) (err error) {
 	// being cancelled a moment later (a closed tab).
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 30*time.Second)
 	defer cancel()
-	var full *sql.Stmt
-	if len(e.Items) >= itemBatch {
-		// Prepared before the transaction takes SQLite's one writer.
-		if full, err = s.itemsStatement(ctx); err != nil {
-			return fmt.Errorf("audit: record items: %w", err)
-		}
+	ins, err := s.itemsStatements(ctx, len(e.Items))
+	if err != nil {
+		return err
 	}
 	tx, err := s.w.BeginTx(ctx, nil)
 	if err != nil {
@@ -132,15 +132,28 @@ func (s *Store) Record(ctx context.Context, e Entry) (err error) {
 	if err != nil {
 		return fmt.Errorf("audit: record: %w", err)
 	}
-	args := make([]any, 0, min(len(e.Items), itemBatch)*9)
-	for start := 0; start < len(e.Items); start += itemBatch {
-		batch := e.Items[start:min(start+itemBatch, len(e.Items))]
+	if err := s.insertItems(ctx, tx, ins, id, 0, e.Items); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("audit: record: %w", err)
+	}
+	return nil
+}
+
+// insertItems inserts items as the entry id's, numbered from after seq,
+// in batches of itemBatch, through ins (itemsStatements).
+func (s *Store) insertItems(ctx context.Context, tx *sql.Tx, ins inserts, id int64, seq int, items []Item) error {
+	args := make([]any, 0, min(len(items), itemBatch)*9)
+	for start := 0; start < len(items); start += itemBatch {
+		batch := items[start:min(start+itemBatch, len(items))]
 		args = args[:0]
 		for i, it := range batch {
-			args = append(args, id, start+i+1, it.Key, it.Name, it.Old, it.New, it.Outcome, it.Message, it.ReadBack)
+			args = append(args, id, seq+start+i+1, it.Key, it.Name, it.Old, it.New, it.Outcome, it.Message, it.ReadBack)
 		}
-		if len(batch) == itemBatch {
-			_, err = tx.StmtContext(ctx, full).ExecContext(ctx, args...)
+		var err error
+		if st := ins.of(len(batch)); st != nil {
+			_, err = tx.StmtContext(ctx, st).ExecContext(ctx, args...)
 		} else {
 			_, err = tx.ExecContext(ctx, s.q(itemsInsert(len(batch))), args...)
 		}
@@ -148,10 +161,20 @@ func (s *Store) Record(ctx context.Context, e Entry) (err error) {
 			return fmt.Errorf("audit: record items: %w", err)
 		}
 	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("audit: record: %w", err)
-	}
 	return nil
+}
+
+// inserts are the prepared inserts of a full batch and of the last,
+// shorter one; nil for one not prepared.
+type inserts struct {
+	full, last *sql.Stmt
+}
+
+func (ins inserts) of(n int) *sql.Stmt {
+	if n == itemBatch {
+		return ins.full
+	}
+	return ins.last
 }
 
 // itemsInsert is the insert of n items, nine values each.
@@ -167,20 +190,53 @@ func itemsInsert(n int) string {
 	return b.String()
 }
 
-// itemsStatement is the insert of a full batch of items, prepared once:
-// SQLite parses an insert of 200 rows of nine values in about as long as
-// it takes to run it.
-func (s *Store) itemsStatement(ctx context.Context) (*sql.Stmt, error) {
+// maxInserts bounds the batch sizes whose insert a store keeps prepared:
+// a full batch and the few last batches the usual sends leave (a form's
+// chunk of 500 rows leaves 100; a send's last chunk, one more).
+const maxInserts = 8
+
+// itemsStatements are the inserts insertItems uses for n items, prepared
+// once per store and batch size (up to maxInserts sizes; beyond, the last
+// batch's insert is parsed each time): SQLite parses an insert of 200
+// rows of nine values in about as long as it takes to run it. Called
+// before a transaction takes SQLite's one writer, which they are
+// prepared on.
+func (s *Store) itemsStatements(ctx context.Context, n int) (inserts, error) {
+	var ins inserts
+	var err error
+	if n >= itemBatch {
+		if ins.full, err = s.itemsStatement(ctx, itemBatch); err != nil {
+			return inserts{}, err
+		}
+	}
+	if rest := n % itemBatch; rest > 0 {
+		if ins.last, err = s.itemsStatement(ctx, rest); err != nil {
+			return inserts{}, err
+		}
+	}
+	return ins, nil
+}
+
+// itemsStatement is the insert of n items, prepared once; nil when
+// maxInserts sizes are already kept.
+func (s *Store) itemsStatement(ctx context.Context, n int) (*sql.Stmt, error) {
 	s.insertMu.Lock()
 	defer s.insertMu.Unlock()
-	if s.insert == nil {
-		st, err := s.w.PrepareContext(ctx, s.q(itemsInsert(itemBatch)))
-		if err != nil {
-			return nil, err
-		}
-		s.insert = st
+	if st, ok := s.inserts[n]; ok {
+		return st, nil
 	}
-	return s.insert, nil
+	if len(s.inserts) >= maxInserts {
+		return nil, nil
+	}
+	st, err := s.w.PrepareContext(ctx, s.q(itemsInsert(n)))
+	if err != nil {
+		return nil, fmt.Errorf("audit: record items: %w", err)
+	}
+	if s.inserts == nil {
+		s.inserts = map[int]*sql.Stmt{}
+	}
+	s.inserts[n] = st
+	return st, nil
 }
 
 // Filter selects entries: always one seller in one environment (a session
@@ -201,7 +257,8 @@ const MaxSearchText = 100
 func (s *Store) where(f Filter) (string, []any) {
 	var b strings.Builder
 	args := []any{f.SellerID, f.Environment}
-	b.WriteString(`e.seller_id = ? AND e.environment = ?`)
+	b.WriteString(`e.seller_id = ? AND e.environment = ? AND ` + shown)
+	args = append(args, s.shownSince())
 	if f.Kind != "" {
 		b.WriteString(` AND e.kind = ?`)
 		args = append(args, f.Kind)

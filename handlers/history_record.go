@@ -34,3 +34,26 @@ func (a *App) recordReport(c echo.Context, kind string, rep *massupdate.Report, 
 	items, note := rep.AuditItems(keys, texts)
 	a.record(c, audit.Entry{Kind: kind, Items: items, Message: note})
 }
+
+// historyAlong starts the history entry of a change of kind made in this
+// request, as the session's login (see record), to be written along its
+// send (massupdate.HistoryAlong); texts gives a row's old and new value by
+// key.
+func (a *App) historyAlong(c echo.Context, kind string, texts func(key string) (oldText, newText i18n.Msgs)) *massupdate.HistoryAlong {
+	d := session(c).Data()
+	ctx := c.Request().Context()
+	return &massupdate.HistoryAlong{Ctx: ctx, Store: a.deps.Audit, Texts: texts, Now: a.deps.Now,
+		Entry: audit.Entry{Kind: kind, ClientID: d.ClientID, UserName: d.DisplayName, SellerID: d.SellerID, Environment: d.Environment},
+		Stuck: func(err error) {
+			a.logger(ctx).Warn("audit: history not written along the send; the rest is recorded once sent", "kind", kind, "seller_id", d.SellerID, "err", err)
+		}}
+}
+
+// finishHistory records the rest of hist's entry once its send is done
+// (massupdate.HistoryAlong.Finish). A failure is logged, never shown as a
+// failed change: the change itself was made at the marketplace.
+func (a *App) finishHistory(ctx context.Context, hist *massupdate.HistoryAlong, rep *massupdate.Report, keys []string) {
+	if err := hist.Finish(rep, keys); err != nil {
+		a.logger(ctx).Error("audit: change not recorded", "kind", hist.Entry.Kind, "seller_id", hist.Entry.SellerID, "err", err)
+	}
+}

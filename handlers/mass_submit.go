@@ -38,6 +38,10 @@ type massKind[In, Out any] struct {
 	bind  func(form url.Values) ([]In, error)
 	check func(form url.Values, rows []In) (massupdate.Checked[In, Out], error)
 	send  func(ctx context.Context, items []Out) (*massupdate.Report, error)
+	// sendAlong, when set, sends instead of send and tells log each
+	// chunk's answer as it comes: the history's entry is written along the
+	// send (historyAlong).
+	sendAlong func(ctx context.Context, items []Out, log massupdate.ChunkLog) (*massupdate.Report, error)
 
 	// audit is the history's kind of the change; key names an item sent
 	// as its row's key; change is a row's before and after as the
@@ -66,18 +70,20 @@ type massKind[In, Out any] struct {
 }
 
 // formKind starts the massKind of a form whose rows are read by bind,
-// checked by check and sent as kind by send, its types those of its
-// parts.
+// checked by check and sent as kind by send (telling its log each chunk's
+// answer), its types those of its parts.
 func formKind[In, Out any](kind massupdate.Kind[Out], bind func(url.Values) ([]In, error),
-	check func(url.Values, []In) (massupdate.Checked[In, Out], error), send func(context.Context, []Out) (*massupdate.Report, error)) massKind[In, Out] {
-	return massKind[In, Out]{kind: kind, key: kind.Key, bind: bind, check: check, send: send}
+	check func(url.Values, []In) (massupdate.Checked[In, Out], error),
+	send func(context.Context, []Out, massupdate.ChunkLog) (*massupdate.Report, error)) massKind[In, Out] {
+	return massKind[In, Out]{kind: kind, key: kind.Key, bind: bind, check: check, sendAlong: send}
 }
 
 // sendAs sends a form's rows as kind for the session's account
-// (massupdate.Send); along, when set, starts the read run beside the
-// last chunk, and last is told, once sent, that chunk's keys.
-func sendAs[Out any](a *App, c echo.Context, kind massupdate.Kind[Out], along func(context.Context) (func(), error), last func(keys []string)) func(context.Context, []Out) (*massupdate.Report, error) {
-	return func(ctx context.Context, items []Out) (*massupdate.Report, error) {
+// (massupdate.SendPatching), telling log each chunk's answer; along, when
+// set, starts the read run beside the last chunk, and last is told, once
+// sent, that chunk's keys.
+func sendAs[Out any](a *App, c echo.Context, kind massupdate.Kind[Out], along func(context.Context) (func(), error), last func(keys []string)) func(context.Context, []Out, massupdate.ChunkLog) (*massupdate.Report, error) {
+	return func(ctx context.Context, items []Out, log massupdate.ChunkLog) (*massupdate.Report, error) {
 		var beside func()
 		if along != nil {
 			var err error
@@ -88,7 +94,7 @@ func sendAs[Out any](a *App, c echo.Context, kind massupdate.Kind[Out], along fu
 		// Each chunk's accepted rows go into the copy while the next is in
 		// flight; copyAccepted then has nothing left to write.
 		rep, err := massupdate.SendPatching(ctx, a.deps.Engine, a.account(c), session(c).Data().SellerID, kind, items, beside,
-			massupdate.CopyAt{Copy: a.deps.Catalog.Store(), Key: copyKey(c)})
+			massupdate.CopyAt{Copy: a.deps.Catalog.Store(), Key: copyKey(c), Log: log})
 		if err == nil && last != nil {
 			last(massupdate.LastChunkKeys(kind, items, a.deps.Engine.Size()))
 		}
@@ -118,8 +124,20 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 	if err != nil {
 		return echo.NewHTTPError(http.StatusBadRequest, i18n.MsgsOf(err))
 	}
-	f, err := massupdate.SubmitForm(ctx, rows, func(rows []In) (massupdate.Checked[In, Out], error) { return k.check(form, rows) },
-		k.send, k.key, func(f massupdate.FormSubmit[In, Out]) { k.record(a, c, f) })
+	var checked massupdate.Checked[In, Out]
+	var hist *massupdate.HistoryAlong // the entry written along the send, with sendAlong
+	send := k.send
+	if k.sendAlong != nil {
+		send = func(ctx context.Context, items []Out) (*massupdate.Report, error) {
+			hist = a.historyAlong(c, k.audit, func(key string) (i18n.Msgs, i18n.Msgs) { return k.change(checked.Inputs[key]) })
+			return k.sendAlong(ctx, items, hist)
+		}
+	}
+	f, err := massupdate.SubmitForm(ctx, rows, func(rows []In) (massupdate.Checked[In, Out], error) {
+		ch, err := k.check(form, rows)
+		checked = ch
+		return ch, err
+	}, send, k.key, func(f massupdate.FormSubmit[In, Out]) { k.record(a, c, f, hist) })
 	if fe := (*massupdate.FormError)(nil); errors.As(err, &fe) {
 		return echo.NewHTTPError(http.StatusBadRequest, fe.Msgs)
 	}
@@ -146,10 +164,15 @@ func submitMass[In, Out any](a *App, c echo.Context, k massKind[In, Out]) error 
 }
 
 // record keeps what the marketplace answered of a form's submit f: the
-// history, the local copy, the kind's own step, the log.
-func (k massKind[In, Out]) record(a *App, c echo.Context, f massupdate.FormSubmit[In, Out]) {
+// history (the rest of hist's entry, when it was written along the send),
+// the local copy, the kind's own step, the log.
+func (k massKind[In, Out]) record(a *App, c echo.Context, f massupdate.FormSubmit[In, Out], hist *massupdate.HistoryAlong) {
 	rep, sent := f.Report, f.Checked.Send
-	a.recordReport(c, k.audit, rep, f.Keys, func(key string) (i18n.Msgs, i18n.Msgs) { return k.change(f.Checked.Inputs[key]) })
+	if hist != nil {
+		a.finishHistory(c.Request().Context(), hist, rep, f.Keys)
+	} else {
+		a.recordReport(c, k.audit, rep, f.Keys, func(key string) (i18n.Msgs, i18n.Msgs) { return k.change(f.Checked.Inputs[key]) })
+	}
 	copyAccepted(a, c, k.kind, rep, sent)
 	if k.sent != nil {
 		k.sent(rep, sent)

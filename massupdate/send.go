@@ -319,10 +319,24 @@ func Send[T any](ctx context.Context, e *Engine, acct *apiclient.Account, seller
 	return SendPatching(ctx, e, acct, seller, kind, items, alongLast, CopyAt{})
 }
 
-// CopyAt is a local copy and the key of the seller's copy in it.
+// CopyAt is a local copy and the key of the seller's copy in it, and
+// what else is written along a send (SendPatching).
 type CopyAt struct {
 	Copy Copy
 	Key  copystore.Key
+	// Log, when set, is told the send's answers as they come (the
+	// history's entry written along the send).
+	Log ChunkLog
+}
+
+// ChunkLog is told, on the goroutine that writes the copy, each answered
+// chunk's rows, in the order sent, with their outcomes (after the copy
+// took that chunk's accepted rows), before SendPatching returns. Rows not
+// answered (unknown, not sent) are not told: the report accounts for
+// them once the send has returned. A send that fails (an error, no
+// report) tells it nothing.
+type ChunkLog interface {
+	Chunk(keys []string, outcomes []Outcome)
 }
 
 // SendPatching is Send that also writes each chunk's accepted rows into
@@ -391,24 +405,31 @@ func SendPatching[T any](ctx context.Context, e *Engine, acct *apiclient.Account
 				rep.Fraud[f.ParentSKU] = append(rep.Fraud[f.ParentSKU], f)
 			}
 		}
-		var accepted []copystore.Change
-		if patch != nil {
-			accepted = make([]copystore.Change, 0, len(chunk))
+		var done answered
+		if patch.copies() {
+			done.changes = make([]copystore.Change, 0, len(chunk))
+		}
+		if patch.logs() {
+			done.keys, done.outcomes = make([]string, 0, len(chunk)), make([]Outcome, 0, len(chunk))
 		}
 		for _, it := range chunk {
 			k := kind.Key(it)
+			o := Outcome{State: Accepted}
 			if msgs, ok := rejected[k]; ok {
-				rep.Outcomes[k] = Outcome{State: Rejected, Messages: msgs}
+				o = Outcome{State: Rejected, Messages: msgs}
 				rep.Rejected++
 			} else {
-				rep.Outcomes[k] = Outcome{State: Accepted}
 				rep.Accepted++
-				if patch != nil {
-					accepted = append(accepted, kind.Change(it))
+				if done.changes != nil {
+					done.changes = append(done.changes, kind.Change(it))
 				}
 			}
+			rep.Outcomes[k] = o
+			if done.keys != nil {
+				done.keys, done.outcomes = append(done.keys, k), append(done.outcomes, o)
+			}
 		}
-		patch.give(accepted)
+		patch.give(done)
 		for k, msgs := range rejected {
 			if _, ok := rep.Outcomes[k]; !ok {
 				if rep.Unmatched == nil {
@@ -435,27 +456,43 @@ func marketMessages(code int, ms []string) i18n.Msgs {
 	return out
 }
 
-// patcher writes chunks' accepted rows into a copy on a goroutine of its
-// own, in the order given, while the send goes on.
+// patcher writes chunks' accepted rows into a copy, and tells a log
+// their outcomes, on a goroutine of its own, in the order given, while the
+// send goes on.
 type patcher struct {
 	to      CopyAt
 	ctx     context.Context
-	pending chan []copystore.Change
+	write   bool // to.Copy takes the kind's changes
+	pending chan answered
 	done    chan error
 }
 
-// startPatcher starts the writer of to, or returns nil when there is no
-// copy to write or kind has no Change.
+// answered is one chunk as the patcher takes it: the accepted rows as the
+// copy takes them, and every row's key and outcome for the log.
+type answered struct {
+	changes  []copystore.Change
+	keys     []string
+	outcomes []Outcome
+}
+
+// startPatcher starts the writer of to, or returns nil when there is
+// nothing to write: no log, and no copy or a kind without Change.
 func startPatcher[T any](ctx context.Context, to CopyAt, kind Kind[T]) *patcher {
-	if to.Copy == nil || kind.Change == nil {
+	write := to.Copy != nil && kind.Change != nil
+	if !write && to.Log == nil {
 		return nil
 	}
-	p := &patcher{to: to, ctx: context.WithoutCancel(ctx), pending: make(chan []copystore.Change, 64), done: make(chan error, 1)}
+	p := &patcher{to: to, ctx: context.WithoutCancel(ctx), write: write, pending: make(chan answered, 64), done: make(chan error, 1)}
 	go func() {
 		var first error
-		for changes := range p.pending {
-			if err := p.to.Copy.Accept(p.ctx, p.to.Key, changes); err != nil && first == nil {
-				first = err
+		for a := range p.pending {
+			if len(a.changes) > 0 {
+				if err := p.to.Copy.Accept(p.ctx, p.to.Key, a.changes); err != nil && first == nil {
+					first = err
+				}
+			}
+			if p.to.Log != nil && len(a.keys) > 0 {
+				p.to.Log.Chunk(a.keys, a.outcomes)
 			}
 		}
 		p.done <- first
@@ -463,12 +500,17 @@ func startPatcher[T any](ctx context.Context, to CopyAt, kind Kind[T]) *patcher 
 	return p
 }
 
-// give hands a chunk's accepted rows to the writer.
-func (p *patcher) give(changes []copystore.Change) {
-	if p == nil || len(changes) == 0 {
+// copies reports whether the patcher writes a copy; logs, whether it
+// tells a log.
+func (p *patcher) copies() bool { return p != nil && p.write }
+func (p *patcher) logs() bool   { return p != nil && p.to.Log != nil }
+
+// give hands a chunk's rows to the writer.
+func (p *patcher) give(a answered) {
+	if p == nil || (len(a.changes) == 0 && len(a.keys) == 0) {
 		return
 	}
-	p.pending <- changes
+	p.pending <- a
 }
 
 // wait lets the writer finish and notes on rep that its rows are written.
@@ -478,7 +520,7 @@ func (p *patcher) wait(rep *Report) {
 	}
 	close(p.pending)
 	err := <-p.done
-	if rep != nil {
+	if rep != nil && p.write {
 		rep.copied, rep.copyErr = true, err
 	}
 }
