@@ -6,6 +6,8 @@ import (
 	"strconv"
 
 	"github.com/a-h/templ"
+
+	"github.com/sellerdesk/sellerdesk/views/format"
 )
 
 // Str is a text printed escaped, byte for byte what `{ s }` prints:
@@ -41,4 +43,25 @@ func (f FieldErrorAt) Render(ctx context.Context, w io.Writer) error {
 		return nil
 	}
 	return FieldError(f.prefix+"-"+strconv.Itoa(f.i)+"-error", f.msg).Render(ctx, w)
+}
+
+// TextOf is the component Text returns.
+type TextOf struct {
+	s   string
+	max int
+}
+
+// Text prints untrusted marketplace text shortened to max characters, with
+// the longer value one click away when it was cut (textCut). A value that
+// fits is printed as Str prints it: the rows of a list print two or three
+// such values each, and a text that fits costs no allocation.
+func Text(s string, max int) TextOf { return TextOf{s: s, max: max} }
+
+// Render writes the text, cut or whole.
+func (t TextOf) Render(ctx context.Context, w io.Writer) error {
+	short, cut := format.Short(t.s, t.max)
+	if !cut {
+		return Str(short).Render(ctx, w)
+	}
+	return textCut(t.s, short).Render(ctx, w)
 }

@@ -63,3 +63,14 @@ func TestFieldErrorOf(t *testing.T) {
 		t.Errorf("a field without an error allocated %v times", n)
 	}
 }
+
+// TestTextThatFitsAllocatesNothing: a marketplace text short enough to
+// print whole costs a row no allocation.
+func TestTextThatFitsAllocatesNothing(t *testing.T) {
+	ctx := context.Background()
+	var buf bytes.Buffer
+	buf.Grow(256)
+	if n := testing.AllocsPerRun(100, func() { buf.Reset(); _ = Text("Кроссовки беговые мужские", 60).Render(ctx, &buf) }); n != 0 {
+		t.Errorf("a text that fits allocated %v times", n)
+	}
+}

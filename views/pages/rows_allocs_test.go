@@ -43,10 +43,10 @@ func TestRowsAllocations(t *testing.T) {
 	}{
 		{"nomenclature", func() error {
 			return NomenclatureForm(NomenclatureView{Action: "/nomenclature", Rows: nom}).Render(ctx, io.Discard)
-		}, 1650},
+		}, 1550},
 		{"prices", func() error {
 			return PricesForm(PricesView{Action: "/prices", Rows: pr}).Render(ctx, io.Discard)
-		}, 3100},
+		}, 2950},
 	} {
 		if err := c.view(); err != nil {
 			t.Fatal(err)
