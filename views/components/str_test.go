@@ -70,7 +70,10 @@ func TestTextThatFitsAllocatesNothing(t *testing.T) {
 	ctx := context.Background()
 	var buf bytes.Buffer
 	buf.Grow(256)
-	if n := testing.AllocsPerRun(100, func() { buf.Reset(); _ = Text("Кроссовки беговые мужские", 60).Render(ctx, &buf) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() {
+		buf.Reset()
+		_ = Text("Кроссовки беговые мужские", 60).Render(ctx, &buf)
+	}); n != 0 {
 		t.Errorf("a text that fits allocated %v times", n)
 	}
 }
