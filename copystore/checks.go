@@ -25,7 +25,13 @@ type Checks struct {
 	// flag is the copy's access flag (accessColumn).
 	flag    int64
 	version int64
-	counts  map[string]map[string]int
+	counts  []keptCount
+}
+
+// keptCount is one kept count of the copy: a list's records of one status.
+type keptCount struct {
+	list, status string
+	n            int
 }
 
 // checksRows is the statement of ReadChecks: one row a sync state (tag
@@ -78,13 +84,16 @@ type Rows interface {
 
 // ScanChecks reads the rows of RequestChecksQuery's statement for k.
 func ScanChecks(k Key, rows Rows) (*Checks, error) {
-	c := &Checks{key: k, States: make(map[string]SyncState, len(Kinds)),
-		counts: map[string]map[string]int{countNomenclature: {}, countZeroStock: {}, countOrders: {}, countBoxes: {}}}
+	// The counts in a slice, and one destination list for every row: a
+	// request reads a few dozen rows, and maps or a Scan argument list per
+	// row cost allocations every page pays.
+	c := &Checks{key: k, States: make(map[string]SyncState, len(Kinds)), counts: make([]keptCount, 0, 32)}
 	var tag int
 	var a, b string
 	var n int64
+	dest := []any{&tag, &a, &b, &n}
 	for rows.Next() {
-		if err := rows.Scan(&tag, &a, &b, &n); err != nil {
+		if err := rows.Scan(dest...); err != nil {
 			return nil, fmt.Errorf("copystore: checks: %w", err)
 		}
 		switch tag {
@@ -95,10 +104,7 @@ func ScanChecks(k Key, rows Rows) (*Checks, error) {
 			}
 			c.States[st.Kind] = st
 		case 1:
-			if c.counts[a] == nil {
-				c.counts[a] = map[string]int{}
-			}
-			c.counts[a][b] += int(n)
+			c.counts = append(c.counts, keptCount{list: a, status: b, n: int(n)})
 		case 2:
 			c.flag = n
 		case 3:
@@ -143,17 +149,27 @@ func checksOf(ctx context.Context, k Key) *Checks {
 // access is checkAccess's answer from c.
 func (c *Checks) access() error { return accessErr(c.flag) }
 
+// byStatus is the kept counts of list by status (the overview's).
+func (c *Checks) byStatus(list string) map[string]int {
+	m := map[string]int{}
+	for _, kc := range c.counts {
+		if kc.list == list {
+			m[kc.status] += kc.n
+		}
+	}
+	return m
+}
+
 // kept is keptCount's answer from c.
 func (c *Checks) kept(list, status string) (int, error) {
 	if err := c.access(); err != nil {
 		return 0, err
 	}
-	if status != "" {
-		return c.counts[list][status], nil
-	}
 	n := 0
-	for _, v := range c.counts[list] {
-		n += v
+	for _, kc := range c.counts {
+		if kc.list == list && (status == "" || kc.status == status) {
+			n += kc.n
+		}
 	}
 	return n, nil
 }

@@ -195,10 +195,8 @@ func (s *Store) Overview(ctx context.Context, k Key) (*Overview, error) {
 	} else if err != nil {
 		return nil, err
 	}
-	ov := &Overview{RecordsByStatus: c.counts[countNomenclature], OrdersByStatus: c.counts[countOrders], BoxesByStatus: c.counts[countBoxes], Sync: c.States}
-	for _, n := range c.counts[countZeroStock] {
-		ov.ZeroStock += n
-	}
+	ov := &Overview{RecordsByStatus: c.byStatus(countNomenclature), OrdersByStatus: c.byStatus(countOrders), BoxesByStatus: c.byStatus(countBoxes), Sync: c.States}
+	ov.ZeroStock, _ = c.kept(countZeroStock, "")
 	ov.NewOrders, ov.Rejected, ov.BoxesLoading = ov.OrdersByStatus["new"], ov.RecordsByStatus["rejected"], ov.BoxesByStatus["loading"]
 	return ov, nil
 }

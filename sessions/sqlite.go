@@ -58,11 +58,16 @@ func (b *sqliteBackend) Load(ctx context.Context, id string) (Record, error) {
 	defer rows.Close()
 	rec := Record{ID: id, Tokens: make(map[string][]byte, 2)}
 	found := false
+	// One set of scan variables and one destination list for the rows: a
+	// page reads this on every request. Each row's byte slices are its
+	// own (Scan copies them), so keeping them is safe.
+	var created, seen, expires int64
+	var name sql.NullString
+	var payload, sealed []byte
+	dest := []any{&payload, &created, &seen, &expires, &name, &sealed}
 	for rows.Next() {
-		var created, seen, expires int64
-		var name sql.NullString
-		var payload, sealed []byte
-		if err := rows.Scan(&payload, &created, &seen, &expires, &name, &sealed); err != nil {
+		payload, sealed = nil, nil
+		if err := rows.Scan(dest...); err != nil {
 			return Record{}, unavailable("load", err)
 		}
 		if payload != nil {
