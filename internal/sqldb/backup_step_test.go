@@ -113,3 +113,46 @@ func TestBackupCancelledBetweenSteps(t *testing.T) {
 		t.Errorf("a cancelled backup left its file: %v", err)
 	}
 }
+
+// TestBackupWritesNoJournal: the copy goes into a new file that a failed
+// backup removes, so it keeps no rollback journal beside it while it is
+// written (each page would be written twice); the copy still opens whole.
+func TestBackupWritesNoJournal(t *testing.T) {
+	ctx := context.Background()
+	db := sqldbtest.SQLite(t)
+	fillPages(t, db, 500)
+	dst := filepath.Join(t.TempDir(), "backup.db")
+	steps := 0
+	var journals []string
+	restore := sqldb.SetBackupPace(8, func() {
+		steps++
+		for _, side := range []string{"-journal", "-wal"} {
+			if _, err := os.Stat(dst + side); err == nil {
+				journals = append(journals, side)
+			}
+		}
+	})
+	defer restore()
+	if err := db.BackupTo(ctx, dst); err != nil {
+		t.Fatalf("BackupTo: %v", err)
+	}
+	if steps == 0 {
+		t.Fatal("the copy took one step: nothing was looked at between steps")
+	}
+	if len(journals) > 0 {
+		t.Errorf("a journal beside the copy between steps: %v", journals)
+	}
+	restored, err := sqldb.Open(ctx, dst)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer restored.Close()
+	var n int
+	var check string
+	if err := restored.Reader().QueryRowContext(ctx, "SELECT count(*) FROM t").Scan(&n); err != nil || n != 500 {
+		t.Errorf("the copy holds %d rows (%v), want 500", n, err)
+	}
+	if err := restored.Reader().QueryRowContext(ctx, "PRAGMA integrity_check").Scan(&check); err != nil || check != "ok" {
+		t.Errorf("the copy's integrity check: %q, %v", check, err)
+	}
+}
