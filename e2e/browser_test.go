@@ -287,7 +287,11 @@ func (j *journey) finish() {
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
-		j.t.Errorf("screenshot %s: %v", j.shot, err)
+		// The end state's picture is for a person to look at, not one of
+		// the journey's checks: on a busy machine capturing a long page
+		// can outlast the step's minute, and the journey's own checks
+		// have passed or failed by then.
+		j.t.Logf("no screenshot %s: %v", j.shot, err)
 	} else {
 		file := filepath.Join(artifactsDir(j.t), j.shot)
 		if err := os.WriteFile(file, png, 0o644); err != nil {
