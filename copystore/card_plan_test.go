@@ -28,16 +28,15 @@ func TestCardPlans(t *testing.T) {
 	// A batch of two changes in the smallest table, the rest of it NULL,
 	// bound as acceptPrices binds them.
 	size := acceptSizes[0]
-	vals := make([]any, 3*size)
-	copy(vals, []any{"MP000001", int64(100), nil, "CARD1", int64(200), nil})
-	const at = int64(1_700_000_000_000)
-	for name, q := range map[string]statement{
-		"accepted baseline": {acceptedBaseline, []any{k.SellerID, k.Env, k.SellerID, k.Env, at}},
-		"prices by SKU":     {acceptPricesBySKU, []any{at, at, k.SellerID, k.Env}},
-		"prices by card":    {acceptPricesByCard, []any{at, at, k.SellerID, k.Env}},
-		"observed accepted": {observeAccepted, []any{at, k.SellerID, k.Env, k.SellerID, k.Env}},
+	p := int64(100)
+	args := acceptArgs(k, 1_700_000_000_000, size, []Change{{SKU: "MP000001", Price: &p}, {SKU: "CARD1", Price: &p}})
+	for name, query := range map[string]string{
+		"accepted baseline": acceptedBaseline,
+		"prices by SKU":     acceptPricesBySKU,
+		"prices by card":    acceptPricesByCard,
+		"observed accepted": observeAccepted,
 	} {
-		statements[name] = statement{acceptedPrices(size) + q.query, append(append([]any{}, vals...), q.args...)}
+		statements[name] = statement{acceptedPrices(size) + query, args}
 	}
 	statements["lookup by SKU"] = statement{strings.Replace(lookup, "parent_sku", "marketplace_sku", 1), []any{k.SellerID, k.Env, "MP000001", "MP000002"}}
 	statements["lookup by barcode"] = statement{strings.Replace(lookup, "parent_sku", "warehouse = ? AND barcode", 1), []any{k.SellerID, k.Env, "W1", "4600000000001", "4600000000002"}}

@@ -198,14 +198,14 @@ const acceptedBaseline = `INSERT INTO catalog_price_points (seller_id, env, ware
 	SELECT n.seller_id, n.env, n.warehouse, n.barcode, n.marketplace_sku, n.parent_sku,
 	COALESCE(n.pending_price, n.price), CASE WHEN n.pending_price IS NULL THEN n.sale_price ELSE n.pending_sale END, n.updated_at
 	FROM catalog_nomenclature n WHERE n.id IN (` + acceptedIDs + `)
-	AND n.updated_at > 0 AND n.updated_at < ? AND ` + noPoints
+	AND n.updated_at > 0 AND n.updated_at < ?3 AND ` + noPoints
 
 // observeAccepted appends, in tx, a point for every record of a batch's
 // SKUs (products or cards) whose shown prices the accepted change just
 // replaced with others (Accept sets price_was and sale_was beside the new
 // price_to and sale_to first).
 const observeAccepted = `INSERT INTO catalog_price_points (seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price, sale_price, observed_at)
-	SELECT seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price_to, sale_to, ? FROM catalog_nomenclature
+	SELECT seller_id, env, warehouse, barcode, marketplace_sku, parent_sku, price_to, sale_to, ?3 FROM catalog_nomenclature
 	WHERE id IN (` + acceptedIDs + `)
 	AND (price_was <> price_to OR sale_was <> sale_to)`
 

@@ -301,6 +301,10 @@ func (s *Store) Accept(ctx context.Context, k Key, changes []Change) error {
 // (65,535) limits, and a chunk of the engine's (500) in one batch.
 const acceptBatch = 500
 
+// acceptScalars is how many arguments of acceptPrices' statements come
+// before the batch's table (acceptedPrices).
+const acceptScalars = 3
+
 // acceptSizes are the sizes of acceptedPrices' table: a batch takes the
 // smallest that holds it, the rest of its rows NULL (they match no
 // record), so that a few statements, prepared once, serve every batch.
@@ -308,10 +312,19 @@ var acceptSizes = []int{8, 64, acceptBatch}
 
 // acceptedPrices is the prices of a batch of n rows at most: a table v of
 // (pos, sku, price, sale), in the batch's order, leading each statement
-// of acceptPrices.
+// of acceptPrices. Every statement of acceptPrices takes the same
+// arguments (acceptArgs): ?1 the seller, ?2 the environment, ?3 the time
+// accepted, then the table's rows. The three are named first, in k, which
+// no statement reads, so that they are SQLite's first parameters: SQLite
+// tracks the parameters past the 31st as one, and where a comparison with
+// one of them may steer a plan (seller_id = ?), binding any of them to a
+// different kind of value (a row of the table left NULL after a longer
+// batch, a sale price of 0) makes it compile the statement again at its
+// next run (TestAcceptStatementsStayCompiled). The table's parameters
+// stay unnumbered: the driver looks each numbered one up by name.
 func acceptedPrices(n int) string {
 	var b strings.Builder
-	b.WriteString("WITH v (pos, sku, price, sale) AS (VALUES ")
+	b.WriteString("WITH k (seller, env, at) AS (SELECT CAST(?1 AS BIGINT), CAST(?2 AS TEXT), CAST(?3 AS BIGINT)), v (pos, sku, price, sale) AS (VALUES ")
 	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
@@ -358,21 +371,21 @@ func priceBatches(changes []Change) [][]Change {
 // to match it (TestCardPlans).
 const (
 	acceptPricesBySKU = `, m AS MATERIALIZED (SELECT n.id, v.price, v.sale FROM v CROSS JOIN catalog_nomenclature n
-		WHERE n.seller_id = ? AND n.env = ? AND n.marketplace_sku = v.sku)
+		WHERE n.seller_id = ?1 AND n.env = ?2 AND n.marketplace_sku = v.sku)
 	UPDATE catalog_nomenclature SET
 	price_was = COALESCE(pending_price, catalog_nomenclature.price),
 	sale_was = CASE WHEN pending_price IS NULL THEN sale_price ELSE pending_sale END,
 	price_to = m.price, sale_to = m.sale, pending_price = m.price, pending_sale = m.sale,
-	price_changed_at = ?, pending_at = ?
+	price_changed_at = ?3, pending_at = ?3
 	FROM m WHERE catalog_nomenclature.id = m.id`
 	acceptPricesByCard = `, m AS MATERIALIZED (SELECT n.id, v.price, v.sale FROM v CROSS JOIN catalog_nomenclature n
-		WHERE n.seller_id = ? AND n.env = ? AND n.parent_sku = v.sku
+		WHERE n.seller_id = ?1 AND n.env = ?2 AND n.parent_sku = v.sku
 		AND n.marketplace_sku NOT IN (SELECT sku FROM v WHERE sku IS NOT NULL))
 	UPDATE catalog_nomenclature SET
 	price_was = COALESCE(pending_price, catalog_nomenclature.price),
 	sale_was = CASE WHEN pending_price IS NULL THEN sale_price ELSE pending_sale END,
 	price_to = m.price, sale_to = m.sale, pending_price = m.price, pending_sale = m.sale,
-	price_changed_at = ?, pending_at = ?
+	price_changed_at = ?3, pending_at = ?3
 	FROM m WHERE catalog_nomenclature.id = m.id`
 )
 
@@ -381,10 +394,10 @@ const (
 // (CROSS JOIN keeps SQLite's join in that order): each SKU is then found
 // through its index, where SQLite, without statistics, would otherwise
 // read all of the seller's records for the batch (TestCardPlans). A
-// record named both ways comes twice. Its arguments: seller, env, seller,
-// env.
-const acceptedIDs = `SELECT m.id FROM v CROSS JOIN catalog_nomenclature m WHERE m.seller_id = ? AND m.env = ? AND m.marketplace_sku = v.sku
-	UNION ALL SELECT m.id FROM v CROSS JOIN catalog_nomenclature m WHERE m.seller_id = ? AND m.env = ? AND m.parent_sku = v.sku`
+// record named both ways comes twice. Its arguments are acceptPrices':
+// ?1 the seller, ?2 the environment.
+const acceptedIDs = `SELECT m.id FROM v CROSS JOIN catalog_nomenclature m WHERE m.seller_id = ?1 AND m.env = ?2 AND m.marketplace_sku = v.sku
+	UNION ALL SELECT m.id FROM v CROSS JOIN catalog_nomenclature m WHERE m.seller_id = ?1 AND m.env = ?2 AND m.parent_sku = v.sku`
 
 // acceptPrices writes, in tx, a batch of price changes, each naming a
 // different SKU, in four statements whatever its size: the baseline
@@ -395,22 +408,27 @@ func (s *Store) acceptPrices(ctx context.Context, tx *sql.Tx, k Key, at int64, b
 	if err != nil {
 		return err
 	}
-	vals := make([]any, 3*size, 3*size+4)
-	for i, c := range batch {
-		vals[3*i], vals[3*i+1], vals[3*i+2] = c.SKU, *c.Price, c.SalePrice
-	}
-	n := len(vals)
-	for i, args := range [][]any{
-		{k.SellerID, k.Env, k.SellerID, k.Env, at}, // acceptedBaseline
-		{k.SellerID, k.Env, at, at},                // acceptPricesBySKU
-		{k.SellerID, k.Env, at, at},                // acceptPricesByCard
-		{at, k.SellerID, k.Env, k.SellerID, k.Env}, // observeAccepted
-	} {
-		if _, err := tx.StmtContext(ctx, prepared[i]).ExecContext(ctx, append(vals[:n], args...)...); err != nil {
+	args := acceptArgs(k, at, size, batch)
+	for _, st := range prepared {
+		if _, err := tx.StmtContext(ctx, st).ExecContext(ctx, args...); err != nil {
 			return fmt.Errorf("copystore: accept: %w", err)
 		}
 	}
 	return nil
+}
+
+// acceptArgs is the arguments of acceptPrices' statements for a batch in a
+// table of size rows (acceptedPrices): the seller, the environment, the
+// time, then each row's SKU, price and sale price, the rows past the
+// batch NULL.
+func acceptArgs(k Key, at int64, size int, batch []Change) []any {
+	args := make([]any, acceptScalars+3*size)
+	args[0], args[1], args[2] = k.SellerID, k.Env, at
+	for i, c := range batch {
+		p := acceptScalars + 3*i
+		args[p], args[p+1], args[p+2] = c.SKU, *c.Price, c.SalePrice
+	}
+	return args
 }
 
 // acceptStatements is the size of the table of a batch of n changes

@@ -263,8 +263,9 @@ func (db *DB) Bulk() *sql.DB { return db.bulk }
 func (db *DB) Pool() *pgxpool.Pool { return db.pool }
 
 // Rebind rewrites '?' placeholders as $1, $2, ... for PostgreSQL and
-// returns query unchanged for SQLite. A '?' inside a quoted string literal
-// or identifier is left alone.
+// returns query unchanged for SQLite. A numbered one, ?N, keeps its
+// number; as in SQLite, a '?' takes the number after the largest so far.
+// A '?' inside a quoted string literal or identifier is left alone.
 func (db *DB) Rebind(query string) string {
 	if db.pool == nil || !strings.Contains(query, "?") {
 		return query
@@ -275,7 +276,7 @@ func (db *DB) Rebind(query string) string {
 func rebind(query string) string {
 	var b strings.Builder
 	b.Grow(len(query) + 8)
-	n := 0
+	n := 0         // the largest number given so far
 	var quote byte // the quote character we are inside, or 0
 	for i := 0; i < len(query); i++ {
 		c := query[i]
@@ -287,6 +288,19 @@ func rebind(query string) string {
 		case c == '\'' || c == '"':
 			quote = c
 		case c == '?':
+			j := i + 1
+			for j < len(query) && query[j] >= '0' && query[j] <= '9' {
+				j++
+			}
+			if j > i+1 {
+				if num, err := strconv.Atoi(query[i+1 : j]); err == nil {
+					n = max(n, num)
+				}
+				b.WriteByte('$')
+				b.WriteString(query[i+1 : j])
+				i = j - 1
+				continue
+			}
 			n++
 			b.WriteByte('$')
 			b.WriteString(strconv.Itoa(n))

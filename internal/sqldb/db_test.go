@@ -191,6 +191,20 @@ func TestRebind(t *testing.T) {
 		if got := db.Rebind(`SELECT 'it''s ?', ?`); db.Postgres() && got != `SELECT 'it''s ?', $1` {
 			t.Errorf("Rebind with a doubled quote: %s", got)
 		}
+		numbered := `SELECT a FROM t WHERE a = ?12 AND b IN (?1, ?, ?3) AND c = '?2' AND d = ?`
+		want = numbered
+		if db.Postgres() {
+			want = `SELECT a FROM t WHERE a = $12 AND b IN ($1, $13, $3) AND c = '?2' AND d = $14`
+		}
+		if got := db.Rebind(numbered); got != want {
+			t.Errorf("Rebind of numbered placeholders:\n got %s\nwant %s", got, want)
+		}
+		// Numbered placeholders are bound by their number, once or more.
+		// and an unnumbered one after them takes the next number.
+		var sum, again, next int
+		if err := db.Reader().QueryRowContext(context.Background(), db.Rebind(`SELECT CAST(?2 AS INTEGER) * 10 + CAST(?1 AS INTEGER), CAST(?2 AS INTEGER), CAST(? AS INTEGER)`), 3, 4, 5).Scan(&sum, &again, &next); err != nil || sum != 43 || again != 4 || next != 5 {
+			t.Errorf("SELECT ?2 * 10 + ?1, ?2, ? = %d, %d, %d, %v", sum, again, next, err)
+		}
 		// Rebound queries run.
 		var n int
 		if err := db.Reader().QueryRowContext(context.Background(), db.Rebind(`SELECT CAST(? AS INTEGER) + CAST(? AS INTEGER)`), 2, 3).Scan(&n); err != nil || n != 5 {
