@@ -74,13 +74,13 @@ type PricePoint struct {
 // a segment and a merge for every page, so a write that finds nothing to
 // write still cost a first copy most of its store.
 func (s *Store) observeChunk(ctx context.Context, tx *sql.Tx, u upserts, k Key, now, started int64, chunk []Record) error {
-	args := make([]any, 0, len(chunk)*5+6)
+	args := make([]any, 0, len(chunk)*5+4)
+	args = append(args, now, k.SellerID, k.Env, started)
 	for i := range chunk {
 		r := &chunk[i]
 		args = append(args, bound(r.Warehouse, maxFieldBytes), bound(r.Barcode, maxFieldBytes), r.Price, r.SalePrice,
 			bound(r.PriceStatus, maxFieldBytes))
 	}
-	args = append(args, now, now, k.SellerID, k.Env, started)
 	// The statement shares the upserts' cache under a negative size.
 	slot := -len(chunk)
 	var st *sql.Stmt
@@ -160,9 +160,15 @@ func pointsInsert(n int) string {
 // SQLite's planner takes a page of 50 or more values for the larger side
 // and scans every record of the seller for each page, so a first copy's
 // store grew with the square of the catalogue.
+//
+// Its arguments: ?1 the read's time, ?2 the seller, ?3 the environment,
+// ?4 the pass's start, named first in k as acceptedPrices names its own
+// (a statement run for page after page is then compiled once, however
+// its sale prices change), then the page's values.
 func observeStatement(n int) string {
 	var b strings.Builder
-	b.WriteString(`WITH v (i, warehouse, barcode, price, sale_price, price_status) AS (VALUES `)
+	b.WriteString(`WITH k (now, seller, env, started) AS (SELECT CAST(?1 AS BIGINT), CAST(?2 AS BIGINT), CAST(?3 AS TEXT), CAST(?4 AS BIGINT)),
+	v (i, warehouse, barcode, price, sale_price, price_status) AS (VALUES `)
 	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
@@ -174,13 +180,13 @@ func observeStatement(n int) string {
 	b.WriteString(`)
 	SELECT n.warehouse, n.barcode, n.marketplace_sku, n.parent_sku, v.price, v.sale_price,
 	COALESCE(n.pending_price, n.price), CASE WHEN n.pending_price IS NULL THEN n.sale_price ELSE n.pending_sale END, n.updated_at,
-	CASE WHEN n.updated_at > 0 AND n.updated_at < CAST(? AS BIGINT) AND NOT EXISTS (SELECT 1 FROM catalog_price_points p
+	CASE WHEN n.updated_at > 0 AND n.updated_at < ?1 AND NOT EXISTS (SELECT 1 FROM catalog_price_points p
 		WHERE p.seller_id = n.seller_id AND p.env = n.env AND p.warehouse = n.warehouse AND p.barcode = n.barcode
-		AND p.observed_at < CAST(? AS BIGINT)) THEN TRUE ELSE FALSE END
+		AND p.observed_at < ?1) THEN TRUE ELSE FALSE END
 	FROM v CROSS JOIN catalog_nomenclature n
-	WHERE n.seller_id = ? AND n.env = ? AND n.warehouse = v.warehouse AND n.barcode = v.barcode
+	WHERE n.seller_id = ?2 AND n.env = ?3 AND n.warehouse = v.warehouse AND n.barcode = v.barcode
 	AND (n.pending_price IS NULL AND (n.price <> v.price OR n.sale_price <> v.sale_price)
-		OR n.pending_price IS NOT NULL AND n.pending_at < ? AND v.price_status <> 'PROCESSING'
+		OR n.pending_price IS NOT NULL AND n.pending_at < ?4 AND v.price_status <> 'PROCESSING'
 		AND (n.pending_price <> v.price OR n.pending_sale <> v.sale_price))
 	ORDER BY v.i`)
 	return b.String()

@@ -55,7 +55,7 @@ func BenchmarkObservedPasses(b *testing.B) {
 				for p := 0; p < pages; p += perTx {
 					var batch []page
 					for q := p; q < min(p+perTx, pages); q++ {
-						batch = append(batch, page{num: q + 1, data: data[q], pages: pages, total: pages * 100, n: 100})
+						batch = append(batch, page{num: q + 1, data: mapAll(data[q], recordOf), pages: pages, total: pages * 100, n: 100})
 					}
 					if err := s.putPages(ctx, k, &st, batch); err != nil {
 						b.Fatal(err)
