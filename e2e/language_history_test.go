@@ -15,8 +15,8 @@ import (
 )
 
 // TestJourneyRussianHistoryAndError (issue 18): switched to Russian, one sees the
-// history (filter, columns, kinds, outcomes, times labelled МСК) and an
-// error page in Russian; at 1366 and 390 px neither page is wider than the
+// history (filter, columns, kinds, outcomes, times labelled МСК, a send
+// the dashboard stopped in the middle of) and an error page in Russian; at 1366 and 390 px neither page is wider than the
 // screen; screenshots of both at both widths.
 func TestJourneyRussianHistoryAndError(t *testing.T) {
 	j := newJourneyIn(t, 14, "russian-history", i18n.EN, testapp.Options{}) // starts in English on purpose
@@ -41,6 +41,17 @@ func TestJourneyRussianHistoryAndError(t *testing.T) {
 			}
 		}
 	}
+	// A price send the dashboard stopped in the middle of, long ago: begun
+	// along the send, a chunk's rows recorded, never finished.
+	open, err := j.app.Audit.Begin(context.Background(), audit.Entry{At: now.Add(-audit.OpenFor - 3*time.Hour), Kind: audit.KindPrice,
+		ClientID: "demo-1001", UserName: "Анна Петрова", SellerID: 1001, Environment: "production"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := open.Append(context.Background(), []audit.Item{
+		{Key: "MP00INTERRUPTED1", Name: "Платье летнее", Old: i18n.Plain("3 499,00"), New: i18n.Plain("2 999,00"), Outcome: audit.Accepted}}); err != nil {
+		t.Fatal(err)
+	}
 	j.open("/history")
 	if got := j.text("main h1"); got != "История" {
 		t.Errorf("history title %q", got)
@@ -50,6 +61,9 @@ func TestJourneyRussianHistoryAndError(t *testing.T) {
 	}
 	if body := squash(j.text("#history-table")); !strings.Contains(body, "Правка цен") || !strings.Contains(body, "выполнено частично") {
 		t.Errorf("history table %q", body)
+	}
+	if body := squash(j.text("#history-table")); !strings.Contains(body, "MP00INTERRUPTED1") || !strings.Contains(body, "Дашборд остановился во время отправки") {
+		t.Errorf("history table without the interrupted send and its note: %q", body)
 	}
 	pages := []struct{ name, path, check string }{
 		{"history", "/history", `document.querySelector("#history-table")`},
