@@ -24,6 +24,18 @@ func fillPages(t *testing.T, db *sqldb.DB, rows int) {
 	}
 }
 
+// openBackup opens the backup at path as the dashboard would open it,
+// closed when the test ends.
+func openBackup(t *testing.T, path string) *sqldb.DB {
+	t.Helper()
+	db, err := sqldb.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
 func pageCount(t *testing.T, db *sqldb.DB) int {
 	t.Helper()
 	var n int
@@ -71,11 +83,7 @@ func TestBackupStepsKeepTheirSnapshot(t *testing.T) {
 	if steps > wantSteps {
 		t.Errorf("%d steps for %d pages in steps of %d (at most %d): the copy restarted", steps, pages, step, wantSteps)
 	}
-	restored, err := sqldb.Open(ctx, dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer restored.Close()
+	restored := openBackup(t, dst)
 	var n, meanwhile int
 	if err := restored.Reader().QueryRowContext(ctx, "SELECT count(*), count(*) FILTER (WHERE v = 'meanwhile') FROM t").Scan(&n, &meanwhile); err != nil {
 		t.Fatal(err)
@@ -142,11 +150,7 @@ func TestBackupWritesNoJournal(t *testing.T) {
 	if len(journals) > 0 {
 		t.Errorf("a journal beside the copy between steps: %v", journals)
 	}
-	restored, err := sqldb.Open(ctx, dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer restored.Close()
+	restored := openBackup(t, dst)
 	var n int
 	var check string
 	if err := restored.Reader().QueryRowContext(ctx, "SELECT count(*) FROM t").Scan(&n); err != nil || n != 500 {

@@ -42,11 +42,7 @@ func TestBackupToCopiesSQLite(t *testing.T) {
 	if perm := st.Mode().Perm(); perm != 0o600 {
 		t.Errorf("backup mode %v, want 0600", perm)
 	}
-	restored, err := sqldb.Open(ctx, dst)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer restored.Close()
+	restored := openBackup(t, dst)
 	var n int
 	var v string
 	if err := restored.Reader().QueryRowContext(ctx, "SELECT count(*), max(v) FROM t").Scan(&n, &v); err != nil {
