@@ -44,13 +44,10 @@ func (s *Store) Naming(ctx context.Context, f Filter, keys []string, limit, item
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("audit: naming: %w", err)
 	}
-	for i := range out {
-		items, err := s.query(ctx, `SELECT item_key, name, old_value, new_value, outcome, message, readback FROM audit_items i
-			WHERE i.entry_id = ? AND `+in+` ORDER BY i.seq LIMIT ?`, append(append([]any{out[i].ID}, keyArgs...), itemsEach)...)
-		if err != nil {
+	if itemsEach > 0 && len(out) > 0 {
+		if err := s.itemsOf(ctx, out, itemsEach, `item_key IN (?`+strings.Repeat(`, ?`, len(keys)-1)+`)`, keyArgs...); err != nil {
 			return nil, err
 		}
-		out[i].Items = items
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -300,22 +301,24 @@ func scanEntry(sc interface{ Scan(...any) error }, extra ...any) (Entry, error) 
 
 // List returns a page of the entries the filter selects, newest first,
 // each with at most itemsEach of its items, and how many entries match in
-// all.
+// all. It reads the page with its count in one statement and the items of
+// all its entries in one more, whatever the page holds: two round trips on
+// PostgreSQL.
 func (s *Store) List(ctx context.Context, f Filter, limit, offset, itemsEach int) (_ []Entry, _ int, err error) {
 	defer failed(&err)
 	where, args := s.where(f)
-	var total int
-	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM audit_entries e WHERE `+where), args...).Scan(&total); err != nil {
-		return nil, 0, fmt.Errorf("audit: count: %w", err)
-	}
-	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+entryColumns+` FROM audit_entries e WHERE `+where+` ORDER BY e.at DESC, e.id DESC LIMIT ? OFFSET ?`),
-		append(args, limit, offset)...)
+	// The count is an uncorrelated subquery: both databases run it once,
+	// as they ran it apart, and the page's own read still stops at limit.
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+entryColumns+`, (SELECT COUNT(*) FROM audit_entries e WHERE `+where+`)
+		FROM audit_entries e WHERE `+where+` ORDER BY e.at DESC, e.id DESC LIMIT ? OFFSET ?`),
+		append(append(append(make([]any, 0, 2*len(args)+2), args...), args...), limit, offset)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("audit: list: %w", err)
 	}
 	var out []Entry
+	var total int
 	for rows.Next() {
-		e, err := scanEntry(rows)
+		e, err := scanEntry(rows, &total)
 		if err != nil {
 			rows.Close()
 			return nil, 0, fmt.Errorf("audit: list: %w", err)
@@ -326,34 +329,77 @@ func (s *Store) List(ctx context.Context, f Filter, limit, offset, itemsEach int
 	if err := rows.Err(); err != nil {
 		return nil, 0, fmt.Errorf("audit: list: %w", err)
 	}
-	if itemsEach > 0 {
-		for i := range out {
-			items, err := s.items(ctx, out[i].ID, itemsEach)
-			if err != nil {
-				return nil, 0, err
-			}
-			out[i].Items = items
+	if len(out) == 0 && offset > 0 {
+		// A page past the last: the count did not come with a row.
+		if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM audit_entries e WHERE `+where), args...).Scan(&total); err != nil {
+			return nil, 0, fmt.Errorf("audit: count: %w", err)
+		}
+	}
+	if itemsEach > 0 && len(out) > 0 {
+		// An entry's items are numbered from 1 with no gaps (insertItems;
+		// none is ever deleted alone), so its first itemsEach are the ones
+		// numbered up to itemsEach: read through the key, never the rest
+		// of a 10,000-item entry.
+		if err := s.itemsOf(ctx, out, itemsEach, `seq <= ?`, itemsEach); err != nil {
+			return nil, 0, err
 		}
 	}
 	return out, total, nil
 }
 
-func (s *Store) items(ctx context.Context, id int64, limit int) ([]Item, error) {
-	rows, err := s.r.QueryContext(ctx, s.q(`SELECT item_key, name, old_value, new_value, outcome, message, readback FROM audit_items
-		WHERE entry_id = ? ORDER BY seq LIMIT ?`), id, limit)
+// itemsOf reads the items of every entry of out that match cond (with its
+// args) in one statement, in order, and gives each entry at most itemsEach
+// of them.
+func (s *Store) itemsOf(ctx context.Context, out []Entry, itemsEach int, cond string, args ...any) error {
+	at := make(map[int64]int, len(out))
+	ids := make([]int64, len(out))
+	for i, e := range out {
+		at[e.ID], ids[i] = i, e.ID
+	}
+	// One statement text whatever the number of entries: the ids go as one
+	// parameter (an array on PostgreSQL, a JSON array on SQLite).
+	in, idArg := `entry_id = ANY(CAST(? AS BIGINT[]))`, any(ids)
+	if !s.db.Postgres() {
+		var b strings.Builder
+		b.WriteByte('[')
+		for i, id := range ids {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.FormatInt(id, 10))
+		}
+		b.WriteByte(']')
+		in, idArg = `entry_id IN (SELECT value FROM json_each(?))`, b.String()
+	}
+	rows, err := s.r.QueryContext(ctx, s.q(`SELECT entry_id, item_key, name, old_value, new_value, outcome, message, readback FROM audit_items
+		WHERE `+in+` AND `+cond+` ORDER BY entry_id, seq`), append([]any{idArg}, args...)...)
 	if err != nil {
-		return nil, fmt.Errorf("audit: items: %w", err)
+		return fmt.Errorf("audit: items: %w", err)
 	}
 	defer rows.Close()
-	var out []Item
 	for rows.Next() {
+		var id int64
 		var it Item
-		if err := rows.Scan(&it.Key, &it.Name, &it.Old, &it.New, &it.Outcome, &it.Message, &it.ReadBack); err != nil {
-			return nil, fmt.Errorf("audit: items: %w", err)
+		if err := rows.Scan(&id, &it.Key, &it.Name, &it.Old, &it.New, &it.Outcome, &it.Message, &it.ReadBack); err != nil {
+			return fmt.Errorf("audit: items: %w", err)
 		}
-		out = append(out, it)
+		i, ok := at[id]
+		if !ok || len(out[i].Items) >= itemsEach {
+			continue
+		}
+		out[i].Items = append(out[i].Items, it)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("audit: items: %w", err)
+	}
+	return nil
+}
+
+// items reads at most limit of one entry's items, in order (the export
+// reads an entry at a time, so it holds one entry's items at most).
+func (s *Store) items(ctx context.Context, id int64, limit int) ([]Item, error) {
+	return s.query(ctx, `SELECT item_key, name, old_value, new_value, outcome, message, readback FROM audit_items
+		WHERE entry_id = ? ORDER BY seq LIMIT ?`, id, limit)
 }
 
 // Each calls fn for every item of every entry the filter selects, newest
