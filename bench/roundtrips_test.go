@@ -122,14 +122,7 @@ func countTrips(t *testing.T, tr *requestStatements, u *User, path string) (int,
 // items of all of them at once: three round trips with the session's,
 // whatever the page shows, and every entry's first items on the page.
 func TestHistoryRoundTripsPostgres(t *testing.T) {
-	e, tr := tracedPostgres(t, 50)
-	u, err := e.Login()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := waitCopy(e.Catalog.Store(), 5*time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	e, tr, u := loggedInCopy(t, 50)
 	ctx := context.Background()
 	for i, n := range []int{3, 0, 2000, 1, 12} {
 		items := make([]audit.Item, n)
@@ -176,12 +169,11 @@ func tracedPostgres(tb testing.TB, products int) (*Env, *requestStatements) {
 	return e, tr
 }
 
-// TestPageRoundTripsPostgres serves each page of P11's load from a copy on
-// PostgreSQL and counts the round trips one view of it makes (a statement,
-// or a batch of them), logging each statement; it fails when a page makes
-// more than pageRoundTrips says.
-func TestPageRoundTripsPostgres(t *testing.T) {
-	e, tr := tracedPostgres(t, 200)
+// loggedInCopy is tracedPostgres with one user logged in and the copy's
+// first full pass finished.
+func loggedInCopy(t *testing.T, products int) (*Env, *requestStatements, *User) {
+	t.Helper()
+	e, tr := tracedPostgres(t, products)
 	u, err := e.Login()
 	if err != nil {
 		t.Fatal(err)
@@ -189,6 +181,15 @@ func TestPageRoundTripsPostgres(t *testing.T) {
 	if err := waitCopy(e.Catalog.Store(), 5*time.Minute); err != nil {
 		t.Fatal(err)
 	}
+	return e, tr, u
+}
+
+// TestPageRoundTripsPostgres serves each page of P11's load from a copy on
+// PostgreSQL and counts the round trips one view of it makes (a statement,
+// or a batch of them), logging each statement; it fails when a page makes
+// more than pageRoundTrips says.
+func TestPageRoundTripsPostgres(t *testing.T) {
+	_, tr, u := loggedInCopy(t, 200)
 	for _, p := range loadPages {
 		want, ok := pageRoundTrips[p]
 		if !ok {
@@ -205,14 +206,7 @@ func TestPageRoundTripsPostgres(t *testing.T) {
 // database (as another instance does) ends the session at its very next
 // page, as when the checks were read apart.
 func TestRejectedCredentialRefusedAtOnceBatched(t *testing.T) {
-	e, tr := tracedPostgres(t, 50)
-	u, err := e.Login()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := waitCopy(e.Catalog.Store(), 5*time.Minute); err != nil {
-		t.Fatal(err)
-	}
+	e, tr, u := loggedInCopy(t, 50)
 	for range 2 {
 		if st, _, err := u.Get("/orders"); err != nil || st != 200 {
 			t.Fatalf("GET /orders: %d %v", st, err)
