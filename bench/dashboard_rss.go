@@ -129,10 +129,24 @@ type webChild struct {
 // variables vars ("NAME=value") besides, until stop; it returns once the
 // child serves its login page.
 func startChild(e *Env, dir, dbURL string, vars ...string) (*webChild, error) {
+	bin, err := buildWeb(dir)
+	if err != nil {
+		return nil, err
+	}
+	return runChild(e, bin, dir, dbURL, vars...)
+}
+
+// buildWeb builds cmd/web into dir and returns the binary's path.
+func buildWeb(dir string) (string, error) {
 	bin := filepath.Join(dir, "web")
 	if b, err := exec.Command("go", "build", "-o", bin, "./cmd/web").CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go build ./cmd/web (run from the module root): %v: %s", err, b)
+		return "", fmt.Errorf("go build ./cmd/web (run from the module root): %v: %s", err, b)
 	}
+	return bin, nil
+}
+
+// runChild runs the cmd/web binary bin as startChild does.
+func runChild(e *Env, bin, dir, dbURL string, vars ...string) (*webChild, error) {
 	if dbURL == "" {
 		dbURL = filepath.Join(dir, "web.db")
 	}

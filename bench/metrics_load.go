@@ -3,13 +3,17 @@ package bench
 import (
 	"bytes"
 	"context"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -45,34 +49,30 @@ func MetricsOverhead(s Sizes) (Result, error) {
 	// copy the bench's own dashboard filled: that one ran the first sync
 	// (its connections, caches and copy manager are not a fresh
 	// dashboard's), so serving one side from it measured the two
-	// dashboards' difference along with the metrics'.
-	mx := metrics.New()
-	on, err := startTwin(ce.Env, mx)
+	// dashboards' difference along with the metrics'. At full sizes each
+	// is cmd/web in a process of its own, as deployed: two servers in one
+	// runtime share its scheduler, and there the side with metrics lost
+	// 5-8 % that each process alone does not (bench/NOTES.md).
+	var on, plain *metricsTwin
+	var users []string
+	if s.ChildRSS {
+		on, plain, users, err = childTwins(ce, s.CopyUsers)
+	} else {
+		on, plain, users, err = processTwins(ce, s.CopyUsers)
+	}
 	if err != nil {
 		return r, err
 	}
 	defer on.close()
-	plain, err := startTwin(ce.Env, nil)
-	if err != nil {
-		return r, err
-	}
 	defer plain.close()
-	scraper := httptest.NewServer(mx.Handler())
-	defer scraper.Close()
 
-	users := make([]*User, s.CopyUsers)
-	for i := range users {
-		if users[i], err = ce.Login(); err != nil {
-			return r, err
-		}
-	}
 	targets := func(base string) []vegeta.Target {
 		var out []vegeta.Target
 		for k := range loadPages {
 			for u := range users {
 				p := (k + u) % len(loadPages)
 				out = append(out, vegeta.Target{Method: http.MethodGet, URL: base + dash(loadPages[p]),
-					Header: loadHeader(users[u].Cookie)})
+					Header: loadHeader(users[u])})
 			}
 		}
 		return out
@@ -97,7 +97,7 @@ func MetricsOverhead(s Sizes) (Result, error) {
 			go func() {
 				defer wg.Done()
 				time.Sleep(d / 2)
-				resp, err := http.Get(scraper.URL + metrics.Path)
+				resp, err := http.Get(on.scrape)
 				if err != nil {
 					scrapeErr = err
 					return
@@ -169,7 +169,7 @@ func MetricsOverhead(s Sizes) (Result, error) {
 		for k := range loadPages {
 			for u := range users {
 				urls = append(urls, base+dash(loadPages[(k+u)%len(loadPages)]))
-				cookies = append(cookies, users[u].Cookie)
+				cookies = append(cookies, users[u])
 			}
 		}
 		return urls, cookies
@@ -181,25 +181,25 @@ func MetricsOverhead(s Sizes) (Result, error) {
 	for round := range s.CostRounds {
 		for i := range 2 {
 			if (i+round)%2 == 0 {
-				c, _, _, err := costLoop(offURLs, offCookies, "gzip", false, s.CopyUsers, s.CostRequests)
+				c, _, _, err := costLoopOf(plain.cpu, offURLs, offCookies, "gzip", false, s.CopyUsers, s.CostRequests)
 				if err != nil {
 					return r, err
 				}
 				cpuOff = append(cpuOff, c)
 				continue
 			}
-			c, _, _, err := costLoop(withURLs, withCookies, "gzip", false, s.CopyUsers, s.CostRequests)
+			c, _, _, err := costLoopOf(on.cpu, withURLs, withCookies, "gzip", false, s.CopyUsers, s.CostRequests)
 			if err != nil {
 				return r, err
 			}
-			c0 := cpuTime()
-			resp, err := http.Get(scraper.URL + metrics.Path)
+			c0 := on.cpu()
+			resp, err := http.Get(on.scrape)
 			if err != nil {
 				return r, err
 			}
 			_, _ = io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
-			sc := cpuTime() - c0
+			sc := on.cpu() - c0
 			scrapeCPU = max(scrapeCPU, sc)
 			cpuWith = append(cpuWith, c+sc/time.Duration(s.CostRequests))
 		}
@@ -226,19 +226,143 @@ func MetricsOverhead(s Sizes) (Result, error) {
 		}
 	}
 	r.Holds = ratio >= 0.97 && errs(with) == 0 && errs(off) == 0
+	cpuOf := "the process's CPU, getrusage: the dashboards and the load"
+	if s.ChildRSS {
+		cpuOf = "each child's own CPU, /proc/<pid>/stat"
+	}
 	r.Figure = fmt.Sprintf("SQLite, %d records, %d clients: %.0f/s with metrics = %.3fx %.0f/s without (slice by slice: median %.3fx, %.3f..%.3f); p99 %s with, %s without; %d err; CPU per page %s with = %.3fx %s without",
 		ce.records, s.CopyUsers, thr(with), ratio, thr(off), pairMedian, pairLow, pairHigh, with.m.Latencies.P99.Round(100*time.Microsecond),
 		off.m.Latencies.P99.Round(100*time.Microsecond), errs(with)+errs(off), median(cpuWith).Round(time.Microsecond), cpuRatio, median(cpuOff).Round(time.Microsecond))
 	r.Detail = append(r.Detail,
-		fmt.Sprintf("CPU per page, each side alone (%d clients, %d requests a round, %d rounds, interleaved; the process's CPU, getrusage): with metrics %v, without %v; medians %s and %s, %.3fx; the costliest scrape %s of CPU, spread over its round",
-			s.CopyUsers, s.CostRequests, s.CostRounds, roundAll(cpuWith), roundAll(cpuOff), median(cpuWith).Round(time.Microsecond), median(cpuOff).Round(time.Microsecond), cpuRatio, scrapeCPU.Round(time.Microsecond)),
-		fmt.Sprintf("two dashboards in this process on one SQLite file and one sandbox, the sessions valid on both; metrics on: every observer hook fed, scraped once in the middle of each slice (%d scrapes of %d bytes: the database's pools, the page gate, the jobs by state and the copies' ages read each time)", with.scrapes, with.bytes),
+		fmt.Sprintf("CPU per page, each side alone (%d clients, %d requests a round, %d rounds, interleaved; %s): with metrics %v, without %v; medians %s and %s, %.3fx; the costliest scrape %s of CPU, spread over its round",
+			s.CopyUsers, s.CostRequests, s.CostRounds, cpuOf, roundAll(cpuWith), roundAll(cpuOff), median(cpuWith).Round(time.Microsecond), median(cpuOff).Round(time.Microsecond), cpuRatio, scrapeCPU.Round(time.Microsecond)),
+		fmt.Sprintf("%s, scraped once in the middle of each slice (%d scrapes of %d bytes: the database's pools, the page gate, the jobs by state and the copies' ages read each time)", on.how, with.scrapes, with.bytes),
 		fmt.Sprintf("vegeta (library), closed loop: %d workers a side, both sides at once, %d sessions shared, pages %v; a warm-up of %s not counted, then %d slices of %s",
 			workers, len(users), loadPages, s.MetricsSlice, s.MetricsSlices, s.MetricsSlice),
 		fmt.Sprintf("throughput ratio slice by slice, sorted: %.3f", pairs),
 		fmt.Sprintf("with metrics: %d requests, status codes %v, p50 %s p90 %s p99 %s", with.m.Requests, with.m.StatusCodes, with.m.Latencies.P50, with.m.Latencies.P90, with.m.Latencies.P99),
 		fmt.Sprintf("without: %d requests, status codes %v, p50 %s p90 %s p99 %s", off.m.Requests, off.m.StatusCodes, off.m.Latencies.P50, off.m.Latencies.P90, off.m.Latencies.P99))
 	return r, nil
+}
+
+// metricsTwin is one side of P10m: a dashboard to load and, on the
+// metrics side, where its metrics are scraped.
+type metricsTwin struct {
+	url    string               // the dashboard
+	scrape string               // its metrics (the side with them)
+	cpu    func() time.Duration // the CPU the dashboard has used so far
+	how    string               // where it runs and whose CPU cpu counts
+	close  func()
+}
+
+// childTwins runs the two sides as cmd/web child processes, one with
+// SELLERDESK_METRICS_ADDR set, on the copy's database with one session
+// key, and logs users sessions in; each session is valid on both.
+func childTwins(ce *copyEnv, users int) (on, plain *metricsTwin, cookies []string, err error) {
+	dir, err := os.MkdirTemp("", "sdbench-p10m-")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	bin, err := buildWeb(dir)
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, nil, err
+	}
+	dbURL := filepath.Join(ce.dir, "sessions.db")
+	key := "SELLERDESK_SESSION_KEY=" + hex.EncodeToString(benchSessionKey())
+	maddr, err := freeAddr()
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, nil, err
+	}
+	start := func(vars ...string) (*metricsTwin, error) {
+		c, err := runChild(ce.Env, bin, dir, dbURL, append([]string{key}, vars...)...)
+		if err != nil {
+			return nil, err
+		}
+		pid := c.cmd.Process.Pid
+		return &metricsTwin{url: c.base, cpu: func() time.Duration { return procCPU(pid) }, close: c.stop,
+			how: "cmd/web as two child processes (built once) on one SQLite file and the in-process sandbox, one session key, the sessions valid on both; metrics on: SELLERDESK_METRICS_ADDR set, its listener"}, nil
+	}
+	if on, err = start("SELLERDESK_METRICS_ADDR=" + maddr); err != nil {
+		os.RemoveAll(dir)
+		return nil, nil, nil, err
+	}
+	on.scrape = "http://" + maddr + metrics.Path
+	if plain, err = start(); err != nil {
+		on.close()
+		os.RemoveAll(dir)
+		return nil, nil, nil, err
+	}
+	stopOn := on.close
+	on.close = func() { stopOn(); os.RemoveAll(dir) }
+	for range users {
+		ck, err := childLogin(on.url)
+		if err != nil {
+			on.close()
+			plain.close()
+			return nil, nil, nil, err
+		}
+		cookies = append(cookies, ck)
+	}
+	if err := waitCopy(ce.Catalog.Store(), 30*time.Minute); err != nil {
+		on.close()
+		plain.close()
+		return nil, nil, nil, err
+	}
+	return on, plain, cookies, nil
+}
+
+// processTwins serves the two sides from this process (the smoke sizes,
+// where no child is built): the CPU counted is the process's.
+func processTwins(ce *copyEnv, users int) (on, plain *metricsTwin, cookies []string, err error) {
+	mx := metrics.New()
+	a, err := startTwin(ce.Env, mx)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	b, err := startTwin(ce.Env, nil)
+	if err != nil {
+		a.close()
+		return nil, nil, nil, err
+	}
+	scraper := httptest.NewServer(mx.Handler())
+	on = &metricsTwin{url: a.url, scrape: scraper.URL + metrics.Path, cpu: cpuTime, close: func() { scraper.Close(); a.close() },
+		how: "two dashboards in this process on one SQLite file and one sandbox, the sessions valid on both; metrics on: every observer hook fed, its handler"}
+	plain = &metricsTwin{url: b.url, cpu: cpuTime, close: b.close}
+	for range users {
+		u, err := ce.Login()
+		if err != nil {
+			on.close()
+			plain.close()
+			return nil, nil, nil, err
+		}
+		cookies = append(cookies, u.Cookie)
+	}
+	return on, plain, cookies, nil
+}
+
+// procCPU is the user and system CPU process pid has used (0 where /proc
+// is unavailable), in clock ticks of 10 ms.
+func procCPU(pid int) time.Duration {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	// The command name in parentheses may hold spaces; the fields counted
+	// from after its closing parenthesis: state is the first, utime the
+	// 12th, stime the 13th.
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(b[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	ut, _ := strconv.ParseInt(f[11], 10, 64)
+	st, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
 // twin is a second dashboard on an Env's database and sandbox.

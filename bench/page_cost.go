@@ -121,6 +121,12 @@ var errStatus = errors.New("status")
 // Accept-Encoding (its answer read as it came); transportAsks lets the
 // transport ask for gzip and decompress instead.
 func costLoop(urls, cookies []string, header string, transportAsks bool, clients, requests int) (time.Duration, float64, float64, error) {
+	return costLoopOf(cpuTime, urls, cookies, header, transportAsks, clients, requests)
+}
+
+// costLoopOf is costLoop counting the CPU that cpu reports (this
+// process's, or a child dashboard's) instead of this process's.
+func costLoopOf(cpuTime func() time.Duration, urls, cookies []string, header string, transportAsks bool, clients, requests int) (time.Duration, float64, float64, error) {
 	tr := &http.Transport{MaxIdleConns: 2 * clients, MaxIdleConnsPerHost: 2 * clients, DisableCompression: !transportAsks}
 	defer tr.CloseIdleConnections()
 	hc := &http.Client{Transport: tr, Timeout: 60 * time.Second,

@@ -75,7 +75,7 @@ var Full = Sizes{
 	P5Sessions: 10_000, P6Users: 64, P6Slice: 5 * time.Second, P6Slices: 4, P6LatencySlices: 2, P6ClientRounds: 2000, P7Runs: 200,
 	ProductsForP4: 10_000,
 	P8Products:    10_000, P8Latency: 50 * time.Millisecond, P8Views: 30, P8SearchProducts: 33_334, P8Queries: 60,
-	CopySmall: 334, CopyLarge: 33_334, CopyViews: 41, CopyUsers: 64, CopySlice: 5 * time.Second, CopySlices: 3, MetricsSlice: 5 * time.Second, MetricsSlices: 16, CostRequests: 3000, CostRounds: 3,
+	CopySmall: 334, CopyLarge: 33_334, CopyViews: 41, CopyUsers: 64, CopySlice: 5 * time.Second, CopySlices: 3, MetricsSlice: 5 * time.Second, MetricsSlices: 24, CostRequests: 3000, CostRounds: 3,
 	FloodProducts: 33_334, FloodInFlight: 16, FloodViews: 100, FloodSlices: 3,
 	ExportProducts: 33_334, ExportsAtOnce: 2,
 	P14Products: 3_334, P14Views: 101,
