@@ -309,9 +309,10 @@ func (s *Store) List(ctx context.Context, f Filter, limit, offset, itemsEach int
 	where, args := s.where(f)
 	// The count is an uncorrelated subquery: both databases run it once,
 	// as they ran it apart, and the page's own read still stops at limit.
+	lim, largs := sqldb.Limit(limit, offset)
 	rows, err := s.r.QueryContext(ctx, s.q(`SELECT `+entryColumns+`, (SELECT COUNT(*) FROM audit_entries e WHERE `+where+`)
-		FROM audit_entries e WHERE `+where+` ORDER BY e.at DESC, e.id DESC LIMIT ? OFFSET ?`),
-		append(append(append(make([]any, 0, 2*len(args)+2), args...), args...), limit, offset)...)
+		FROM audit_entries e WHERE `+where+` ORDER BY e.at DESC, e.id DESC`+lim),
+		append(append(append(make([]any, 0, 2*len(args)+2), args...), args...), largs...)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("audit: list: %w", err)
 	}

@@ -275,8 +275,9 @@ func (s *Store) PromotionCards(ctx context.Context, k Key, promotion int64, sear
 	if err := s.r.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM catalog_promotion_cards WHERE `+where), args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("copystore: promotion cards: %w", err)
 	}
+	lim, largs := sqldb.Limit(min(max(limit, 0), MaxLimit), offset)
 	rows, err := s.r.QueryContext(ctx, s.q(`SELECT parent_sku, seller_sku, name, price, sale_price, discount, below_floor, recommended, recommended_sale, price_status
-		FROM catalog_promotion_cards WHERE `+where+` ORDER BY parent_sku LIMIT ? OFFSET ?`), append(args, limit, offset)...)
+		FROM catalog_promotion_cards WHERE `+where+` ORDER BY parent_sku`+lim), append(args, largs...)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("copystore: promotion cards: %w", err)
 	}

@@ -38,9 +38,9 @@ func (s *Store) boxes(ctx context.Context, k Key, q Query) ([]Box, error) {
 		return nil, err
 	}
 	w := boxesWhere(k, q)
-	limit, offset := q.limits()
+	lim, largs := sqldb.Limit(q.limits())
 	rows, err := s.r.QueryContext(ctx, s.q(`SELECT code, status, dimension, item_quantity, created_at, updated_at, shipped_at
-		FROM catalog_boxes`+w.sql.String()+ob+` LIMIT ? OFFSET ?`), append(w.args, limit, offset)...)
+		FROM catalog_boxes`+w.sql.String()+ob+lim), append(w.args, largs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("copystore: %w", err)
 	}

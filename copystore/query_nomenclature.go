@@ -315,13 +315,15 @@ func (s *Store) nomenclatureQuery(ctx context.Context, k Key, q Query) (string, 
 		if desc {
 			ob += ` DESC`
 		}
-		query := `SELECT ` + packedRecord + ftsJoined + w.sql.String() + ob + ` LIMIT ? OFFSET ?`
-		return query, append(w.args, limit, offset), nil
+		lim, largs := sqldb.Limit(limit, offset)
+		query := `SELECT ` + packedRecord + ftsJoined + w.sql.String() + ob + lim
+		return query, append(w.args, largs...), nil
 	}
 	w := s.nomenclatureWhere(k, q, sortCol, broad)
 	past(w, "id")
-	query := `SELECT ` + packedRecord + ` FROM catalog_nomenclature` + w.sql.String() + ob + ` LIMIT ? OFFSET ?`
-	return s.q(query), append(w.args, limit, offset), nil
+	lim, largs := sqldb.Limit(limit, offset)
+	query := `SELECT ` + packedRecord + ` FROM catalog_nomenclature` + w.sql.String() + ob + lim
+	return s.q(query), append(w.args, largs...), nil
 }
 
 // exportPageSize is how many records ExportNomenclature reads at a time:

@@ -62,8 +62,9 @@ func (s *Store) orders(ctx context.Context, k Key, q Query) ([]Order, error) {
 	}
 	w := s.ordersWhere(k, q)
 	limit, offset := q.limits()
+	lim, largs := sqldb.Limit(limit, offset)
 	rows, err := s.r.QueryContext(ctx, s.q(`SELECT order_nr, status, payment_method, currency, full_sum, delivery_price, item_quantity,
-		is_confirmed, created_at, updated_at FROM catalog_orders`+w.sql.String()+ob+` LIMIT ? OFFSET ?`), append(w.args, limit, offset)...)
+		is_confirmed, created_at, updated_at FROM catalog_orders`+w.sql.String()+ob+lim), append(w.args, largs...)...)
 	if err != nil {
 		return nil, fmt.Errorf("copystore: %w", err)
 	}
