@@ -8,7 +8,7 @@ BENCH_OUT ?= bench/out
 
 .PHONY: bench bench-large bench-smoke bench-once bench-profile
 
-bench: ## Measure P1..P14 side by side, print one line per target, write BENCHMARKS.md (< 5 min).
+bench: ## Measure P1..P14 side by side, print one line per target, write BENCHMARKS.md (about 20 minutes here).
 	@mkdir -p $(BENCH_OUT)
 	$(GO) test -run '^$$' -bench . -benchmem -count 6 -benchtime 300x ./bench/ > $(BENCH_OUT)/gobench.txt
 	$(GO) tool benchstat -col /side $(BENCH_OUT)/gobench.txt > $(BENCH_OUT)/benchstat.txt
