@@ -263,16 +263,23 @@ func childTwins(ce *copyEnv, users int) (on, plain *metricsTwin, cookies []strin
 	if err != nil {
 		return nil, nil, nil, err
 	}
+	var started []*metricsTwin
+	defer func() { // on failure, whatever was started is stopped
+		if err != nil {
+			for _, t := range started {
+				t.close()
+			}
+			os.RemoveAll(dir)
+		}
+	}()
 	bin, err := buildWeb(dir)
 	if err != nil {
-		os.RemoveAll(dir)
 		return nil, nil, nil, err
 	}
 	dbURL := filepath.Join(ce.dir, "sessions.db")
 	key := "SELLERDESK_SESSION_KEY=" + hex.EncodeToString(benchSessionKey())
 	maddr, err := freeAddr()
 	if err != nil {
-		os.RemoveAll(dir)
 		return nil, nil, nil, err
 	}
 	start := func(vars ...string) (*metricsTwin, error) {
@@ -281,36 +288,33 @@ func childTwins(ce *copyEnv, users int) (on, plain *metricsTwin, cookies []strin
 			return nil, err
 		}
 		pid := c.cmd.Process.Pid
-		return &metricsTwin{url: c.base, cpu: func() time.Duration { return procCPU(pid) }, close: c.stop,
-			how: "cmd/web as two child processes (built once) on one SQLite file and the in-process sandbox, one session key, the sessions valid on both; metrics on: SELLERDESK_METRICS_ADDR set, its listener"}, nil
+		t := &metricsTwin{url: c.base, cpu: func() time.Duration { return procCPU(pid) }, close: c.stop,
+			how: "cmd/web as two child processes (built once) on one SQLite file and the in-process sandbox, one session key, the sessions valid on both; metrics on: SELLERDESK_METRICS_ADDR set, its listener"}
+		started = append(started, t)
+		return t, nil
 	}
-	if on, err = start("SELLERDESK_METRICS_ADDR=" + maddr); err != nil {
-		os.RemoveAll(dir)
+	a, err := start("SELLERDESK_METRICS_ADDR=" + maddr)
+	if err != nil {
 		return nil, nil, nil, err
 	}
-	on.scrape = "http://" + maddr + metrics.Path
-	if plain, err = start(); err != nil {
-		on.close()
-		os.RemoveAll(dir)
+	a.scrape = "http://" + maddr + metrics.Path
+	b, err := start()
+	if err != nil {
 		return nil, nil, nil, err
 	}
-	stopOn := on.close
-	on.close = func() { stopOn(); os.RemoveAll(dir) }
 	for range users {
-		ck, err := childLogin(on.url)
+		ck, err := childLogin(a.url)
 		if err != nil {
-			on.close()
-			plain.close()
 			return nil, nil, nil, err
 		}
 		cookies = append(cookies, ck)
 	}
-	if err := waitCopy(ce.Catalog.Store(), 30*time.Minute); err != nil {
-		on.close()
-		plain.close()
+	if err = waitCopy(ce.Catalog.Store(), 30*time.Minute); err != nil {
 		return nil, nil, nil, err
 	}
-	return on, plain, cookies, nil
+	stopA := a.close
+	a.close = func() { stopA(); os.RemoveAll(dir) }
+	return a, b, cookies, nil
 }
 
 // processTwins serves the two sides from this process (the smoke sizes,
