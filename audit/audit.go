@@ -152,6 +152,14 @@ func (it *Item) clean() {
 // become spaces) and invalid UTF-8, and cuts it to max characters, marking
 // a cut with "…".
 func Bound(s string, max int) string {
+	if bounded(s, max) {
+		return s
+	}
+	return bound(s, max)
+}
+
+// bound is Bound for a text that needs cleaning or cutting.
+func bound(s string, max int) string {
 	s = strings.ToValidUTF8(s, "")
 	s = strings.Map(func(r rune) rune {
 		switch {
@@ -176,12 +184,47 @@ func Bound(s string, max int) string {
 	return s
 }
 
+// bounded reports whether Bound would return s as it is: valid UTF-8 of
+// at most max characters, none of them one Bound drops or turns into a
+// space, and no space at either end. Most texts are, and are then kept
+// without a copy.
+func bounded(s string, max int) bool {
+	if len(s) == 0 {
+		return true
+	}
+	n := 0
+	for i := 0; i < len(s); n++ {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 || r == '\u2028' || r == '\u2029' || unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return false
+		}
+		i += size
+	}
+	first, _ := utf8.DecodeRuneInString(s)
+	last, _ := utf8.DecodeLastRuneInString(s)
+	return n <= max && !unicode.IsSpace(first) && !unicode.IsSpace(last)
+}
+
 // MaxParts bounds the messages kept in one field.
 const MaxParts = 16
 
 // BoundMsgs bounds messages as Bound bounds text: at most MaxParts of them,
 // each text part and text argument cleaned and cut to max characters.
 func BoundMsgs(ms i18n.Msgs, max int) i18n.Msgs {
+	if len(ms) == 0 {
+		return nil
+	}
+	if msgsBounded(ms, max) {
+		return ms
+	}
 	if len(ms) > MaxParts {
 		ms = ms[:MaxParts]
 	}
@@ -211,6 +254,35 @@ func BoundMsgs(ms i18n.Msgs, max int) i18n.Msgs {
 		return nil
 	}
 	return out
+}
+
+// msgsBounded reports whether BoundMsgs would return ms as it is.
+func msgsBounded(ms i18n.Msgs, max int) bool {
+	if len(ms) > MaxParts {
+		return false
+	}
+	for _, m := range ms {
+		if !bounded(m.Text, max) {
+			return false
+		}
+		for _, v := range m.Args {
+			switch a := v.(type) {
+			case string:
+				if !bounded(a, max) {
+					return false
+				}
+			case i18n.Msgs:
+				if len(a) == 0 || !msgsBounded(a, max) {
+					return false
+				}
+			case i18n.Msg:
+				if !msgsBounded(i18n.Of(a), max) {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
 
 // OutcomeOf sums up the outcomes of items: accepted when all were,

@@ -103,6 +103,9 @@ func (ms Msgs) Value() (driver.Value, error) {
 	if len(ms) == 0 {
 		return "", nil
 	}
+	if b, ok := appendMsgs(make([]byte, 0, 64), ms); ok {
+		return string(b), nil
+	}
 	b, err := json.Marshal(ms)
 	if err != nil {
 		return nil, fmt.Errorf("i18n: storing messages: %w", err)
