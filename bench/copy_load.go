@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -122,6 +123,10 @@ func copyLoad(s Sizes, id, dbName, dbURL string) (Result, error) {
 		targets []vegeta.Target
 		m       vegeta.Metrics
 		total   time.Duration
+		// cpu is this process's CPU through the side's slices (the
+		// dashboard or the static server, and the load generator); pg,
+		// PostgreSQL's processes'.
+		cpu, pg time.Duration
 	}
 	run := func(sd *side, name string, watch bool) {
 		a := vegeta.NewAttacker(vegeta.Workers(uint64(s.CopyUsers)), vegeta.MaxWorkers(uint64(s.CopyUsers)),
@@ -132,11 +137,13 @@ func copyLoad(s Sizes, id, dbName, dbURL string) (Result, error) {
 			wg.Add(1)
 			go sample(stop, &wg)
 		}
-		t0 := time.Now()
+		t0, cpu0, pg0 := time.Now(), cpuTime(), postgresCPU()
 		for res := range a.Attack(vegeta.NewStaticTargeter(sd.targets...), vegeta.Rate{Freq: 0}, s.CopySlice, name) {
 			sd.m.Add(res)
 		}
 		sd.total += time.Since(t0)
+		sd.cpu += cpuTime() - cpu0
+		sd.pg += postgresCPU() - pg0
 		a.Stop()
 		close(stop)
 		wg.Wait()
@@ -200,10 +207,55 @@ func copyLoad(s Sizes, id, dbName, dbURL string) (Result, error) {
 			stat.m.Requests, errs(stat), stat.m.Latencies.P50, stat.m.Latencies.P99),
 		fmt.Sprintf("RSS of this process (/proc/self/status), peak sampled every 100 ms during the dashboard's slices: %d MB; %d MB before the sandbox and dashboard were built: an upper bound, the in-process sandbox (holding the %d products) and the load generator are counted in it",
 			peakRSS.Load()>>20, rssBefore>>20, s.CopyLarge),
+		cpuBudget(dbURL != "", float64(dash.m.StatusCodes["200"]), dash.cpu, dash.pg, float64(stat.m.StatusCodes["200"]), stat.cpu, thr(stat)),
 		fmt.Sprintf("marketplace calls during the load (sandbox request counters, token issues excluded): %d", calls),
 		fmt.Sprintf("steady-state refresh: a full pass of the copy made %d marketplace calls (nomenclature, orders and return boxes at %d a page); a copy in use is refreshed every %s, so %.0f calls an hour per seller",
 			ce.syncCalls, copystore.PageLimit, copystore.DefaultInterval, perHour))
 	return r, nil
+}
+
+// cpuBudget is the line that says what the load's pages cost in CPU and
+// what throughput the machine's cores allow at that cost: pages answered
+// on the dashboard's side with this process's CPU (dashboard and load
+// generator) and PostgreSQL's through those slices, and the same for the
+// static side, whose rate is staticRate pages a second.
+func cpuBudget(postgres bool, pages float64, cpu, pg time.Duration, staticPages float64, staticCPU time.Duration, staticRate float64) string {
+	if pages <= 0 || staticPages <= 0 {
+		return "CPU a page: no page answered"
+	}
+	per := func(d time.Duration, n float64) float64 { return d.Seconds() * 1000 / n }
+	cores := float64(runtime.NumCPU())
+	own, db, gen := per(cpu, pages), per(pg, pages), per(staticCPU, staticPages)
+	line := "CPU a page (getrusage of this process"
+	if postgres {
+		line += fmt.Sprintf(", and /proc/<pid>/stat of every postgres process, summed): dashboard's slices %.3f ms in this process (the dashboard with the load generator) + %.3f ms in PostgreSQL's processes = %.3f ms", own, db, own+db)
+	} else {
+		line += fmt.Sprintf("): dashboard's slices %.3f ms (the dashboard with the load generator; SQLite runs inside it)", own)
+	}
+	need := 1000 * cores / (0.1 * staticRate)
+	return line + fmt.Sprintf("; static slices %.3f ms (the file server with the load generator, an upper bound of the generator's share). %.0f cores give at most %.0f pages/s at the dashboard's cost = %.3fx the static rate; 0.1x (%.0f pages/s) needs %.3f ms a page or less, the load generator's included",
+		gen, cores, 1000*cores/(own+db), 1000*cores/(own+db)/staticRate, 0.1*staticRate, need)
+}
+
+// postgresCPU is the CPU time so far of every process named postgres
+// the machine shows (the test server and its backends), 0 where there are
+// none or /proc is unavailable.
+func postgresCPU() time.Duration {
+	ents, err := os.ReadDir("/proc")
+	if err != nil {
+		return 0
+	}
+	var sum time.Duration
+	for _, e := range ents {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		if comm, err := os.ReadFile("/proc/" + e.Name() + "/comm"); err == nil && strings.TrimSpace(string(comm)) == "postgres" {
+			sum += procCPU(pid)
+		}
+	}
+	return sum
 }
 
 // vmRSS is the resident set size of this process in bytes (0 where

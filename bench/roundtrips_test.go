@@ -2,7 +2,6 @@ package bench
 
 import (
 	"context"
-	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -293,33 +292,4 @@ func BenchmarkPagesPostgres(b *testing.B) {
 	b.ReportMetric(float64(cpu.Microseconds())/float64(b.N), "proc-cpu-µs/page")
 	b.ReportMetric(float64(pg.Microseconds())/float64(b.N), "pg-cpu-µs/page")
 	b.ReportMetric(float64(trips)/float64(b.N), "roundtrips/page")
-}
-
-// postgresCPU is the CPU time (user and system) every process named
-// postgres on this machine has used so far.
-func postgresCPU() time.Duration {
-	dirs, _ := os.ReadDir("/proc")
-	var ticks int64
-	for _, d := range dirs {
-		if d.Name()[0] < '0' || d.Name()[0] > '9' {
-			continue
-		}
-		b, err := os.ReadFile("/proc/" + d.Name() + "/stat")
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		open, close := strings.IndexByte(s, '('), strings.LastIndexByte(s, ')')
-		if open < 0 || close < open || s[open+1:close] != "postgres" {
-			continue
-		}
-		f := strings.Fields(s[close+2:])
-		if len(f) < 13 {
-			continue
-		}
-		u, _ := strconv.ParseInt(f[11], 10, 64)
-		st, _ := strconv.ParseInt(f[12], 10, 64)
-		ticks += u + st
-	}
-	return time.Duration(ticks) * 10 * time.Millisecond // USER_HZ is 100
 }
