@@ -25,8 +25,8 @@ func FuzzBoundedKeptAsIs(f *testing.F) {
 }
 
 // TestBoundMsgsKeepsWhatIsClean: messages already clean come back as they
-// are (the same slice, no copy), and any part needing work takes the full
-// path, whose result is the same as before the shortcut.
+// are (the same slice, no copy), and messages with any part needing work
+// are not taken for clean and come back cleaned.
 func TestBoundMsgsKeepsWhatIsClean(t *testing.T) {
 	clean := i18n.Msgs{{Text: "17399.00"}, i18n.M("prices.sale_change", map[string]any{"Sale": "15999.00", "In": i18n.M("x", nil), "List": i18n.Msgs{{Text: "a"}}})}
 	if got := BoundMsgs(clean, 100); &got[0] != &clean[0] {
