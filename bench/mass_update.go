@@ -147,7 +147,10 @@ func MassUpdateOverhead(s Sizes) (Result, error) {
 	// The writes the form needs, alone: the copy and the history written
 	// along the send as the prices form writes them, with no form, no
 	// checks and no page.
-	texts, keys := priceTexts(products, updates)
+	texts, keys, err := priceTexts(form)
+	if err != nil {
+		return r, err
+	}
 	var needed []time.Duration
 	runNeeded := func() error {
 		t0 := time.Now()
@@ -171,10 +174,10 @@ func MassUpdateOverhead(s Sizes) (Result, error) {
 	// no allocation). On two idle cores the spinning hides behind each
 	// chunk's injected latency and the two take the same time.
 	var bare, spun []time.Duration
-	timed := func(out *[]time.Duration, to massupdate.CopyAt) func() error {
+	timed := func(out *[]time.Duration, at massupdate.CopyAt) func() error {
 		return func() error {
 			t0 := time.Now()
-			if _, err := massupdate.SendPatching(ctx, eng, acct, sellerID, massupdate.Prices, updates, nil, to); err != nil {
+			if _, err := massupdate.SendPatching(ctx, eng, acct, sellerID, massupdate.Prices, updates, nil, at); err != nil {
 				return err
 			}
 			*out = append(*out, time.Since(t0))
@@ -273,8 +276,9 @@ func MassUpdateOverhead(s Sizes) (Result, error) {
 	return r, nil
 }
 
-// p4Spin is the CPU a chunk P4's overlap probe spends beside the send:
-// about what the copy's and the history's writes of a 500-row chunk take.
+// p4Spin is the CPU a chunk P4's overlap probe spends beside the send: a
+// little less than the copy's and the history's writes of a 500-row chunk
+// take (about 3 ms).
 const p4Spin = 2 * time.Millisecond
 
 // spinLog is a ChunkLog that only keeps a core busy for its duration a
@@ -286,22 +290,21 @@ func (d spinLog) Chunk([]string, []massupdate.Outcome) {
 	}
 }
 
-// priceTexts are the history's before and after of each update, as the
-// prices form words a price change (a plain amount), and the updates'
-// keys in the order sent.
-func priceTexts(products []sandbox.Product, updates []apiclient.PriceUpdate) (func(string) (i18n.Msgs, i18n.Msgs), []string) {
-	was := make(map[string]int64, len(products))
-	for _, p := range products {
-		was[p.MarketplaceSKU] = p.Price
+// priceTexts are the history's before and after of each row of the
+// prices form, worded as the form words them (massupdate.ChangeTexts of
+// the rows as BindPriceInputs reads them), and the rows' keys in the
+// order sent.
+func priceTexts(form url.Values) (func(string) (i18n.Msgs, i18n.Msgs), []string, error) {
+	rows, err := massupdate.BindPriceInputs(form)
+	if err != nil {
+		return nil, nil, err
 	}
-	now := make(map[string]apiclient.Money, len(updates))
-	keys := make([]string, len(updates))
-	for i, u := range updates {
-		now[u.MarketplaceSKU], keys[i] = u.Price, u.MarketplaceSKU
+	bySKU := make(map[string]massupdate.PriceInput, len(rows))
+	keys := make([]string, len(rows))
+	for i, in := range rows {
+		bySKU[in.SKU], keys[i] = in, in.SKU
 	}
-	return func(sku string) (i18n.Msgs, i18n.Msgs) {
-		return i18n.Msgs{{Text: apiclient.Money(was[sku]).Decimal()}}, i18n.Msgs{{Text: now[sku].Decimal()}}
-	}, keys
+	return func(sku string) (i18n.Msgs, i18n.Msgs) { return massupdate.ChangeTexts(bySKU[sku]) }, keys, nil
 }
 
 // loadAverage is the machine's load average over 1, 5 and 15 minutes

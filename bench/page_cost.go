@@ -124,9 +124,9 @@ func costLoop(urls, cookies []string, header string, transportAsks bool, clients
 	return costLoopOf(cpuTime, urls, cookies, header, transportAsks, clients, requests)
 }
 
-// costLoopOf is costLoop counting the CPU that cpu reports (this
-// process's, or a child dashboard's) instead of this process's.
-func costLoopOf(cpuTime func() time.Duration, urls, cookies []string, header string, transportAsks bool, clients, requests int) (time.Duration, float64, float64, error) {
+// costLoopOf is costLoop counting the CPU that cpuOf reports (this
+// process's, or a child dashboard's).
+func costLoopOf(cpuOf func() time.Duration, urls, cookies []string, header string, transportAsks bool, clients, requests int) (time.Duration, float64, float64, error) {
 	tr := &http.Transport{MaxIdleConns: 2 * clients, MaxIdleConnsPerHost: 2 * clients, DisableCompression: !transportAsks}
 	defer tr.CloseIdleConnections()
 	hc := &http.Client{Transport: tr, Timeout: 60 * time.Second,
@@ -164,7 +164,7 @@ func costLoopOf(cpuTime func() time.Duration, urls, cookies []string, header str
 	var next atomic.Int64
 	var failed atomic.Pointer[error]
 	var refused atomic.Int64
-	c0 := cpuTime()
+	c0 := cpuOf()
 	var wg sync.WaitGroup
 	for range clients {
 		wg.Go(func() {
@@ -186,7 +186,7 @@ func costLoopOf(cpuTime func() time.Duration, urls, cookies []string, header str
 		})
 	}
 	wg.Wait()
-	cpu := cpuTime() - c0
+	cpu := cpuOf() - c0
 	runtime.ReadMemStats(&m1)
 	if e := failed.Load(); e != nil {
 		return 0, 0, 0, *e

@@ -9,9 +9,9 @@ import "strconv"
 // and plans it again at every execution, which costs more than running it
 // for a page of 50 rows. With the number in the text the generic plan is
 // costed on the true limit and can win: one plan per page size (the lists
-// offer a handful), unless another parameter's value decides the plan. Deeper pages keep both as
-// parameters: one text whatever the offset. limit is the caller's bounded
-// page size.
+// offer a handful), unless another parameter's value decides the plan.
+// Deeper pages keep both as parameters: one text whatever the offset.
+// limit is the caller's bounded page size.
 func Limit(limit, offset int) (string, []any) {
 	if offset <= 0 {
 		return " LIMIT " + strconv.Itoa(max(limit, 0)), nil
